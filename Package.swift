@@ -1,0 +1,44 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// linkcheck: finds APIs unavailable in app extensions, architecture
+/// problems and conditional-loading paths in ELF shared objects.
+///
+/// The engine is split along the pipeline (see README.md):
+/// inspection → rules → analysis → reports, with a thin CLI on top.
+let package = Package(
+    name: "linkcheck",
+    products: [
+        .executable(name: "linkcheck", targets: ["LinkCheckCLI"]),
+        .library(
+            name: "LinkCheckKit",
+            targets: ["LinkCheckInspection", "LinkCheckRules", "LinkCheckAnalysis", "LinkCheckReports"]
+        ),
+    ],
+    targets: [
+        // libelf from elfutils: all ELF reading goes through libelf/gelf.
+        .systemLibrary(
+            name: "CLibELF",
+            pkgConfig: "libelf",
+            providers: [.apt(["libelf-dev"])]
+        ),
+        // The Swift runtime's swift_demangle and the C++ ABI's __cxa_demangle.
+        .systemLibrary(name: "CDemangle"),
+        .target(name: "LinkCheckInspection", dependencies: ["CLibELF"]),
+        .target(name: "LinkCheckRules", dependencies: ["CDemangle"]),
+        .target(name: "LinkCheckAnalysis", dependencies: ["LinkCheckInspection", "LinkCheckRules"]),
+        .target(name: "LinkCheckReports", dependencies: ["LinkCheckAnalysis"]),
+        .executableTarget(
+            name: "LinkCheckCLI",
+            dependencies: ["LinkCheckInspection", "LinkCheckRules", "LinkCheckAnalysis", "LinkCheckReports"]
+        ),
+        .testTarget(name: "LinkCheckInspectionTests", dependencies: ["LinkCheckInspection"]),
+        .testTarget(name: "LinkCheckRulesTests", dependencies: ["LinkCheckRules"]),
+        .testTarget(
+            name: "LinkCheckAnalysisTests",
+            dependencies: ["LinkCheckAnalysis", "LinkCheckInspection", "LinkCheckRules"]
+        ),
+        .testTarget(name: "LinkCheckCLITests", dependencies: ["LinkCheckCLI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

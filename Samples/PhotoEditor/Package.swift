@@ -1,0 +1,51 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// A photo editor app with a share extension, laid out the way an iOS
+/// project links embedded frameworks.
+///
+/// - `PhotoEditorExtension` (the share extension) links ImageFilters and
+///   ShareKit.
+/// - `PhotoEditorApp` (the containing app) links ImageFilters, ShareKit and
+///   LegacyLoader, and uses app-only UIKit API itself.
+/// - `PhotoEffects` is the plug-in LegacyLoader loads with `dlopen`; nothing
+///   links it.
+///
+/// The frameworks and the SDK live in packages of their own under
+/// `Packages/`: SwiftPM links a `.dynamic` product of another package as a
+/// shared library, but copies targets of the same package into each product.
+let package = Package(
+    name: "PhotoEditor",
+    products: [
+        .library(name: "PhotoEditorExtension", type: .dynamic, targets: ["PhotoEditorExtension"]),
+        .library(name: "PhotoEffects", type: .dynamic, targets: ["PhotoEffects"]),
+        .executable(name: "PhotoEditorApp", targets: ["PhotoEditorApp"]),
+    ],
+    dependencies: [
+        .package(path: "Packages/PlatformSDK"),
+        .package(path: "Packages/SharedFrameworks"),
+    ],
+    targets: [
+        .target(
+            name: "PhotoEditorExtension",
+            dependencies: [
+                .product(name: "UIKit", package: "PlatformSDK"),
+                .product(name: "ImageFilters", package: "SharedFrameworks"),
+                .product(name: "ShareKit", package: "SharedFrameworks"),
+            ]
+        ),
+        .target(
+            name: "PhotoEffects",
+            dependencies: [.product(name: "AVFoundation", package: "PlatformSDK")]
+        ),
+        .executableTarget(
+            name: "PhotoEditorApp",
+            dependencies: [
+                .product(name: "UIKit", package: "PlatformSDK"),
+                .product(name: "ImageFilters", package: "SharedFrameworks"),
+                .product(name: "ShareKit", package: "SharedFrameworks"),
+                .product(name: "LegacyLoader", package: "SharedFrameworks"),
+            ]
+        ),
+    ]
+)

@@ -1,0 +1,287 @@
+import LinkCheckInspection
+import LinkCheckRules
+
+/// Rules × policy × link graph → findings and verdicts.
+///
+/// 1. Each image's own findings: imports, exports (provider or loader
+///    interposition), read-only strings and DT_NEEDED matched against the
+///    rules.
+/// 2. Transitive findings: an image that links, directly or not, an image
+///    with an unsafe finding gets that finding too, with the chain.
+/// 3. Severity by role: the containing app, a framework only the app links,
+///    and an extension type the rule allows turn unsafe findings into notes.
+/// 4. Architecture: 32-bit images, modules missing a required architecture,
+///    links across machine, class or data encoding.
+public struct Analyzer {
+    let images: [BinaryImage]
+    let rules: RuleSet
+    let policy: Policy
+    let graph: LinkGraph
+    let roles: [(role: Role, extensionType: String?)]
+    /// `extensionsReaching[i]`: the extensions that link image `i` directly
+    /// or not (an extension reaches itself).
+    let extensionsReaching: [[Int]]
+    /// `appReaches[i]`: whether a containing app links image `i`.
+    let appReaches: [Bool]
+
+    /// SONAMEs of the C libraries that define the loader functions.
+    static let loaderProviders = ["libc.so.*", "libdl.so.*", "libc.musl-*", "ld-musl-*"]
+
+    public init(images: [BinaryImage], rules: RuleSet, policy: Policy) {
+        self.images = images
+        self.rules = rules
+        self.policy = policy
+        let graph = LinkGraph(images: images)
+        self.graph = graph
+        let roles = images.map(policy.role)
+        self.roles = roles
+        var extensionsReaching = Array(repeating: [Int](), count: images.count)
+        var appReaches = Array(repeating: false, count: images.count)
+        for (index, assigned) in roles.enumerated() where assigned.role != .framework {
+            for reached in graph.reachable(from: index) {
+                if assigned.role == .extension {
+                    extensionsReaching[reached].append(index)
+                } else {
+                    appReaches[reached] = true
+                }
+            }
+        }
+        self.extensionsReaching = extensionsReaching
+        self.appReaches = appReaches
+    }
+
+    /// Runs every check. Returns the images' reports (in input order) and
+    /// the findings (in report order).
+    public func run() -> (images: [ImageReport], findings: [Finding]) {
+        let own = images.indices.map(ownFindings)
+        var findings = own.flatMap { $0 }
+        findings += transitiveFindings(own: own)
+        findings += architectureFindings()
+        findings.sort(by: Finding.reportOrder)
+        let byImage = Dictionary(grouping: findings, by: \.image)
+        let reports = images.indices.map { index in
+            imageReport(index, findings: byImage[images[index].path] ?? [])
+        }
+        return (reports, findings)
+    }
+
+    // MARK: - Own findings
+
+    func ownFindings(_ index: Int) -> [Finding] {
+        let image = images[index]
+        var findings: [Finding] = []
+        for symbol in image.imports {
+            for match in rules.rules(matchingSymbol: symbol.name) {
+                let demangled = rules.demangler.any(symbol.name)
+                findings.append(finding(
+                    match, image: index, kind: .importedSymbol, subject: symbol.name, demangled: demangled,
+                    detail: "imports \(Self.quoted(symbol.name, demangled))"))
+            }
+        }
+        findings += exportFindings(index)
+        if rules.hasStringRules {
+            for text in image.readOnlyStrings {
+                for match in rules.rules(matchingString: text) {
+                    findings.append(finding(
+                        match, image: index, kind: .stringLiteral, subject: match.matcher.pattern, demangled: nil,
+                        detail: "read-only data holds the string \"\(match.matcher.pattern)\""))
+                }
+            }
+        }
+        for needed in image.dynamic.needed {
+            for match in rules.rules(matchingLibrary: needed) {
+                findings.append(finding(
+                    match, image: index, kind: .neededLibrary, subject: needed, demangled: nil,
+                    detail: "links \(needed) (DT_NEEDED), a library unsafe as a whole"))
+            }
+        }
+        return findings
+    }
+
+    /// Provider notes (one per rule) and loader interpositions.
+    func exportFindings(_ index: Int) -> [Finding] {
+        let image = images[index]
+        let isLoaderProvider = Self.loaderProviders.contains { Glob.matches($0, image.linkName) }
+        var provided: [String: (match: RuleMatch, symbols: [String])] = [:]
+        var findings: [Finding] = []
+        for symbol in image.exports {
+            for match in rules.rules(matchingSymbol: symbol.name) {
+                if match.rule.category == .conditionalLoading, case .symbol = match.matcher {
+                    guard !isLoaderProvider else { continue }
+                    let rule = BuiltInRules.loaderInterposition
+                    findings.append(Finding(
+                        rule: rule.id, severity: rule.severity, category: rule.category.rawValue,
+                        kind: .interposedLoader, image: image.path, symbol: symbol.name,
+                        message: "defines '\(symbol.name)': \(rule.message)", fixit: rule.fixit, source: rule.source))
+                } else if match.rule.category.makesUnsafe {
+                    provided[match.rule.id, default: (match, [])].symbols.append(symbol.name)
+                }
+            }
+        }
+        for (id, entry) in provided.sorted(by: { $0.key < $1.key }) {
+            let first = entry.symbols.min()!
+            let others = entry.symbols.count - 1
+            let more = others > 0 ? " and \(others) more symbol\(others == 1 ? "" : "s")" : ""
+            findings.append(Finding(
+                rule: id, severity: .note, category: entry.match.rule.category.rawValue, kind: .providedSymbol,
+                image: image.path, symbol: first, demangled: rules.demangler.any(first),
+                message: "provides \(entry.match.rule.api) (defines \(Self.quoted(first, rules.demangler.any(first)))\(more)); its own definitions are not violations",
+                fixit: nil, source: entry.match.rule.source))
+        }
+        return findings
+    }
+
+    func finding(
+        _ match: RuleMatch, image index: Int, kind: Finding.Kind, subject: String, demangled: String?, detail: String
+    ) -> Finding {
+        let (severity, context) = effectiveSeverity(match.rule, image: index)
+        return Finding(
+            rule: match.rule.id, severity: severity, category: match.rule.category.rawValue, kind: kind,
+            image: images[index].path, symbol: subject, demangled: demangled,
+            message: "\(detail): \(match.rule.message)\(context)", fixit: match.rule.fixit, source: match.rule.source)
+    }
+
+    // MARK: - Transitive findings
+
+    func transitiveFindings(own: [[Finding]]) -> [Finding] {
+        var findings: [Finding] = []
+        for (origin, originFindings) in own.enumerated() {
+            let unsafe = originFindings.filter { finding in
+                finding.kind != .providedSymbol && rule(finding.rule)?.category.makesUnsafe == true
+            }
+            guard !unsafe.isEmpty else { continue }
+            for (dependent, chain) in graph.dependents(of: origin) {
+                let names = chain.map { images[$0].linkName }
+                for source in unsafe {
+                    guard let rule = rule(source.rule) else { continue }
+                    let api = Self.apiLabel(source, rule: rule, rules: rules)
+                    let (severity, context) = effectiveSeverity(rule, image: dependent)
+                    let path = (names + [api]).joined(separator: " → ")
+                    findings.append(Finding(
+                        rule: rule.id, severity: severity, category: rule.category.rawValue, kind: .transitive,
+                        image: images[dependent].path, symbol: source.symbol, demangled: source.demangled,
+                        chain: names + [api],
+                        message: "reached through \(path): \(rule.message)\(context)",
+                        fixit: rule.fixit, source: rule.source))
+                }
+            }
+        }
+        return findings
+    }
+
+    /// What a chain ends with: the Swift or C++ path the rule matched, else
+    /// the demangled symbol, else the raw symbol or string.
+    static func apiLabel(_ finding: Finding, rule: Rule, rules: RuleSet) -> String {
+        guard let symbol = finding.symbol else { return rule.api }
+        for match in rules.rules(matchingSymbol: symbol) where match.rule.id == rule.id {
+            if case .swift(let path) = match.matcher { return path }
+            if case .cxx(let name) = match.matcher { return name }
+        }
+        return finding.demangled ?? symbol
+    }
+
+    func rule(_ id: String) -> Rule? {
+        rules.rules.first { $0.id == id }
+    }
+
+    // MARK: - Policy
+
+    /// The severity a rule's finding has on image `index`, and a remark on
+    /// why it differs from the rule's.
+    func effectiveSeverity(_ rule: Rule, image index: Int) -> (Severity, String) {
+        guard rule.category.makesUnsafe else { return (rule.severity, "") }
+        switch roles[index].role {
+        case .app:
+            return (.note, " (allowed: the containing app may use it)")
+        case .extension:
+            if let type = roles[index].extensionType, rule.allowedIn.contains(type) {
+                return (.note, " (allowed in \(type) extensions)")
+            }
+            return (rule.severity, "")
+        case .framework:
+            let extensions = extensionsReaching[index]
+            if extensions.isEmpty {
+                if appReaches[index] && policy.assignsRoles {
+                    return (.note, " (linked only by the containing app)")
+                }
+                return (rule.severity, "")
+            }
+            let types = extensions.compactMap { roles[$0].extensionType }
+            if types.count == extensions.count, types.allSatisfy(rule.allowedIn.contains) {
+                return (.note, " (allowed in the \(Set(types).sorted().joined(separator: ", ")) extensions that link it)")
+            }
+            return (rule.severity, "")
+        }
+    }
+
+    // MARK: - Architecture
+
+    func architectureFindings() -> [Finding] {
+        var findings: [Finding] = []
+        for image in images where image.is32Bit {
+            findings.append(architectureFinding(
+                BuiltInRules.thirtyTwoBit, image: image.path,
+                detail: "\(image.machine) is ELFCLASS32"))
+        }
+        for mismatch in graph.mismatches {
+            let image = images[mismatch.image]
+            let other = images[mismatch.candidate]
+            findings.append(architectureFinding(
+                BuiltInRules.linkMismatch, image: image.path,
+                detail: "\(image.machine) \(image.elfClass.rawValue)-bit \(image.dataEncoding.rawValue) image needs \(mismatch.needed), found only as \(other.machine) \(other.elfClass.rawValue)-bit \(other.dataEncoding.rawValue) (\(other.path))",
+                symbol: mismatch.needed))
+        }
+        guard !policy.requiredArchitectures.isEmpty else { return findings }
+        let modules = Dictionary(grouping: images.indices, by: { images[$0].linkName })
+        for (module, members) in modules {
+            let present = Set(members.map { images[$0].machine.name })
+            let first = members.map { images[$0].path }.min()!
+            for required in policy.requiredArchitectures where !present.contains(required) {
+                findings.append(architectureFinding(
+                    BuiltInRules.missingArchitecture, image: first,
+                    detail: "\(module) is missing \(required) (built for: \(present.sorted().joined(separator: ", ")))",
+                    symbol: required))
+            }
+        }
+        return findings
+    }
+
+    func architectureFinding(_ rule: Rule, image: String, detail: String, symbol: String? = nil) -> Finding {
+        Finding(
+            rule: rule.id, severity: rule.severity, category: rule.category.rawValue, kind: .architecture,
+            image: image, symbol: symbol, message: "\(detail): \(rule.message)", fixit: rule.fixit,
+            source: rule.source)
+    }
+
+    // MARK: - Verdicts
+
+    func imageReport(_ index: Int, findings: [Finding]) -> ImageReport {
+        let image = images[index]
+        let unsafe = findings.filter { finding in
+            finding.kind != .providedSymbol && finding.kind != .architecture
+                && RuleCategory(rawValue: finding.category)?.makesUnsafe == true
+        }
+        let verdict: Verdict
+        if unsafe.isEmpty {
+            verdict = .extensionSafe
+        } else if unsafe.contains(where: { $0.severity > .note }) {
+            verdict = .unsafe
+        } else if roles[index].role == .app || (extensionsReaching[index].isEmpty && appReaches[index]) {
+            verdict = .appOnly
+        } else {
+            verdict = .extensionSafe
+        }
+        return ImageReport(
+            path: image.path, soname: image.dynamic.soname, machine: image.machine.name,
+            elfClass: image.elfClass, dataEncoding: image.dataEncoding, fileType: image.fileType.description,
+            role: roles[index].role, extensionType: roles[index].extensionType, verdict: verdict,
+            needed: image.dynamic.needed, links: graph.edges[index].map { images[$0].path },
+            provides: Array(Set(findings.filter { $0.kind == .providedSymbol }.map(\.rule))).sorted(),
+            symbolTable: image.symbolTable, warnings: image.warnings)
+    }
+
+    static func quoted(_ symbol: String, _ demangled: String?) -> String {
+        guard let demangled, demangled != symbol else { return "'\(symbol)'" }
+        return "'\(demangled)' (\(symbol))"
+    }
+}

@@ -1,0 +1,36 @@
+import LinkCheckRules
+
+/// Checks that are code, not data: the architecture checks and loader
+/// interposition. Listed by `linkcheck rules list` beside the packs' rules.
+public enum BuiltInRules {
+    /// A 32-bit (`ELFCLASS32`) image.
+    public static let thirtyTwoBit = Rule(
+        id: "ARCH001", api: "ELFCLASS32", category: .architecture, severity: .error,
+        matchers: [], message: "32-bit image: extensions and the frameworks they embed must be 64-bit",
+        fixit: "Build for a 64-bit architecture (aarch64 for arm64 devices, x86_64).",
+        source: "App Extension Programming Guide, embedded frameworks: 64-bit architecture required",
+        pack: "built-in")
+    /// A module missing from a required architecture.
+    public static let missingArchitecture = Rule(
+        id: "ARCH002", api: "required architecture", category: .architecture, severity: .error,
+        matchers: [], message: "module is not built for a required architecture",
+        fixit: "Build and ship the module for every required architecture.",
+        source: "App Extension Programming Guide: the app and each extension must include the platform's 64-bit architecture",
+        pack: "built-in")
+    /// A DT_NEEDED resolved to an image of another machine, class or encoding.
+    public static let linkMismatch = Rule(
+        id: "ARCH003", api: "DT_NEEDED machine", category: .architecture, severity: .error,
+        matchers: [], message: "links an image of another machine, class or data encoding",
+        fixit: "Link the build of the library for the same architecture.",
+        source: "System V ABI: a process loads only objects of its own e_machine, EI_CLASS and EI_DATA",
+        pack: "built-in")
+    /// A definition of a C loader function outside the C library.
+    public static let loaderInterposition = Rule(
+        id: "INTP001", api: "dlopen interposition", category: .reviewRisk, severity: .warning,
+        matchers: [], message: "defines a dynamic-loader function and so interposes the C library's",
+        fixit: "Rename the function; do not wrap or replace the dynamic loader in code an extension loads.",
+        source: "dlopen(3), dlsym(3): symbol interposition by earlier-loaded objects",
+        pack: "built-in")
+
+    public static let all = [thirtyTwoBit, missingArchitecture, linkMismatch, loaderInterposition]
+}

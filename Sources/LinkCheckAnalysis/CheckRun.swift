@@ -1,0 +1,86 @@
+import Foundation
+import LinkCheckInspection
+import LinkCheckRules
+
+/// The whole `check` pipeline: discovery → inspection (parallel) →
+/// analysis → ``Report``.
+public enum CheckRun {
+    /// Checks every ELF file under `paths`.
+    ///
+    /// - Parameters:
+    ///   - paths: files and directories (walked recursively).
+    ///   - rules: the rule set (default packs and `--rules` files).
+    ///   - policy: roles, extension types, required architectures.
+    ///   - jobs: how many files to inspect at once (≥ 1).
+    /// - Returns: the report; unreadable and malformed files are in its
+    ///   `errors`, non-ELF files in `skipped`.
+    public static func check(paths: [String], rules: RuleSet, policy: Policy, jobs: Int) -> Report {
+        let discovery = Discovery(paths: paths)
+        let outcomes = inspect(discovery.files, jobs: jobs)
+        var images: [BinaryImage] = []
+        var errors = discovery.errors
+        var skipped = discovery.skipped
+        for outcome in outcomes {
+            switch outcome {
+            case .success(let image): images.append(image)
+            case .failure(.notELF(let path)): skipped.append(SkippedEntry(path: path, reason: "not an ELF file"))
+            case .failure(let error): errors.append(error)
+            }
+        }
+        let (imageReports, findings) = Analyzer(images: images, rules: rules, policy: policy).run()
+        var notices: [String] = []
+        let allNames = images.map(Policy.names(of:))
+        for name in policy.extensions.keys.sorted() + policy.apps.sorted()
+        where !allNames.contains(where: { $0.contains(name) }) {
+            notices.append("role name '\(name)' matches no scanned image")
+        }
+        return Report(
+            inputs: paths,
+            rulePacks: rules.packs.map { RulePackSummary(name: $0.name, version: $0.version, path: $0.path) },
+            images: imageReports.sorted { $0.path < $1.path },
+            findings: findings,
+            errors: errors.sorted { $0.path < $1.path },
+            skipped: skipped.sorted { $0.path < $1.path },
+            notices: notices)
+    }
+
+    /// Inspects `files` with `jobs` workers; results in the order of `files`.
+    public static func inspect(_ files: [String], jobs: Int) -> [Result<BinaryImage, InspectionError>] {
+        let results = ResultSlots(count: files.count)
+        let workers = max(1, min(jobs, files.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while let index = results.claimNext() {
+                results.store(Result { () throws(InspectionError) in try ImageInspector.inspect(path: files[index]) }, at: index)
+            }
+        }
+        return results.values()
+    }
+}
+
+/// Result storage shared by the inspection workers: each claims the next
+/// unclaimed index and stores its result there.
+private final class ResultSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Result<BinaryImage, InspectionError>?]
+    private var next = 0
+
+    init(count: Int) {
+        slots = Array(repeating: nil, count: count)
+    }
+
+    func claimNext() -> Int? {
+        lock.withLock {
+            guard next < slots.count else { return nil }
+            defer { next += 1 }
+            return next
+        }
+    }
+
+    func store(_ result: Result<BinaryImage, InspectionError>, at index: Int) {
+        lock.withLock { slots[index] = result }
+    }
+
+    func values() -> [Result<BinaryImage, InspectionError>] {
+        lock.withLock { slots.compactMap { $0 } }
+    }
+}

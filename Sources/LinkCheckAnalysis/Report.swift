@@ -1,0 +1,83 @@
+import LinkCheckInspection
+import LinkCheckRules
+
+/// linkcheck's version, printed by `--version` and recorded in reports.
+public let linkcheckVersion = "0.1.0"
+
+/// Everything one `linkcheck check` run found: the report model every
+/// renderer reads (none of them recomputes analysis).
+public struct Report: Sendable {
+    /// The paths the user gave.
+    public var inputs: [String]
+    /// The rule packs used, in load order.
+    public var rulePacks: [RulePackSummary]
+    /// One entry per inspected image, sorted by path.
+    public var images: [ImageReport]
+    /// Sorted by ``Finding/reportOrder(_:_:)``.
+    public var findings: [Finding]
+    /// Files that could not be inspected, each with its reason.
+    public var errors: [InspectionError]
+    /// Files passed over: not ELF, not a regular file.
+    public var skipped: [SkippedEntry]
+    /// Remarks about the run itself (a role name that matched no image).
+    public var notices: [String]
+
+    public init(
+        inputs: [String], rulePacks: [RulePackSummary], images: [ImageReport], findings: [Finding],
+        errors: [InspectionError], skipped: [SkippedEntry], notices: [String]
+    ) {
+        self.inputs = inputs
+        self.rulePacks = rulePacks
+        self.images = images
+        self.findings = findings
+        self.errors = errors
+        self.skipped = skipped
+        self.notices = notices
+    }
+
+    /// How many findings have `severity`.
+    public func count(_ severity: Severity) -> Int {
+        findings.count { $0.severity == severity }
+    }
+
+    /// The exit status of `linkcheck check`: 1 when any finding is an
+    /// error, else 0. (2, "nothing could be checked", is the CLI's.)
+    public var exitStatus: Int32 { findings.contains { $0.severity == .error } ? 1 : 0 }
+}
+
+/// A rule pack as a report names it.
+public struct RulePackSummary: Sendable, Equatable {
+    public var name: String
+    public var version: String
+    public var path: String
+
+    public init(name: String, version: String, path: String) {
+        self.name = name
+        self.version = version
+        self.path = path
+    }
+}
+
+/// One image as the report shows it.
+public struct ImageReport: Sendable, Equatable {
+    public var path: String
+    public var soname: String?
+    public var machine: String
+    public var elfClass: ELFClass
+    public var dataEncoding: ELFDataEncoding
+    /// `ET_DYN`, `ET_EXEC`, …
+    public var fileType: String
+    public var role: Role
+    /// The extension type, for extensions that were given one.
+    public var extensionType: String?
+    public var verdict: Verdict
+    /// DT_NEEDED, in order.
+    public var needed: [String]
+    /// The scanned images this one links (paths), in DT_NEEDED order.
+    public var links: [String]
+    /// The APIs this image defines (it is their provider), by rule id.
+    public var provides: [String]
+    public var symbolTable: SymbolTableKind
+    /// Problems inspection worked around.
+    public var warnings: [String]
+}

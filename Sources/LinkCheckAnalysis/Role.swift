@@ -1,0 +1,72 @@
+import LinkCheckInspection
+
+/// What an image is in the app being checked (see `reference/app-extensions.md`).
+public enum Role: String, Sendable, Codable {
+    /// An app extension: must use only extension-safe API, itself and
+    /// through everything it links.
+    case `extension`
+    /// An embedded framework: safe or not depending on who links it.
+    case framework
+    /// The containing app: may use any API.
+    case app
+}
+
+/// Who is who: the roles and extension types a user assigned by name, and
+/// the architectures every module must be built for.
+public struct Policy: Sendable, Equatable {
+    /// Extension names (file name, SONAME or module name) → extension type
+    /// (`share`, `imessage`, …) or `nil` when not given.
+    public var extensions: [String: String?]
+    /// Names of the containing app's image(s).
+    public var apps: [String]
+    /// Standard machine names every module must be present for
+    /// (``Machine/canonicalName(_:)`` spellings are accepted).
+    public var requiredArchitectures: [String]
+
+    public init(extensions: [String: String?] = [:], apps: [String] = [], requiredArchitectures: [String] = []) {
+        self.extensions = extensions
+        self.apps = apps
+        self.requiredArchitectures = requiredArchitectures.map(Machine.canonicalName)
+    }
+
+    /// Whether any role was assigned by name.
+    public var assignsRoles: Bool { !extensions.isEmpty || !apps.isEmpty }
+
+    /// The names by which `image` can be named: its file name, its SONAME,
+    /// and its module name (the file name without a `lib` prefix and a
+    /// `.so…` suffix: `libPhotoEditorExtension.so` → `PhotoEditorExtension`).
+    public static func names(of image: BinaryImage) -> Set<String> {
+        var names: Set<String> = [image.fileName, moduleName(of: image.fileName)]
+        if let soname = image.dynamic.soname {
+            names.insert(soname)
+            names.insert(moduleName(of: soname))
+        }
+        return names
+    }
+
+    /// `libFoo.so.1` → `Foo`; names without the decoration are unchanged.
+    public static func moduleName(of fileName: String) -> String {
+        var name = Substring(fileName)
+        if let range = name.range(of: ".so") {
+            let rest = name[range.upperBound...]
+            if rest.isEmpty || rest.hasPrefix(".") { name = name[..<range.lowerBound] }
+        }
+        if name.hasPrefix("lib") && name.count > 3 { name = name.dropFirst(3) }
+        return String(name)
+    }
+
+    /// The role and extension type of `image`: named extension, named app,
+    /// any other executable (`ET_EXEC`, or `ET_DYN` with `DF_1_PIE`) is an
+    /// app, everything else a framework.
+    public func role(of image: BinaryImage) -> (role: Role, extensionType: String?) {
+        let names = Self.names(of: image)
+        if let match = extensions.keys.sorted().first(where: names.contains) {
+            return (.extension, extensions[match] ?? nil)
+        }
+        if apps.contains(where: names.contains) { return (.app, nil) }
+        if image.fileType == .executable || image.dynamic.isPositionIndependentExecutable {
+            return (.app, nil)
+        }
+        return (.framework, nil)
+    }
+}

@@ -1,0 +1,77 @@
+import LinkCheckAnalysis
+import LinkCheckReports
+import LinkCheckRules
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// `linkcheck check [OPTIONS] PATH…`
+enum CheckCommand {
+    static let spec = CommandSpec(
+        name: "check",
+        summary: "Check ELF images for APIs unavailable in app extensions, architecture problems and conditional loading.",
+        positionals: "PATH…",
+        options: [
+            .init(name: "rules", value: "FILE", help: "Add a rule pack (repeatable)."),
+            .init(name: "no-default-rules", value: nil, help: "Leave out the rule packs shipped in Rules/."),
+            .init(name: "extension", value: "NAME[=TYPE]", help: "Mark an image as an app extension, by file name, SONAME or module name; TYPE is share, imessage, widget, … (repeatable)."),
+            .init(name: "app", value: "NAME", help: "Mark an image as the containing app (repeatable)."),
+            .init(name: "require-arch", value: "ARCH", help: "Require every module for this architecture: aarch64 (arm64), x86_64, … (repeatable)."),
+            .init(name: "format", value: "FORMAT", help: "text (default) or json."),
+            .init(name: "jobs", value: "N", help: "Inspect N files at once (default: the number of cores)."),
+        ])
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let parsed = try spec.parse(arguments)
+        guard !parsed.positionals.isEmpty else { throw UsageError("'linkcheck check' needs at least one PATH") }
+        let format = parsed.last("format") ?? "text"
+        guard ["text", "json"].contains(format) else { throw UsageError("unknown format '\(format)' (text or json)") }
+        let jobs = try jobCount(parsed.last("jobs"))
+        let policy = Policy(
+            extensions: try extensions(parsed.all("extension")),
+            apps: parsed.all("app"),
+            requiredArchitectures: parsed.all("require-arch"))
+
+        let rules: RuleSet
+        switch RuleLoading.load(extraPacks: parsed.all("rules"), includeDefaults: !parsed.has("no-default-rules")) {
+        case .success(let loaded): rules = loaded
+        case .failure(let failure):
+            failure.lines.forEach { printError($0) }
+            return 2
+        }
+
+        let report = CheckRun.check(paths: parsed.positionals, rules: rules, policy: policy, jobs: jobs)
+        switch format {
+        case "json": write(CheckJSON.render(report))
+        default:
+            let color = isatty(STDOUT_FILENO) == 1 && getenv("NO_COLOR") == nil
+            write(TextRenderer(color: color).render(report))
+        }
+        if report.images.isEmpty && !report.errors.isEmpty { return 2 }
+        return report.exitStatus
+    }
+
+    static func jobCount(_ value: String?) throws -> Int {
+        guard let value else { return max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+        guard let count = Int(value), count >= 1 else { throw UsageError("--jobs needs a positive number, not '\(value)'") }
+        return count
+    }
+
+    /// `NAME` or `NAME=TYPE` → name → type.
+    static func extensions(_ values: [String]) throws -> [String: String?] {
+        var result: [String: String?] = [:]
+        for value in values {
+            let parts = value.split(separator: "=", maxSplits: 1).map(String.init)
+            guard let name = parts.first, !name.isEmpty else { throw UsageError("--extension needs a NAME") }
+            let type = parts.count == 2 ? parts[1] : nil
+            if let type, !knownExtensionTypes.contains(type) {
+                throw UsageError("unknown extension type '\(type)' (known: \(knownExtensionTypes.sorted().joined(separator: ", ")))")
+            }
+            result[name] = type
+        }
+        return result
+    }
+}

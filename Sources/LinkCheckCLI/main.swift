@@ -1,0 +1,64 @@
+import Foundation
+import LinkCheckAnalysis
+
+/// linkcheck's entry point: picks the subcommand and maps outcomes to exit
+/// statuses (0 no error finding, 1 error findings, 2 usage, configuration
+/// or input error).
+let overview = """
+    OVERVIEW: linkcheck finds frameworks unsafe for app extensions in ELF shared objects.
+
+    USAGE: linkcheck <subcommand> [OPTIONS]
+
+    SUBCOMMANDS:
+      check      Check images against the rule packs, roles and architectures.
+      inspect    Show what linkcheck reads from ELF files.
+      rules      List or validate rule packs.
+
+    OPTIONS:
+      --version  Print the version.
+      --help     Show this help ('linkcheck <subcommand> --help' for each).
+
+    """
+
+func write(_ text: String) {
+    FileHandle.standardOutput.write(Data(text.utf8))
+}
+
+func printError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+
+func runCommandLine(_ arguments: [String]) -> Int32 {
+    guard let command = arguments.first else {
+        printError("linkcheck: error: missing subcommand")
+        printError(overview)
+        return 2
+    }
+    let rest = Array(arguments.dropFirst())
+    do {
+        switch command {
+        case "check": return try CheckCommand.run(rest)
+        case "inspect": return try InspectCommand.run(rest)
+        case "rules": return try RulesCommand.run(rest)
+        case "--version", "version":
+            write("linkcheck \(linkcheckVersion)\n")
+            return 0
+        case "-h", "--help", "help":
+            write(overview)
+            return 0
+        default:
+            throw UsageError("unknown subcommand '\(command)' (see 'linkcheck --help')")
+        }
+    } catch let help as HelpRequested {
+        write(help.text)
+        return 0
+    } catch let usage as UsageError {
+        printError("linkcheck: error: \(usage.message)")
+        return 2
+    } catch {
+        printError("linkcheck: error: \(error)")
+        return 2
+    }
+}
+
+exit(runCommandLine(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,135 @@
+import CLibELF
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// An open ELF file: a file descriptor and libelf's read-only, memory-mapped
+/// descriptor of it (`elf_begin` with `ELF_C_READ_MMAP`). Closed on deinit.
+///
+/// Only this file and the per-concept readers beside it call libelf.
+final class ELFFile {
+    let path: String
+    private let descriptor: Int32
+    let elf: OpaquePointer
+
+    /// `elf_version(EV_CURRENT)` must be called once before any other libelf
+    /// call; a `static let` runs it exactly once, thread-safely.
+    private static let libelfReady: Bool = elf_version(UInt32(EV_CURRENT)) != UInt32(EV_NONE)
+
+    /// Opens `path` for reading and checks that libelf sees an ELF object.
+    ///
+    /// - Throws: ``InspectionError/unreadable(path:errno:)`` when `open(2)`
+    ///   or `pread(2)` fails, ``InspectionError/notELF(path:)`` when the
+    ///   first four bytes are not `\x7fELF`,
+    ///   ``InspectionError/malformed(path:structure:reason:)`` when
+    ///   `elf_begin` fails or `elf_kind` is not `ELF_K_ELF`.
+    init(path: String) throws(InspectionError) {
+        self.path = path
+        guard Self.libelfReady else {
+            throw .malformed(path: path, structure: "libelf", reason: "elf_version failed")
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { throw .unreadable(path: path, errno: errno) }
+        var magic = [UInt8](repeating: 0, count: 4)
+        let got = pread(fd, &magic, 4, 0)
+        guard got == 4, magic == [0x7f, 0x45, 0x4c, 0x46] else {
+            let code = errno
+            close(fd)
+            if got < 0 { throw .unreadable(path: path, errno: code) }
+            throw .notELF(path: path)
+        }
+        guard let elf = elf_begin(fd, ELF_C_READ_MMAP, nil) else {
+            let reason = Self.lastError()
+            close(fd)
+            throw .malformed(path: path, structure: "ELF header", reason: reason)
+        }
+        guard elf_kind(elf) == ELF_K_ELF else {
+            elf_end(elf)
+            close(fd)
+            throw .malformed(path: path, structure: "ELF header", reason: "starts with the ELF magic but is truncated or invalid")
+        }
+        self.descriptor = fd
+        self.elf = elf
+    }
+
+    deinit {
+        elf_end(elf)
+        close(descriptor)
+    }
+
+    /// libelf's message for the most recent error (`elf_errmsg(-1)`).
+    static func lastError() -> String {
+        guard let message = elf_errmsg(-1) else { return "unknown libelf error" }
+        return String(cString: message)
+    }
+
+    /// The ELF header (`gelf_getehdr`).
+    func header() throws(InspectionError) -> GElf_Ehdr {
+        var header = GElf_Ehdr()
+        guard gelf_getehdr(elf, &header) != nil else {
+            throw .malformed(path: path, structure: "ELF header", reason: Self.lastError())
+        }
+        return header
+    }
+
+    /// The identification bytes `e_ident` (`elf_getident`).
+    func identification() throws(InspectionError) -> [UInt8] {
+        var size = 0
+        guard let bytes = elf_getident(elf, &size), size >= Int(EI_NIDENT) else {
+            throw .malformed(path: path, structure: "e_ident", reason: Self.lastError())
+        }
+        return UnsafeBufferPointer(start: bytes, count: size).map { UInt8(bitPattern: $0) }
+    }
+
+    /// All sections with their headers and names, in section-index order
+    /// (`elf_getshdrnum`, `elf_getshdrstrndx`, `elf_nextscn`, `gelf_getshdr`).
+    /// Handles extended section numbering (`e_shnum == 0`) through libelf.
+    func sections() throws(InspectionError) -> [Section] {
+        var count = 0
+        guard elf_getshdrnum(elf, &count) == 0 else {
+            throw .malformed(path: path, structure: "section header table", reason: Self.lastError())
+        }
+        var namesIndex = 0
+        let hasNames = elf_getshdrstrndx(elf, &namesIndex) == 0
+        var result: [Section] = []
+        result.reserveCapacity(count)
+        var scn = elf_nextscn(elf, nil)
+        while let current = scn, result.count < count {
+            var header = GElf_Shdr()
+            if gelf_getshdr(current, &header) != nil {
+                let name = hasNames ? string(inSection: namesIndex, at: Int(header.sh_name)) ?? "" : ""
+                result.append(Section(handle: current, index: elf_ndxscn(current), header: header, name: name))
+            }
+            scn = elf_nextscn(elf, current)
+        }
+        return result
+    }
+
+    /// The string at `offset` bytes into the string-table section with index
+    /// `section` (`elf_strptr`), or `nil` when the offset is out of range.
+    func string(inSection section: Int, at offset: Int) -> String? {
+        guard let pointer = elf_strptr(elf, section, offset) else { return nil }
+        return String(cString: pointer)
+    }
+}
+
+/// One section: its libelf handle, index, header and name.
+struct Section {
+    let handle: OpaquePointer
+    let index: Int
+    let header: GElf_Shdr
+    let name: String
+
+    /// `sh_type`.
+    var type: UInt32 { header.sh_type }
+
+    /// The section's data as libelf translated it (`elf_getdata`), or `nil`
+    /// when it has none or libelf rejects it (`SHT_NOBITS`, a size beyond
+    /// the end of the file, …).
+    var data: UnsafeMutablePointer<Elf_Data>? {
+        elf_getdata(handle, nil)
+    }
+}

@@ -1,0 +1,51 @@
+import CLibELF
+
+/// Turns one ELF file into a ``BinaryImage``.
+public enum ImageInspector {
+    /// Inspects the ELF file at `path`: header, dynamic section, symbols
+    /// with versions, read-only strings.
+    ///
+    /// Structures that are malformed but not essential (a version table, a
+    /// string offset) become ``BinaryImage/warnings``; the image is still
+    /// returned.
+    ///
+    /// - Throws: ``InspectionError`` when the file cannot be read, is not
+    ///   ELF, or its ELF header or section header table is malformed.
+    public static func inspect(path: String) throws(InspectionError) -> BinaryImage {
+        let file = try ELFFile(path: path)
+        let header = try file.header()
+        let ident = try file.identification()
+        let elfClass: ELFClass
+        switch Int32(ident[Int(EI_CLASS)]) {
+        case ELFCLASS32: elfClass = .elf32
+        case ELFCLASS64: elfClass = .elf64
+        default:
+            throw .malformed(path: path, structure: "e_ident[EI_CLASS]", reason: "invalid class \(ident[Int(EI_CLASS)])")
+        }
+        let encoding: ELFDataEncoding
+        switch Int32(ident[Int(EI_DATA)]) {
+        case ELFDATA2LSB: encoding = .lsb
+        case ELFDATA2MSB: encoding = .msb
+        default:
+            throw .malformed(path: path, structure: "e_ident[EI_DATA]", reason: "invalid data encoding \(ident[Int(EI_DATA)])")
+        }
+        let sections = try file.sections()
+        var warnings: [String] = []
+        let dynamic = file.dynamicInfo(sections: sections, warnings: &warnings)
+        let symbols = file.symbolTable(sections: sections, warnings: &warnings)
+        return BinaryImage(
+            path: path,
+            elfClass: elfClass,
+            dataEncoding: encoding,
+            machine: Machine(code: header.e_machine, elfClass: elfClass, dataEncoding: encoding),
+            fileType: ELFFileType(header.e_type),
+            osABI: osABIName(ident[Int(EI_OSABI)]),
+            dynamic: dynamic,
+            symbolTable: symbols.kind,
+            imports: symbols.imports,
+            exports: symbols.exports,
+            readOnlyStrings: file.readOnlyStrings(sections: sections),
+            warnings: warnings
+        )
+    }
+}

@@ -1,0 +1,36 @@
+/// Why a file could not be inspected. Each case names the file; the run goes
+/// on with the other files.
+public enum InspectionError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// `open(2)` or `read(2)` failed; `errno` is the system error number.
+    case unreadable(path: String, errno: Int32)
+    /// The file does not start with the ELF magic `\x7fELF`.
+    case notELF(path: String)
+    /// libelf rejected a structure of the file. `structure` names it
+    /// (`ELF header`, `section header table`, …) and `reason` is libelf's
+    /// `elf_errmsg` text.
+    case malformed(path: String, structure: String, reason: String)
+
+    /// The file the error is about.
+    public var path: String {
+        switch self {
+        case .unreadable(let path, _), .notELF(let path), .malformed(let path, _, _): path
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let code):
+            "\(path): cannot read: \(String(cString: strerror(code)))"
+        case .notELF(let path):
+            "\(path): not an ELF file"
+        case .malformed(let path, let structure, let reason):
+            "\(path): malformed ELF: \(structure): \(reason)"
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif

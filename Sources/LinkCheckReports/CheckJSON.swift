@@ -1,0 +1,129 @@
+import Foundation
+import LinkCheckAnalysis
+import LinkCheckInspection
+
+/// The `--format json` document of `linkcheck check`, schema version 1
+/// (described in `Documentation/check-report.schema.json`). Keys are sorted,
+/// so output is byte-for-byte deterministic.
+public enum CheckJSON {
+    public static let schemaVersion = 1
+
+    /// Encodes `report` with Foundation's `JSONEncoder` (sorted keys, pretty
+    /// printed, `/` not escaped).
+    public static func render(_ report: Report) -> String {
+        encode(Document(report))
+    }
+
+    struct Document: Encodable {
+        var schemaVersion = CheckJSON.schemaVersion
+        var tool = Tool()
+        var inputs: [String]
+        var rulePacks: [Pack]
+        var summary: Summary
+        var images: [Image]
+        var findings: [FindingEntry]
+        var errors: [FileError]
+        var skipped: [Skipped]
+        var notices: [String]
+
+        init(_ report: Report) {
+            inputs = report.inputs
+            rulePacks = report.rulePacks.map { Pack(name: $0.name, version: $0.version, path: $0.path) }
+            summary = Summary(
+                images: report.images.count, errors: report.count(.error), warnings: report.count(.warning),
+                notes: report.count(.note), skipped: report.skipped.count, failed: report.errors.count,
+                exitStatus: Int(report.exitStatus))
+            images = report.images.map(Image.init)
+            findings = report.findings.map(FindingEntry.init)
+            errors = report.errors.map { FileError(path: $0.path, message: TextRenderer.reason($0)) }
+            skipped = report.skipped.map { Skipped(path: $0.path, reason: $0.reason) }
+            notices = report.notices
+        }
+    }
+
+    struct Tool: Encodable {
+        var name = "linkcheck"
+        var version = linkcheckVersion
+    }
+
+    struct Pack: Encodable {
+        var name, version, path: String
+    }
+
+    struct Summary: Encodable {
+        var images, errors, warnings, notes, skipped, failed, exitStatus: Int
+    }
+
+    struct Image: Encodable {
+        var path: String
+        var soname: String?
+        var machine: String
+        var `class`: Int
+        var data: String
+        var type: String
+        var role: String
+        var extensionType: String?
+        var verdict: String
+        var needed: [String]
+        var links: [String]
+        var provides: [String]
+        var symbolTable: String
+        var warnings: [String]
+
+        init(_ image: ImageReport) {
+            path = image.path
+            soname = image.soname
+            machine = image.machine
+            `class` = image.elfClass.rawValue
+            data = image.dataEncoding.rawValue
+            type = image.fileType
+            role = image.role.rawValue
+            extensionType = image.extensionType
+            verdict = image.verdict.rawValue
+            needed = image.needed
+            links = image.links
+            provides = image.provides
+            symbolTable = image.symbolTable.rawValue
+            warnings = image.warnings
+        }
+    }
+
+    struct FindingEntry: Encodable {
+        var rule, severity, category, kind, image, message: String
+        var symbol, demangled, fixit, source: String?
+        var chain: [String]?
+
+        init(_ finding: Finding) {
+            rule = finding.rule
+            severity = finding.severity.rawValue
+            category = finding.category
+            kind = finding.kind.rawValue
+            image = finding.image
+            message = finding.message
+            symbol = finding.symbol
+            demangled = finding.demangled
+            fixit = finding.fixit
+            source = finding.source
+            chain = finding.chain.isEmpty ? nil : finding.chain
+        }
+    }
+
+    struct FileError: Encodable {
+        var path, message: String
+    }
+
+    struct Skipped: Encodable {
+        var path, reason: String
+    }
+}
+
+/// Encodes `value` as pretty-printed JSON with sorted keys and a final
+/// newline.
+func encode<T: Encodable>(_ value: T) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    // Every value is a plain struct of strings, numbers and arrays:
+    // encoding cannot fail.
+    let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+    return String(decoding: data, as: UTF8.self) + "\n"
+}

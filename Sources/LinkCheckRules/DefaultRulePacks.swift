@@ -1,0 +1,35 @@
+import Foundation
+
+/// Where the rule packs shipped in `Rules/` are found at run time.
+public enum DefaultRulePacks {
+    /// The shipped pack file names, in load order.
+    public static let fileNames = [
+        "app-extension-unavailable.json", "conditional-loading.json", "selector-strings.json",
+    ]
+
+    /// The directory holding the shipped packs: `$LINKCHECK_RULES_DIR` when
+    /// set; else `share/linkcheck/Rules` beside the executable's `bin/`
+    /// (an installed tool); else this source tree's `Rules/` (a build from
+    /// source, the plugin, the tests). `nil` when none holds the packs.
+    public static func directory(executable: String = CommandLine.arguments.first ?? "") -> String? {
+        var candidates: [String] = []
+        if let fromEnvironment = ProcessInfo.processInfo.environment["LINKCHECK_RULES_DIR"] {
+            candidates.append(fromEnvironment)
+        }
+        let executableDirectory = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
+        candidates.append(executableDirectory.appendingPathComponent("../share/linkcheck/Rules").standardized.path)
+        let sourceTree = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        candidates.append(sourceTree.appendingPathComponent("Rules").path)
+        return candidates.first { directory in
+            FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent(fileNames[0]))
+        }
+    }
+
+    /// The paths of the shipped packs, or `[]` when ``directory(executable:)``
+    /// finds none.
+    public static func paths() -> [String] {
+        guard let directory = directory() else { return [] }
+        return fileNames.map { (directory as NSString).appendingPathComponent($0) }
+    }
+}

@@ -1,0 +1,45 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// `fnmatch(3)` patterns (`*`, `?`, `[...]`, `\` escapes) over symbol and
+/// library names.
+public enum Glob {
+    /// Whether `name` matches `pattern` (`fnmatch` with no flags: `*` also
+    /// matches `/` and a leading `.`).
+    public static func matches(_ pattern: String, _ name: String) -> Bool {
+        fnmatch(pattern, name, 0) == 0
+    }
+
+    /// Why `pattern` is not a usable glob, or `nil` when it is: empty, an
+    /// unclosed `[` (a `]` right after `[` or `[!` is literal, as in POSIX),
+    /// or a trailing `\`.
+    /// (`fnmatch` itself treats these as literal text, which silently never
+    /// matches what the author meant.)
+    public static func problem(in pattern: String) -> String? {
+        if pattern.isEmpty { return "empty pattern" }
+        let characters = Array(pattern)
+        var index = 0
+        while index < characters.count {
+            switch characters[index] {
+            case "\\":
+                if index + 1 >= characters.count { return "trailing backslash" }
+                index += 2
+                continue
+            case "[":
+                var end = index + 1
+                if end < characters.count, characters[end] == "!" || characters[end] == "^" { end += 1 }
+                if end < characters.count, characters[end] == "]" { end += 1 }
+                while end < characters.count, characters[end] != "]" { end += 1 }
+                if end >= characters.count { return "unclosed '[' at offset \(index)" }
+                index = end + 1
+                continue
+            default:
+                index += 1
+            }
+        }
+        return nil
+    }
+}

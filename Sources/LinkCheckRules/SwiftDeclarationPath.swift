@@ -1,0 +1,90 @@
+/// Swift declaration paths (`UIKit.UIApplication.shared`) and how they
+/// relate to mangled and demangled symbol names.
+///
+/// Mangling reference: the Swift repository's `docs/ABI/Mangling.rst`
+/// (`$s` prefix, then the module as a length-prefixed identifier, `So` for
+/// imported C/ObjC declarations, `s` for the standard library).
+import Foundation
+
+public enum SwiftDeclarationPath {
+    /// Prefixes of mangled Swift symbols: Swift 5+ (`$s`, `_$s` on Darwin),
+    /// Swift 4.2 (`$S`), embedded Swift (`$e`), Swift 4 (`_T0`).
+    static let manglingPrefixes = ["$s", "_$s", "$S", "_$S", "$e", "_$e", "_T0"]
+
+    /// Whether `symbol` is a mangled Swift name.
+    public static func isSwiftSymbol(_ symbol: String) -> Bool {
+        manglingPrefixes.contains { symbol.hasPrefix($0) }
+    }
+
+    /// The module of a mangled Swift symbol's first entity, read from the
+    /// mangling without demangling: `$s5UIKit13UIApplicationC…` → `UIKit`,
+    /// `$sSo…` → `__C`, `$sSS…`/`$ss…` → `Swift`; `nil` when it is not a
+    /// Swift symbol or starts otherwise (a substitution, a closure).
+    public static func moduleName(ofMangled symbol: String) -> Substring? {
+        guard let prefix = manglingPrefixes.first(where: { symbol.hasPrefix($0) }) else { return nil }
+        let rest = symbol.dropFirst(prefix.count)
+        if rest.hasPrefix("So") || rest.hasPrefix("SC") { return "__C" }
+        if rest.hasPrefix("s") || rest.hasPrefix("S") { return "Swift" }
+        let digits = rest.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, digits.count <= 4, let length = Int(digits), length > 0 else { return nil }
+        let name = rest.dropFirst(digits.count).prefix(length)
+        return name.count == length ? name : nil
+    }
+
+    /// Why `path` is not a declaration path, or `nil` when it is: at least a
+    /// module and one member, each component a non-empty identifier.
+    public static func problem(in path: String) -> String? {
+        let components = path.split(separator: ".", omittingEmptySubsequences: false)
+        guard components.count >= 2 else {
+            return "a Swift declaration path needs a module and a declaration, e.g. UIKit.UIApplication.shared"
+        }
+        for component in components {
+            guard let first = component.first, first.isLetter || first == "_",
+                  component.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+            else {
+                return "'\(component)' in '\(path)' is not a Swift identifier"
+            }
+        }
+        return nil
+    }
+
+    /// The module of a declaration path: its first component.
+    public static func module(of path: String) -> String {
+        String(path.prefix { $0 != "." })
+    }
+
+    /// Whether the demangled symbol `demangled` belongs to the declaration
+    /// `path`: the path must be the symbol's own entity (after qualifiers
+    /// such as `static`, `property descriptor for`, `dispatch thunk of`), not
+    /// a parameter or result type, and must end at a name boundary, so
+    /// `UIKit.UIApplication.shared` matches
+    /// `static UIKit.UIApplication.shared.getter : UIKit.UIApplication` but
+    /// not `UIKit.UIApplication.sharedFoo.getter`.
+    ///
+    /// Two spellings are normalised first: an initializer's allocating entry
+    /// point (`Type.__allocating_init`, what other modules import) counts as
+    /// `Type.init`, and a member declared in an extension
+    /// (`(extension in M):M.Type.member`) as `M.Type.member`.
+    public static func matches(demangled symbol: String, path: String) -> Bool {
+        let demangled = normalised(symbol)
+        var searchStart = demangled.startIndex
+        while let range = demangled.range(of: path, range: searchStart..<demangled.endIndex) {
+            searchStart = range.upperBound
+            let before = demangled[..<range.lowerBound]
+            if !(before.isEmpty || before.hasSuffix(" ")) { continue }
+            if before.contains(where: { "(:<".contains($0) }) || before.contains("->") { return false }
+            guard let next = demangled[range.upperBound...].first else { return true }
+            if ".( :<".contains(next) { return true }
+        }
+        return false
+    }
+
+    private static func normalised(_ demangled: String) -> String {
+        var text = demangled.replacingOccurrences(of: ".__allocating_init", with: ".init")
+        while let start = text.range(of: "(extension in "),
+              let end = text[start.upperBound...].range(of: "):") {
+            text.removeSubrange(start.lowerBound..<end.upperBound)
+        }
+        return text
+    }
+}
