@@ -32,13 +32,17 @@ let package = Package(
             name: "LinkCheckCLI",
             dependencies: ["LinkCheckInspection", "LinkCheckRules", "LinkCheckAnalysis", "LinkCheckReports"]
         ),
-        .testTarget(name: "LinkCheckInspectionTests", dependencies: ["LinkCheckInspection"]),
-        .testTarget(name: "LinkCheckRulesTests", dependencies: ["LinkCheckRules"]),
+        // Helpers the test targets share: temporary folders, compiling
+        // fixtures from Tests/Fixtures, running commands, building Samples/.
+        .target(name: "LinkCheckTestSupport", path: "Tests/LinkCheckTestSupport"),
+        .testTarget(name: "LinkCheckInspectionTests", dependencies: ["LinkCheckInspection", "LinkCheckTestSupport"]),
+        .testTarget(name: "LinkCheckRulesTests", dependencies: ["LinkCheckRules", "LinkCheckTestSupport"]),
         .testTarget(
             name: "LinkCheckAnalysisTests",
-            dependencies: ["LinkCheckAnalysis", "LinkCheckInspection", "LinkCheckRules"]
+            dependencies: ["LinkCheckAnalysis", "LinkCheckInspection", "LinkCheckRules", "LinkCheckTestSupport"]
         ),
-        .testTarget(name: "LinkCheckCLITests", dependencies: ["LinkCheckCLI"]),
+        .testTarget(name: "LinkCheckReportsTests", dependencies: ["LinkCheckReports", "LinkCheckTestSupport"]),
+        .testTarget(name: "LinkCheckCLITests", dependencies: ["LinkCheckCLI", "LinkCheckTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

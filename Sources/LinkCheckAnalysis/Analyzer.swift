@@ -1,3 +1,4 @@
+import Foundation
 import LinkCheckInspection
 import LinkCheckRules
 
@@ -12,12 +13,12 @@ import LinkCheckRules
 ///    and an extension type the rule allows turn unsafe findings into notes.
 /// 4. Architecture: 32-bit images, modules missing a required architecture,
 ///    links across machine, class or data encoding.
-public struct Analyzer {
+public struct Analyzer: Sendable {
     let images: [BinaryImage]
     let rules: RuleSet
     let policy: Policy
     let graph: LinkGraph
-    let roles: [(role: Role, extensionType: String?)]
+    let roles: [AssignedRole]
     /// `extensionsReaching[i]`: the extensions that link image `i` directly
     /// or not (an extension reaches itself).
     let extensionsReaching: [[Int]]
@@ -53,7 +54,7 @@ public struct Analyzer {
     /// Runs every check. Returns the images' reports (in input order) and
     /// the findings (in report order).
     public func run() -> (images: [ImageReport], findings: [Finding]) {
-        let own = images.indices.map(ownFindings)
+        let own = parallelMap(images.indices.map { $0 }, ownFindings)
         var findings = own.flatMap { $0 }
         findings += transitiveFindings(own: own)
         findings += architectureFindings()
@@ -105,17 +106,15 @@ public struct Analyzer {
         var provided: [String: (match: RuleMatch, symbols: [String])] = [:]
         var findings: [Finding] = []
         for symbol in image.exports {
-            for match in rules.rules(matchingSymbol: symbol.name) {
-                if match.rule.category == .conditionalLoading, case .symbol = match.matcher {
-                    guard !isLoaderProvider else { continue }
-                    let rule = BuiltInRules.loaderInterposition
-                    findings.append(Finding(
-                        rule: rule.id, severity: rule.severity, category: rule.category.rawValue,
-                        kind: .interposedLoader, image: image.path, symbol: symbol.name,
-                        message: "defines '\(symbol.name)': \(rule.message)", fixit: rule.fixit, source: rule.source))
-                } else if match.rule.category.makesUnsafe {
-                    provided[match.rule.id, default: (match, [])].symbols.append(symbol.name)
-                }
+            if BuiltInRules.cLoaderFunctions.contains(symbol.name) && !isLoaderProvider {
+                let rule = BuiltInRules.loaderInterposition
+                findings.append(Finding(
+                    rule: rule.id, severity: rule.severity, category: rule.category.rawValue,
+                    kind: .interposedLoader, image: image.path, symbol: symbol.name,
+                    message: "defines '\(symbol.name)': \(rule.message)", fixit: rule.fixit, source: rule.source))
+            }
+            for match in rules.rules(matchingSymbol: symbol.name, unsafeOnly: true) {
+                provided[match.rule.id, default: (match, [])].symbols.append(symbol.name)
             }
         }
         for (id, entry) in provided.sorted(by: { $0.key < $1.key }) {

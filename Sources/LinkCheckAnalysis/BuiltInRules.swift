@@ -32,5 +32,9 @@ public enum BuiltInRules {
         source: "dlopen(3), dlsym(3): symbol interposition by earlier-loaded objects",
         pack: "built-in")
 
+    /// The C dynamic-loader functions whose definition outside the C
+    /// library is an interposition (`<dlfcn.h>`).
+    public static let cLoaderFunctions: Set<String> = ["dlopen", "dlmopen", "dlsym", "dlvsym"]
+
     public static let all = [thirtyTwoBit, missingArchitecture, linkMismatch, loaderInterposition]
 }

@@ -46,7 +46,7 @@ public enum CheckRun {
 
     /// Inspects `files` with `jobs` workers; results in the order of `files`.
     public static func inspect(_ files: [String], jobs: Int) -> [Result<BinaryImage, InspectionError>] {
-        let results = ResultSlots(count: files.count)
+        let results = Slots<Result<BinaryImage, InspectionError>>(count: files.count)
         let workers = max(1, min(jobs, files.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let index = results.claimNext() {
@@ -54,33 +54,5 @@ public enum CheckRun {
             }
         }
         return results.values()
-    }
-}
-
-/// Result storage shared by the inspection workers: each claims the next
-/// unclaimed index and stores its result there.
-private final class ResultSlots: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [Result<BinaryImage, InspectionError>?]
-    private var next = 0
-
-    init(count: Int) {
-        slots = Array(repeating: nil, count: count)
-    }
-
-    func claimNext() -> Int? {
-        lock.withLock {
-            guard next < slots.count else { return nil }
-            defer { next += 1 }
-            return next
-        }
-    }
-
-    func store(_ result: Result<BinaryImage, InspectionError>, at index: Int) {
-        lock.withLock { slots[index] = result }
-    }
-
-    func values() -> [Result<BinaryImage, InspectionError>] {
-        lock.withLock { slots.compactMap { $0 } }
     }
 }

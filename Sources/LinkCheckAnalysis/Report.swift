@@ -80,4 +80,25 @@ public struct ImageReport: Sendable, Equatable {
     public var symbolTable: SymbolTableKind
     /// Problems inspection worked around.
     public var warnings: [String]
+
+    public init(
+        path: String, soname: String?, machine: String, elfClass: ELFClass, dataEncoding: ELFDataEncoding,
+        fileType: String, role: Role, extensionType: String?, verdict: Verdict, needed: [String], links: [String],
+        provides: [String], symbolTable: SymbolTableKind, warnings: [String]
+    ) {
+        self.path = path
+        self.soname = soname
+        self.machine = machine
+        self.elfClass = elfClass
+        self.dataEncoding = dataEncoding
+        self.fileType = fileType
+        self.role = role
+        self.extensionType = extensionType
+        self.verdict = verdict
+        self.needed = needed
+        self.links = links
+        self.provides = provides
+        self.symbolTable = symbolTable
+        self.warnings = warnings
+    }
 }

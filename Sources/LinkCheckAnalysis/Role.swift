@@ -58,15 +58,27 @@ public struct Policy: Sendable, Equatable {
     /// The role and extension type of `image`: named extension, named app,
     /// any other executable (`ET_EXEC`, or `ET_DYN` with `DF_1_PIE`) is an
     /// app, everything else a framework.
-    public func role(of image: BinaryImage) -> (role: Role, extensionType: String?) {
+    public func role(of image: BinaryImage) -> AssignedRole {
         let names = Self.names(of: image)
         if let match = extensions.keys.sorted().first(where: names.contains) {
-            return (.extension, extensions[match] ?? nil)
+            return AssignedRole(role: .extension, extensionType: extensions[match] ?? nil)
         }
-        if apps.contains(where: names.contains) { return (.app, nil) }
+        if apps.contains(where: names.contains) { return AssignedRole(role: .app, extensionType: nil) }
         if image.fileType == .executable || image.dynamic.isPositionIndependentExecutable {
-            return (.app, nil)
+            return AssignedRole(role: .app, extensionType: nil)
         }
-        return (.framework, nil)
+        return AssignedRole(role: .framework, extensionType: nil)
+    }
+}
+
+/// An image's role, and its extension type when it is an extension that was
+/// given one.
+public struct AssignedRole: Sendable, Equatable {
+    public var role: Role
+    public var extensionType: String?
+
+    public init(role: Role, extensionType: String?) {
+        self.role = role
+        self.extensionType = extensionType
     }
 }

@@ -33,6 +33,26 @@ public struct BinaryImage: Sendable, Equatable {
     /// a string offset out of range), each naming the structure at fault.
     public var warnings: [String]
 
+    public init(
+        path: String, elfClass: ELFClass, dataEncoding: ELFDataEncoding, machine: Machine,
+        fileType: ELFFileType, osABI: String = "SYSV", dynamic: DynamicInfo = DynamicInfo(),
+        symbolTable: SymbolTableKind = .dynsym, imports: [Symbol] = [], exports: [Symbol] = [],
+        readOnlyStrings: [String] = [], warnings: [String] = []
+    ) {
+        self.path = path
+        self.elfClass = elfClass
+        self.dataEncoding = dataEncoding
+        self.machine = machine
+        self.fileType = fileType
+        self.osABI = osABI
+        self.dynamic = dynamic
+        self.symbolTable = symbolTable
+        self.imports = imports
+        self.exports = exports
+        self.readOnlyStrings = readOnlyStrings
+        self.warnings = warnings
+    }
+
     /// The name other images use to link this one: DT_SONAME, else the
     /// file name.
     public var linkName: String { dynamic.soname ?? fileName }

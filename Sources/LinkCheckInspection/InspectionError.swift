@@ -1,6 +1,6 @@
 /// Why a file could not be inspected. Each case names the file; the run goes
 /// on with the other files.
-public enum InspectionError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum InspectionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `open(2)` or `read(2)` failed; `errno` is the system error number.
     case unreadable(path: String, errno: Int32)
     /// The file does not start with the ELF magic `\x7fELF`.

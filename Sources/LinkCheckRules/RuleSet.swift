@@ -73,16 +73,22 @@ public final class RuleSet: Sendable {
     /// the first matcher that matched, in rule order. Swift names are demangled only when their mangled module
     /// has a Swift-path rule; C++ names only when their mangling contains a
     /// C++ rule's last name component.
-    public func rules(matchingSymbol name: String) -> [RuleMatch] {
+    ///
+    /// - Parameter unsafeOnly: consider only rules whose category makes an
+    ///   image unsafe (``RuleCategory/makesUnsafe``), and demangle only for
+    ///   those.
+    public func rules(matchingSymbol name: String, unsafeOnly: Bool = false) -> [RuleMatch] {
+        func considered(_ rule: Int) -> Bool { !unsafeOnly || rules[rule].category.makesUnsafe }
         var matched: [Int: Matcher] = [:]
-        for rule in exact[name] ?? [] where matched[rule] == nil {
+        for rule in exact[name] ?? [] where matched[rule] == nil && considered(rule) {
             matched[rule] = .symbol(name)
         }
-        for (pattern, rule) in globs where matched[rule] == nil && Glob.matches(pattern, name) {
+        for (pattern, rule) in globs where matched[rule] == nil && considered(rule) && Glob.matches(pattern, name) {
             matched[rule] = .glob(pattern)
         }
         if let module = SwiftDeclarationPath.moduleName(ofMangled: name),
-           let candidates = swiftPathsByModule[String(module)],
+           let candidates = swiftPathsByModule[String(module)]?.filter({ considered($0.rule) }),
+           !candidates.isEmpty,
            let demangled = demangler.swift(name) {
             for (path, rule) in candidates
             where matched[rule] == nil && SwiftDeclarationPath.matches(demangled: demangled, path: path) {
@@ -90,7 +96,7 @@ public final class RuleSet: Sendable {
             }
         }
         if name.hasPrefix("_Z") {
-            let candidates = cxxNames.filter { name.contains($0.fragment) }
+            let candidates = cxxNames.filter { considered($0.rule) && name.contains($0.fragment) }
             if !candidates.isEmpty, let demangled = demangler.cxx(name) {
                 for candidate in candidates
                 where matched[candidate.rule] == nil && CxxQualifiedName.matches(demangled: demangled, name: candidate.name) {
@@ -107,11 +113,14 @@ public final class RuleSet: Sendable {
     /// may precede a literal without a NUL (`?TRUEPREDICATE`).
     public func rules(matchingString text: String) -> [RuleMatch] {
         var matched = strings[text] ?? []
-        for (pattern, indices) in strings where text.count > pattern.count && text.hasSuffix(pattern) {
-            let before = text.dropLast(pattern.count).last!
-            if !(before.isLetter || before.isNumber || before == "_" || before == ":") {
-                matched += indices
-            }
+        let bytes = text.utf8
+        for (pattern, indices) in strings where bytes.count > pattern.utf8.count {
+            let tail = bytes.suffix(pattern.utf8.count)
+            guard tail.elementsEqual(pattern.utf8) else { continue }
+            let before = bytes[bytes.index(tail.startIndex, offsetBy: -1)]
+            let continuesName = (before >= 0x30 && before <= 0x3a) || (before >= 0x41 && before <= 0x5a)
+                || (before >= 0x61 && before <= 0x7a) || before == 0x5f || before >= 0x80
+            if !continuesName { matched += indices }
         }
         return Array(Set(matched)).sorted().map { index in
             RuleMatch(rule: rules[index], matcher: .string(rules[index].matchers.first { matcher in

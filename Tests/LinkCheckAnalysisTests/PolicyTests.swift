@@ -1,0 +1,84 @@
+import LinkCheckAnalysis
+import LinkCheckInspection
+import LinkCheckRules
+import Testing
+
+/// Roles, verdicts and transitivity on images described in code.
+@Suite struct PolicyTests {
+    static let x86 = Machine(code: 62, elfClass: .elf64, dataEncoding: .lsb)
+
+    static func image(_ name: String, needs: [String] = [], imports: [String] = [], executable: Bool = false) -> BinaryImage {
+        var dynamic = DynamicInfo()
+        dynamic.needed = needs
+        return BinaryImage(
+            path: "/t/\(name)", elfClass: .elf64, dataEncoding: .lsb, machine: x86,
+            fileType: executable ? .executable : .sharedObject, dynamic: dynamic,
+            imports: imports.map { Symbol(name: $0, binding: .global, type: .function) })
+    }
+
+    static let rules: RuleSet = {
+        let rule = Rule(id: "TST001", api: "Kit.shared", category: .unavailableAPI, severity: .error,
+                        matchers: [.symbol("kit_shared")], message: "unavailable", fixit: "f", source: "s")
+        return RuleSet.build(packs: [RulePack(path: "t.json", name: "t", version: "1", rules: [rule])]).0
+    }()
+
+    static func run(_ images: [BinaryImage], _ policy: Policy) -> (images: [ImageReport], findings: [Finding]) {
+        Analyzer(images: images, rules: rules, policy: policy).run()
+    }
+
+    @Test func rolesByFileNameSONAMEOrModuleName() {
+        let policy = Policy(extensions: ["Share": "share"], apps: ["libMain.so"])
+        #expect(policy.role(of: Self.image("libShare.so")) == AssignedRole(role: .extension, extensionType: "share"))
+        #expect(policy.role(of: Self.image("libMain.so")).role == .app)
+        #expect(policy.role(of: Self.image("libOther.so")).role == .framework)
+        #expect(policy.role(of: Self.image("tool", executable: true)).role == .app)
+        #expect(Policy.moduleName(of: "libFoo.so.1.2") == "Foo")
+        #expect(Policy.moduleName(of: "Foo") == "Foo")
+    }
+
+    @Test func aFrameworkOnlyTheAppLinksIsAppOnly() {
+        let images = [
+            Self.image("libApp.so", needs: ["libUnsafe.so"]),
+            Self.image("libUnsafe.so", imports: ["kit_shared"]),
+        ]
+        let (reports, findings) = Self.run(images, Policy(apps: ["App"]))
+        #expect(reports.map(\.verdict) == [.appOnly, .appOnly])
+        #expect(findings.allSatisfy { $0.severity == .note })
+    }
+
+    @Test func aFrameworkAnExtensionLinksTransitivelyIsAnError() {
+        let images = [
+            Self.image("libExt.so", needs: ["libMiddle.so"]),
+            Self.image("libMiddle.so", needs: ["libUnsafe.so"]),
+            Self.image("libUnsafe.so", imports: ["kit_shared"]),
+            Self.image("libApp.so", needs: ["libUnsafe.so"]),
+        ]
+        let (reports, findings) = Self.run(images, Policy(extensions: ["Ext": nil], apps: ["App"]))
+        #expect(reports.map(\.verdict) == [.unsafe, .unsafe, .unsafe, .appOnly])
+        let ext = findings.filter { $0.image == "/t/libExt.so" }
+        #expect(ext.count == 1)
+        #expect(ext.first?.chain == ["libExt.so", "libMiddle.so", "libUnsafe.so", "kit_shared"])
+        #expect(ext.first?.severity == .error)
+    }
+
+    @Test func cyclesAreVisitedOnce() {
+        let images = [
+            Self.image("libA.so", needs: ["libB.so"]),
+            Self.image("libB.so", needs: ["libA.so"], imports: ["kit_shared"]),
+        ]
+        let (reports, findings) = Self.run(images, Policy())
+        #expect(reports.map(\.verdict) == [.unsafe, .unsafe])
+        #expect(findings.map(\.image) == ["/t/libA.so", "/t/libB.so"])
+        #expect(findings.first?.chain == ["libA.so", "libB.so", "kit_shared"])
+    }
+
+    @Test func anExportedLoaderIsAnInterposition() {
+        var image = Self.image("libHook.so")
+        image.exports = [Symbol(name: "dlopen", binding: .global, type: .function)]
+        var libc = Self.image("libc.so.6")
+        libc.dynamic.soname = "libc.so.6"
+        libc.exports = image.exports
+        let (_, findings) = Self.run([image, libc], Policy())
+        #expect(findings.map { "\($0.image) \($0.rule) \($0.severity.rawValue)" } == ["/t/libHook.so INTP001 warning"])
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import LinkCheckAnalysis
+import LinkCheckRules
+import LinkCheckTestSupport
+import Testing
+
+/// The whole pipeline on the Samples, built from source by Samples/build.sh.
+@Suite struct SampleAnalysisTests {
+    static func defaultRules() throws -> RuleSet {
+        let packs = DefaultRulePacks.paths().compactMap { RulePackLoader.load(path: $0).pack }
+        try #require(packs.count == 3)
+        return RuleSet.build(packs: packs).0
+    }
+
+    static func photoEditorReport() throws -> (Report, URL) {
+        let directory = try Fixtures.sampleImages().appendingPathComponent("PhotoEditor")
+        let policy = Policy(extensions: ["PhotoEditorExtension": "share"], apps: ["PhotoEditorApp"])
+        return (CheckRun.check(paths: [directory.path], rules: try defaultRules(), policy: policy, jobs: 2), directory)
+    }
+
+    @Test func verdictsAndRoles() throws {
+        let (report, directory) = try Self.photoEditorReport()
+        let verdicts = Dictionary(uniqueKeysWithValues: report.images.map {
+            ($0.path.replacingOccurrences(of: directory.path + "/", with: ""), "\($0.role.rawValue) \($0.verdict.rawValue)")
+        })
+        #expect(verdicts == [
+            "PhotoEditorApp": "app app-only",
+            "libAVFoundation.so": "framework extension-safe",
+            "libImageFilters.so": "framework extension-safe",
+            "libLegacyLoader.so": "framework extension-safe",
+            "libPhotoEditorExtension.so": "extension unsafe",
+            "libPhotoEffects.so": "framework unsafe",
+            "libShareKit.so": "framework unsafe",
+            "libUIKit.so": "framework extension-safe",
+        ])
+        #expect(report.exitStatus == 1)
+        #expect(report.errors.isEmpty)
+        #expect(report.notices.isEmpty)
+    }
+
+    @Test func shareKitImportsUIApplicationShared() throws {
+        let (report, directory) = try Self.photoEditorReport()
+        let shareKit = directory.appendingPathComponent("libShareKit.so").path
+        let findings = report.findings.filter { $0.image == shareKit }
+        #expect(findings.map { "\($0.severity.rawValue) \($0.rule) \($0.kind.rawValue) \($0.symbol ?? "")" } == [
+            "error AEX001 import $s5UIKit13UIApplicationC6sharedACvgZ",
+            "error AEX003 import $s5UIKit13UIApplicationC4openySbSSFTj",
+            "warning SEL001 string sharedApplication",
+            "warning SEL002 string openURL:",
+        ])
+        #expect(findings[0].demangled == "static UIKit.UIApplication.shared.getter : UIKit.UIApplication")
+        #expect(findings[0].category == "unavailable-api")
+    }
+
+    @Test func theExtensionIsBrokenThroughShareKitWithTheChain() throws {
+        let (report, directory) = try Self.photoEditorReport()
+        let ext = directory.appendingPathComponent("libPhotoEditorExtension.so").path
+        let findings = report.findings.filter { $0.image == ext }
+        #expect(findings.map { "\($0.severity.rawValue) \($0.rule) \($0.kind.rawValue)" } == [
+            "error AEX001 transitive", "error AEX003 transitive", "error AEX301 string",
+        ])
+        #expect(findings[0].chain == ["libPhotoEditorExtension.so", "libShareKit.so", "UIKit.UIApplication.shared"])
+        #expect(findings[1].chain == ["libPhotoEditorExtension.so", "libShareKit.so", "UIKit.UIApplication.open"])
+        #expect(findings[0].message.hasPrefix("reached through libPhotoEditorExtension.so → libShareKit.so → UIKit.UIApplication.shared: "))
+    }
+
+    @Test func theAppMayUseTheAPIAndTheSDKProvidesIt() throws {
+        let (report, directory) = try Self.photoEditorReport()
+        let app = report.findings.filter { $0.image == directory.appendingPathComponent("PhotoEditorApp").path }
+        #expect(!app.isEmpty)
+        #expect(app.allSatisfy { $0.severity == .note })
+        let uikit = report.images.first { $0.path.hasSuffix("/libUIKit.so") }
+        #expect(uikit?.provides == ["AEX001", "AEX003", "AEX004", "AEX005", "AEX006", "AEX007", "AEX008"])
+        let provider = report.findings.filter { $0.image.hasSuffix("/libUIKit.so") }
+        #expect(provider.allSatisfy { $0.kind == .providedSymbol && $0.severity == .note })
+    }
+
+    @Test func conditionalLoadingInLegacyLoader() throws {
+        let (report, _) = try Self.photoEditorReport()
+        let loader = report.findings.filter { $0.image.hasSuffix("/libLegacyLoader.so") }
+        #expect(loader.map { "\($0.severity.rawValue) \($0.rule) \($0.symbol ?? "")" } == [
+            "note LOAD001 dlopen", "note LOAD003 dlsym",
+        ])
+    }
+
+    @Test func cameraCaptureIsAllowedInAnIMessageExtension() throws {
+        let directory = try Fixtures.sampleImages().appendingPathComponent("PhotoEditor")
+        let effects = directory.appendingPathComponent("libPhotoEffects.so").path
+        let rules = try Self.defaultRules()
+        for (type, severity, verdict) in [("imessage", Severity.note, Verdict.extensionSafe), ("share", .error, .unsafe)] {
+            let policy = Policy(extensions: ["PhotoEffects": type])
+            let report = CheckRun.check(paths: [effects], rules: rules, policy: policy, jobs: 1)
+            let capture = report.findings.filter { $0.rule == "AEX201" }
+            #expect(capture.count == 5)
+            #expect(capture.allSatisfy { $0.severity == severity }, "\(type)")
+            #expect(report.images.first?.verdict == verdict)
+        }
+    }
+
+    @Test func withoutRolesEverySharedObjectMustBeExtensionSafe() throws {
+        let directory = try Fixtures.sampleImages().appendingPathComponent("PhotoEditor")
+        let report = CheckRun.check(paths: [directory.path], rules: try Self.defaultRules(), policy: Policy(), jobs: 2)
+        let shareKit = report.images.first { $0.path.hasSuffix("/libShareKit.so") }
+        #expect(shareKit?.role == .framework)
+        #expect(shareKit?.verdict == .unsafe)
+        let transitive = report.findings.filter { $0.image.hasSuffix("/libPhotoEditorExtension.so") && $0.kind == .transitive }
+        #expect(transitive.allSatisfy { $0.severity == .error })
+        #expect(transitive.count == 2)
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import LinkCheckTestSupport
+import Testing
+
+/// The `linkcheck` executable as users and scripts run it: output, exit
+/// statuses, usage errors.
+@Suite struct CommandLineTests {
+    @Test func version() throws {
+        let output = try Command.linkcheck(["--version"])
+        #expect(output.status == 0)
+        #expect(output.standardOutput == "linkcheck 0.1.0\n")
+    }
+
+    @Test(arguments: [["--help"], ["check", "--help"], ["inspect", "--help"], ["rules", "--help"],
+                      ["rules", "list", "--help"], ["rules", "validate", "--help"]])
+    func everySubcommandHasHelp(arguments: [String]) throws {
+        let output = try Command.linkcheck(arguments)
+        #expect(output.status == 0)
+        #expect(output.standardOutput.hasPrefix("OVERVIEW: "))
+        #expect(output.standardOutput.contains("USAGE: linkcheck"))
+    }
+
+    @Test(arguments: [["check", "--bogus", "x"], ["inspect", "--frobnicate", "x"], ["rules", "list", "--nope"],
+                      ["check"], ["frobnicate"], ["check", "--format", "xml", "x"], ["check", "--jobs", "0", "x"],
+                      ["check", "--extension", "Ext=spaceship", "x"], ["check", "--rules"]])
+    func usageErrorsExitTwo(arguments: [String]) throws {
+        let output = try Command.linkcheck(arguments)
+        #expect(output.status == 2)
+        #expect(output.standardError.hasPrefix("linkcheck: error: "))
+        #expect(output.standardOutput.isEmpty)
+    }
+
+    @Test func unknownOptionNamesItself() throws {
+        let output = try Command.linkcheck(["check", "--bogus", "x"])
+        #expect(output.standardError == "linkcheck: error: unknown option '--bogus' for 'linkcheck check' (see 'linkcheck check --help')\n")
+    }
+
+    @Test func nothingCheckableExitsTwo() throws {
+        let output = try Command.linkcheck(["check", "/nonexistent/linkcheck"])
+        #expect(output.status == 2)
+        #expect(output.standardOutput.contains("/nonexistent/linkcheck: error: cannot inspect: cannot read: No such file or directory"))
+    }
+
+    @Test func theSamplesMainJob() throws {
+        let images = try Fixtures.sampleImages().path
+        let output = try Command.linkcheck([
+            "check", "--extension", "PhotoEditorExtension=share", "--app", "PhotoEditorApp", "\(images)/PhotoEditor",
+        ])
+        #expect(output.status == 1)
+        let lines = output.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("\(images)/PhotoEditor/libPhotoEditorExtension.so: error: [AEX001] reached through libPhotoEditorExtension.so → libShareKit.so → UIKit.UIApplication.shared: ") })
+        #expect(lines.contains { $0.hasPrefix("\(images)/PhotoEditor/libShareKit.so: error: [AEX001] imports 'static UIKit.UIApplication.shared.getter : UIKit.UIApplication' ($s5UIKit13UIApplicationC6sharedACvgZ): ") })
+        #expect(lines.contains { $0.hasPrefix("\(images)/PhotoEditor/libLegacyLoader.so: note: [LOAD001] imports 'dlopen': ") })
+        #expect(lines.last == "linkcheck: 8 images, 10 errors, 2 warnings, 15 notes; 0 files skipped, 0 files failed")
+    }
+
+    @Test func cleanImagesExitZero() throws {
+        let images = try Fixtures.sampleImages().path
+        let output = try Command.linkcheck(["check", "\(images)/PhotoEditor/libImageFilters.so"])
+        #expect(output.status == 0)
+        #expect(output.standardOutput == "linkcheck: 1 image, 0 errors, 0 warnings, 0 notes; 0 files skipped, 0 files failed\n")
+    }
+
+    @Test func jsonReportOfTheSamples() throws {
+        let images = try Fixtures.sampleImages().path
+        let output = try Command.linkcheck(["check", "--format", "json", "--extension", "PhotoEditorExtension", "\(images)/PhotoEditor"])
+        #expect(output.status == 1)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
+        #expect(document["schemaVersion"] as? Int == 1)
+        let findings = try #require(document["findings"] as? [[String: Any]])
+        let chain = findings.first { ($0["image"] as? String)?.hasSuffix("libPhotoEditorExtension.so") == true && $0["rule"] as? String == "AEX001" }
+        #expect(chain?["chain"] as? [String] == ["libPhotoEditorExtension.so", "libShareKit.so", "UIKit.UIApplication.shared"])
+        #expect(chain?["severity"] as? String == "error")
+        let ordered = findings.map { "\($0["image"] as? String ?? "")\u{1}\($0["rule"] as? String ?? "")" }
+        #expect(ordered == ordered.sorted(), "sorted by image, then rule")
+    }
+
+    @Test func theToolchainLibraryFolder() throws {
+        let folder = "/opt/swift/usr/lib/swift/linux"
+        try #require(FileManager.default.fileExists(atPath: "\(folder)/libFoundation.so"))
+        let output = try Command.linkcheck(["check", folder])
+        #expect(output.status == 0)
+        #expect(output.standardOutput.contains("\(folder)/libFoundation.so: note: [LOAD001] imports 'dlopen': "))
+        #expect(output.standardOutput.split(separator: "\n").last?.hasPrefix("linkcheck: ") == true)
+    }
+
+    @Test func inspectJSON() throws {
+        let library = Fixtures.corpusDirectory.appendingPathComponent("object-testfiles/libimports.so").path
+        let output = try Command.linkcheck(["inspect", "--format", "json", library])
+        #expect(output.status == 0)
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [[String: Any]])
+        let entry = try #require(entries.first)
+        for key in ["path", "class", "data", "machine", "type", "needed", "runpath", "rpath", "imports", "exports"] {
+            #expect(entry[key] != nil, "missing \(key)")
+        }
+        #expect(entry["needed"] as? [String] == ["libexports.so", "libc.so.6", "ld-linux-x86-64.so.2"])
+        let imports = try #require(entry["imports"] as? [[String: Any]])
+        let versioned = imports.first { $0["name"] as? String == "versioned_func" }
+        #expect(versioned?["version"] as? String != nil)
+        #expect(versioned?["binding"] as? String == "GLOBAL")
+        #expect(versioned?["type"] as? String == "FUNC")
+    }
+
+    @Test func rulesValidateReportsEveryProblem() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let pack = directory.path("bad.json")
+        try """
+            {"format": 1, "name": "bad", "version": "1", "rules": [
+              {"id": "BAD001", "api": "a", "category": "unavailable-api", "severity": "error",
+               "match": [{"glob": "x["}], "message": "m", "fixit": "f", "source": "s", "typo": 1},
+              {"id": "BAD001", "api": "a", "category": "unavailable-api", "severity": "error",
+               "match": [{"symbol": "x"}], "message": "m", "fixit": "f"}
+            ]}
+            """.write(to: pack, atomically: true, encoding: .utf8)
+        let output = try Command.linkcheck(["rules", "validate", pack.path])
+        #expect(output.status == 2)
+        #expect(output.standardError == """
+            \(pack.path): error: $.rules[0].typo: unknown key 'typo'
+            \(pack.path): error: $.rules[0].match[0].glob: bad glob 'x[': unclosed '[' at offset 1
+            \(pack.path): error: $.rules[1]: missing required field 'source'
+            linkcheck: 3 problems found
+
+            """)
+    }
+
+    @Test func rulesValidateAcceptsTheShippedPacks() throws {
+        let packs = ["app-extension-unavailable", "conditional-loading", "selector-strings"]
+            .map { Fixtures.repositoryRoot.appendingPathComponent("Rules/\($0).json").path }
+        let output = try Command.linkcheck(["rules", "validate"] + packs)
+        #expect(output.status == 0)
+        #expect(output.standardOutput.split(separator: "\n").count == 3)
+    }
+
+    @Test func rulesListIncludesBuiltInChecks() throws {
+        let output = try Command.linkcheck(["rules", "list"])
+        #expect(output.status == 0)
+        #expect(output.standardOutput.contains("  AEX001  error  unavailable-api  UIApplication.shared"))
+        #expect(output.standardOutput.contains("      swift: UIKit.UIApplication.shared"))
+        #expect(output.standardOutput.contains("  ARCH001  error  architecture  ELFCLASS32"))
+        let none = try Command.linkcheck(["rules", "list", "--no-default-rules"])
+        #expect(!none.standardOutput.contains("AEX001"))
+    }
+}

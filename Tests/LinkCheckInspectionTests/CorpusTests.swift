@@ -1,0 +1,82 @@
+import Foundation
+import LinkCheckInspection
+import LinkCheckTestSupport
+import Testing
+
+/// Every file of `../shared/corpus` is inspected or rejected with an error
+/// that names it; never a crash.
+@Suite struct CorpusTests {
+    static var corpusFiles: [String] {
+        Discovery(paths: [Fixtures.corpusDirectory.path]).files.filter { !$0.hasSuffix(".md") }
+    }
+
+    @Test func everyCorpusFileIsInspectedOrRejectedByName() throws {
+        let files = Self.corpusFiles
+        try #require(files.count > 100, "the corpus is missing: \(Fixtures.corpusDirectory.path)")
+        var inspected = 0
+        for path in files {
+            do {
+                let image = try ImageInspector.inspect(path: path)
+                #expect(image.path == path)
+                inspected += 1
+            } catch {
+                #expect(error.path == path)
+                #expect(error.description.hasPrefix(path + ": "))
+            }
+        }
+        #expect(inspected >= files.count - 3, "\(files.count - inspected) corpus files were rejected")
+    }
+
+    @Test(.enabled(if: Readelf.isAvailable, "needs readelf (Debian binutils)"))
+    func machineNamesEqualReadelfs() throws {
+        var compared = 0
+        for path in Self.corpusFiles {
+            guard let header = Readelf.header(path), let image = try? ImageInspector.inspect(path: path) else { continue }
+            let expected = Readelf.standardMachineName(readelfMachine: header.machine, elfClass: header.elfClass, data: header.data)
+            if let expected {
+                #expect(image.machine.name == expected, "\(path): readelf says \(header.machine)")
+            } else {
+                #expect(image.machine.name.hasPrefix("unknown("), "\(path): readelf says \(header.machine)")
+            }
+            #expect("ELF\(image.elfClass.rawValue)" == header.elfClass, "\(path)")
+            compared += 1
+        }
+        #expect(compared > 100)
+    }
+
+    @Test func knownCorpusFilesHaveTheirMachines() throws {
+        let corpus = Fixtures.corpusDirectory
+        let expectations = [
+            "pyelftools/aarch64_be_gnu_hash.so.elf": "aarch64_be",
+            "pyelftools/simple_mipsel.elf": "mipsel",
+            "pyelftools/exe_solaris64_cc.sparc.elf": "sparcv9",
+            "pyelftools/powerpc64-relocs-le.o.elf": "ppc64le",
+            "pyelftools/s390x-relocs.o.elf": "s390x",
+            "pyelftools/simple_gcc.elf.riscv": "riscv64",
+            "object-testfiles/base-loongarch64": "loongarch64",
+            "object-testfiles/base-mips64el": "mips64el",
+            "object-testfiles/base-relr-i686": "i386",
+            "pyelftools/simple_armeb_gcc.o.elf": "armv7eb",
+            "object-testfiles/bpf.o": "bpf",
+        ]
+        for (file, machine) in expectations {
+            let image = try ImageInspector.inspect(path: corpus.appendingPathComponent(file).path)
+            #expect(image.machine.name == machine, "\(file)")
+        }
+    }
+
+    @Test func malformedFilesGetAnErrorNamingTheStructure() throws {
+        let path = Fixtures.corpusDirectory.appendingPathComponent("pyelftools/section_header_bogus_size.elf").path
+        #expect(throws: InspectionError.self) { try ImageInspector.inspect(path: path) }
+        do {
+            _ = try ImageInspector.inspect(path: path)
+        } catch {
+            guard case .malformed(let errorPath, let structure, _) = error else {
+                Issue.record("expected a malformed-file error, got \(error)")
+                return
+            }
+            #expect(errorPath == path)
+            #expect(!structure.isEmpty)
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import LinkCheckInspection
+import LinkCheckTestSupport
+import Testing
+
+/// The inspector on C libraries built at test time, where every value is
+/// known from the source.
+@Suite struct FixtureInspectionTests {
+    /// Builds libdep.so (DEP_1) and libfixture.so.1 linking it.
+    static func buildVersionedLibrary(in directory: TemporaryDirectory, extraFlags: [String] = []) throws -> URL {
+        let fixtures = Fixtures.sourceDirectory.path
+        try Fixtures.compile("dep.c", to: directory.path("libdep.so"), flags: [
+            "-shared", "-Wl,-soname,libdep.so", "-Wl,--version-script=\(fixtures)/dep.map",
+        ])
+        return try Fixtures.compile("versioned.c", to: directory.path("libfixture.so.1"), flags: [
+            "-shared", "-Wl,-soname,libfixture.so.1", "-Wl,--version-script=\(fixtures)/versioned.map",
+            "-L\(directory.url.path)", "-ldep", "-Wl,-rpath,$ORIGIN/../lib:/opt/fixture", "-Wl,-z,now",
+        ] + extraFlags)
+    }
+
+    @Test func headerAndDynamicSection() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let image = try ImageInspector.inspect(path: Self.buildVersionedLibrary(in: directory).path)
+        #expect(image.elfClass == .elf64)
+        #expect(image.dataEncoding == .lsb)
+        #expect(image.machine.name == "x86_64")
+        #expect(image.machine.code == 62)
+        #expect(image.fileType == .sharedObject)
+        #expect(image.osABI == "SYSV")
+        #expect(image.dynamic.soname == "libfixture.so.1")
+        #expect(image.dynamic.needed == ["libdep.so"])
+        #expect(image.dynamic.runpath == ["$ORIGIN/../lib", "/opt/fixture"])
+        #expect(image.dynamic.rpath == [])
+        #expect(image.dynamic.flags & 0x8 != 0, "DF_BIND_NOW")
+        #expect(image.dynamic.flags1 & 0x1 != 0, "DF_1_NOW")
+        #expect(image.linkName == "libfixture.so.1")
+    }
+
+    @Test func rpathInsteadOfRunpath() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let path = try Self.buildVersionedLibrary(in: directory, extraFlags: ["-Wl,--disable-new-dtags"])
+        let image = try ImageInspector.inspect(path: path.path)
+        #expect(image.dynamic.rpath == ["$ORIGIN/../lib", "/opt/fixture"])
+        #expect(image.dynamic.runpath == [])
+    }
+
+    @Test func importsAndExportsWithVersionsBindingsAndTypes() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let image = try ImageInspector.inspect(path: Self.buildVersionedLibrary(in: directory).path)
+        #expect(image.symbolTable == .dynsym)
+
+        let imports = Dictionary(uniqueKeysWithValues: image.imports.map { ($0.name, $0) })
+        #expect(Set(imports.keys) == ["dlopen", "dep_func"])
+        #expect(imports["dep_func"]?.version == "DEP_1")
+        #expect(imports["dlopen"]?.version == nil)
+        #expect(imports["dlopen"]?.binding == .global)
+
+        let exports = Dictionary(uniqueKeysWithValues: image.exports.map { ($0.name, $0) })
+        #expect(Set(exports.keys) == [
+            "api_v1", "api_v2", "weak_hook", "protected_api", "exported_data", "activation_rule", "load_plugin",
+        ])
+        #expect(exports["api_v1"]?.version == "LIBFIX_1.0")
+        #expect(exports["api_v2"]?.version == "LIBFIX_2.0")
+        #expect(exports["api_v1"]?.isVersionHidden == false)
+        #expect(exports["weak_hook"]?.binding == .weak)
+        #expect(exports["exported_data"]?.type == .object)
+        #expect(exports["api_v1"]?.type == .function)
+        #expect(exports["api_v1"]?.size ?? 0 > 0)
+        #expect(exports["hidden_helper"] == nil, "hidden visibility is not exported")
+    }
+
+    @Test func readOnlyStrings() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let image = try ImageInspector.inspect(path: Self.buildVersionedLibrary(in: directory).path)
+        #expect(image.readOnlyStrings.contains("TRUEPREDICATE"))
+        #expect(image.readOnlyStrings.contains("libplugin.so"))
+        #expect(!image.readOnlyStrings.contains("api_v1"), "symbol names live in .dynstr, not .rodata")
+    }
+
+    @Test func relocatableObjectsUseSymtab() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let object = try Fixtures.compile("versioned.c", to: directory.path("versioned.o"), flags: ["-c"])
+        let image = try ImageInspector.inspect(path: object.path)
+        #expect(image.fileType == .relocatable)
+        #expect(image.symbolTable == .symtab)
+        #expect(Set(image.imports.map(\.name)) == ["dlopen", "dep_func"])
+        #expect(image.exports.map(\.name).contains("api_v1"))
+        #expect(!image.exports.map(\.name).contains("hidden_helper"))
+    }
+
+    @Test(arguments: [
+        ("aarch64-linux-gnu", "aarch64", ELFClass.elf64),
+        ("i386-linux-gnu", "i386", ELFClass.elf32),
+        ("armv7-linux-gnueabihf", "armv7", ELFClass.elf32),
+        ("riscv64-linux-gnu", "riscv64", ELFClass.elf64),
+        ("powerpc64le-linux-gnu", "ppc64le", ELFClass.elf64),
+        ("s390x-linux-gnu", "s390x", ELFClass.elf64),
+    ])
+    func crossCompiledMachines(target: String, machine: String, elfClass: ELFClass) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let library = try Fixtures.compile("dep.c", to: directory.path("libdep.so"), target: target, flags: ["-shared"])
+        let image = try ImageInspector.inspect(path: library.path)
+        #expect(image.machine.name == machine)
+        #expect(image.elfClass == elfClass)
+        #expect(image.exports.map(\.name) == ["dep_func"])
+    }
+
+    @Test func nonELFAndTruncatedFiles() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let text = directory.path("notes.txt")
+        try "hello".write(to: text, atomically: true, encoding: .utf8)
+        #expect(throws: InspectionError.notELF(path: text.path)) { try ImageInspector.inspect(path: text.path) }
+
+        let empty = directory.path("empty.so")
+        FileManager.default.createFile(atPath: empty.path, contents: Data())
+        #expect(throws: InspectionError.notELF(path: empty.path)) { try ImageInspector.inspect(path: empty.path) }
+
+        let truncated = directory.path("truncated.so")
+        FileManager.default.createFile(atPath: truncated.path, contents: Data([0x7f, 0x45, 0x4c, 0x46, 2, 1]))
+        #expect {
+            try ImageInspector.inspect(path: truncated.path)
+        } throws: { error in
+            guard case .malformed(let path, _, _) = error as? InspectionError else { return false }
+            return path == truncated.path
+        }
+
+        let missing = directory.path("missing.so").path
+        #expect(throws: InspectionError.unreadable(path: missing, errno: ENOENT)) { try ImageInspector.inspect(path: missing) }
+    }
+}

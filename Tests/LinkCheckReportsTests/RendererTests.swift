@@ -1,0 +1,75 @@
+import Foundation
+import LinkCheckAnalysis
+import LinkCheckInspection
+import LinkCheckReports
+import LinkCheckRules
+import Testing
+
+/// The text and JSON renderers on a report built in code.
+@Suite struct RendererTests {
+    static let report = Report(
+        inputs: ["lib"],
+        rulePacks: [RulePackSummary(name: "p", version: "1", path: "Rules/p.json")],
+        images: [ImageReport(
+            path: "lib/libA.so", soname: "libA.so", machine: "x86_64", elfClass: .elf64, dataEncoding: .lsb,
+            fileType: "ET_DYN", role: .framework, extensionType: nil, verdict: .unsafe, needed: ["libc.so.6"],
+            links: [], provides: [], symbolTable: .dynsym, warnings: [])],
+        findings: [
+            Finding(rule: "AEX001", severity: .error, category: "unavailable-api", kind: .importedSymbol,
+                    image: "lib/libA.so", symbol: "$s5UIKit13UIApplicationC6sharedACvgZ",
+                    demangled: "static UIKit.UIApplication.shared.getter : UIKit.UIApplication",
+                    message: "imports 'x': bad.", fixit: "Do y.", source: "UIApplication.h"),
+            Finding(rule: "LOAD001", severity: .note, category: "conditional-loading", kind: .importedSymbol,
+                    image: "lib/libA.so", symbol: "dlopen", message: "imports 'dlopen': review."),
+        ],
+        errors: [.malformed(path: "lib/bad.so", structure: "ELF header", reason: "invalid ELF file data")],
+        skipped: [SkippedEntry(path: "lib/README", reason: "not an ELF file")],
+        notices: [])
+
+    @Test func textIsOneClangStyleLinePerFindingThenASummary() {
+        #expect(TextRenderer().render(Self.report) == """
+            lib/libA.so: error: [AEX001] imports 'x': bad.
+            lib/libA.so: note: [LOAD001] imports 'dlopen': review.
+            lib/bad.so: error: cannot inspect: malformed ELF: ELF header: invalid ELF file data
+            linkcheck: 1 image, 1 error, 0 warnings, 1 note; 1 file skipped, 1 file failed
+
+            """)
+    }
+
+    @Test func colourOnlyWhenAsked() {
+        #expect(!TextRenderer(color: false).render(Self.report).contains("\u{1B}["))
+        #expect(TextRenderer(color: true).render(Self.report).contains("\u{1B}[1;31merror:\u{1B}[0m"))
+    }
+
+    @Test func jsonHasTheDocumentedFields() throws {
+        let text = CheckJSON.render(Self.report)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(document["schemaVersion"] as? Int == 1)
+        let image = try #require((document["images"] as? [[String: Any]])?.first)
+        #expect(image["path"] as? String == "lib/libA.so")
+        #expect(image["soname"] as? String == "libA.so")
+        #expect(image["machine"] as? String == "x86_64")
+        #expect(image["class"] as? Int == 64)
+        #expect(image["type"] as? String == "ET_DYN")
+        #expect(image["role"] as? String == "framework")
+        #expect(image["verdict"] as? String == "unsafe")
+        #expect(image["needed"] as? [String] == ["libc.so.6"])
+        let findings = try #require(document["findings"] as? [[String: Any]])
+        #expect(findings.count == 2)
+        #expect(findings[0]["rule"] as? String == "AEX001")
+        #expect(findings[0]["severity"] as? String == "error")
+        #expect(findings[0]["category"] as? String == "unavailable-api")
+        #expect(findings[0]["symbol"] as? String == "$s5UIKit13UIApplicationC6sharedACvgZ")
+        #expect(findings[0]["demangled"] as? String == "static UIKit.UIApplication.shared.getter : UIKit.UIApplication")
+        #expect(findings[1]["demangled"] == nil, "absent when it would equal the symbol")
+        #expect(findings[1]["chain"] == nil)
+        let errors = try #require(document["errors"] as? [[String: String]])
+        #expect(errors.first?["path"] == "lib/bad.so")
+        let summary = try #require(document["summary"] as? [String: Int])
+        #expect(summary == ["images": 1, "errors": 1, "warnings": 0, "notes": 1, "skipped": 1, "failed": 1, "exitStatus": 1])
+    }
+
+    @Test func jsonIsDeterministic() {
+        #expect(CheckJSON.render(Self.report) == CheckJSON.render(Self.report))
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import LinkCheckRules
+import Testing
+
+@Suite struct MatcherTests {
+    static func ruleSet(_ matchers: [Matcher], demangler: Demangler = Demangler()) -> RuleSet {
+        let rule = Rule(id: "TST001", api: "api", category: .unavailableAPI, severity: .error, matchers: matchers,
+                        message: "m", fixit: "f", source: "s")
+        return RuleSet.build(packs: [RulePack(path: "t.json", name: "t", version: "1", rules: [rule])], demangler: demangler).0
+    }
+
+    static func matches(_ matcher: Matcher, _ symbol: String) -> Bool {
+        !ruleSet([matcher]).rules(matchingSymbol: symbol).isEmpty
+    }
+
+    // Real mangled names from the Samples' stand-in UIKit.
+    static let sharedGetter = "$s5UIKit13UIApplicationC6sharedACvgZ"
+    static let sharedDescriptor = "$s5UIKit13UIApplicationC6sharedACvpZMV"
+    static let openThunk = "$s5UIKit13UIApplicationC4openySbSSFTj"
+    static let openDescriptor = "$s5UIKit13UIApplicationC4openySbSSFTq"
+
+    @Test func exactSymbol() {
+        #expect(Self.matches(.symbol("dlopen"), "dlopen"))
+        #expect(!Self.matches(.symbol("dlopen"), "dlopen_ext"))
+    }
+
+    @Test func glob() {
+        #expect(Self.matches(.glob("OBJC_CLASS_$_UI*"), "OBJC_CLASS_$_UIApplication"))
+        #expect(Self.matches(.glob("dl[ms]ym"), "dlsym"))
+        #expect(!Self.matches(.glob("dl[ms]ym"), "dlvsym"))
+    }
+
+    @Test func swiftPathMatchesEveryPartOfTheDeclaration() {
+        let path = Matcher.swift("UIKit.UIApplication.shared")
+        #expect(Self.matches(path, Self.sharedGetter), "getter")
+        #expect(Self.matches(path, Self.sharedDescriptor), "property descriptor")
+        #expect(Self.matches(path, "$s5UIKit13UIApplicationC6sharedACvsZ"), "setter")
+        #expect(Self.matches(path, "$s5UIKit13UIApplicationC6sharedACvMZ"), "modify coroutine")
+        #expect(Self.matches(.swift("UIKit.UIApplication.open"), Self.openThunk), "dispatch thunk")
+        #expect(Self.matches(.swift("UIKit.UIApplication.open"), Self.openDescriptor), "method descriptor")
+        #expect(Self.matches(.swift("UIKit.UIApplication"), "$s5UIKit13UIApplicationCMa"), "a type path covers its metadata accessor")
+        #expect(Self.matches(.swift("AVFoundation.AVCaptureSession.init"), "$s12AVFoundation16AVCaptureSessionCACycfC"), "__allocating_init counts as init")
+    }
+
+    @Test func swiftPathDoesNotMatchALongerNameOrAParameterType() {
+        // static UIKit.UIApplication.sharedFoo.getter
+        #expect(!Self.matches(.swift("UIKit.UIApplication.shared"), "$s5UIKit13UIApplicationC9sharedFooACvgZ"))
+        // UIKit.UIApplication.openURL(Swift.String) is not UIKit.UIApplication.open
+        #expect(!Self.matches(.swift("UIKit.UIApplication.open"), "$s5UIKit13UIApplicationC7openURLyySSF"))
+        // ShareKit.Sharer.use(UIKit.UIApplication) -> () takes the type as a parameter only.
+        #expect(!Self.matches(.swift("UIKit.UIApplication"), "$s8ShareKit6SharerV3useyy5UIKit13UIApplicationCF"))
+    }
+
+    @Test func swiftPathDemanglesLazily() {
+        let demangler = Demangler()
+        let rules = Self.ruleSet([.swift("UIKit.UIApplication.shared")], demangler: demangler)
+        for symbol in [
+            "$s10Foundation6BundleC4loadSbyF", "$s10Foundation17NSClassFromStringyyXlXpSgSSF",
+            "$sSS5countSivg", "_ZN2ns5Class6methodEv", "dlopen",
+        ] {
+            #expect(rules.rules(matchingSymbol: symbol).isEmpty)
+        }
+        #expect(demangler.demangledCount == 0, "no symbol outside module UIKit may be demangled")
+        #expect(!rules.rules(matchingSymbol: Self.sharedGetter).isEmpty)
+        #expect(demangler.demangledCount == 1)
+    }
+
+    @Test func mangledModuleNames() {
+        #expect(SwiftDeclarationPath.moduleName(ofMangled: Self.sharedGetter) == "UIKit")
+        #expect(SwiftDeclarationPath.moduleName(ofMangled: "$s10Foundation6BundleC4loadSbyF") == "Foundation")
+        #expect(SwiftDeclarationPath.moduleName(ofMangled: "$sSo8NSObjectCMa") == "__C")
+        #expect(SwiftDeclarationPath.moduleName(ofMangled: "$sSS5countSivg") == "Swift")
+        #expect(SwiftDeclarationPath.moduleName(ofMangled: "dlopen") == nil)
+    }
+
+    @Test func cxxQualifiedName() {
+        // ns::Widget::draw(int) const, and a template member.
+        #expect(Self.matches(.cxx("ns::Widget::draw"), "_ZNK2ns6Widget4drawEi"))
+        #expect(Self.matches(.cxx("ns::Widget"), "_ZNK2ns6Widget4drawEi"), "a class covers its members")
+        #expect(Self.matches(.cxx("ns::Box::put"), "_ZN2ns3BoxIiE3putEi"), "template arguments are ignored")
+        #expect(!Self.matches(.cxx("ns::Widget::draw"), "_ZN2ns6Widget7drawAllEv"))
+        #expect(CxxQualifiedName.of(demangled: "void ns::f<int>(int)") == "ns::f")
+    }
+
+    @Test func stringLiteral() {
+        let rules = Self.ruleSet([.string("TRUEPREDICATE")])
+        #expect(rules.rules(matchingString: "TRUEPREDICATE").map(\.rule.id) == ["TST001"])
+        #expect(rules.rules(matchingString: "?TRUEPREDICATE").map(\.rule.id) == ["TST001"], "data before the literal")
+        #expect(rules.rules(matchingString: "NOTTRUEPREDICATE").isEmpty, "a longer word is another string")
+        #expect(rules.rules(matchingString: "TRUEPREDICATES").isEmpty)
+    }
+
+    @Test func neededLibrary() {
+        let rules = Self.ruleSet([.library("libInFieldCollection*")])
+        #expect(rules.rules(matchingLibrary: "libInFieldCollection.so.1").map(\.rule.id) == ["TST001"])
+        #expect(rules.rules(matchingLibrary: "libc.so.6").isEmpty)
+    }
+
+    @Test func globValidation() {
+        #expect(Glob.problem(in: "foo*") == nil)
+        #expect(Glob.problem(in: "[]x]") == nil)
+        #expect(Glob.problem(in: "foo[") == "unclosed '[' at offset 3")
+        #expect(Glob.problem(in: "foo\\") == "trailing backslash")
+        #expect(Glob.problem(in: "") == "empty pattern")
+    }
+}

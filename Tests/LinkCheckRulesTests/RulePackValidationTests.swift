@@ -1,0 +1,111 @@
+import Foundation
+import LinkCheckRules
+import LinkCheckTestSupport
+import Testing
+
+@Suite struct RulePackValidationTests {
+    static func load(_ json: String) -> (RulePack?, [RulePackProblem]) {
+        RulePackLoader.load(data: Data(json.utf8), path: "pack.json")
+    }
+
+    static let validRule = """
+        {"id": "TST001", "api": "Thing.shared", "category": "unavailable-api", "severity": "error",
+         "match": [{"swift": "Kit.Thing.shared"}], "message": "m", "fixit": "f", "source": "s"}
+        """
+
+    @Test func shippedPacksAreValidAndIDsUnique() throws {
+        let paths = DefaultRulePacks.paths()
+        #expect(paths.count == 3)
+        var packs: [RulePack] = []
+        for path in paths {
+            let (pack, problems) = RulePackLoader.load(path: path)
+            #expect(problems.isEmpty, "\(problems)")
+            packs += pack.map { [$0] } ?? []
+        }
+        let (set, duplicates) = RuleSet.build(packs: packs)
+        #expect(duplicates.isEmpty)
+        #expect(set.rules.count == Set(set.rules.map(\.id)).count)
+        #expect(packs.map(\.name) == ["app-extension-unavailable", "conditional-loading", "selector-strings"])
+    }
+
+    @Test func shippedPacksCoverTheIssueList() throws {
+        let packs = DefaultRulePacks.paths().compactMap { RulePackLoader.load(path: $0).pack }
+        let matchers = Set(packs.flatMap(\.rules).flatMap(\.matchers).map(\.description))
+        for expected in [
+            "swift: UIKit.UIApplication.shared", "symbol: dlopen", "symbol: dlmopen", "symbol: dlsym", "symbol: dlvsym",
+            "swift: Foundation.Bundle.load", "swift: Foundation.Bundle.loadAndReturnError",
+            "swift: Foundation.Bundle.classNamed", "swift: Foundation.NSClassFromString",
+            "symbol: CFBundleGetFunctionPointerForName", "symbol: CFBundleGetFunctionPointersForNames",
+            "symbol: CFBundleLoadExecutable", "string: TRUEPREDICATE", "string: sharedApplication",
+            "string: openURL:",
+        ] {
+            #expect(matchers.contains(expected), "missing \(expected)")
+        }
+        let loading = try #require(packs.first { $0.name == "conditional-loading" })
+        #expect(loading.rules.allSatisfy { $0.severity == .note && $0.category == .conditionalLoading })
+        let capture = packs.flatMap(\.rules).first { $0.matchers.contains(.swift("AVFoundation.AVCaptureSession")) }
+        #expect(capture?.allowedIn == ["imessage"])
+    }
+
+    @Test func aValidPackLoads() throws {
+        let (pack, problems) = Self.load(#"{"format": 1, "name": "p", "version": "1", "rules": [\#(Self.validRule)]}"#)
+        #expect(problems.isEmpty)
+        #expect(pack?.rules.map(\.id) == ["TST001"])
+        #expect(pack?.rules.first?.matchers == [.swift("Kit.Thing.shared")])
+        #expect(pack?.rules.first?.pack == "p")
+    }
+
+    @Test func everyProblemIsReportedWithItsJSONPath() {
+        let json = """
+            {"format": 1, "name": "p", "version": "1", "extra": true, "rules": [
+              \(Self.validRule),
+              {"id": "TST001", "api": "a", "category": "unavailable-api", "severity": "fatal",
+               "match": [{"glob": "foo[bar"}, {"symbol": "x", "glob": "y"}, {"regex": "z"}],
+               "message": "m", "fixit": "f", "source": "s", "colour": "red"},
+              {"id": "bad", "category": "nonsense", "severity": "note", "match": [{"swift": "NoModule"}],
+               "message": "m", "fixit": "f", "source": "s", "allowedIn": ["spaceship"]}
+            ]}
+            """
+        let (pack, problems) = Self.load(json)
+        #expect(pack == nil)
+        let found = Set(problems.map(\.description))
+        let expected: Set<String> = [
+            "pack.json: $.extra: unknown key 'extra'",
+            "pack.json: $.rules[1].colour: unknown key 'colour'",
+            "pack.json: $.rules[1].severity: unknown severity 'fatal' (error, warning or note)",
+            "pack.json: $.rules[1].match[0].glob: bad glob 'foo[bar': unclosed '[' at offset 3",
+            "pack.json: $.rules[1].match[1]: expected an object with exactly one of symbol, glob, swift, cxx, string, library",
+            "pack.json: $.rules[1].match[2].regex: unknown key 'regex'",
+            "pack.json: $.rules[2].id: id 'bad' must be 2–8 capital letters then 3–4 digits, e.g. AEX001",
+            "pack.json: $.rules[2]: missing required field 'api'",
+            "pack.json: $.rules[2].category: unknown category 'nonsense' (known: unavailable-api, restricted-api, conditional-loading, review-risk, configuration, architecture)",
+            "pack.json: $.rules[2].match[0].swift: a Swift declaration path needs a module and a declaration, e.g. UIKit.UIApplication.shared",
+            "pack.json: $.rules[2].allowedIn[0]: unknown extension type 'spaceship'",
+        ]
+        #expect(found == expected)
+        #expect(problems.allSatisfy { $0.file == "pack.json" })
+    }
+
+    @Test func duplicateIDsInOnePackAndAcrossPacks() throws {
+        let (_, inOne) = Self.load(#"{"format": 1, "name": "p", "version": "1", "rules": [\#(Self.validRule), \#(Self.validRule)]}"#)
+        #expect(inOne.map(\.jsonPath) == ["$.rules[1].id"])
+        #expect(inOne.first?.kind == .duplicateID("TST001", firstSeen: "pack.json $.rules[0]"))
+
+        let first = try #require(RulePackLoader.load(data: Data(#"{"format": 1, "name": "a", "version": "1", "rules": [\#(Self.validRule)]}"#.utf8), path: "a.json").pack)
+        let second = try #require(RulePackLoader.load(data: Data(#"{"format": 1, "name": "b", "version": "1", "rules": [\#(Self.validRule)]}"#.utf8), path: "b.json").pack)
+        let (set, across) = RuleSet.build(packs: [first, second])
+        #expect(across == [RulePackProblem(file: "b.json", jsonPath: "$.rules[0].id", kind: .duplicateID("TST001", firstSeen: "a.json"))])
+        #expect(set.rules.count == 1)
+    }
+
+    @Test func missingFieldsFormatAndJSONErrors() {
+        #expect(Self.load(#"{"name": "p", "version": "1", "rules": []}"#).1.map(\.kind) == [.missingField("format")])
+        #expect(Self.load(#"{"format": 2, "name": "p", "version": "1", "rules": []}"#).1.map(\.kind) == [.unsupportedFormat(2)])
+        #expect(Self.load(#"{"format": true, "name": "p", "version": "1", "rules": []}"#).1.map(\.kind) == [.wrongType(expected: "an integer")])
+        let invalid = Self.load(#"{"format": 1,"#).1
+        #expect(invalid.count == 1)
+        if case .invalidJSON = invalid.first?.kind {} else { Issue.record("expected invalidJSON, got \(invalid)") }
+        let unreadable = RulePackLoader.load(path: "/nonexistent/pack.json").problems
+        if case .unreadable = unreadable.first?.kind {} else { Issue.record("expected unreadable, got \(unreadable)") }
+    }
+}
