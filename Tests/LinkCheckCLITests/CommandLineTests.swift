@@ -141,3 +141,26 @@ import Testing
         #expect(!none.standardOutput.contains("AEX001"))
     }
 }
+
+/// The JSON report against its schema, `Documentation/check-report.schema.json`.
+@Suite struct ReportSchemaTests {
+    static var hasValidator: Bool {
+        (try? Command.capture("python3", ["-c", "import jsonschema"]).status) == 0
+    }
+
+    @Test(.enabled(if: hasValidator, "needs Python's jsonschema (pip install jsonschema)"))
+    func theSamplesReportMatchesTheSchema() throws {
+        let images = try Fixtures.sampleImages().path
+        let output = try Command.linkcheck(["check", "--format", "json", "--extension", "PhotoEditorExtension=share", images, "/nonexistent"])
+        #expect(output.status == 1)
+        let directory = try Fixtures.temporaryDirectory()
+        let report = directory.path("report.json")
+        try output.standardOutput.write(to: report, atomically: true, encoding: .utf8)
+        let schema = Fixtures.repositoryRoot.appendingPathComponent("Documentation/check-report.schema.json").path
+        let validation = try Command.capture("python3", ["-c", """
+            import json, sys, jsonschema
+            jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
+            """, report.path, schema])
+        #expect(validation.status == 0, "\(validation.standardError)")
+    }
+}

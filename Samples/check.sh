@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The main job: builds the samples and linkcheck, then checks the samples.
+#
+#   Samples/check.sh        # from any directory
+#
+# 1. PhotoEditor, with roles: the share extension links ShareKit, which uses
+#    UIApplication.shared, so the extension is unsafe; LegacyLoader's dlopen
+#    is a conditional-loading path; the app may use anything.
+# 2. arch, requiring arm64 (aarch64) and x86_64: the 32-bit i386 and armv7
+#    builds, the module built only for x86_64, and the aarch64 library that
+#    links an x86_64 one.
+#
+# linkcheck exits 1 on error findings, which these samples have on purpose;
+# this script exits 0 when both checks ran, and 2 when one could not.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+images="$("$root/Samples/build.sh")"
+echo "==> building linkcheck" >&2
+swift build --package-path "$root" >&2
+linkcheck="$(swift build --package-path "$root" --show-bin-path)/linkcheck"
+
+run() {
+    local status=0
+    (cd "$images" && "$linkcheck" "$@") || status=$?
+    [ "$status" -le 1 ] || exit "$status"
+}
+
+echo
+echo "== linkcheck check --extension PhotoEditorExtension=share --app PhotoEditorApp PhotoEditor"
+run check --extension PhotoEditorExtension=share --app PhotoEditorApp PhotoEditor
+echo
+echo "== linkcheck check --require-arch arm64 --require-arch x86_64 arch"
+run check --require-arch arm64 --require-arch x86_64 arch
