@@ -80,6 +80,12 @@ public struct Analyzer: Sendable {
             }
         }
         findings += exportFindings(index)
+        for warning in image.warnings {
+            let rule = BuiltInRules.partialInspection
+            findings.append(Finding(
+                rule: rule.id, severity: rule.severity, category: rule.category.rawValue, kind: .partialInspection,
+                image: image.path, message: "\(warning): \(rule.message)", fixit: rule.fixit, source: rule.source))
+        }
         if rules.hasStringRules {
             for text in image.readOnlyStrings {
                 for match in rules.rules(matchingString: text) {
@@ -102,7 +108,10 @@ public struct Analyzer: Sendable {
     /// Provider notes (one per rule) and loader interpositions.
     func exportFindings(_ index: Int) -> [Finding] {
         let image = images[index]
-        let isLoaderProvider = Self.loaderProviders.contains { Glob.matches($0, image.linkName) }
+        // Only what the dynamic linker sees can interpose: a static
+        // executable's own copy of libc (.symtab) cannot.
+        let isLoaderProvider = image.symbolTable != .dynsym
+            || Self.loaderProviders.contains { Glob.matches($0, image.linkName) }
         var provided: [String: (match: RuleMatch, symbols: [String])] = [:]
         var findings: [Finding] = []
         for symbol in image.exports {
@@ -261,7 +270,11 @@ public struct Analyzer: Sendable {
                 && RuleCategory(rawValue: finding.category)?.makesUnsafe == true
         }
         let verdict: Verdict
-        if unsafe.isEmpty {
+        if findings.contains(where: { $0.kind == .architecture && $0.severity == .error }) {
+            // A 32-bit image, a missing architecture or a mismatched link
+            // cannot ship in an extension, whatever its APIs.
+            verdict = .unsafe
+        } else if unsafe.isEmpty {
             verdict = .extensionSafe
         } else if unsafe.contains(where: { $0.severity > .note }) {
             verdict = .unsafe

@@ -32,9 +32,17 @@ public enum BuiltInRules {
         source: "dlopen(3), dlsym(3): symbol interposition by earlier-loaded objects",
         pack: "built-in")
 
+    /// An image the inspector could read only in part.
+    public static let partialInspection = Rule(
+        id: "INSP001", api: "malformed ELF structure", category: .reviewRisk, severity: .warning,
+        matchers: [], message: "part of the image could not be read, so its findings may be incomplete",
+        fixit: "Check how the file was produced (truncated copy, stripped section headers, a broken tool).",
+        source: "System V ABI, ELF: section header table, dynamic section, symbol versioning",
+        pack: "built-in")
+
     /// The C dynamic-loader functions whose definition outside the C
     /// library is an interposition (`<dlfcn.h>`).
     public static let cLoaderFunctions: Set<String> = ["dlopen", "dlmopen", "dlsym", "dlvsym"]
 
-    public static let all = [thirtyTwoBit, missingArchitecture, linkMismatch, loaderInterposition]
+    public static let all = [thirtyTwoBit, missingArchitecture, linkMismatch, loaderInterposition, partialInspection]
 }

@@ -22,6 +22,8 @@ public enum CheckRun {
         var skipped = discovery.skipped
         for outcome in outcomes {
             switch outcome {
+            case .success(let image) where image.fileType == .core:
+                skipped.append(SkippedEntry(path: image.path, reason: "a core dump, not a linkable image"))
             case .success(let image): images.append(image)
             case .failure(.notELF(let path)): skipped.append(SkippedEntry(path: path, reason: "not an ELF file"))
             case .failure(let error): errors.append(error)
@@ -37,6 +39,7 @@ public enum CheckRun {
         return Report(
             inputs: paths,
             rulePacks: rules.packs.map { RulePackSummary(name: $0.name, version: $0.version, path: $0.path) },
+            rules: Dictionary((rules.rules + BuiltInRules.all).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }),
             images: imageReports.sorted { $0.path < $1.path },
             findings: findings,
             errors: errors.sorted { $0.path < $1.path },

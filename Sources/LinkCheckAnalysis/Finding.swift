@@ -20,6 +20,8 @@ public struct Finding: Sendable, Equatable {
         case transitive
         /// A machine, class or data-encoding problem.
         case architecture
+        /// Part of the image could not be read.
+        case partialInspection = "partial-inspection"
     }
 
     /// The rule id, e.g. `AEX001` or a built-in `ARCH001`.

@@ -1,3 +1,4 @@
+import Foundation
 import LinkCheckInspection
 import LinkCheckRules
 
@@ -11,6 +12,12 @@ public struct Report: Sendable {
     public var inputs: [String]
     /// The rule packs used, in load order.
     public var rulePacks: [RulePackSummary]
+    /// Every rule the run could report, the packs' and the built-in ones,
+    /// by id (renderers describe the rules they cite: SARIF's
+    /// `tool.driver.rules`, the HTML report's fix-its and sources).
+    public var rules: [String: Rule]
+    /// When the run happened.
+    public var date: Date
     /// One entry per inspected image, sorted by path.
     public var images: [ImageReport]
     /// Sorted by ``Finding/reportOrder(_:_:)``.
@@ -23,11 +30,14 @@ public struct Report: Sendable {
     public var notices: [String]
 
     public init(
-        inputs: [String], rulePacks: [RulePackSummary], images: [ImageReport], findings: [Finding],
-        errors: [InspectionError], skipped: [SkippedEntry], notices: [String]
+        inputs: [String], rulePacks: [RulePackSummary], rules: [String: Rule] = [:], date: Date = Date(),
+        images: [ImageReport], findings: [Finding], errors: [InspectionError], skipped: [SkippedEntry],
+        notices: [String]
     ) {
         self.inputs = inputs
         self.rulePacks = rulePacks
+        self.rules = rules
+        self.date = date
         self.images = images
         self.findings = findings
         self.errors = errors

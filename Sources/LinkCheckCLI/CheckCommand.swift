@@ -1,4 +1,6 @@
+import Foundation
 import LinkCheckAnalysis
+import LinkCheckInspection
 import LinkCheckReports
 import LinkCheckRules
 
@@ -20,16 +22,23 @@ enum CheckCommand {
             .init(name: "extension", value: "NAME[=TYPE]", help: "Mark an image as an app extension, by file name, SONAME or module name; TYPE is share, imessage, widget, … (repeatable)."),
             .init(name: "app", value: "NAME", help: "Mark an image as the containing app (repeatable)."),
             .init(name: "require-arch", value: "ARCH", help: "Require every module for this architecture: aarch64 (arm64), x86_64, … (repeatable)."),
-            .init(name: "format", value: "FORMAT", help: "text (default) or json."),
+            .init(name: "format", value: "FORMAT", help: "text (default), json, sarif (SARIF 2.1.0) or html."),
+            .init(name: "html", value: "FILE", help: "Also write the reviewer's HTML report to FILE."),
             .init(name: "jobs", value: "N", help: "Inspect N files at once (default: the number of cores)."),
         ])
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try spec.parse(arguments)
         guard !parsed.positionals.isEmpty else { throw UsageError("'linkcheck check' needs at least one PATH") }
+        guard !parsed.positionals.contains("") else { throw UsageError("a PATH is empty") }
         let format = parsed.last("format") ?? "text"
-        guard ["text", "json"].contains(format) else { throw UsageError("unknown format '\(format)' (text or json)") }
+        guard ["text", "json", "sarif", "html"].contains(format) else {
+            throw UsageError("unknown format '\(format)' (text, json, sarif or html)")
+        }
         let jobs = try jobCount(parsed.last("jobs"))
+        for architecture in parsed.all("require-arch") where !Machine.standardNames.contains(Machine.canonicalName(architecture)) {
+            throw UsageError("unknown architecture '\(architecture)' (known: \(Machine.standardNames.sorted().joined(separator: ", ")); arm64 means aarch64)")
+        }
         let policy = Policy(
             extensions: try extensions(parsed.all("extension")),
             apps: parsed.all("app"),
@@ -44,13 +53,26 @@ enum CheckCommand {
         }
 
         let report = CheckRun.check(paths: parsed.positionals, rules: rules, policy: policy, jobs: jobs)
+        if let htmlPath = parsed.last("html") {
+            do {
+                try Data(HTMLRenderer().render(report).utf8).write(to: URL(fileURLWithPath: htmlPath), options: .atomic)
+            } catch {
+                printError("linkcheck: error: cannot write the HTML report to \(htmlPath): \(error.localizedDescription)")
+                return 2
+            }
+        }
         switch format {
         case "json": write(CheckJSON.render(report))
+        case "sarif": write(SARIFRenderer().render(report))
+        case "html": write(HTMLRenderer().render(report))
         default:
             let color = isatty(STDOUT_FILENO) == 1 && getenv("NO_COLOR") == nil
             write(TextRenderer(color: color).render(report))
         }
-        if report.images.isEmpty && !report.errors.isEmpty { return 2 }
+        if report.images.isEmpty {
+            printError("linkcheck: error: nothing to check: no ELF image found under \(parsed.positionals.joined(separator: " "))")
+            return 2
+        }
         return report.exitStatus
     }
 
@@ -64,9 +86,10 @@ enum CheckCommand {
     static func extensions(_ values: [String]) throws -> [String: String?] {
         var result: [String: String?] = [:]
         for value in values {
-            let parts = value.split(separator: "=", maxSplits: 1).map(String.init)
-            guard let name = parts.first, !name.isEmpty else { throw UsageError("--extension needs a NAME") }
+            let parts = value.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard let name = parts.first, !name.isEmpty else { throw UsageError("--extension needs a NAME, as in NAME or NAME=TYPE") }
             let type = parts.count == 2 ? parts[1] : nil
+            if type == "" { throw UsageError("--extension \(name)= needs a TYPE after '='") }
             if let type, !knownExtensionTypes.contains(type) {
                 throw UsageError("unknown extension type '\(type)' (known: \(knownExtensionTypes.sorted().joined(separator: ", ")))")
             }

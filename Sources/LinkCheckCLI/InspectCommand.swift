@@ -10,16 +10,19 @@ enum InspectCommand {
         positionals: "FILE…",
         options: [.init(name: "format", value: "FORMAT", help: "text (default) or json.")])
 
+    /// Exit status 0 when at least one file was inspected, else 2.
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try spec.parse(arguments)
         guard !parsed.positionals.isEmpty else { throw UsageError("'linkcheck inspect' needs at least one FILE") }
+        guard !parsed.positionals.contains("") else { throw UsageError("a FILE is empty") }
         let format = parsed.last("format") ?? "text"
         guard ["text", "json"].contains(format) else { throw UsageError("unknown format '\(format)' (text or json)") }
         let discovery = Discovery(paths: parsed.positionals)
         let results = CheckRun.inspect(discovery.files, jobs: 1)
-        let failures = discovery.errors.map { Result<BinaryImage, InspectionError>.failure($0) }
+        let problems = discovery.errors
+            + discovery.skipped.map { InspectionError.notInspectable(path: $0.path, reason: $0.reason) }
         if format == "json" {
-            write(InspectRenderer.json(results + failures))
+            write(InspectRenderer.json(results + problems.map { .failure($0) }))
         } else {
             for result in results {
                 switch result {
@@ -27,7 +30,7 @@ enum InspectCommand {
                 case .failure(let error): printError("linkcheck: error: \(error)")
                 }
             }
-            discovery.errors.forEach { printError("linkcheck: error: \($0)") }
+            problems.forEach { printError("linkcheck: error: \($0)") }
         }
         let inspected = results.contains { (try? $0.get()) != nil }
         return inspected ? 0 : 2

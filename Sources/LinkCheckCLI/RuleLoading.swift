@@ -1,3 +1,5 @@
+import Foundation
+import LinkCheckAnalysis
 import LinkCheckRules
 
 /// Loads the rule set a command asks for: the shipped packs (unless
@@ -9,21 +11,32 @@ enum RuleLoading {
         if includeDefaults {
             let defaults = DefaultRulePacks.paths()
             guard !defaults.isEmpty else {
-                return .failure(RuleLoadingFailure(problems: [], message:
-                    "cannot find the default rule packs; set LINKCHECK_RULES_DIR to the Rules/ folder or pass --no-default-rules"))
+                let environment = ProcessInfo.processInfo.environment["LINKCHECK_RULES_DIR"]
+                let message = environment.map { "LINKCHECK_RULES_DIR=\($0) holds no rule packs (\(DefaultRulePacks.fileNames[0]), …)" }
+                    ?? "cannot find the default rule packs; set LINKCHECK_RULES_DIR to the Rules/ folder or pass --no-default-rules"
+                return .failure(RuleLoadingFailure(problems: [], message: message))
             }
             paths += defaults
         }
         paths += extraPacks
         var packs: [RulePack] = []
         var problems: [RulePackProblem] = []
-        for path in paths {
+        var seen = Set<String>()
+        // The same file named twice is loaded once.
+        for path in paths where seen.insert(URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path).inserted {
             let (pack, found) = RulePackLoader.load(path: path)
             problems += found
             if let pack { packs.append(pack) }
         }
         let (rules, duplicates) = RuleSet.build(packs: packs)
         problems += duplicates
+        let builtIn = Set(BuiltInRules.all.map(\.id))
+        for pack in rules.packs {
+            for (index, rule) in pack.rules.enumerated() where builtIn.contains(rule.id) {
+                problems.append(RulePackProblem(
+                    file: pack.path, jsonPath: "$.rules[\(index)].id", kind: .duplicateID(rule.id, firstSeen: "linkcheck's built-in checks")))
+            }
+        }
         return problems.isEmpty ? .success(rules) : .failure(RuleLoadingFailure(problems: problems, message: nil))
     }
 }

@@ -8,27 +8,44 @@ extension ELFFile {
     /// Entries whose string offset is out of range are skipped and reported
     /// in `warnings`.
     func dynamicInfo(sections: [Section], warnings: inout [String]) -> DynamicInfo {
-        var info = DynamicInfo()
         guard let dynamic = sections.first(where: { $0.type == UInt32(SHT_DYNAMIC) }),
               let data = dynamic.data
-        else { return info }
+        else { return DynamicInfo() }
         let entrySize = max(gelf_fsize(elf, ELF_T_DYN, 1, UInt32(EV_CURRENT)), 1)
         let count = data.pointee.d_size / entrySize
         let strings = Int(dynamic.header.sh_link)
 
+        return Self.dynamicInfo(entries: dynamicEntries(data, count: count), warnings: &warnings) { offset in
+            Int(exactly: offset).flatMap { string(inSection: strings, at: $0) }
+        }
+    }
+
+    /// The entries of dynamic-section data, up to `DT_NULL`.
+    func dynamicEntries(_ data: UnsafeMutablePointer<Elf_Data>, count: Int) -> [GElf_Dyn] {
+        var entries: [GElf_Dyn] = []
+        var entry = GElf_Dyn()
+        for index in 0..<count {
+            guard gelf_getdyn(data, Int32(clamping: index), &entry) != nil, entry.d_tag != Int64(DT_NULL) else { break }
+            entries.append(entry)
+        }
+        return entries
+    }
+
+    /// Reads the tags linkage needs from dynamic entries; `string` resolves a
+    /// string-table offset (`nil` when out of range, reported in `warnings`).
+    static func dynamicInfo(
+        entries: [GElf_Dyn], warnings: inout [String], string: (UInt64) -> String?
+    ) -> DynamicInfo {
+        var info = DynamicInfo()
         func text(_ entry: GElf_Dyn, _ tag: String) -> String? {
-            guard let value = string(inSection: strings, at: Int(entry.d_un.d_val)) else {
+            guard let value = string(entry.d_un.d_val) else {
                 warnings.append("\(tag) string offset \(entry.d_un.d_val) is out of range")
                 return nil
             }
             return value
         }
-
-        var entry = GElf_Dyn()
-        for index in 0..<count {
-            guard gelf_getdyn(data, Int32(clamping: index), &entry) != nil else { break }
+        for entry in entries {
             switch entry.d_tag {
-            case Int64(DT_NULL): return info
             case Int64(DT_SONAME): info.soname = text(entry, "DT_SONAME")
             case Int64(DT_NEEDED): text(entry, "DT_NEEDED").map { info.needed.append($0) }
             case Int64(DT_RPATH): info.rpath = text(entry, "DT_RPATH").map(Self.searchPath) ?? []

@@ -105,6 +105,12 @@ final class ELFFile {
             }
             scn = elf_nextscn(elf, current)
         }
+        // Section 0 is the null section, which elf_nextscn skips.
+        guard count == 0 || result.count >= count - 1 else {
+            throw .malformed(
+                path: path, structure: "section header table",
+                reason: "declares \(count) sections, but only \(result.count + 1) could be read (truncated file?)")
+        }
         return result
     }
 

@@ -31,8 +31,15 @@ public enum ImageInspector {
         }
         let sections = try file.sections()
         var warnings: [String] = []
-        let dynamic = file.dynamicInfo(sections: sections, warnings: &warnings)
-        let symbols = file.symbolTable(sections: sections, warnings: &warnings)
+        var dynamic = file.dynamicInfo(sections: sections, warnings: &warnings)
+        var symbols = file.symbolTable(sections: sections, warnings: &warnings)
+        if sections.isEmpty && (header.e_shoff != 0 || header.e_shnum != 0) {
+            warnings.append("the section header table (\(header.e_shnum) entries at offset \(header.e_shoff)) cannot be read: the file is truncated or corrupt")
+        }
+        if sections.isEmpty, let segment = file.dynamicSegment(warnings: &warnings) {
+            dynamic = segment.dynamic
+            symbols = segment.symbols
+        }
         return BinaryImage(
             path: path,
             elfClass: elfClass,

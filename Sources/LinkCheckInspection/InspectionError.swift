@@ -5,6 +5,9 @@ public enum InspectionError: Error, Sendable, Hashable, CustomStringConvertible 
     case unreadable(path: String, errno: Int32)
     /// The file does not start with the ELF magic `\x7fELF`.
     case notELF(path: String)
+    /// Not a file linkcheck opens: a FIFO, socket or device (`reason` says
+    /// which), never opened for reading.
+    case notInspectable(path: String, reason: String)
     /// libelf rejected a structure of the file. `structure` names it
     /// (`ELF header`, `section header table`, …) and `reason` is libelf's
     /// `elf_errmsg` text.
@@ -13,7 +16,7 @@ public enum InspectionError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The file the error is about.
     public var path: String {
         switch self {
-        case .unreadable(let path, _), .notELF(let path), .malformed(let path, _, _): path
+        case .unreadable(let path, _), .notELF(let path), .malformed(let path, _, _), .notInspectable(let path, _): path
         }
     }
 
@@ -25,6 +28,8 @@ public enum InspectionError: Error, Sendable, Hashable, CustomStringConvertible 
             "\(path): not an ELF file"
         case .malformed(let path, let structure, let reason):
             "\(path): malformed ELF: \(structure): \(reason)"
+        case .notInspectable(let path, let reason):
+            "\(path): skipped: \(reason)"
         }
     }
 }

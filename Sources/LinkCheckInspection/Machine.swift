@@ -41,6 +41,14 @@ public struct Machine: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { name }
 
+    /// Every standard name ``init(code:elfClass:dataEncoding:)`` gives, for
+    /// checking a user's spelling.
+    public static let standardNames: Set<String> = [
+        "none", "sparc", "i386", "mips", "mipsel", "mips64", "mips64el", "hppa", "sparc32plus", "ppc", "ppcle",
+        "ppc64", "ppc64le", "s390", "s390x", "armv7", "armv7eb", "sh", "sparcv9", "ia64", "x86_64", "x32",
+        "hexagon", "aarch64", "aarch64_be", "riscv32", "riscv64", "bpf", "loongarch32", "loongarch64",
+    ]
+
     /// The standard name for a user's spelling of an architecture:
     /// `arm64` → `aarch64`, `amd64`/`x86-64` → `x86_64`, `i686` → `i386`;
     /// anything else is returned unchanged.

@@ -5,6 +5,30 @@ struct SymbolTableContents {
     var kind: SymbolTableKind
     var imports: [Symbol] = []
     var exports: [Symbol] = []
+
+    /// Whether the entry's binding is global, weak or `STB_GNU_UNIQUE`.
+    static func isGlobal(_ raw: GElf_Sym) -> Bool {
+        let binding = SymbolBinding(raw.st_info >> 4)
+        return binding == .global || binding == .weak || binding == .unique
+    }
+
+    /// Files a global entry: undefined (`SHN_UNDEF`) → import; defined with
+    /// default or protected visibility → export; anything else is dropped.
+    mutating func add(_ raw: GElf_Sym, name: String, version: (name: String, hidden: Bool)?) {
+        guard !name.isEmpty else { return }
+        let symbol = Symbol(
+            name: name, version: version?.name, isVersionHidden: version?.hidden ?? false,
+            binding: SymbolBinding(raw.st_info >> 4), type: SymbolType(raw.st_info & 0xf),
+            value: raw.st_value, size: raw.st_size)
+        if raw.st_shndx == UInt16(SHN_UNDEF) {
+            imports.append(symbol)
+        } else {
+            let visibility = raw.st_other & 0x3
+            if visibility == UInt8(STV_DEFAULT) || visibility == UInt8(STV_PROTECTED) {
+                exports.append(symbol)
+            }
+        }
+    }
 }
 
 extension ELFFile {
@@ -35,27 +59,12 @@ extension ELFFile {
         var raw = GElf_Sym()
         for index in 1..<max(count, 1) {
             guard gelf_getsym(data, Int32(clamping: index), &raw) != nil else { break }
-            let binding = SymbolBinding(raw.st_info >> 4)
-            guard binding == .global || binding == .weak || binding == .unique else { continue }
+            guard SymbolTableContents.isGlobal(raw) else { continue }
             guard let name = string(inSection: strings, at: Int(raw.st_name)) else {
                 badNames += 1
                 continue
             }
-            guard !name.isEmpty else { continue }
-            let version = versions?.version(ofSymbolAt: index)
-            let symbol = Symbol(
-                name: name, version: version?.name, isVersionHidden: version?.hidden ?? false,
-                binding: binding, type: SymbolType(raw.st_info & 0xf),
-                value: raw.st_value, size: raw.st_size
-            )
-            if raw.st_shndx == UInt16(SHN_UNDEF) {
-                contents.imports.append(symbol)
-            } else {
-                let visibility = raw.st_other & 0x3
-                if visibility == UInt8(STV_DEFAULT) || visibility == UInt8(STV_PROTECTED) {
-                    contents.exports.append(symbol)
-                }
-            }
+            contents.add(raw, name: name, version: versions?.version(ofSymbolAt: index))
         }
         if badNames > 0 {
             warnings.append("\(table.name): \(badNames) symbol name offsets out of range of section \(strings)")

@@ -83,11 +83,14 @@ public enum InspectRenderer {
     struct SymbolEntry: Encodable {
         var name: String
         var version: String?
+        /// `true` for a hidden (non-default) version, `name@VER` in readelf.
+        var versionHidden: Bool?
         var binding, type: String
 
         init(_ symbol: Symbol) {
             name = symbol.name
             version = symbol.version
+            versionHidden = symbol.version == nil ? nil : symbol.isVersionHidden
             binding = symbol.binding.description
             type = symbol.type.description
         }

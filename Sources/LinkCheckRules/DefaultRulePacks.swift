@@ -8,26 +8,32 @@ public enum DefaultRulePacks {
     ]
 
     /// The directory holding the shipped packs: `$LINKCHECK_RULES_DIR` when
-    /// set; else `share/linkcheck/Rules` beside the executable's `bin/`
-    /// (an installed tool); else this source tree's `Rules/` (a build from
-    /// source, the plugin, the tests). `nil` when none holds the packs.
-    public static func directory(executable: String = CommandLine.arguments.first ?? "") -> String? {
+    /// set (and then only it); else `share/linkcheck/Rules` beside the
+    /// running executable's `bin/` (an installed tool, found through
+    /// `/proc/self/exe` however it was started); else this source tree's
+    /// `Rules/` (a build from source, the plugin, the tests). `nil` when none
+    /// holds the packs.
+    public static func directory() -> String? {
         var candidates: [String] = []
         if let fromEnvironment = ProcessInfo.processInfo.environment["LINKCHECK_RULES_DIR"] {
-            candidates.append(fromEnvironment)
+            return hasPacks(fromEnvironment) ? fromEnvironment : nil
         }
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments.first ?? ""
         let executableDirectory = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
         candidates.append(executableDirectory.appendingPathComponent("../share/linkcheck/Rules").standardized.path)
         let sourceTree = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         candidates.append(sourceTree.appendingPathComponent("Rules").path)
-        return candidates.first { directory in
-            FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent(fileNames[0]))
-        }
+        return candidates.first(where: hasPacks)
     }
 
-    /// The paths of the shipped packs, or `[]` when ``directory(executable:)``
-    /// finds none.
+    private static func hasPacks(_ directory: String) -> Bool {
+        FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent(fileNames[0]))
+    }
+
+    /// The paths of the shipped packs, or `[]` when ``directory()`` finds
+    /// none.
     public static func paths() -> [String] {
         guard let directory = directory() else { return [] }
         return fileNames.map { (directory as NSString).appendingPathComponent($0) }

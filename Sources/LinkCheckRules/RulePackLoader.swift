@@ -15,6 +15,10 @@ public enum RulePackLoader {
     ///   category, extension type), bad glob, or an id repeated in the file.
     public static func load(path: String) -> (pack: RulePack?, problems: [RulePackProblem]) {
         let data: Data
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return (nil, [RulePackProblem(file: path, jsonPath: "$", kind: .unreadable(reason: "is a directory, not a rule-pack file"))])
+        }
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
@@ -182,7 +186,12 @@ private struct PackReader {
             }
             switch key {
             case "symbol": result.append(.symbol(pattern))
-            case "string": result.append(.string(pattern))
+            case "string":
+                if pattern.utf8.count < 4 {
+                    report("\(itemPath).string", .invalidValue("a string literal needs at least 4 bytes: shorter strings are not collected from read-only data"))
+                } else {
+                    result.append(.string(pattern))
+                }
             case "glob", "library":
                 if let reason = Glob.problem(in: pattern) {
                     report("\(itemPath).\(key)", .badGlob(pattern, reason: reason))
@@ -196,7 +205,7 @@ private struct PackReader {
                     result.append(.swift(pattern))
                 }
             case "cxx":
-                if pattern.contains("(") || pattern.hasPrefix("::") || pattern.hasSuffix("::") {
+                if pattern.contains("(") || pattern.components(separatedBy: "::").contains(where: \.isEmpty) {
                     report("\(itemPath).cxx", .invalidValue("a C++ qualified name without parameters, e.g. ns::Class::method"))
                 } else {
                     result.append(.cxx(pattern))
@@ -220,6 +229,6 @@ private func isRuleID(_ id: String) -> Bool {
 /// `value` as an integer when JSON spelled it as one: not a boolean (which
 /// Foundation also bridges to `Int`), not a fraction.
 private func integer(_ value: Any) -> Int? {
-    guard let number = value as? NSNumber, String(cString: number.objCType) != "c" else { return nil }
+    guard let number = value as? NSNumber, !["c", "d", "f"].contains(String(cString: number.objCType)) else { return nil }
     return value as? Int
 }

@@ -22,7 +22,9 @@ import Testing
 
     @Test(arguments: [["check", "--bogus", "x"], ["inspect", "--frobnicate", "x"], ["rules", "list", "--nope"],
                       ["check"], ["frobnicate"], ["check", "--format", "xml", "x"], ["check", "--jobs", "0", "x"],
-                      ["check", "--extension", "Ext=spaceship", "x"], ["check", "--rules"]])
+                      ["check", "--extension", "Ext=spaceship", "x"], ["check", "--rules"],
+                      ["check", "--extension", "=share", "x"], ["check", "--extension", "Ext=", "x"],
+                      ["check", "--require-arch", "bogus", "x"], ["check", ""], ["inspect", ""]])
     func usageErrorsExitTwo(arguments: [String]) throws {
         let output = try Command.linkcheck(arguments)
         #expect(output.status == 2)
@@ -39,6 +41,42 @@ import Testing
         let output = try Command.linkcheck(["check", "/nonexistent/linkcheck"])
         #expect(output.status == 2)
         #expect(output.standardOutput.contains("/nonexistent/linkcheck: error: cannot inspect: cannot read: No such file or directory"))
+        let noELF = try Command.linkcheck(["check", "/etc/hostname"])
+        #expect(noELF.status == 2)
+        #expect(noELF.standardError == "linkcheck: error: nothing to check: no ELF image found under /etc/hostname\n")
+        let fifo = try Command.linkcheck(["inspect", "/dev/null"])
+        #expect(fifo.status == 2)
+        #expect(fifo.standardError == "linkcheck: error: /dev/null: skipped: not a regular file\n")
+    }
+
+    @Test func rulePacksCannotReuseBuiltInIDsAndAPackGivenTwiceLoadsOnce() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let pack = directory.path("pack.json")
+        try """
+            {"format": 1, "name": "p", "version": "1", "rules": [
+              {"id": "ARCH001", "api": "a", "category": "unavailable-api", "severity": "error",
+               "match": [{"symbol": "dlsym"}], "message": "m", "fixit": "f", "source": "s"}]}
+            """.write(to: pack, atomically: true, encoding: .utf8)
+        let reused = try Command.linkcheck(["check", "--rules", pack.path, "/opt/swift/usr/lib/swift/linux"])
+        #expect(reused.status == 2)
+        #expect(reused.standardError == "\(pack.path): error: $.rules[0].id: duplicate rule id 'ARCH001' (first defined in linkcheck's built-in checks)\n")
+
+        try """
+            {"format": 1, "name": "p", "version": "1", "rules": [
+              {"id": "TST001", "api": "a", "category": "unavailable-api", "severity": "error",
+               "match": [{"symbol": "dlsym"}], "message": "m", "fixit": "f", "source": "s"}]}
+            """.write(to: pack, atomically: true, encoding: .utf8)
+        let twice = try Command.linkcheck(["rules", "list", "--no-default-rules", "--rules", pack.path, "--rules", pack.path])
+        #expect(twice.status == 0)
+        #expect(twice.standardOutput.hasPrefix("p 1 (1 rules)\n"))
+    }
+
+    @Test func rulesDirectoryFromTheEnvironment() throws {
+        let output = try Command.linkcheck(["rules", "list"], environment: ["LINKCHECK_RULES_DIR": "/nonexistent"])
+        #expect(output.status == 2)
+        #expect(output.standardError.hasPrefix("linkcheck: error: LINKCHECK_RULES_DIR=/nonexistent holds no rule packs"))
+        let rules = Fixtures.repositoryRoot.appendingPathComponent("Rules").path
+        #expect(try Command.linkcheck(["rules", "list"], environment: ["LINKCHECK_RULES_DIR": rules]).status == 0)
     }
 
     @Test func theSamplesMainJob() throws {

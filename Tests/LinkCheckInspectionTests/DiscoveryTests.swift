@@ -9,7 +9,7 @@ import Testing
         let manager = FileManager.default
         try manager.createDirectory(at: directory.path("b/c"), withIntermediateDirectories: true)
         for name in ["z.so", "b/a.so", "b/c/x.so"] {
-            manager.createFile(atPath: directory.path(name).path, contents: Data("x".utf8))
+            _ = manager.createFile(atPath: directory.path(name).path, contents: Data("x".utf8))
         }
         let discovery = Discovery(paths: [directory.url.path])
         #expect(discovery.files == ["b/a.so", "b/c/x.so", "z.so"].map { directory.path($0).path })
@@ -20,7 +20,7 @@ import Testing
         let directory = try Fixtures.temporaryDirectory()
         let manager = FileManager.default
         try manager.createDirectory(at: directory.path("lib"), withIntermediateDirectories: true)
-        manager.createFile(atPath: directory.path("lib/libfoo.so.1.2").path, contents: Data("x".utf8))
+        _ = manager.createFile(atPath: directory.path("lib/libfoo.so.1.2").path, contents: Data("x".utf8))
         try manager.createSymbolicLink(atPath: directory.path("lib/libfoo.so.1").path, withDestinationPath: "libfoo.so.1.2")
         try manager.createSymbolicLink(atPath: directory.path("lib/libfoo.so").path, withDestinationPath: "libfoo.so.1")
         // A directory loop: lib/again → .. (the top directory).

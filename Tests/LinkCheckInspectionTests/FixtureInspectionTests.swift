@@ -112,11 +112,11 @@ import Testing
         #expect(throws: InspectionError.notELF(path: text.path)) { try ImageInspector.inspect(path: text.path) }
 
         let empty = directory.path("empty.so")
-        FileManager.default.createFile(atPath: empty.path, contents: Data())
+        _ = FileManager.default.createFile(atPath: empty.path, contents: Data())
         #expect(throws: InspectionError.notELF(path: empty.path)) { try ImageInspector.inspect(path: empty.path) }
 
         let truncated = directory.path("truncated.so")
-        FileManager.default.createFile(atPath: truncated.path, contents: Data([0x7f, 0x45, 0x4c, 0x46, 2, 1]))
+        _ = FileManager.default.createFile(atPath: truncated.path, contents: Data([0x7f, 0x45, 0x4c, 0x46, 2, 1]))
         #expect {
             try ImageInspector.inspect(path: truncated.path)
         } throws: { error in
@@ -126,5 +126,73 @@ import Testing
 
         let missing = directory.path("missing.so").path
         #expect(throws: InspectionError.unreadable(path: missing, errno: ENOENT)) { try ImageInspector.inspect(path: missing) }
+    }
+}
+
+/// Damaged files: each is inspected as far as it can be, or rejected by
+/// name; never a crash.
+@Suite struct DamagedFileTests {
+    static func library(in directory: TemporaryDirectory) throws -> URL {
+        try FixtureInspectionTests.buildVersionedLibrary(in: directory)
+    }
+
+    @Test func aTruncatedSectionHeaderTableFallsBackToTheDynamicSegment() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let data = try Data(contentsOf: Self.library(in: directory))
+        let truncated = directory.path("truncated.so")
+        try data.dropLast(1).write(to: truncated)
+        let image = try ImageInspector.inspect(path: truncated.path)
+        #expect(image.dynamic.needed == ["libdep.so"])
+        #expect(image.dynamic.soname == "libfixture.so.1")
+        #expect(Set(image.imports.map(\.name)) == ["dlopen", "dep_func"])
+        #expect(image.exports.map(\.name).contains("api_v1"))
+        #expect(image.warnings.contains { $0.contains("cannot be read: the file is truncated or corrupt") })
+    }
+
+    @Test func aFileWithoutSectionHeadersIsReadThroughPTDynamic() throws {
+        let path = Fixtures.corpusDirectory.appendingPathComponent("object-testfiles/base-strip").path
+        let image = try ImageInspector.inspect(path: path)
+        #expect(image.dynamic.needed == ["libc.so.6"])
+        #expect(Set(image.imports.map(\.name)) == [
+            "_ITM_deregisterTMCloneTable", "printf", "__libc_start_main", "__gmon_start__",
+            "_ITM_registerTMCloneTable", "__cxa_finalize",
+        ])
+        #expect(image.warnings == ["no section headers: read through PT_DYNAMIC; symbol versions not read"])
+    }
+
+    @Test(.enabled(if: Readelf.isAvailable, "needs readelf"))
+    func aHugeStringOffsetIsAWarningNotATrap() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let library = try Self.library(in: directory)
+        var data = try Data(contentsOf: library)
+        // Find .dynamic with readelf, then set the first DT_NEEDED's value to 2^63.
+        let sections = try Command.run("readelf", ["-S", "-W", library.path]).standardOutput
+        let line = try #require(sections.split(separator: "\n").first { $0.contains(" .dynamic ") })
+        let fields = line.split(separator: " ").map(String.init)
+        let index = try #require(fields.firstIndex(of: ".dynamic"))
+        let offset = try #require(Int(fields[index + 3], radix: 16))
+        var entry = offset
+        while data[entry] != 1 { entry += 16 }  // d_tag == DT_NEEDED (little-endian, 64-bit)
+        data.replaceSubrange((entry + 8)..<(entry + 16), with: [0, 0, 0, 0, 0, 0, 0, 0x80])
+        let damaged = directory.path("damaged.so")
+        try data.write(to: damaged)
+        let image = try ImageInspector.inspect(path: damaged.path)
+        #expect(image.dynamic.needed == [])
+        #expect(image.warnings == ["DT_NEEDED string offset 9223372036854775808 is out of range"])
+    }
+
+    @Test func everyPrefixOfALibraryIsHandled() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let data = try Data(contentsOf: Self.library(in: directory))
+        let prefix = directory.path("prefix.so")
+        for length in stride(from: 0, to: data.count, by: max(1, data.count / 97)) {
+            try data.prefix(length).write(to: prefix)
+            do {
+                let image = try ImageInspector.inspect(path: prefix.path)
+                #expect(image.machine.name == "x86_64")
+            } catch {
+                #expect(error.path == prefix.path)
+            }
+        }
     }
 }

@@ -1,0 +1,198 @@
+import Foundation
+import LinkCheckAnalysis
+import LinkCheckRules
+
+/// Renders a ``Report`` as SARIF 2.1.0 (OASIS Static Analysis Results
+/// Interchange Format, `sarif-schema-2.1.0.json`) for code-scanning
+/// services: one run, `tool.driver.rules` with every rule the results cite,
+/// one result per finding.
+public struct SARIFRenderer {
+    /// Artifact URIs are made relative to this directory (the working
+    /// directory by default), as code-scanning services expect.
+    public var baseDirectory: String
+
+    public init(baseDirectory: String = FileManager.default.currentDirectoryPath) {
+        self.baseDirectory = baseDirectory
+    }
+
+    public func render(_ report: Report) -> String {
+        let citedIDs = Array(Set(report.findings.map(\.rule))).sorted()
+        let rules = citedIDs.map { id in report.rules[id] ?? Rule(
+            id: id, api: id, category: .reviewRisk, severity: .warning, matchers: [], message: id, fixit: "", source: "")
+        }
+        let ruleIndex = Dictionary(uniqueKeysWithValues: citedIDs.enumerated().map { ($1, $0) })
+        let linkNames = Dictionary(uniqueKeysWithValues: report.images.map { ($0.path, $0.soname ?? Self.fileName($0.path)) })
+        let log = Log(runs: [Run(
+            tool: Tool(driver: Driver(rules: rules.map(ReportingDescriptor.init))),
+            invocations: [Invocation(
+                executionSuccessful: true,
+                toolExecutionNotifications: report.errors.map { error in
+                    Notification(
+                        level: "error", message: Message(text: error.description),
+                        locations: [Location(physicalLocation: PhysicalLocation(artifactLocation: artifact(error.path)))])
+                })],
+            results: report.findings.map { finding in
+                result(finding, ruleIndex: ruleIndex[finding.rule] ?? 0,
+                       linkName: linkNames[finding.image] ?? Self.fileName(finding.image))
+            })])
+        return encode(log)
+    }
+
+    func result(_ finding: Finding, ruleIndex: Int, linkName: String) -> Result {
+        var logical: [LogicalLocation] = [LogicalLocation(name: linkName, fullyQualifiedName: finding.image, kind: "module")]
+        if let symbol = finding.symbol {
+            logical.append(LogicalLocation(
+                name: finding.demangled ?? symbol, fullyQualifiedName: symbol,
+                kind: finding.kind == .stringLiteral ? "string" : "function"))
+        }
+        return Result(
+            ruleId: finding.rule, ruleIndex: ruleIndex, level: finding.severity.rawValue,
+            message: Message(text: finding.message),
+            locations: [Location(
+                physicalLocation: PhysicalLocation(artifactLocation: artifact(finding.image)),
+                logicalLocations: logical)],
+            partialFingerprints: ["linkcheckFinding/v1": Self.fingerprint(
+                [finding.rule, linkName, finding.symbol ?? "", finding.chain.dropLast().joined(separator: ">")])],
+            properties: ResultProperties(
+                kind: finding.kind.rawValue, category: finding.category,
+                chain: finding.chain.isEmpty ? nil : finding.chain))
+    }
+
+    /// The image's path relative to ``baseDirectory`` (with `..` when it
+    /// lies outside), percent-encoded as a URI reference.
+    func artifact(_ path: String) -> ArtifactLocation {
+        let target = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: baseDirectory)).standardizedFileURL.pathComponents
+        let base = URL(fileURLWithPath: baseDirectory).standardizedFileURL.pathComponents
+        let common = zip(target, base).prefix { $0 == $1 }.count
+        let relative = Array(repeating: "..", count: base.count - common) + target.dropFirst(common)
+        let text = relative.joined(separator: "/")
+        return ArtifactLocation(uri: text.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? text)
+    }
+
+    /// FNV-1a (64-bit) of the parts joined by NUL, as 16 hex digits: stable
+    /// across runs and machines, unlike Swift's seeded `Hasher`.
+    static func fingerprint(_ parts: [String]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in parts.joined(separator: "\u{0}").utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    static func fileName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+
+    // MARK: - The SARIF object model (the parts linkcheck writes)
+
+    struct Log: Encodable {
+        var schema = "https://json.schemastore.org/sarif-2.1.0.json"
+        var version = "2.1.0"
+        var runs: [Run]
+
+        enum CodingKeys: String, CodingKey {
+            case schema = "$schema", version, runs
+        }
+    }
+
+    struct Run: Encodable {
+        var tool: Tool
+        var invocations: [Invocation]
+        var results: [Result]
+    }
+
+    struct Tool: Encodable {
+        var driver: Driver
+    }
+
+    struct Driver: Encodable {
+        var name = "linkcheck"
+        var version = linkcheckVersion
+        var semanticVersion = linkcheckVersion
+        var rules: [ReportingDescriptor]
+    }
+
+    struct ReportingDescriptor: Encodable {
+        var id: String
+        var name: String
+        var shortDescription: Message
+        var fullDescription: Message
+        var help: Message
+        var helpUri: String?
+        var defaultConfiguration: Configuration
+        var properties: RuleProperties
+
+        init(_ rule: Rule) {
+            id = rule.id
+            name = rule.api
+            shortDescription = Message(text: rule.api)
+            fullDescription = Message(text: rule.message)
+            help = Message(text: rule.fixit.isEmpty ? rule.message : rule.fixit)
+            helpUri = rule.source.hasPrefix("https://") || rule.source.hasPrefix("http://") ? rule.source : nil
+            defaultConfiguration = Configuration(level: rule.severity.rawValue)
+            properties = RuleProperties(
+                category: rule.category.rawValue, source: rule.source, pack: rule.pack,
+                tags: [rule.category.rawValue], allowedIn: rule.allowedIn.isEmpty ? nil : rule.allowedIn)
+        }
+    }
+
+    struct Configuration: Encodable {
+        var level: String
+    }
+
+    struct RuleProperties: Encodable {
+        var category, source, pack: String
+        var tags: [String]
+        var allowedIn: [String]?
+    }
+
+    struct Invocation: Encodable {
+        var executionSuccessful: Bool
+        var toolExecutionNotifications: [Notification]
+    }
+
+    struct Notification: Encodable {
+        var level: String
+        var message: Message
+        var locations: [Location]
+    }
+
+    struct Result: Encodable {
+        var ruleId: String
+        var ruleIndex: Int
+        var level: String
+        var message: Message
+        var locations: [Location]
+        var partialFingerprints: [String: String]
+        var properties: ResultProperties
+    }
+
+    struct ResultProperties: Encodable {
+        var kind, category: String
+        var chain: [String]?
+    }
+
+    struct Message: Encodable {
+        var text: String
+    }
+
+    struct Location: Encodable {
+        var physicalLocation: PhysicalLocation
+        var logicalLocations: [LogicalLocation]?
+    }
+
+    struct PhysicalLocation: Encodable {
+        var artifactLocation: ArtifactLocation
+    }
+
+    struct ArtifactLocation: Encodable {
+        var uri: String
+    }
+
+    struct LogicalLocation: Encodable {
+        var name: String
+        var fullyQualifiedName: String
+        var kind: String
+    }
+}
