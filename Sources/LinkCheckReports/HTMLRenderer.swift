@@ -134,7 +134,7 @@ public struct HTMLRenderer {
         for node in layout.nodes {
             let image = report.images[node.index]
             let name = Self.fileName(image.path)
-            let label = name.count > 28 ? String(name.prefix(27)) + "…" : name
+            let label = name.count > 26 ? String(name.prefix(25)) + "…" : name
             svg.append("""
                 <g class="node \(image.verdict.rawValue)" data-image="\(escapeHTML(image.path))"><title>\(escapeHTML(image.path)): \(image.verdict.rawValue)</title>\
                 <rect x="\(node.x)" y="\(node.y)" width="\(width)" height="\(height)" rx="6"/>\

@@ -202,3 +202,18 @@ import Testing
         #expect(validation.status == 0, "\(validation.standardError)")
     }
 }
+
+/// The main job's output, as golden files (run from the images folder, so
+/// paths are the same on every machine).
+@Suite struct SampleOutputSnapshotTests {
+    @Test(arguments: [
+        ("photoeditor.txt", ["check", "--extension", "PhotoEditorExtension=share", "--app", "PhotoEditorApp", "PhotoEditor"]),
+        ("arch.txt", ["check", "--require-arch", "arm64", "--require-arch", "x86_64", "arch"]),
+    ])
+    func mainJobOutput(snapshot: String, arguments: [String]) throws {
+        let images = try Fixtures.sampleImages()
+        let output = try Command.capture(Fixtures.linkcheckExecutable, arguments, currentDirectory: images)
+        #expect(output.status == 1)
+        #expect(try Snapshot.expected(snapshot, actual: output.standardOutput) == output.standardOutput)
+    }
+}

@@ -3,6 +3,7 @@ import LinkCheckAnalysis
 import LinkCheckInspection
 import LinkCheckReports
 import LinkCheckRules
+import LinkCheckTestSupport
 import Testing
 
 /// The text and JSON renderers on a report built in code.
@@ -71,5 +72,18 @@ import Testing
 
     @Test func jsonIsDeterministic() {
         #expect(CheckJSON.render(Self.report) == CheckJSON.render(Self.report))
+    }
+}
+
+/// Golden files for the text and JSON renderers.
+@Suite struct RendererSnapshotTests {
+    @Test func jsonSnapshot() throws {
+        let actual = CheckJSON.render(RendererTests.report)
+        #expect(try Snapshot.expected("check-report.json", actual: actual) == actual)
+    }
+
+    @Test func textSnapshot() throws {
+        let actual = TextRenderer().render(RendererTests.report)
+        #expect(try Snapshot.expected("check-report.txt", actual: actual) == actual)
     }
 }

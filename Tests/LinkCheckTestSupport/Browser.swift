@@ -1,0 +1,46 @@
+import Foundation
+
+/// Headless Chromium (Debian's `chromium`) for the HTML report's tests, run
+/// without a network (`unshare -n`, a new network namespace with only a
+/// down loopback) when root may create one.
+public enum Browser {
+    public static var executable: String? {
+        ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// What the page became after its scripts ran, and what the browser
+    /// logged (console messages appear as `CONSOLE` lines).
+    public struct Page {
+        public var dom: String
+        public var log: String
+    }
+
+    /// Loads `file` and returns the serialized DOM (`--dump-dom`); with
+    /// `screenshot`, also writes a PNG of the page there.
+    public static func load(_ file: URL, screenshot: URL? = nil) throws -> Page {
+        guard let chromium = executable else { throw CommandFailure(command: "chromium", output: CommandOutput(status: 127, standardOutput: "", standardError: "chromium is not installed")) }
+        let flags = [
+            "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+            "--enable-logging=stderr", "--v=0", "--window-size=1400,2400", "--hide-scrollbars",
+        ]
+        let isolated = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
+        func run(_ arguments: [String]) throws -> CommandOutput {
+            isolated ? try Command.run("/usr/bin/unshare", ["-n", chromium] + arguments) : try Command.run(chromium, arguments)
+        }
+        let output = try run(flags + ["--dump-dom", file.absoluteString])
+        if let screenshot {
+            try run(flags + ["--screenshot=\(screenshot.path)", file.absoluteString])
+        }
+        return Page(dom: output.standardOutput, log: output.standardError)
+    }
+
+    /// Every match of `pattern`'s first capture group in `text`.
+    public static func captures(_ pattern: String, in text: String) throws -> [[String]] {
+        let expression = try NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators])
+        return expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in
+            (1..<match.numberOfRanges).map { index in
+                Range(match.range(at: index), in: text).map { String(text[$0]) } ?? ""
+            }
+        }
+    }
+}
