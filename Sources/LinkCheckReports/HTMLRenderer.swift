@@ -139,7 +139,7 @@ public struct HTMLRenderer {
                 <g class="node \(image.verdict.rawValue)" data-image="\(escapeHTML(image.path))"><title>\(escapeHTML(image.path)): \(image.verdict.rawValue)</title>\
                 <rect x="\(node.x)" y="\(node.y)" width="\(width)" height="\(height)" rx="6"/>\
                 <text x="\(node.x + width / 2)" y="\(node.y + 19)" class="label">\(escapeHTML(label))</text>\
-                <text x="\(node.x + width / 2)" y="\(node.y + 36)" class="sub">\(image.role.rawValue) · \(image.verdict.rawValue)</text></g>
+                <text x="\(node.x + width / 2)" y="\(node.y + 36)" class="sub">\(image.role.rawValue) · \(escapeHTML(image.machine)) · \(image.verdict.rawValue)</text></g>
                 """)
         }
         return """
