@@ -28,11 +28,22 @@ public struct Analyzer: Sendable {
     /// SONAMEs of the C libraries that define the loader functions.
     static let loaderProviders = ["libc.so.*", "libdl.so.*", "libc.musl-*", "ld-musl-*"]
 
-    public init(images: [BinaryImage], rules: RuleSet, policy: Policy) {
+    /// How many of `images` the user gave; the rest are libraries found
+    /// outside them (reported only when a finding passes through them).
+    let scannedCount: Int
+
+    /// - Parameters:
+    ///   - images: the scanned images, then any libraries ``LinkResolver``
+    ///     found outside them.
+    ///   - graph: the resolved DT_NEEDED graph over `images`; when `nil`,
+    ///     DT_NEEDED is resolved among `images` by name only.
+    ///   - scannedCount: how many of `images` were scanned (all by default).
+    public init(images: [BinaryImage], rules: RuleSet, policy: Policy, graph: LinkGraph? = nil, scannedCount: Int? = nil) {
         self.images = images
         self.rules = rules
         self.policy = policy
-        let graph = LinkGraph(images: images)
+        self.scannedCount = scannedCount ?? images.count
+        let graph = graph ?? LinkGraph(images: images)
         self.graph = graph
         let roles = images.map(policy.role)
         self.roles = roles
@@ -53,15 +64,20 @@ public struct Analyzer: Sendable {
 
     /// Runs every check. Returns the images' reports (in input order) and
     /// the findings (in report order).
+    ///
+    /// A library found outside the scanned images is reported, with its own
+    /// findings, only when a transitive finding's chain passes through it.
     public func run() -> (images: [ImageReport], findings: [Finding]) {
         let own = parallelMap(images.indices.map { $0 }, ownFindings)
-        var findings = own.flatMap { $0 }
-        findings += transitiveFindings(own: own)
-        findings += architectureFindings()
+        let (transitive, passedThrough) = transitiveFindings(own: own)
+        let reported = Set(0..<scannedCount).union(passedThrough)
+        var findings = own.enumerated().filter { reported.contains($0.offset) }.flatMap(\.element)
+        findings += transitive.filter { reported.contains($0.image) }.map(\.finding)
+        findings += architectureFindings() + missingLibraryFindings()
         findings.sort(by: Finding.reportOrder)
         let byImage = Dictionary(grouping: findings, by: \.image)
-        let reports = images.indices.map { index in
-            imageReport(index, findings: byImage[images[index].path] ?? [])
+        let reports = reported.sorted().map { index in
+            imageReport(index, findings: byImage[images[index].path] ?? [], reported: reported)
         }
         return (reports, findings)
     }
@@ -151,30 +167,34 @@ public struct Analyzer: Sendable {
 
     // MARK: - Transitive findings
 
-    func transitiveFindings(own: [[Finding]]) -> [Finding] {
-        var findings: [Finding] = []
+    /// The transitive findings (with the index of the image they are on),
+    /// and every image index their chains pass through.
+    func transitiveFindings(own: [[Finding]]) -> ([(image: Int, finding: Finding)], Set<Int>) {
+        var findings: [(image: Int, finding: Finding)] = []
+        var passedThrough = Set<Int>()
         for (origin, originFindings) in own.enumerated() {
             let unsafe = originFindings.filter { finding in
                 finding.kind != .providedSymbol && rule(finding.rule)?.category.makesUnsafe == true
             }
             guard !unsafe.isEmpty else { continue }
-            for (dependent, chain) in graph.dependents(of: origin) {
+            for (dependent, chain) in graph.dependents(of: origin) where dependent < scannedCount {
+                passedThrough.formUnion(chain)
                 let names = chain.map { images[$0].linkName }
                 for source in unsafe {
                     guard let rule = rule(source.rule) else { continue }
                     let api = Self.apiLabel(source, rule: rule, rules: rules)
                     let (severity, context) = effectiveSeverity(rule, image: dependent)
                     let path = (names + [api]).joined(separator: " → ")
-                    findings.append(Finding(
+                    findings.append((dependent, Finding(
                         rule: rule.id, severity: severity, category: rule.category.rawValue, kind: .transitive,
                         image: images[dependent].path, symbol: source.symbol, demangled: source.demangled,
                         chain: names + [api],
                         message: "reached through \(path): \(rule.message)\(context)",
-                        fixit: rule.fixit, source: rule.source))
+                        fixit: rule.fixit, source: rule.source)))
                 }
             }
         }
-        return findings
+        return (findings, passedThrough)
     }
 
     /// What a chain ends with: the Swift or C++ path the rule matched, else
@@ -224,14 +244,28 @@ public struct Analyzer: Sendable {
 
     // MARK: - Architecture
 
+    /// A warning per DT_NEEDED of a scanned image that the loader would not
+    /// find.
+    func missingLibraryFindings() -> [Finding] {
+        graph.missing.filter { $0.image < scannedCount }.map { missing in
+            let rule = BuiltInRules.missingLibrary
+            let searched = missing.searched.isEmpty ? "" : " (searched: \(missing.searched.joined(separator: ", ")))"
+            return Finding(
+                rule: rule.id, severity: rule.severity, category: rule.category.rawValue, kind: .missingLibrary,
+                image: images[missing.image].path, symbol: missing.needed,
+                message: "needs \(missing.needed), which is not found\(searched): \(rule.message)",
+                fixit: rule.fixit, source: rule.source)
+        }
+    }
+
     func architectureFindings() -> [Finding] {
         var findings: [Finding] = []
-        for image in images where image.is32Bit {
+        for image in images[..<scannedCount] where image.is32Bit {
             findings.append(architectureFinding(
                 BuiltInRules.thirtyTwoBit, image: image.path,
                 detail: "\(image.machine) is ELFCLASS32"))
         }
-        for mismatch in graph.mismatches {
+        for mismatch in graph.mismatches where mismatch.image < scannedCount {
             let image = images[mismatch.image]
             let other = images[mismatch.candidate]
             findings.append(architectureFinding(
@@ -240,7 +274,7 @@ public struct Analyzer: Sendable {
                 symbol: mismatch.needed))
         }
         guard !policy.requiredArchitectures.isEmpty else { return findings }
-        let modules = Dictionary(grouping: images.indices, by: { images[$0].linkName })
+        let modules = Dictionary(grouping: 0..<scannedCount, by: { images[$0].linkName })
         for (module, members) in modules {
             let present = Set(members.map { images[$0].machine.name })
             let first = members.map { images[$0].path }.min()!
@@ -263,7 +297,7 @@ public struct Analyzer: Sendable {
 
     // MARK: - Verdicts
 
-    func imageReport(_ index: Int, findings: [Finding]) -> ImageReport {
+    func imageReport(_ index: Int, findings: [Finding], reported: Set<Int>) -> ImageReport {
         let image = images[index]
         let unsafe = findings.filter { finding in
             finding.kind != .providedSymbol && finding.kind != .architecture
@@ -287,9 +321,9 @@ public struct Analyzer: Sendable {
             path: image.path, soname: image.dynamic.soname, machine: image.machine.name,
             elfClass: image.elfClass, dataEncoding: image.dataEncoding, fileType: image.fileType.description,
             role: roles[index].role, extensionType: roles[index].extensionType, verdict: verdict,
-            needed: image.dynamic.needed, links: graph.edges[index].map { images[$0].path },
+            needed: image.dynamic.needed, links: graph.edges[index].filter(reported.contains).map { images[$0].path },
             provides: Array(Set(findings.filter { $0.kind == .providedSymbol }.map(\.rule))).sorted(),
-            symbolTable: image.symbolTable, warnings: image.warnings)
+            symbolTable: image.symbolTable, warnings: image.warnings, external: index >= scannedCount)
     }
 
     static func quoted(_ symbol: String, _ demangled: String?) -> String {

@@ -40,9 +40,17 @@ public enum BuiltInRules {
         source: "System V ABI, ELF: section header table, dynamic section, symbol versioning",
         pack: "built-in")
 
+    /// A DT_NEEDED library that is nowhere the loader looks.
+    public static let missingLibrary = Rule(
+        id: "LINK001", api: "DT_NEEDED", category: .reviewRisk, severity: .warning,
+        matchers: [], message: "the dynamic loader would not find this library, so what it brings in is not checked",
+        fixit: "Scan the folder that holds it, or pass --search-path DIR (searchPaths in linkcheck.json).",
+        source: "ld.so(8): DT_RPATH, LD_LIBRARY_PATH, DT_RUNPATH, ld.so.cache, default paths",
+        pack: "built-in")
+
     /// The C dynamic-loader functions whose definition outside the C
     /// library is an interposition (`<dlfcn.h>`).
     public static let cLoaderFunctions: Set<String> = ["dlopen", "dlmopen", "dlsym", "dlvsym"]
 
-    public static let all = [thirtyTwoBit, missingArchitecture, linkMismatch, loaderInterposition, partialInspection]
+    public static let all = [thirtyTwoBit, missingArchitecture, linkMismatch, loaderInterposition, partialInspection, missingLibrary]
 }

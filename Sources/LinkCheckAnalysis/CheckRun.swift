@@ -14,7 +14,10 @@ public enum CheckRun {
     ///   - jobs: how many files to inspect at once (≥ 1).
     /// - Returns: the report; unreadable and malformed files are in its
     ///   `errors`, non-ELF files in `skipped`.
-    public static func check(paths: [String], rules: RuleSet, policy: Policy, jobs: Int) -> Report {
+    ///   - resolver: how DT_NEEDED is followed outside the scanned paths.
+    public static func check(
+        paths: [String], rules: RuleSet, policy: Policy, resolver: LinkResolver = LinkResolver(), jobs: Int
+    ) -> Report {
         let discovery = Discovery(paths: paths)
         let outcomes = inspect(discovery.files, jobs: jobs)
         var images: [BinaryImage] = []
@@ -29,7 +32,10 @@ public enum CheckRun {
             case .failure(let error): errors.append(error)
             }
         }
-        let (imageReports, findings) = Analyzer(images: images, rules: rules, policy: policy).run()
+        let (graph, external) = resolver.resolve(images) { path in try? ImageInspector.inspect(path: path) }
+        let (imageReports, findings) = Analyzer(
+            images: images + external, rules: rules, policy: policy, graph: graph, scannedCount: images.count
+        ).run()
         var notices: [String] = []
         let allNames = images.map(Policy.names(of:))
         for name in policy.extensions.keys.sorted() + policy.apps.sorted()

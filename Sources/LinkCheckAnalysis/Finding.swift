@@ -22,6 +22,8 @@ public struct Finding: Sendable, Equatable {
         case architecture
         /// Part of the image could not be read.
         case partialInspection = "partial-inspection"
+        /// A DT_NEEDED library the loader would not find.
+        case missingLibrary = "missing-library"
     }
 
     /// The rule id, e.g. `AEX001` or a built-in `ARCH001`.

@@ -1,18 +1,16 @@
 import LinkCheckInspection
 
-/// The DT_NEEDED edges between the scanned images.
-///
-/// A needed name resolves to a scanned image whose SONAME, or else file
-/// name, equals it. Like the dynamic loader, an image of the same machine,
-/// class and data encoding is preferred; when only images of another kind
-/// carry the name, the edge is a ``Mismatch``. Names that resolve to no
-/// scanned image (system libraries) have no edge.
+/// The DT_NEEDED edges between images, as ``LinkResolver`` resolved them:
+/// who links whom, which names only matched images of another machine, and
+/// which were not found at all.
 public struct LinkGraph: Sendable {
     /// `edges[i]`: indices of the images image `i` links, in DT_NEEDED order.
     public private(set) var edges: [[Int]]
     /// DT_NEEDED names that resolved only to images of another kind.
     public private(set) var mismatches: [Mismatch]
-    /// `dependents[i]`: indices of the images that link image `i` directly.
+    /// DT_NEEDED names found nowhere the loader would look.
+    public private(set) var missing: [Missing]
+    /// `directDependents[i]`: indices of the images that link image `i`.
     private var directDependents: [[Int]]
 
     /// A DT_NEEDED entry whose only candidates are of another machine, class
@@ -23,31 +21,28 @@ public struct LinkGraph: Sendable {
         public var candidate: Int
     }
 
-    public init(images: [BinaryImage]) {
-        var byName: [String: [Int]] = [:]
-        for (index, image) in images.enumerated() {
-            byName[image.linkName, default: []].append(index)
-            if image.dynamic.soname != nil && image.dynamic.soname != image.fileName {
-                byName[image.fileName, default: []].append(index)
-            }
-        }
-        edges = Array(repeating: [], count: images.count)
-        mismatches = []
-        for (index, image) in images.enumerated() {
-            for needed in image.dynamic.needed {
-                let candidates = (byName[needed] ?? []).filter { $0 != index }
-                guard let first = candidates.first else { continue }
-                if let same = candidates.first(where: { Self.compatible(images[$0], image) }) {
-                    if !edges[index].contains(same) { edges[index].append(same) }
-                } else {
-                    mismatches.append(Mismatch(image: index, needed: needed, candidate: first))
-                }
-            }
-        }
-        directDependents = Array(repeating: [], count: images.count)
+    /// A DT_NEEDED entry that no directory in `searched` holds.
+    public struct Missing: Sendable, Equatable {
+        public var image: Int
+        public var needed: String
+        public var searched: [String]
+    }
+
+    public init(count: Int, edges: [[Int]], mismatches: [Mismatch] = [], missing: [Missing] = []) {
+        self.edges = edges
+        self.mismatches = mismatches
+        self.missing = missing
+        directDependents = Array(repeating: [], count: count)
         for (from, targets) in edges.enumerated() {
             for target in targets { directDependents[target].append(from) }
         }
+    }
+
+    /// Resolves DT_NEEDED among `images` only, by SONAME or file name (no
+    /// file system search).
+    public init(images: [BinaryImage]) {
+        let (graph, _) = LinkResolver(searchPaths: [], includeSystem: false).resolve(images) { _ in nil }
+        self = graph
     }
 
     /// Whether the loader could load `library` into a process of `image`:
@@ -76,9 +71,7 @@ public struct LinkGraph: Sendable {
         chains[image] = nil
         return chains
     }
-}
 
-extension LinkGraph {
     /// The images reachable from `image` over DT_NEEDED edges, itself
     /// included.
     public func reachable(from image: Int) -> Set<Int> {

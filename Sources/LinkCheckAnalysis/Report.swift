@@ -83,18 +83,21 @@ public struct ImageReport: Sendable, Equatable {
     public var verdict: Verdict
     /// DT_NEEDED, in order.
     public var needed: [String]
-    /// The scanned images this one links (paths), in DT_NEEDED order.
+    /// The reported images this one links (paths), in DT_NEEDED order.
     public var links: [String]
     /// The APIs this image defines (it is their provider), by rule id.
     public var provides: [String]
     public var symbolTable: SymbolTableKind
     /// Problems inspection worked around.
     public var warnings: [String]
+    /// Found outside the scanned paths by following DT_NEEDED (a system
+    /// library), and reported because a finding passes through it.
+    public var external: Bool
 
     public init(
         path: String, soname: String?, machine: String, elfClass: ELFClass, dataEncoding: ELFDataEncoding,
         fileType: String, role: Role, extensionType: String?, verdict: Verdict, needed: [String], links: [String],
-        provides: [String], symbolTable: SymbolTableKind, warnings: [String]
+        provides: [String], symbolTable: SymbolTableKind, warnings: [String], external: Bool = false
     ) {
         self.path = path
         self.soname = soname
@@ -110,5 +113,6 @@ public struct ImageReport: Sendable, Equatable {
         self.provides = provides
         self.symbolTable = symbolTable
         self.warnings = warnings
+        self.external = external
     }
 }

@@ -24,6 +24,9 @@ enum CheckCommand {
             .init(name: "require-arch", value: "ARCH", help: "Require every module for this architecture: aarch64 (arm64), x86_64, … (repeatable)."),
             .init(name: "format", value: "FORMAT", help: "text (default), json, sarif (SARIF 2.1.0) or html."),
             .init(name: "html", value: "FILE", help: "Also write the reviewer's HTML report to FILE."),
+            .init(name: "search-path", value: "DIR", help: "Also look for DT_NEEDED libraries in DIR, after DT_RUNPATH (repeatable)."),
+            .init(name: "use-ld-library-path", value: nil, help: "Search LD_LIBRARY_PATH too, as the loader would."),
+            .init(name: "no-system", value: nil, help: "Do not follow DT_NEEDED into the system's library folders."),
             .init(name: "jobs", value: "N", help: "Inspect N files at once (default: the number of cores)."),
         ])
 
@@ -52,7 +55,10 @@ enum CheckCommand {
             return 2
         }
 
-        let report = CheckRun.check(paths: parsed.positionals, rules: rules, policy: policy, jobs: jobs)
+        let resolver = LinkResolver(
+            searchPaths: parsed.all("search-path"), useLDLibraryPath: parsed.has("use-ld-library-path"),
+            includeSystem: !parsed.has("no-system"))
+        let report = CheckRun.check(paths: parsed.positionals, rules: rules, policy: policy, resolver: resolver, jobs: jobs)
         if let htmlPath = parsed.last("html") {
             do {
                 try Data(HTMLRenderer().render(report).utf8).write(to: URL(fileURLWithPath: htmlPath), options: .atomic)

@@ -69,6 +69,7 @@ public enum CheckJSON {
         var provides: [String]
         var symbolTable: String
         var warnings: [String]
+        var external: Bool
 
         init(_ image: ImageReport) {
             path = image.path
@@ -85,6 +86,7 @@ public enum CheckJSON {
             provides = image.provides
             symbolTable = image.symbolTable.rawValue
             warnings = image.warnings
+            external = image.external
         }
     }
 

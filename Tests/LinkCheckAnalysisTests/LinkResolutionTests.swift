@@ -1,0 +1,102 @@
+import Foundation
+import LinkCheckAnalysis
+import LinkCheckInspection
+import LinkCheckRules
+import LinkCheckTestSupport
+import Testing
+
+/// DT_NEEDED followed the way the loader does: RUNPATH with $ORIGIN, RPATH,
+/// search paths, the system folders; libraries outside the scanned paths
+/// reported only when a finding passes through them.
+@Suite struct LinkResolutionTests {
+    static let rules: RuleSet = {
+        let rule = Rule(id: "TST001", api: "kit_shared", category: .unavailableAPI, severity: .error,
+                        matchers: [.symbol("kit_shared")], message: "unavailable", fixit: "f", source: "s")
+        return RuleSet.build(packs: [RulePack(path: "t.json", name: "t", version: "1", rules: [rule])]).0
+    }()
+
+    /// dir/lib/libunsafe.so, dir/lib/libclean.so, and in dir/app the
+    /// libraries that link them with the given flags.
+    static func layout(_ flags: [String] = ["-Wl,-rpath,$ORIGIN/../lib"]) throws -> TemporaryDirectory {
+        let directory = try Fixtures.temporaryDirectory()
+        let lib = directory.path("lib")
+        let app = directory.path("app")
+        try FileManager.default.createDirectory(at: lib, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
+        try Fixtures.compile("linkchain.c", to: lib.appendingPathComponent("libunsafe.so"), flags: ["-shared", "-DUNSAFE", "-Wl,-soname,libunsafe.so"])
+        try Fixtures.compile("linkchain.c", to: lib.appendingPathComponent("libclean.so"), flags: ["-shared", "-DCLEAN", "-Wl,-soname,libclean.so"])
+        try Fixtures.compile("linkchain.c", to: app.appendingPathComponent("libext.so"), flags: ["-shared", "-L\(lib.path)", "-lunsafe"] + flags)
+        try Fixtures.compile("linkchain.c", to: app.appendingPathComponent("libsafe.so"), flags: ["-shared", "-L\(lib.path)", "-lclean"] + flags)
+        return directory
+    }
+
+    static func check(_ directory: TemporaryDirectory, _ resolver: LinkResolver = LinkResolver()) -> Report {
+        CheckRun.check(paths: [directory.path("app").path], rules: rules, policy: Policy(extensions: ["ext": nil]),
+                       resolver: resolver, jobs: 1)
+    }
+
+    @Test func runpathWithOriginReachesAnUnsafeLibraryOutsideTheInputs() throws {
+        let directory = try Self.layout()
+        let report = Self.check(directory)
+        let unsafe = directory.path("lib/libunsafe.so").path
+        #expect(report.images.map(\.path) == [directory.path("app/libext.so").path, directory.path("app/libsafe.so").path, unsafe])
+        #expect(report.images.last?.external == true)
+        #expect(report.images.first?.verdict == .unsafe)
+        let chain = report.findings.first { $0.kind == .transitive }
+        #expect(chain?.chain == ["libext.so", "libunsafe.so", "kit_shared"])
+        #expect(chain?.severity == .error)
+        #expect(report.findings.contains { $0.image == unsafe && $0.kind == .importedSymbol })
+        #expect(!report.images.contains { $0.path.hasSuffix("libclean.so") }, "no finding passes through libclean.so")
+        #expect(report.images[1].links == [], "libclean.so is not reported, so it is not drawn")
+    }
+
+    @Test func rpathIsIgnoredWhenRunpathIsPresent() throws {
+        let directory = try Self.layout(["-Wl,--disable-new-dtags", "-Wl,-rpath,$ORIGIN/../lib"])
+        let viaRpath = Self.check(directory)
+        #expect(viaRpath.findings.contains { $0.kind == .transitive }, "DT_RPATH is searched")
+        let image = try ImageInspector.inspect(path: directory.path("app/libext.so").path)
+        #expect(image.dynamic.rpath == ["$ORIGIN/../lib"])
+        #expect(image.dynamic.runpath.isEmpty)
+    }
+
+    @Test func missingLibrariesAreWarningsAndSearchPathsFindThem() throws {
+        let directory = try Self.layout([])
+        let missing = Self.check(directory)
+        let warnings = missing.findings.filter { $0.rule == "LINK001" }
+        #expect(warnings.compactMap(\.symbol).sorted() == ["libclean.so", "libunsafe.so"])
+        #expect(warnings.allSatisfy { $0.severity == .warning && $0.message.hasPrefix("needs lib") })
+        let found = Self.check(directory, LinkResolver(searchPaths: [directory.path("lib").path]))
+        #expect(!found.findings.contains { $0.rule == "LINK001" })
+        #expect(found.findings.contains { $0.kind == .transitive })
+        let noSystem = Self.check(directory, LinkResolver(includeSystem: false))
+        #expect(!noSystem.findings.contains { $0.rule == "LINK001" }, "--no-system stops at the scanned set")
+    }
+
+    @Test func ldLibraryPathOnlyWhenAsked() throws {
+        let directory = try Self.layout([])
+        let lib = directory.path("lib").path
+        let resolver = LinkResolver(useLDLibraryPath: true)
+        // The variable is read from this process's environment.
+        let previous = ProcessInfo.processInfo.environment["LD_LIBRARY_PATH"]
+        setenv("LD_LIBRARY_PATH", lib, 1)
+        defer { if let previous { setenv("LD_LIBRARY_PATH", previous, 1) } else { unsetenv("LD_LIBRARY_PATH") } }
+        #expect(Self.check(directory, resolver).findings.contains { $0.kind == .transitive })
+        #expect(!Self.check(directory, LinkResolver()).findings.contains { $0.kind == .transitive })
+    }
+
+    @Test func systemLibrariesAreFollowedButNotReported() throws {
+        let images = try Fixtures.sampleImages().appendingPathComponent("PhotoEditor")
+        let packs = DefaultRulePacks.paths().compactMap { RulePackLoader.load(path: $0).pack }
+        let report = CheckRun.check(paths: [images.path], rules: RuleSet.build(packs: packs).0, policy: Policy(), jobs: 2)
+        #expect(!report.findings.contains { $0.rule == "LINK001" }, "libswiftCore.so and libc.so.6 resolve")
+        #expect(report.images.allSatisfy { !$0.external })
+        #expect(report.images.count == 8)
+    }
+
+    @Test func systemDirectoriesComeFromLdSoConf() {
+        let machine = Machine(code: 62, elfClass: .elf64, dataEncoding: .lsb)
+        let directories = SystemLibraryDirectories.for(machine, .elf64)
+        #expect(directories.contains("/usr/lib/x86_64-linux-gnu"))
+        #expect(directories.suffix(2) == ["/usr/lib64", "/usr/lib"])
+    }
+}
