@@ -24,6 +24,7 @@ public struct Analyzer: Sendable {
     let extensionsReaching: [[Int]]
     /// `appReaches[i]`: whether a containing app links image `i`.
     let appReaches: [Bool]
+    let imageIndex: [String: Int]
 
     /// SONAMEs of the C libraries that define the loader functions.
     static let loaderProviders = ["libc.so.*", "libdl.so.*", "libc.musl-*", "ld-musl-*"]
@@ -43,6 +44,7 @@ public struct Analyzer: Sendable {
         self.rules = rules
         self.policy = policy
         self.scannedCount = scannedCount ?? images.count
+        self.imageIndex = Dictionary(images.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
         let graph = graph ?? LinkGraph(images: images)
         self.graph = graph
         let roles = images.map(policy.role)
@@ -67,19 +69,39 @@ public struct Analyzer: Sendable {
     ///
     /// A library found outside the scanned images is reported, with its own
     /// findings, only when a transitive finding's chain passes through it.
-    public func run() -> (images: [ImageReport], findings: [Finding]) {
-        let own = parallelMap(images.indices.map { $0 }, ownFindings)
+    ///
+    /// Suppressed findings (``Policy/suppressions``) are dropped before
+    /// they propagate, so accepting a framework's finding also accepts what
+    /// it causes in the images that link it; `notices` names every
+    /// suppression that matched nothing.
+    public func run() -> (images: [ImageReport], findings: [Finding], notices: [String]) {
+        var suppressed: [Finding] = []
+        let keep = { (finding: Finding) -> Bool in
+            guard policy.suppressions.contains(where: { Suppressions.matches($0, finding, Policy.names(of: images[self.index(of: finding.image)])) })
+            else { return true }
+            suppressed.append(finding)
+            return false
+        }
+        let own = parallelMap(images.indices.map { $0 }, ownFindings).map { $0.filter(keep) }
         let (transitive, passedThrough) = transitiveFindings(own: own)
         let reported = Set(0..<scannedCount).union(passedThrough)
         var findings = own.enumerated().filter { reported.contains($0.offset) }.flatMap(\.element)
         findings += transitive.filter { reported.contains($0.image) }.map(\.finding)
         findings += architectureFindings() + missingLibraryFindings()
+        findings = findings.filter(keep)
         findings.sort(by: Finding.reportOrder)
+        let names = Dictionary(images.map { ($0.path, Policy.names(of: $0)) }, uniquingKeysWith: { first, _ in first })
+        let notices = Suppressions.apply(policy.suppressions, file: policy.suppressionsFile, to: suppressed, images: names).notices
         let byImage = Dictionary(grouping: findings, by: \.image)
         let reports = reported.sorted().map { index in
             imageReport(index, findings: byImage[images[index].path] ?? [], reported: reported)
         }
-        return (reports, findings)
+        return (reports, findings, notices)
+    }
+
+    /// The index of the image at `path`.
+    func index(of path: String) -> Int {
+        imageIndex[path] ?? 0
     }
 
     // MARK: - Own findings

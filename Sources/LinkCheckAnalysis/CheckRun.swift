@@ -33,10 +33,10 @@ public enum CheckRun {
             }
         }
         let (graph, external) = resolver.resolve(images) { path in try? ImageInspector.inspect(path: path) }
-        let (imageReports, findings) = Analyzer(
+        let (imageReports, findings, suppressionNotices) = Analyzer(
             images: images + external, rules: rules, policy: policy, graph: graph, scannedCount: images.count
         ).run()
-        var notices: [String] = []
+        var notices = suppressionNotices
         let allNames = images.map(Policy.names(of:))
         for name in policy.extensions.keys.sorted() + policy.apps.sorted()
         where !allNames.contains(where: { $0.contains(name) }) {

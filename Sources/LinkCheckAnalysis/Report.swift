@@ -26,8 +26,11 @@ public struct Report: Sendable {
     public var errors: [InspectionError]
     /// Files passed over: not ELF, not a regular file.
     public var skipped: [SkippedEntry]
-    /// Remarks about the run itself (a role name that matched no image).
+    /// Warnings about the run itself (a role name that matched no image, an
+    /// unused suppression).
     public var notices: [String]
+    /// Information about the run (findings a baseline accepted).
+    public var remarks: [String] = []
 
     public init(
         inputs: [String], rulePacks: [RulePackSummary], rules: [String: Rule] = [:], date: Date = Date(),

@@ -22,15 +22,27 @@ public struct Policy: Sendable, Equatable {
     /// Standard machine names every module must be present for
     /// (``Machine/canonicalName(_:)`` spellings are accepted).
     public var requiredArchitectures: [String]
+    /// Names of images that are embedded frameworks even if they look like
+    /// executables.
+    public var frameworks: [String]
+    /// Accepted findings (from `linkcheck.json`), and the file they are in.
+    public var suppressions: [Suppression]
+    public var suppressionsFile: String
 
-    public init(extensions: [String: String?] = [:], apps: [String] = [], requiredArchitectures: [String] = []) {
+    public init(
+        extensions: [String: String?] = [:], apps: [String] = [], requiredArchitectures: [String] = [],
+        frameworks: [String] = [], suppressions: [Suppression] = [], suppressionsFile: String = Configuration.fileName
+    ) {
         self.extensions = extensions
         self.apps = apps
         self.requiredArchitectures = requiredArchitectures.map(Machine.canonicalName)
+        self.frameworks = frameworks
+        self.suppressions = suppressions
+        self.suppressionsFile = suppressionsFile
     }
 
     /// Whether any role was assigned by name.
-    public var assignsRoles: Bool { !extensions.isEmpty || !apps.isEmpty }
+    public var assignsRoles: Bool { !extensions.isEmpty || !apps.isEmpty || !frameworks.isEmpty }
 
     /// The names by which `image` can be named: its file name, its SONAME,
     /// and its module name (the file name without a `lib` prefix and a
@@ -56,7 +68,7 @@ public struct Policy: Sendable, Equatable {
     }
 
     /// The role and extension type of `image`: named extension, named app,
-    /// any other executable (`ET_EXEC`, or `ET_DYN` with `DF_1_PIE`) is an
+    /// named framework, any other executable (`ET_EXEC`, or `ET_DYN` with `DF_1_PIE`) is an
     /// app, everything else a framework.
     public func role(of image: BinaryImage) -> AssignedRole {
         let names = Self.names(of: image)
@@ -64,6 +76,7 @@ public struct Policy: Sendable, Equatable {
             return AssignedRole(role: .extension, extensionType: extensions[match] ?? nil)
         }
         if apps.contains(where: names.contains) { return AssignedRole(role: .app, extensionType: nil) }
+        if frameworks.contains(where: names.contains) { return AssignedRole(role: .framework, extensionType: nil) }
         if image.fileType == .executable || image.dynamic.isPositionIndependentExecutable {
             return AssignedRole(role: .app, extensionType: nil)
         }

@@ -27,6 +27,9 @@ enum CheckCommand {
             .init(name: "search-path", value: "DIR", help: "Also look for DT_NEEDED libraries in DIR, after DT_RUNPATH (repeatable)."),
             .init(name: "use-ld-library-path", value: nil, help: "Search LD_LIBRARY_PATH too, as the loader would."),
             .init(name: "no-system", value: nil, help: "Do not follow DT_NEEDED into the system's library folders."),
+            .init(name: "config", value: "FILE", help: "Read roles, rules, search paths and suppressions from FILE (default: ./linkcheck.json if present)."),
+            .init(name: "baseline", value: "FILE", help: "Report only findings that are not in the baseline FILE."),
+            .init(name: "write-baseline", value: "FILE", help: "Write this run's findings to FILE as a baseline."),
             .init(name: "jobs", value: "N", help: "Inspect N files at once (default: the number of cores)."),
         ])
 
@@ -42,13 +45,36 @@ enum CheckCommand {
         for architecture in parsed.all("require-arch") where !Machine.standardNames.contains(Machine.canonicalName(architecture)) {
             throw UsageError("unknown architecture '\(architecture)' (known: \(Machine.standardNames.sorted().joined(separator: ", ")); arm64 means aarch64)")
         }
+        var configuration = Configuration(path: Configuration.fileName)
+        let configPath = parsed.last("config")
+            ?? (FileManager.default.fileExists(atPath: Configuration.fileName) ? Configuration.fileName : nil)
+        if let configPath {
+            switch Configuration.load(path: configPath) {
+            case .success(let loaded): configuration = loaded
+            case .failure(let failure):
+                failure.problems.forEach { printError("\($0.file): error: \($0.jsonPath): \($0.message)") }
+                return 2
+            }
+        }
+        let baseline: Baseline?
+        do {
+            baseline = try parsed.last("baseline").map { path throws(BaselineError) in try Baseline(path: path) }
+        } catch {
+            printError("linkcheck: error: \(error)")
+            return 2
+        }
+        var extensionTypes: [String: String?] = configuration.extensions.mapValues { $0 }
+        extensionTypes.merge(try extensions(parsed.all("extension"))) { $1 }
         let policy = Policy(
-            extensions: try extensions(parsed.all("extension")),
-            apps: parsed.all("app"),
-            requiredArchitectures: parsed.all("require-arch"))
+            extensions: extensionTypes,
+            apps: configuration.apps + parsed.all("app"),
+            requiredArchitectures: configuration.requiredArchitectures + parsed.all("require-arch"),
+            frameworks: configuration.frameworks,
+            suppressions: configuration.suppressions,
+            suppressionsFile: configuration.path)
 
         let rules: RuleSet
-        switch RuleLoading.load(extraPacks: parsed.all("rules"), includeDefaults: !parsed.has("no-default-rules")) {
+        switch RuleLoading.load(extraPacks: configuration.rules + parsed.all("rules"), includeDefaults: !parsed.has("no-default-rules")) {
         case .success(let loaded): rules = loaded
         case .failure(let failure):
             failure.lines.forEach { printError($0) }
@@ -56,9 +82,25 @@ enum CheckCommand {
         }
 
         let resolver = LinkResolver(
-            searchPaths: parsed.all("search-path"), useLDLibraryPath: parsed.has("use-ld-library-path"),
-            includeSystem: !parsed.has("no-system"))
-        let report = CheckRun.check(paths: parsed.positionals, rules: rules, policy: policy, resolver: resolver, jobs: jobs)
+            searchPaths: configuration.searchPaths + parsed.all("search-path"),
+            useLDLibraryPath: parsed.has("use-ld-library-path"), includeSystem: !parsed.has("no-system"))
+        var report = CheckRun.check(paths: parsed.positionals, rules: rules, policy: policy, resolver: resolver, jobs: jobs)
+        let linkNames = Dictionary(report.images.map { ($0.path, $0.soname ?? URL(fileURLWithPath: $0.path).lastPathComponent) },
+                                   uniquingKeysWith: { first, _ in first })
+        let linkName = { (path: String) in linkNames[path] ?? URL(fileURLWithPath: path).lastPathComponent }
+        if let path = parsed.last("write-baseline") {
+            do {
+                try Baseline(findings: report.findings, linkName: linkName).encoded().write(to: URL(fileURLWithPath: path), options: .atomic)
+            } catch {
+                printError("linkcheck: error: cannot write the baseline to \(path): \(error.localizedDescription)")
+                return 2
+            }
+        }
+        if let baseline {
+            let new = baseline.newFindings(report.findings, linkName: linkName)
+            report.remarks.append("\(report.findings.count - new.count) findings accepted by the baseline \(parsed.last("baseline")!)")
+            report.findings = new
+        }
         if let htmlPath = parsed.last("html") {
             do {
                 try Data(HTMLRenderer().render(report).utf8).write(to: URL(fileURLWithPath: htmlPath), options: .atomic)

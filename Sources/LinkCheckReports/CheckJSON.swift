@@ -25,6 +25,7 @@ public enum CheckJSON {
         var errors: [FileError]
         var skipped: [Skipped]
         var notices: [String]
+        var remarks: [String]
 
         init(_ report: Report) {
             inputs = report.inputs
@@ -38,6 +39,7 @@ public enum CheckJSON {
             errors = report.errors.map { FileError(path: $0.path, message: TextRenderer.reason($0)) }
             skipped = report.skipped.map { Skipped(path: $0.path, reason: $0.reason) }
             notices = report.notices
+            remarks = report.remarks
         }
     }
 

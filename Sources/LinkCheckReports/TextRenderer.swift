@@ -26,6 +26,9 @@ public struct TextRenderer {
         for notice in report.notices {
             lines.append("linkcheck: \(label(.warning)) \(notice)")
         }
+        for remark in report.remarks {
+            lines.append("linkcheck: \(label(.note)) \(remark)")
+        }
         lines.append(Self.summary(report))
         return lines.joined(separator: "\n") + "\n"
     }

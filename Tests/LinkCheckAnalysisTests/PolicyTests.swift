@@ -23,7 +23,8 @@ import Testing
     }()
 
     static func run(_ images: [BinaryImage], _ policy: Policy) -> (images: [ImageReport], findings: [Finding]) {
-        Analyzer(images: images, rules: rules, policy: policy).run()
+        let result = Analyzer(images: images, rules: rules, policy: policy).run()
+        return (result.images, result.findings)
     }
 
     @Test func rolesByFileNameSONAMEOrModuleName() {
@@ -80,5 +81,35 @@ import Testing
         libc.exports = image.exports
         let (_, findings) = Self.run([image, libc], Policy())
         #expect(findings.map { "\($0.image) \($0.rule) \($0.severity.rawValue)" } == ["/t/libHook.so INTP001 warning"])
+    }
+}
+
+/// `linkcheck.json` suppressions, applied before findings propagate.
+@Suite struct SuppressionTests {
+    static let images = [
+        PolicyTests.image("libExt.so", needs: ["libUnsafe.so"]),
+        PolicyTests.image("libUnsafe.so", imports: ["kit_shared"]),
+    ]
+
+    static func suppression(_ rule: String, _ image: String, symbol: String? = nil, index: Int = 0) -> Suppression {
+        Suppression(rule: rule, image: image, symbol: symbol, reason: "accepted", jsonPath: "$.suppressions[\(index)]")
+    }
+
+    @Test func aSuppressedFindingDoesNotPropagate() {
+        let policy = Policy(extensions: ["Ext": nil], suppressions: [Self.suppression("TST001", "Unsafe", symbol: "kit_shared")])
+        let result = Analyzer(images: Self.images, rules: PolicyTests.rules, policy: policy).run()
+        #expect(result.findings.isEmpty)
+        #expect(result.images.map(\.verdict) == [.extensionSafe, .extensionSafe])
+        #expect(result.notices.isEmpty)
+    }
+
+    @Test func unusedSuppressionsAreReported() {
+        let policy = Policy(suppressions: [
+            Self.suppression("TST001", "libExt.so", index: 0), Self.suppression("TST999", "libUnsafe.so", index: 1),
+        ], suppressionsFile: "cfg/linkcheck.json")
+        let result = Analyzer(images: Self.images, rules: PolicyTests.rules, policy: policy).run()
+        // The extension's transitive finding is suppressed; the origin is not.
+        #expect(result.findings.map(\.image) == ["/t/libUnsafe.so"])
+        #expect(result.notices == ["cfg/linkcheck.json: $.suppressions[1]: unused suppression: no [TST999] finding on 'libUnsafe.so'"])
     }
 }

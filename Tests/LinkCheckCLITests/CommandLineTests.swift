@@ -217,3 +217,51 @@ import Testing
         #expect(try Snapshot.expected(snapshot, actual: output.standardOutput) == output.standardOutput)
     }
 }
+
+/// `linkcheck.json` and baselines through the command line.
+@Suite struct ConfigurationCommandTests {
+    @Test func theConfigurationSetsRolesAndSuppressesWithAReason() throws {
+        let images = try Fixtures.sampleImages().appendingPathComponent("PhotoEditor")
+        let directory = try Fixtures.temporaryDirectory()
+        try """
+            {"extensions": {"PhotoEditorExtension": "share"}, "app": "PhotoEditorApp",
+             "suppressions": [{"rule": "SEL001", "image": "ShareKit", "reason": "the selector names our own class"},
+                              {"rule": "AEX999", "image": "nowhere", "reason": "left over"}]}
+            """.write(to: directory.path("linkcheck.json"), atomically: true, encoding: .utf8)
+        let output = try Command.capture(Fixtures.linkcheckExecutable, ["check", images.path], currentDirectory: directory.url)
+        #expect(output.status == 1)
+        #expect(output.standardOutput.contains("libPhotoEditorExtension.so: error: [AEX001] reached through"))
+        #expect(!output.standardOutput.contains("[SEL001]"))
+        #expect(output.standardOutput.contains("linkcheck: warning: linkcheck.json: $.suppressions[1]: unused suppression: no [AEX999] finding on 'nowhere'"))
+
+        try #"{"extensions": {"PhotoEditorExtension": "spaceship"}}"#.write(to: directory.path("bad.json"), atomically: true, encoding: .utf8)
+        let bad = try Command.capture(Fixtures.linkcheckExecutable, ["check", "--config", "bad.json", images.path], currentDirectory: directory.url)
+        #expect(bad.status == 2)
+        #expect(bad.standardError.hasPrefix("bad.json: error: $.extensions.PhotoEditorExtension: unknown extension type 'spaceship'"))
+    }
+
+    @Test func aBaselineAcceptsTodaysFindingsAndFailsOnNewOnes() throws {
+        let images = try Fixtures.sampleImages().appendingPathComponent("PhotoEditor")
+        let directory = try Fixtures.temporaryDirectory()
+        let baseline = directory.path("baseline.json").path
+        // The baseline is taken without libPhotoEffects.so; adding it later brings new findings.
+        let subset = directory.path("images")
+        try FileManager.default.createDirectory(at: subset, withIntermediateDirectories: true)
+        for name in ["libUIKit.so", "libShareKit.so", "libImageFilters.so", "libPhotoEditorExtension.so", "libAVFoundation.so"] {
+            try FileManager.default.copyItem(at: images.appendingPathComponent(name), to: subset.appendingPathComponent(name))
+        }
+        let written = try Command.linkcheck(["check", "--write-baseline", baseline, subset.path])
+        #expect(written.status == 1)
+        let accepted = try Command.linkcheck(["check", "--baseline", baseline, subset.path])
+        #expect(accepted.status == 0)
+        #expect(accepted.standardOutput.contains("linkcheck: note: "))
+        try FileManager.default.copyItem(at: images.appendingPathComponent("libPhotoEffects.so"), to: subset.appendingPathComponent("libPhotoEffects.so"))
+        let grown = try Command.linkcheck(["check", "--baseline", baseline, subset.path])
+        #expect(grown.status == 1)
+        let errors = grown.standardOutput.split(separator: "\n").filter { $0.contains(": error: ") }
+        #expect(!errors.isEmpty)
+        #expect(errors.allSatisfy { $0.contains("libPhotoEffects.so") }, "only the new image's findings")
+        let broken = try Command.linkcheck(["check", "--baseline", "/nonexistent/baseline.json", subset.path])
+        #expect(broken.status == 2)
+    }
+}

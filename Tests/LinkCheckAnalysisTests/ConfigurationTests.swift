@@ -1,0 +1,61 @@
+import Foundation
+import LinkCheckAnalysis
+import LinkCheckTestSupport
+import Testing
+
+@Suite struct ConfigurationTests {
+    static func load(_ json: String) throws -> (Result<Configuration, ConfigurationFailure>, TemporaryDirectory) {
+        let directory = try Fixtures.temporaryDirectory()
+        let file = directory.path("linkcheck.json")
+        try json.write(to: file, atomically: true, encoding: .utf8)
+        return (Configuration.load(path: file.path), directory)
+    }
+
+    @Test func aFullConfiguration() throws {
+        let (result, directory) = try Self.load("""
+            {"extensions": {"PhotoEditorExtension": "share", "Stickers": "imessage"}, "app": "PhotoEditorApp",
+             "frameworks": ["ShareKit"], "requiredArchitectures": ["arm64", "x86_64"], "rules": ["rules/own.json"],
+             "searchPaths": ["../lib", "/opt/lib"],
+             "suppressions": [{"rule": "SEL001", "image": "ShareKit", "symbol": "sharedApplication", "reason": "our own class"}]}
+            """)
+        let configuration = try result.get()
+        #expect(configuration.extensions == ["PhotoEditorExtension": "share", "Stickers": "imessage"])
+        #expect(configuration.apps == ["PhotoEditorApp"])
+        #expect(configuration.frameworks == ["ShareKit"])
+        #expect(configuration.requiredArchitectures == ["arm64", "x86_64"])
+        #expect(configuration.rules == [directory.path("rules/own.json").path])
+        #expect(configuration.searchPaths == [directory.url.deletingLastPathComponent().appendingPathComponent("lib").path, "/opt/lib"])
+        #expect(configuration.suppressions == [Suppression(rule: "SEL001", image: "ShareKit", symbol: "sharedApplication", reason: "our own class", jsonPath: "$.suppressions[0]")])
+    }
+
+    @Test func everyProblemNamesItsKeyAndFile() throws {
+        let (result, directory) = try Self.load("""
+            {"extensions": {"Ext": "spaceship", "Other": 3}, "app": 7, "frameworks": "ShareKit",
+             "requiredArchitectures": ["vax"], "colour": "red",
+             "suppressions": [{"rule": "SEL001", "image": "ShareKit"}, {"rule": "X", "image": "Y", "reason": "z", "why": 1}]}
+            """)
+        let file = directory.path("linkcheck.json").path
+        guard case .failure(let failure) = result else {
+            Issue.record("expected problems")
+            return
+        }
+        #expect(failure.problems.map(\.description) == [
+            "\(file): $.colour: unknown key 'colour' (known: app, extensions, frameworks, requiredArchitectures, rules, searchPaths, suppressions)",
+            "\(file): $.extensions.Ext: unknown extension type 'spaceship' (known: action, call-directory, file-provider, imessage, intents, keyboard, notification-content, notification-service, photo-editing, safari, share, today, widget)",
+            "\(file): $.extensions.Other: expected an extension type (a string)",
+            "\(file): $.app: expected the app's image name, or an array of names",
+            "\(file): $.frameworks: expected an array of strings",
+            "\(file): $.requiredArchitectures[0]: unknown architecture 'vax'",
+            "\(file): $.suppressions[0]: missing required field 'reason'",
+            "\(file): $.suppressions[1].why: unknown key 'why'",
+        ])
+    }
+
+    @Test func invalidJSONAndMissingFiles() throws {
+        let (result, _) = try Self.load("{")
+        guard case .failure(let failure) = result else { Issue.record("expected a failure"); return }
+        #expect(failure.problems.first?.message.hasPrefix("invalid JSON") == true)
+        guard case .failure(let missing) = Configuration.load(path: "/nonexistent/linkcheck.json") else { Issue.record("expected a failure"); return }
+        #expect(missing.problems.first?.message.hasPrefix("cannot read") == true)
+    }
+}
