@@ -10,6 +10,7 @@ let package = Package(
     name: "linkcheck",
     products: [
         .executable(name: "linkcheck", targets: ["LinkCheckCLI"]),
+        .plugin(name: "LinkCheckPlugin", targets: ["LinkCheckPlugin"]),
         .library(
             name: "LinkCheckKit",
             targets: ["LinkCheckInspection", "LinkCheckRules", "LinkCheckAnalysis", "LinkCheckReports"]
@@ -31,6 +32,15 @@ let package = Package(
         .executableTarget(
             name: "LinkCheckCLI",
             dependencies: ["LinkCheckInspection", "LinkCheckRules", "LinkCheckAnalysis", "LinkCheckReports"]
+        ),
+        // `swift package linkcheck`: builds the products, checks them.
+        .plugin(
+            name: "LinkCheckPlugin",
+            capability: .command(
+                intent: .custom(verb: "linkcheck", description: "Check the package's products for APIs unavailable in app extensions"),
+                permissions: []
+            ),
+            dependencies: ["LinkCheckCLI"]
         ),
         // Helpers the test targets share: temporary folders, compiling
         // fixtures from Tests/Fixtures, running commands, building Samples/.

@@ -8,6 +8,7 @@
 #   images/PhotoEditor/        the Swift sample's shared libraries and app
 #                              executable (host machine, debug build)
 #   images/arch/<triple>/      the C libraries, one folder per target triple
+#   symbol-graphs/             the Swift modules' symbol graphs (for rules extract)
 #   swiftpm/, stubs/           build state and link-time stubs (never scanned)
 #
 # Progress goes to stderr; stdout is only the images directory, printed last,
@@ -39,13 +40,19 @@ mkdir -p "$images"
 log "Building PhotoEditor (swift build, debug)"
 photo_editor="$samples/PhotoEditor"
 scratch="$build/swiftpm/PhotoEditor"
-"$swift" build --package-path "$photo_editor" --scratch-path "$scratch" >&2
+# The symbol graphs (one per module, dependencies included) carry the
+# project's own @available(iOSApplicationExtension, unavailable) annotations,
+# which `linkcheck rules extract` turns into rules. A module's graph is
+# written when it is compiled, so the folder is kept across builds.
+mkdir -p "$build/symbol-graphs"
+"$swift" build --package-path "$photo_editor" --scratch-path "$scratch" \
+    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$build/symbol-graphs" >&2
 bin="$("$swift" build --package-path "$photo_editor" --scratch-path "$scratch" --show-bin-path)"
 
 mkdir -p "$images/PhotoEditor"
 for image in \
     libUIKit.so libAVFoundation.so \
-    libImageFilters.so libShareKit.so libLegacyLoader.so \
+    libImageFilters.so libShareKit.so libLegacyLoader.so libEditorKit.so libAnalytics.so \
     libPhotoEditorExtension.so libPhotoEffects.so \
     PhotoEditorApp; do
     cp "$bin/$image" "$images/PhotoEditor/$image"

@@ -3,9 +3,12 @@
 #
 #   Samples/check.sh        # from any directory
 #
-# 1. PhotoEditor, with roles: the share extension links ShareKit, which uses
-#    UIApplication.shared, so the extension is unsafe; LegacyLoader's dlopen
-#    is a conditional-loading path; the app may use anything.
+# 1. PhotoEditor, with the roles and suppressions of its linkcheck.json, and
+#    the rules extracted from the project's own annotations: the share
+#    extension links ShareKit, which uses UIApplication.shared, and EditorKit,
+#    which uses Analytics' app-only logAppLaunch, so it is unsafe;
+#    LegacyLoader's dlopen is a conditional-loading path; the app may use
+#    anything. The HTML report goes to Samples/.build/photoeditor-report.html.
 # 2. arch, requiring arm64 (aarch64) and x86_64: the 32-bit i386 and armv7
 #    builds, the module built only for x86_64, and the aarch64 library that
 #    links an x86_64 one.
@@ -26,9 +29,14 @@ run() {
     [ "$status" -le 1 ] || exit "$status"
 }
 
+build="$(dirname "$images")"
 echo
-echo "== linkcheck check --extension PhotoEditorExtension=share --app PhotoEditorApp PhotoEditor"
-run check --extension PhotoEditorExtension=share --app PhotoEditorApp PhotoEditor
+echo "== linkcheck rules extract --symbol-graph-dir symbol-graphs --output project-rules.json"
+"$linkcheck" rules extract --symbol-graph-dir "$build/symbol-graphs" --output "$build/project-rules.json"
+echo
+echo "== linkcheck check --config PhotoEditor/linkcheck.json --rules project-rules.json --html photoeditor-report.html PhotoEditor"
+run check --config "$root/Samples/PhotoEditor/linkcheck.json" --rules "$build/project-rules.json" \
+    --html "$build/photoeditor-report.html" PhotoEditor
 echo
 echo "== linkcheck check --require-arch arm64 --require-arch x86_64 arch"
 run check --require-arch arm64 --require-arch x86_64 arch

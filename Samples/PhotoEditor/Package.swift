@@ -4,8 +4,8 @@ import PackageDescription
 /// A photo editor app with a share extension, laid out the way an iOS
 /// project links embedded frameworks.
 ///
-/// - `PhotoEditorExtension` (the share extension) links ImageFilters and
-///   ShareKit.
+/// - `PhotoEditorExtension` (the share extension) links ImageFilters,
+///   ShareKit and EditorKit (which uses Analytics' app-only API).
 /// - `PhotoEditorApp` (the containing app) links ImageFilters, ShareKit and
 ///   LegacyLoader, and uses app-only UIKit API itself.
 /// - `PhotoEffects` is the plug-in LegacyLoader loads with `dlopen`; nothing
@@ -14,6 +14,10 @@ import PackageDescription
 /// The frameworks and the SDK live in packages of their own under
 /// `Packages/`: SwiftPM links a `.dynamic` product of another package as a
 /// shared library, but copies targets of the same package into each product.
+///
+/// The dependency on linkcheck itself (the repository's root package) makes
+/// its command plugin available: `swift package linkcheck` builds these
+/// products and checks them with `linkcheck.json`.
 let package = Package(
     name: "PhotoEditor",
     products: [
@@ -24,6 +28,7 @@ let package = Package(
     dependencies: [
         .package(path: "Packages/PlatformSDK"),
         .package(path: "Packages/SharedFrameworks"),
+        .package(name: "linkcheck", path: "../.."),
     ],
     targets: [
         .target(
@@ -32,6 +37,7 @@ let package = Package(
                 .product(name: "UIKit", package: "PlatformSDK"),
                 .product(name: "ImageFilters", package: "SharedFrameworks"),
                 .product(name: "ShareKit", package: "SharedFrameworks"),
+                .product(name: "EditorKit", package: "SharedFrameworks"),
             ]
         ),
         .target(

@@ -1,3 +1,4 @@
+import Foundation
 import LinkCheckAnalysis
 import LinkCheckReports
 import LinkCheckRules
@@ -19,6 +20,18 @@ enum RulesCommand {
         positionals: "FILE…",
         options: [])
 
+    static let extractSpec = CommandSpec(
+        name: "rules extract",
+        summary: "Turn a project's @available(…ApplicationExtension, unavailable) annotations, read from Swift symbol graphs, into a rule pack.",
+        positionals: "",
+        options: [
+            .init(name: "symbol-graph-dir", value: "DIR", help: "The folder of *.symbols.json files (repeatable)."),
+            .init(name: "output", value: "FILE", help: "Write the pack to FILE (default: standard output)."),
+            .init(name: "name", value: "NAME", help: "The pack's name (default: project-annotations)."),
+            .init(name: "id-prefix", value: "PREFIX", help: "Rule ids are PREFIX001, PREFIX002, … (default: OWN)."),
+            .init(name: "include-covered", value: nil, help: "Keep annotations the shipped packs already cover (same Swift path)."),
+        ])
+
     static let usage = """
         OVERVIEW: Work with rule packs.
 
@@ -27,6 +40,7 @@ enum RulesCommand {
         SUBCOMMANDS:
           list       Print the rules.
           validate   Check rule-pack files.
+          extract    Make a rule pack from Swift symbol graphs' extension-unavailable annotations.
 
         """
 
@@ -36,10 +50,11 @@ enum RulesCommand {
         switch sub {
         case "list": return try list(rest)
         case "validate": return try validate(rest)
+        case "extract": return try extract(rest)
         case "-h", "--help", "help":
             write(usage)
             return 0
-        default: throw UsageError("unknown subcommand 'rules \(sub)' (list or validate)")
+        default: throw UsageError("unknown subcommand 'rules \(sub)' (list, validate or extract)")
         }
     }
 
@@ -56,6 +71,62 @@ enum RulesCommand {
             failure.lines.forEach { printError($0) }
             return 2
         }
+    }
+
+    /// Exit status 0 when the pack was written (even empty), 2 when a
+    /// symbol graph could not be read.
+    static func extract(_ arguments: [String]) throws -> Int32 {
+        let parsed = try extractSpec.parse(arguments)
+        guard parsed.positionals.isEmpty else { throw UsageError("unexpected argument '\(parsed.positionals[0])'") }
+        let directories = parsed.all("symbol-graph-dir")
+        guard !directories.isEmpty else { throw UsageError("'linkcheck rules extract' needs --symbol-graph-dir DIR") }
+        let prefix = parsed.last("id-prefix") ?? "OWN"
+        guard (2...8).contains(prefix.count), prefix.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
+            throw UsageError("--id-prefix needs 2–8 capital letters, not '\(prefix)'")
+        }
+        var annotations: [SymbolGraphRules.Annotation] = []
+        for directory in directories {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+                printError("linkcheck: error: \(directory): not a folder of symbol graphs")
+                return 2
+            }
+            do {
+                annotations += try SymbolGraphRules.annotations(inDirectory: directory)
+            } catch {
+                printError("linkcheck: error: \(error)")
+                return 2
+            }
+        }
+        if !parsed.has("include-covered"), case .success(let shipped) = RuleLoading.load(extraPacks: [], includeDefaults: true) {
+            let covered = Set(shipped.rules.flatMap(\.matchers).compactMap { matcher -> String? in
+                if case .swift(let path) = matcher { return path }
+                return nil
+            })
+            let before = annotations.count
+            // A shipped path covers itself and every member under it.
+            annotations.removeAll { annotation in
+                covered.contains { annotation.path == $0 || annotation.path.hasPrefix($0 + ".") }
+            }
+            if before > annotations.count {
+                printError("linkcheck: note: \(before - annotations.count) annotated declarations are already covered by the shipped rule packs (--include-covered keeps them)")
+            }
+        }
+        var seen = Set<String>()
+        annotations = annotations.sorted { $0.path < $1.path }.filter { seen.insert($0.path).inserted }
+        let pack = SymbolGraphRules.pack(annotations, name: parsed.last("name") ?? "project-annotations", idPrefix: prefix)
+        let data = RulePackWriter.json(pack)
+        if let output = parsed.last("output") {
+            do {
+                try data.write(to: URL(fileURLWithPath: output), options: .atomic)
+            } catch {
+                printError("linkcheck: error: cannot write \(output): \(error.localizedDescription)")
+                return 2
+            }
+        } else {
+            write(String(decoding: data, as: UTF8.self))
+        }
+        return 0
     }
 
     static func validate(_ arguments: [String]) throws -> Int32 {

@@ -90,7 +90,7 @@ import Testing
         let report = CheckRun.check(paths: [images.path], rules: RuleSet.build(packs: packs).0, policy: Policy(), jobs: 2)
         #expect(!report.findings.contains { $0.rule == "LINK001" }, "libswiftCore.so and libc.so.6 resolve")
         #expect(report.images.allSatisfy { !$0.external })
-        #expect(report.images.count == 8)
+        #expect(report.images.count == 10)
     }
 
     @Test func systemDirectoriesComeFromLdSoConf() {

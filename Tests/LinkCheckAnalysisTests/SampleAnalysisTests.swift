@@ -26,6 +26,8 @@ import Testing
         #expect(verdicts == [
             "PhotoEditorApp": "app app-only",
             "libAVFoundation.so": "framework extension-safe",
+            "libAnalytics.so": "framework extension-safe",
+            "libEditorKit.so": "framework extension-safe",
             "libImageFilters.so": "framework extension-safe",
             "libLegacyLoader.so": "framework extension-safe",
             "libPhotoEditorExtension.so": "extension unsafe",

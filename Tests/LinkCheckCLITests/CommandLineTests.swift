@@ -89,7 +89,7 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("\(images)/PhotoEditor/libPhotoEditorExtension.so: error: [AEX001] reached through libPhotoEditorExtension.so → libShareKit.so → UIKit.UIApplication.shared: ") })
         #expect(lines.contains { $0.hasPrefix("\(images)/PhotoEditor/libShareKit.so: error: [AEX001] imports 'static UIKit.UIApplication.shared.getter : UIKit.UIApplication' ($s5UIKit13UIApplicationC6sharedACvgZ): ") })
         #expect(lines.contains { $0.hasPrefix("\(images)/PhotoEditor/libLegacyLoader.so: note: [LOAD001] imports 'dlopen': ") })
-        #expect(lines.last == "linkcheck: 8 images, 10 errors, 2 warnings, 15 notes; 0 files skipped, 0 files failed")
+        #expect(lines.last == "linkcheck: 10 images, 10 errors, 2 warnings, 15 notes; 0 files skipped, 0 files failed")
     }
 
     @Test func cleanImagesExitZero() throws {
@@ -263,5 +263,62 @@ import Testing
         #expect(errors.allSatisfy { $0.contains("libPhotoEffects.so") }, "only the new image's findings")
         let broken = try Command.linkcheck(["check", "--baseline", "/nonexistent/baseline.json", subset.path])
         #expect(broken.status == 2)
+    }
+}
+
+/// `swift package linkcheck` on the Samples' app package, which depends on
+/// this repository by path.
+@Suite struct PluginTests {
+    @Test func thePluginReportsTheCLIsFindingsAndFails() throws {
+        let images = try Fixtures.sampleImages()  // also builds the package the plugin will rebuild
+        let package = Fixtures.repositoryRoot.appendingPathComponent("Samples/PhotoEditor")
+        let scratch = Fixtures.repositoryRoot.appendingPathComponent("Samples/.build/swiftpm/PhotoEditor")
+        let plugin = try Command.capture("swift", [
+            "package", "--package-path", package.path, "--scratch-path", scratch.path, "linkcheck", "--format", "json",
+        ])
+        #expect(plugin.status != 0, "error findings fail the plugin")
+        #expect(plugin.standardError.contains("error: linkcheck found "))
+        #expect(plugin.standardError.contains("error: libPhotoEditorExtension.so: [OWN001] reached through libPhotoEditorExtension.so → libEditorKit.so → Analytics.Analytics.logAppLaunch"),
+                "the project's own annotation became a rule")
+        let json = try #require(plugin.standardOutput.range(of: "{\n").map { String(plugin.standardOutput[$0.lowerBound...]) })
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.prefix { $0 != "\u{0}" }.split(separator: "\nlinkcheck: HTML report").first!.utf8)) as? [String: Any])
+
+        // The CLI on the same images with the same configuration and rules.
+        let rules = try Command.linkcheck(["rules", "extract", "--symbol-graph-dir", images.deletingLastPathComponent().appendingPathComponent("symbol-graphs").path])
+        let directory = try Fixtures.temporaryDirectory()
+        try rules.standardOutput.write(to: directory.path("rules.json"), atomically: true, encoding: .utf8)
+        let cli = try Command.linkcheck([
+            "check", "--format", "json", "--config", package.appendingPathComponent("linkcheck.json").path,
+            "--rules", directory.path("rules.json").path, images.appendingPathComponent("PhotoEditor").path,
+        ])
+        #expect(cli.status == 1)
+        let expected = try #require(try JSONSerialization.jsonObject(with: Data(cli.standardOutput.utf8)) as? [String: Any])
+        func summary(_ report: [String: Any]) -> Set<String> {
+            Set((report["findings"] as? [[String: Any]] ?? []).map { finding in
+                let image = URL(fileURLWithPath: finding["image"] as? String ?? "").lastPathComponent
+                return "\(image) \(finding["rule"] as? String ?? "") \(finding["severity"] as? String ?? "") \(finding["symbol"] as? String ?? "")"
+            })
+        }
+        #expect(summary(report) == summary(expected))
+        #expect(plugin.standardOutput.contains("linkcheck: HTML report: \(scratch.path)/plugins/LinkCheckPlugin/outputs/linkcheck-report.html"))
+    }
+}
+
+/// `linkcheck rules extract` on the Samples' symbol graphs.
+@Suite struct RulesExtractTests {
+    @Test func theSamplesAnnotationsBecomeAPack() throws {
+        let graphs = try Fixtures.sampleImages().deletingLastPathComponent().appendingPathComponent("symbol-graphs").path
+        let output = try Command.linkcheck(["rules", "extract", "--symbol-graph-dir", graphs])
+        #expect(output.status == 0)
+        #expect(output.standardError.contains("annotated declarations are already covered by the shipped rule packs"))
+        let pack = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
+        let rules = try #require(pack["rules"] as? [[String: Any]])
+        #expect(rules.map { $0["id"] as? String } == ["OWN001"])
+        #expect(rules.first?["match"] as? [[String: String]] == [["swift": "Analytics.Analytics.logAppLaunch"]])
+        let all = try Command.linkcheck(["rules", "extract", "--include-covered", "--symbol-graph-dir", graphs])
+        let allRules = try #require((try JSONSerialization.jsonObject(with: Data(all.standardOutput.utf8)) as? [String: Any])?["rules"] as? [[String: Any]])
+        #expect(allRules.count > 5, "the stand-in UIKit's annotations too")
+        #expect(try Command.linkcheck(["rules", "extract"]).status == 2)
+        #expect(try Command.linkcheck(["rules", "extract", "--symbol-graph-dir", "/nonexistent"]).status == 2)
     }
 }

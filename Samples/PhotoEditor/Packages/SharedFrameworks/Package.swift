@@ -13,9 +13,11 @@ let package = Package(
         .library(name: "ImageFilters", type: .dynamic, targets: ["ImageFilters"]),
         .library(name: "ShareKit", type: .dynamic, targets: ["ShareKit"]),
         .library(name: "LegacyLoader", type: .dynamic, targets: ["LegacyLoader"]),
+        .library(name: "EditorKit", type: .dynamic, targets: ["EditorKit"]),
     ],
     dependencies: [
         .package(path: "../PlatformSDK"),
+        .package(path: "../Analytics"),
     ],
     targets: [
         // Extension-safe: uses only UIImage.
@@ -24,5 +26,8 @@ let package = Package(
         .target(name: "ShareKit", dependencies: [.product(name: "UIKit", package: "PlatformSDK")]),
         // Loads a plug-in with dlopen after a run-time OS version check.
         .target(name: "LegacyLoader"),
+        // Unsafe only by the project's own annotation: calls
+        // Analytics.logAppLaunch(options:).
+        .target(name: "EditorKit", dependencies: [.product(name: "Analytics", package: "Analytics")]),
     ]
 )

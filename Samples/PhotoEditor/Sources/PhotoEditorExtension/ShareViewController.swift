@@ -1,3 +1,4 @@
+import EditorKit
 import ImageFilters
 import ShareKit
 import UIKit
@@ -21,6 +22,7 @@ open class ShareViewController: UIViewController {
     /// Handles the Post button: returns the edited photo after handing it to
     /// the containing app.
     public func didSelectPost(_ photo: UIImage, photoID: String) -> UIImage {
+        EditorSession(photoID: photoID).start()
         let edited = SepiaFilter(intensity: 0.8).apply(to: photo)
         Sharer.openInApp(photoID: photoID)
         return edited

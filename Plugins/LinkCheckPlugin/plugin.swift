@@ -1,0 +1,204 @@
+import Foundation
+import PackagePlugin
+
+/// `swift package linkcheck`: builds the package's dynamic-library and
+/// executable products, turns the `@available(…ApplicationExtension,
+/// unavailable)` annotations of the package's modules (and its
+/// dependencies') into rules, runs `linkcheck check` on the built images with
+/// the package's `linkcheck.json`, and reports the findings as SwiftPM
+/// diagnostics. Fails when there is an error finding.
+///
+/// Options: `--product NAME` (repeatable), `--configuration debug|release`,
+/// `--html PATH` (default: the plugin's work folder), `--format
+/// text|json|sarif` (also print the report so), and `--` followed by options
+/// for `linkcheck check`.
+@main
+struct LinkCheckPlugin: CommandPlugin {
+    func performCommand(context: PluginContext, arguments: [String]) async throws {
+        let separator = arguments.firstIndex(of: "--")
+        let ownArguments = separator.map { Array(arguments[..<$0]) } ?? arguments
+        let toolArguments = separator.map { Array(arguments[($0 + 1)...]) } ?? []
+        var extractor = ArgumentExtractor(ownArguments)
+        let productNames = extractor.extractOption(named: "product")
+        let configurationName = extractor.extractOption(named: "configuration").last ?? "debug"
+        let htmlOption = extractor.extractOption(named: "html").last
+        let format = extractor.extractOption(named: "format").last
+        guard extractor.remainingArguments.isEmpty else {
+            throw PluginFailure("unknown arguments \(extractor.remainingArguments.joined(separator: " ")); pass options for linkcheck check after --")
+        }
+        guard let configuration = ["debug": PackageManager.BuildConfiguration.debug, "release": .release][configurationName] else {
+            throw PluginFailure("--configuration must be debug or release, not '\(configurationName)'")
+        }
+        if let format, !["text", "json", "sarif"].contains(format) {
+            throw PluginFailure("--format must be text, json or sarif, not '\(format)'")
+        }
+
+        let products = try selectedProducts(context.package, names: productNames)
+        var images: [String] = []
+        for product in products {
+            Diagnostics.progress("Building \(product.name) (\(configurationName))")
+            let result = try packageManager.build(.product(product.name), parameters: .init(configuration: configuration, logging: .concise))
+            guard result.succeeded else {
+                print(result.logText)
+                throw PluginFailure("building \(product.name) failed; linkcheck did not run")
+            }
+            images += result.builtArtifacts
+                .filter { $0.kind == .dynamicLibrary || $0.kind == .executable }
+                .map { $0.url.path }
+        }
+
+        // The embedded frameworks the products link from dependency packages
+        // (their dynamic library products, built beside the products).
+        if let binDirectory = images.first.map({ URL(fileURLWithPath: $0).deletingLastPathComponent() }) {
+            for package in dependencyPackages(of: context.package) {
+                for case let library as LibraryProduct in package.products where library.kind == .dynamic {
+                    let path = binDirectory.appendingPathComponent("lib\(library.name).so").path
+                    if FileManager.default.fileExists(atPath: path) { images.append(path) }
+                }
+            }
+        }
+
+        let linkcheck = try context.tool(named: "LinkCheckCLI").url
+        let work = context.pluginWorkDirectoryURL
+        var checkArguments = ["check", "--format", "json"]
+        let config = context.package.directoryURL.appendingPathComponent("linkcheck.json")
+        if FileManager.default.fileExists(atPath: config.path) {
+            checkArguments += ["--config", config.path]
+        }
+        if let rules = try extractAnnotationRules(context: context, linkcheck: linkcheck, into: work) {
+            checkArguments += ["--rules", rules]
+        }
+        let html = htmlOption.map { URL(fileURLWithPath: $0, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL.path }
+            ?? work.appendingPathComponent("linkcheck-report.html").path
+        checkArguments += ["--html", html] + toolArguments + Array(Set(images)).sorted()
+
+        let run = try Self.run(linkcheck, checkArguments)
+        guard run.status <= 1, let report = try? JSONSerialization.jsonObject(with: run.output) as? [String: Any] else {
+            let message = String(decoding: run.error, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if message.contains("cannot write the HTML report"), html.hasPrefix(context.package.directoryURL.path) {
+                throw PluginFailure("\(message)\nwriting into the package directory needs `swift package --allow-writing-to-package-directory linkcheck …`")
+            }
+            throw PluginFailure("linkcheck check failed: \(message)")
+        }
+        let errors = Self.diagnose(report)
+        if let format, format != "json" {
+            let rendered = try Self.run(linkcheck, checkArguments.map { $0 == "json" ? format : $0 }.filter { $0 != html && $0 != "--html" })
+            print(String(decoding: rendered.output, as: UTF8.self), terminator: "")
+        } else if format == "json" {
+            print(String(decoding: run.output, as: UTF8.self), terminator: "")
+        }
+        print("linkcheck: HTML report: \(html)")
+        if errors > 0 {
+            throw PluginFailure("linkcheck found \(errors) error\(errors == 1 ? "" : "s")")
+        }
+    }
+
+    /// The products to check: those named, else every dynamic library and
+    /// executable product of the package.
+    func selectedProducts(_ package: Package, names: [String]) throws -> [any Product] {
+        let candidates = package.products.filter { product in
+            if let library = product as? LibraryProduct { return library.kind == .dynamic }
+            return product is ExecutableProduct
+        }
+        guard !names.isEmpty else { return candidates }
+        return try names.map { name in
+            guard let product = package.products.first(where: { $0.name == name }) else {
+                throw PluginFailure("no product named '\(name)' (products: \(package.products.map(\.name).joined(separator: ", ")))")
+            }
+            return product
+        }
+    }
+
+    /// The package's dependencies, transitively, without linkcheck's own
+    /// package (which provides this plugin).
+    func dependencyPackages(of root: Package) -> [Package] {
+        var result: [Package] = []
+        var seen: Set<String> = [root.id]
+        var queue = root.dependencies.map(\.package)
+        while let package = queue.popLast() {
+            guard seen.insert(package.id).inserted, !package.targets.contains(where: { $0.name == "LinkCheckPlugin" }) else { continue }
+            result.append(package)
+            queue += package.dependencies.map(\.package)
+        }
+        return result
+    }
+
+    /// Symbol graphs of every Swift module of the package and its
+    /// dependencies, turned into a rule pack by `linkcheck rules extract`;
+    /// the pack's path, or `nil` when no module has an annotation.
+    func extractAnnotationRules(context: PluginContext, linkcheck: URL, into work: URL) throws -> String? {
+        var directories: [String] = []
+        for package in [context.package] + dependencyPackages(of: context.package) {
+            for target in package.targets where target is SwiftSourceModuleTarget {
+                let graph = try packageManager.getSymbolGraph(for: target, options: .init(minimumAccessLevel: .public))
+                directories.append(graph.directoryURL.path)
+            }
+        }
+        guard !directories.isEmpty else { return nil }
+        let output = work.appendingPathComponent("project-rules.json").path
+        let run = try Self.run(linkcheck, ["rules", "extract", "--output", output] + directories.flatMap { ["--symbol-graph-dir", $0] })
+        guard run.status == 0 else {
+            throw PluginFailure("linkcheck rules extract failed: \(String(decoding: run.error, as: UTF8.self))")
+        }
+        return output
+    }
+
+    /// Emits one SwiftPM diagnostic per finding and notice; returns the
+    /// number of error findings.
+    static func diagnose(_ report: [String: Any]) -> Int {
+        var errors = 0
+        for finding in report["findings"] as? [[String: Any]] ?? [] {
+            let image = (finding["image"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } ?? "?"
+            let text = "\(image): [\(finding["rule"] as? String ?? "?")] \(finding["message"] as? String ?? "")"
+            switch finding["severity"] as? String {
+            case "error":
+                errors += 1
+                Diagnostics.error(text, file: finding["image"] as? String, line: nil)
+            case "warning": Diagnostics.warning(text, file: finding["image"] as? String, line: nil)
+            default: Diagnostics.remark(text, file: finding["image"] as? String, line: nil)
+            }
+        }
+        for notice in report["notices"] as? [String] ?? [] {
+            Diagnostics.warning(notice, file: nil, line: nil)
+        }
+        for file in report["errors"] as? [[String: Any]] ?? [] {
+            Diagnostics.error("cannot inspect: \(file["message"] as? String ?? "")", file: file["path"] as? String, line: nil)
+        }
+        return errors
+    }
+
+    /// Runs `executable` and collects its output.
+    static func run(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, output: Data, error: Data) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        // Drain standard error on another thread so neither pipe fills up.
+        let errorData = ErrorOutput()
+        let drained = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            errorData.data = error.fileHandleForReading.readDataToEndOfFile()
+            drained.signal()
+        }
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        drained.wait()
+        return (process.terminationStatus, outputData, errorData.data)
+    }
+}
+
+/// A plugin failure with a message for the user.
+struct PluginFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Standard error of a child process, filled by one thread and read after
+/// it signalled.
+final class ErrorOutput: @unchecked Sendable {
+    var data = Data()
+}
