@@ -322,3 +322,17 @@ import Testing
         #expect(try Command.linkcheck(["rules", "extract", "--symbol-graph-dir", "/nonexistent"]).status == 2)
     }
 }
+
+/// The Samples' `linkcheck.json` follows the documented schema.
+@Suite struct ConfigurationSchemaTests {
+    @Test(.enabled(if: ReportSchemaTests.hasValidator, "needs Python's jsonschema"))
+    func theSamplesConfigurationMatchesTheSchema() throws {
+        let schema = Fixtures.repositoryRoot.appendingPathComponent("Documentation/linkcheck-config.schema.json").path
+        let config = Fixtures.repositoryRoot.appendingPathComponent("Samples/PhotoEditor/linkcheck.json").path
+        let validation = try Command.capture("python3", ["-c", """
+            import json, sys, jsonschema
+            jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
+            """, config, schema])
+        #expect(validation.status == 0, "\(validation.standardError)")
+    }
+}
