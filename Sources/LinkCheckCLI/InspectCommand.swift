@@ -8,7 +8,10 @@ enum InspectCommand {
         name: "inspect",
         summary: "Show what linkcheck reads from ELF files: header, dynamic section, imports and exports with versions.",
         positionals: "FILE…",
-        options: [.init(name: "format", value: "FORMAT", help: "text (default) or json.")])
+        options: [
+            .init(name: "format", value: "FORMAT", help: "text (default) or json."),
+            .init(name: "call-sites", value: nil, help: "Also list the calls to imported functions (x86_64 and aarch64), as the disassembler finds them."),
+        ])
 
     /// Exit status 0 when at least one file was inspected, else 2.
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -26,7 +29,12 @@ enum InspectCommand {
         } else {
             for result in results {
                 switch result {
-                case .success(let image): write(InspectRenderer.text(image))
+                case .success(let image):
+                    write(InspectRenderer.text(image))
+                    if parsed.has("call-sites") {
+                        let analysis = try? CallSiteAnalyzer.analyze(path: image.path)
+                        write(InspectRenderer.callSites(analysis ?? nil, machine: image.machine.name))
+                    }
                 case .failure(let error): printError("linkcheck: error: \(error)")
                 }
             }

@@ -26,6 +26,21 @@ public enum InspectRenderer {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The calls to imported functions: address, caller, callee, how.
+    public static func callSites(_ analysis: CodeAnalysis?, machine: String) -> String {
+        guard let analysis else { return "  call sites: not analysed for \(machine)\n" }
+        var lines = ["  call sites to imported functions:"]
+        for site in analysis.callSites {
+            guard case .imported(let name) = site.callee else { continue }
+            let caller = site.caller.map { analysis.functions[$0].name } ?? "?"
+            var how = site.isTailCall ? "jump" : "call"
+            if site.throughGOT { how += " via GOT" }
+            let argument = site.firstArgument.map { " \"\($0)\"" } ?? ""
+            lines.append("    0x\(String(site.address, radix: 16)) in \(caller): \(how) \(name)\(argument)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     private static func row(_ symbol: Symbol, imported: Bool) -> String {
         let type = symbol.type.description.padding(toLength: 7, withPad: " ", startingAt: 0)
         let binding = symbol.binding.description.padding(toLength: 7, withPad: " ", startingAt: 0)

@@ -1,0 +1,9 @@
+// The Capstone disassembler (Debian: libcapstone-dev), and operand views so
+// that Swift need not index C arrays inside unions.
+#include <capstone/capstone.h>
+
+static inline uint8_t linkcheck_x86_operand_count(const cs_insn *insn) { return insn->detail->x86.op_count; }
+static inline const cs_x86_op *linkcheck_x86_operand(const cs_insn *insn, unsigned index) { return &insn->detail->x86.operands[index]; }
+static inline uint8_t linkcheck_arm64_operand_count(const cs_insn *insn) { return insn->detail->arm64.op_count; }
+static inline const cs_arm64_op *linkcheck_arm64_operand(const cs_insn *insn, unsigned index) { return &insn->detail->arm64.operands[index]; }
+static inline arm64_cc linkcheck_arm64_condition(const cs_insn *insn) { return insn->detail->arm64.cc; }
