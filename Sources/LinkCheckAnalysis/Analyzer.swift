@@ -25,6 +25,12 @@ public struct Analyzer: Sendable {
     /// `appReaches[i]`: whether a containing app links image `i`.
     let appReaches: [Bool]
     let imageIndex: [String: Int]
+    /// Call sites, for the images whose code was analysed.
+    let codeIndex: [Int: CodeIndex]
+    /// What each image loads at run time.
+    let loads: [Int: [LoadEdge]]
+    /// Whether call sites were analysed at all in this run.
+    let callSitesAnalysed: Bool
 
     /// SONAMEs of the C libraries that define the loader functions.
     static let loaderProviders = ["libc.so.*", "libdl.so.*", "libc.musl-*", "ld-musl-*"]
@@ -39,12 +45,22 @@ public struct Analyzer: Sendable {
     ///   - graph: the resolved DT_NEEDED graph over `images`; when `nil`,
     ///     DT_NEEDED is resolved among `images` by name only.
     ///   - scannedCount: how many of `images` were scanned (all by default).
-    public init(images: [BinaryImage], rules: RuleSet, policy: Policy, graph: LinkGraph? = nil, scannedCount: Int? = nil) {
+    ///   - code: the call-site analysis of the images that need one
+    ///     (``needsCodeAnalysis(_:rules:)``), by index; `nil` when call sites
+    ///     are not analysed in this run.
+    ///   - loads: the libraries each image loads at run time, by index.
+    public init(
+        images: [BinaryImage], rules: RuleSet, policy: Policy, graph: LinkGraph? = nil, scannedCount: Int? = nil,
+        code: [Int: CodeAnalysis]? = nil, loads: [Int: [LoadEdge]] = [:]
+    ) {
         self.images = images
         self.rules = rules
         self.policy = policy
         self.scannedCount = scannedCount ?? images.count
         self.imageIndex = Dictionary(images.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
+        self.codeIndex = (code ?? [:]).mapValues(CodeIndex.init)
+        self.callSitesAnalysed = code != nil
+        self.loads = loads
         let graph = graph ?? LinkGraph(images: images)
         self.graph = graph
         let roles = images.map(policy.role)
@@ -84,17 +100,21 @@ public struct Analyzer: Sendable {
         }
         let own = parallelMap(images.indices.map { $0 }, ownFindings).map { $0.filter(keep) }
         let (transitive, passedThrough) = transitiveFindings(own: own)
-        let reported = Set(0..<scannedCount).union(passedThrough)
+        let unsafeImages = Set(own.indices.filter { index in
+            own[index].contains { $0.kind != .providedSymbol && RuleCategory(rawValue: $0.category)?.makesUnsafe == true }
+        }).union(transitive.map(\.image))
+        let (loaded, loadedImages) = loadFindings(unsafeImages: unsafeImages)
+        let reported = Set(0..<scannedCount).union(passedThrough).union(loadedImages)
         var findings = own.enumerated().filter { reported.contains($0.offset) }.flatMap(\.element)
         findings += transitive.filter { reported.contains($0.image) }.map(\.finding)
-        findings += architectureFindings() + missingLibraryFindings()
+        findings += loaded + architectureFindings() + missingLibraryFindings()
         findings = findings.filter(keep)
         findings.sort(by: Finding.reportOrder)
         let names = Dictionary(images.map { ($0.path, Policy.names(of: $0)) }, uniquingKeysWith: { first, _ in first })
         let notices = Suppressions.apply(policy.suppressions, file: policy.suppressionsFile, to: suppressed, images: names).notices
         let byImage = Dictionary(grouping: findings, by: \.image)
         let reports = reported.sorted().map { index in
-            imageReport(index, findings: byImage[images[index].path] ?? [], reported: reported)
+            imageReport(index, findings: byImage[images[index].path] ?? [], reported: reported, unsafeImages: unsafeImages)
         }
         return (reports, findings, notices)
     }
@@ -109,13 +129,25 @@ public struct Analyzer: Sendable {
     func ownFindings(_ index: Int) -> [Finding] {
         let image = images[index]
         var findings: [Finding] = []
+        let code = codeIndex[index]
+        let unanalysed = callSitesAnalysed && !CallSiteAnalyzer.supports(image.machine, image.elfClass)
+            ? " (call sites are not analysed for \(image.machine))" : ""
         for symbol in image.imports {
             for match in rules.rules(matchingSymbol: symbol.name) {
                 let demangled = rules.demangler.any(symbol.name)
-                findings.append(finding(
+                var finding = finding(
                     match, image: index, kind: .importedSymbol, subject: symbol.name, demangled: demangled,
-                    detail: "imports \(Self.quoted(symbol.name, demangled))"))
+                    detail: "imports \(Self.quoted(symbol.name, demangled))")
+                finding.message += unanalysed
+                if let code {
+                    locate(&finding, sites: code.callsToImport[symbol.name] ?? [], in: code,
+                           api: Self.label(match, symbol: symbol.name, demangled: demangled))
+                }
+                findings.append(finding)
             }
+        }
+        if let code {
+            findings += staticCallFindings(index, code: code) + versionCheckFindings(index, code: code)
         }
         findings += exportFindings(index)
         for warning in image.warnings {
@@ -207,12 +239,18 @@ public struct Analyzer: Sendable {
                     let api = Self.apiLabel(source, rule: rule, rules: rules)
                     let (severity, context) = effectiveSeverity(rule, image: dependent)
                     let path = (names + [api]).joined(separator: " → ")
-                    findings.append((dependent, Finding(
+                    var finding = Finding(
                         rule: rule.id, severity: severity, category: rule.category.rawValue, kind: .transitive,
                         image: images[dependent].path, symbol: source.symbol, demangled: source.demangled,
                         chain: names + [api],
                         message: "reached through \(path): \(rule.message)\(context)",
-                        fixit: rule.fixit, source: rule.source)))
+                        fixit: rule.fixit, source: rule.source)
+                    finding.callSites = source.callSites
+                    finding.path = source.path
+                    if source.path.count > 1 {
+                        finding.message += " [in \(images[origin].linkName): \(source.path.joined(separator: " → "))]"
+                    }
+                    findings.append((dependent, finding))
                 }
             }
         }
@@ -221,6 +259,14 @@ public struct Analyzer: Sendable {
 
     /// What a chain ends with: the Swift or C++ path the rule matched, else
     /// the demangled symbol, else the raw symbol or string.
+    /// Whether call sites matter for `image`: it imports a symbol some rule
+    /// matches, or defines one an unsafe rule matches (a statically linked
+    /// copy of an API), or declares `.note.dlopen` loads.
+    public static func needsCodeAnalysis(_ image: BinaryImage, rules: RuleSet) -> Bool {
+        image.imports.contains { !rules.rules(matchingSymbol: $0.name).isEmpty }
+            || image.exports.contains { !rules.rules(matchingSymbol: $0.name, unsafeOnly: true).isEmpty }
+    }
+
     static func apiLabel(_ finding: Finding, rule: Rule, rules: RuleSet) -> String {
         guard let symbol = finding.symbol else { return rule.api }
         for match in rules.rules(matchingSymbol: symbol) where match.rule.id == rule.id {
@@ -319,14 +365,14 @@ public struct Analyzer: Sendable {
 
     // MARK: - Verdicts
 
-    func imageReport(_ index: Int, findings: [Finding], reported: Set<Int>) -> ImageReport {
+    func imageReport(_ index: Int, findings: [Finding], reported: Set<Int>, unsafeImages: Set<Int>) -> ImageReport {
         let image = images[index]
         let unsafe = findings.filter { finding in
             finding.kind != .providedSymbol && finding.kind != .architecture
                 && RuleCategory(rawValue: finding.category)?.makesUnsafe == true
         }
         let verdict: Verdict
-        if findings.contains(where: { $0.kind == .architecture && $0.severity == .error }) {
+        if findings.contains(where: { ($0.kind == .architecture || $0.kind == .loadedLibrary) && $0.severity == .error }) {
             // A 32-bit image, a missing architecture or a mismatched link
             // cannot ship in an extension, whatever its APIs.
             verdict = .unsafe
@@ -339,13 +385,23 @@ public struct Analyzer: Sendable {
         } else {
             verdict = .extensionSafe
         }
-        return ImageReport(
+        var report = ImageReport(
             path: image.path, soname: image.dynamic.soname, machine: image.machine.name,
             elfClass: image.elfClass, dataEncoding: image.dataEncoding, fileType: image.fileType.description,
             role: roles[index].role, extensionType: roles[index].extensionType, verdict: verdict,
             needed: image.dynamic.needed, links: graph.edges[index].filter(reported.contains).map { images[$0].path },
             provides: Array(Set(findings.filter { $0.kind == .providedSymbol }.map(\.rule))).sorted(),
             symbolTable: image.symbolTable, warnings: image.warnings, external: index >= scannedCount)
+        report.loads = (loads[index] ?? []).map { edge in
+            LoadReport(
+                name: edge.name, path: edge.target.map { images[$0].path },
+                verdict: edge.target.map { unsafeImages.contains($0) ? "unsafe" : "extension-safe" } ?? "missing",
+                function: edge.callSite?.caller.flatMap { codeIndex[index]?.analysis.functions[$0].name }.map(displayName),
+                address: edge.callSite?.address, source: edge.source)
+        }
+        report.callSites = codeIndex[index] != nil ? "analysed"
+            : callSitesAnalysed && !CallSiteAnalyzer.supports(image.machine, image.elfClass) ? "unsupported-machine" : "not-needed"
+        return report
     }
 
     static func quoted(_ symbol: String, _ demangled: String?) -> String {

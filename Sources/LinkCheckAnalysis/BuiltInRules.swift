@@ -48,9 +48,43 @@ public enum BuiltInRules {
         source: "ld.so(8): DT_RPATH, LD_LIBRARY_PATH, DT_RUNPATH, ld.so.cache, default paths",
         pack: "built-in")
 
+    /// A library loaded at run time that is not extension-safe.
+    public static let unsafeLoad = Rule(
+        id: "DLOP001", api: "dlopen of an unsafe library", category: .conditionalLoading, severity: .error,
+        matchers: [], message: "the loaded library uses APIs unavailable in app extensions",
+        fixit: "Load it only in the containing app, behind a check that the process is not an extension, or make the library extension-safe.",
+        source: "App Extension Programming Guide: conditional loading; embedded frameworks must be extension-safe",
+        pack: "built-in")
+    /// A library loaded at run time that is extension-safe.
+    public static let safeLoad = Rule(
+        id: "DLOP002", api: "dlopen of a safe library", category: .conditionalLoading, severity: .note,
+        matchers: [], message: "the loaded library is extension-safe",
+        fixit: "Nothing to change; keep the load behind a run-time OS version check.",
+        source: "App Extension Programming Guide: conditional loading", pack: "built-in")
+    /// A library loaded at run time that is not found.
+    public static let missingLoad = Rule(
+        id: "DLOP003", api: "dlopen of a missing library", category: .conditionalLoading, severity: .warning,
+        matchers: [], message: "linkcheck cannot tell whether the loaded library is safe",
+        fixit: "Scan the library too, or pass --search-path DIR.",
+        source: "dlopen(3): search order", pack: "built-in")
+    /// A loader call behind a run-time version check.
+    public static let guardedLoad = Rule(
+        id: "DLOP010", api: "guarded conditional loading", category: .conditionalLoading, severity: .note,
+        matchers: [], message: "conditional loading behind a version check, as the guide asks",
+        fixit: "Nothing to change.", source: "App Extension Programming Guide: load frameworks conditionally after a run-time OS version check",
+        pack: "built-in")
+    /// A loader call without a run-time version check.
+    public static let unguardedLoad = Rule(
+        id: "DLOP011", api: "unguarded conditional loading", category: .conditionalLoading, severity: .warning,
+        matchers: [], message: "the guide asks for conditional loading only after a run-time OS version check",
+        fixit: "Check the OS version (ProcessInfo.isOperatingSystemAtLeast, uname) before loading.",
+        source: "App Extension Programming Guide: load frameworks conditionally after a run-time OS version check",
+        pack: "built-in")
+
     /// The C dynamic-loader functions whose definition outside the C
     /// library is an interposition (`<dlfcn.h>`).
     public static let cLoaderFunctions: Set<String> = ["dlopen", "dlmopen", "dlsym", "dlvsym"]
 
-    public static let all = [thirtyTwoBit, missingArchitecture, linkMismatch, loaderInterposition, partialInspection, missingLibrary]
+    public static let all = [thirtyTwoBit, missingArchitecture, linkMismatch, loaderInterposition, partialInspection, missingLibrary,
+        unsafeLoad, safeLoad, missingLoad, guardedLoad, unguardedLoad]
 }

@@ -14,9 +14,13 @@ public enum CheckRun {
     ///   - jobs: how many files to inspect at once (≥ 1).
     /// - Returns: the report; unreadable and malformed files are in its
     ///   `errors`, non-ELF files in `skipped`.
-    ///   - resolver: how DT_NEEDED is followed outside the scanned paths.
+    ///   - resolver: how DT_NEEDED (and what code loads) is followed outside
+    ///     the scanned paths.
+    ///   - callSites: analyse call sites (x86_64, aarch64) of the images
+    ///     that have findings, and what they load at run time.
     public static func check(
-        paths: [String], rules: RuleSet, policy: Policy, resolver: LinkResolver = LinkResolver(), jobs: Int
+        paths: [String], rules: RuleSet, policy: Policy, resolver: LinkResolver = LinkResolver(),
+        callSites: Bool = true, jobs: Int
     ) -> Report {
         let discovery = Discovery(paths: paths)
         let outcomes = inspect(discovery.files, jobs: jobs)
@@ -32,9 +36,33 @@ public enum CheckRun {
             case .failure(let error): errors.append(error)
             }
         }
-        let (graph, external) = resolver.resolve(images) { path in try? ImageInspector.inspect(path: path) }
+        let inspect = { (path: String) in try? ImageInspector.inspect(path: path) }
+        var session = LinkResolver.Session(resolver: resolver, scanned: images)
+        let code = callSites ? analyzeCode(images, rules: rules) : nil
+        var loads: [Int: [LoadEdge]] = [:]
+        for (index, analysis) in code ?? [:] {
+            var seen = Set<String>()
+            for site in analysis.callSites {
+                guard case .imported(let loader) = site.callee, LoaderCalls.libraryLoaders.contains(loader),
+                      let name = LoaderCalls.loadedName(site), seen.insert("\(name)\u{0}\(site.caller ?? -1)").inserted
+                else { continue }
+                let target: Int? = if case .found(let found) = session.locate(name, for: index, inspect: inspect) { found } else { nil }
+                loads[index, default: []].append(LoadEdge(name: name, target: target, callSite: site, source: "call"))
+            }
+        }
+        for (index, image) in images.enumerated() {
+            for declared in image.declaredLoads {
+                var target: Int?
+                for name in declared.sonames where target == nil {
+                    if case .found(let found) = session.locate(name, for: index, inspect: inspect) { target = found }
+                }
+                loads[index, default: []].append(LoadEdge(name: declared.sonames[0], target: target, callSite: nil, source: "note"))
+            }
+        }
+        let graph = session.resolveNeeded(inspect: inspect)
         let (imageReports, findings, suppressionNotices) = Analyzer(
-            images: images + external, rules: rules, policy: policy, graph: graph, scannedCount: images.count
+            images: session.images, rules: rules, policy: policy, graph: graph, scannedCount: images.count,
+            code: code, loads: loads
         ).run()
         var notices = suppressionNotices
         let allNames = images.map(Policy.names(of:))
@@ -51,6 +79,19 @@ public enum CheckRun {
             errors: errors.sorted { $0.path < $1.path },
             skipped: skipped.sorted { $0.path < $1.path },
             notices: notices)
+    }
+
+    /// Call sites of the images that need them (``Analyzer/needsCodeAnalysis(_:rules:)``)
+    /// and whose machine is supported, analysed in parallel.
+    static func analyzeCode(_ images: [BinaryImage], rules: RuleSet) -> [Int: CodeAnalysis] {
+        let candidates = images.indices.filter { index in
+            CallSiteAnalyzer.supports(images[index].machine, images[index].elfClass)
+                && Analyzer.needsCodeAnalysis(images[index], rules: rules)
+        }
+        let analyses = parallelMap(candidates) { index in (try? CallSiteAnalyzer.analyze(path: images[index].path)) ?? nil }
+        var code: [Int: CodeAnalysis] = [:]
+        for (index, analysis) in zip(candidates, analyses) { code[index] = analysis }
+        return code
     }
 
     /// Inspects `files` with `jobs` workers; results in the order of `files`.

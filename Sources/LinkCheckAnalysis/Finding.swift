@@ -24,6 +24,14 @@ public struct Finding: Sendable, Equatable {
         case partialInspection = "partial-inspection"
         /// A DT_NEEDED library the loader would not find.
         case missingLibrary = "missing-library"
+        /// A call to a matched function defined in the same image (its code
+        /// linked in statically).
+        case staticCall = "static-call"
+        /// A library the image loads at run time (`dlopen`), and whether it
+        /// is safe.
+        case loadedLibrary = "loaded-library"
+        /// A loader call, with or without a run-time OS version check.
+        case versionCheck = "version-check"
     }
 
     /// The rule id, e.g. `AEX001` or a built-in `ARCH001`.
@@ -48,6 +56,13 @@ public struct Finding: Sendable, Equatable {
     public var fixit: String?
     /// Where the rule comes from.
     public var source: String?
+    /// The calls that make the finding, for images whose code was analysed
+    /// (x86_64, aarch64); for a transitive finding, those in the image that
+    /// uses the API.
+    public var callSites: [FindingCallSite] = []
+    /// The shortest call path from an exported function to the call, then
+    /// the API: `[ShareKit.Sharer.openInApp(photoID:), ShareKit.openInContainingApp(_:), UIKit.UIApplication.shared]`.
+    public var path: [String] = []
 
     public init(
         rule: String, severity: Severity, category: String, kind: Kind, image: String,
@@ -72,5 +87,29 @@ public struct Finding: Sendable, Equatable {
     public static func reportOrder(_ lhs: Finding, _ rhs: Finding) -> Bool {
         (lhs.image, lhs.rule, lhs.symbol ?? "", lhs.chain.joined(separator: "\u{1}"))
             < (rhs.image, rhs.rule, rhs.symbol ?? "", rhs.chain.joined(separator: "\u{1}"))
+    }
+}
+
+/// One call that makes a finding.
+public struct FindingCallSite: Sendable, Equatable {
+    /// The calling function's raw symbol, or `nil` in code no symbol covers.
+    public var function: String?
+    /// The calling function demangled, when it differs.
+    public var demangled: String?
+    /// The call instruction's virtual address.
+    public var address: UInt64
+    /// Its offset in the file, in bytes.
+    public var fileOffset: UInt64
+
+    public init(function: String?, demangled: String?, address: UInt64, fileOffset: UInt64) {
+        self.function = function
+        self.demangled = demangled
+        self.address = address
+        self.fileOffset = fileOffset
+    }
+
+    /// `name` or `0x…` for display.
+    public var label: String {
+        demangled ?? function ?? "0x" + String(address, radix: 16)
     }
 }

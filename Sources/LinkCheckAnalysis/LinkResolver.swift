@@ -36,33 +36,107 @@ public struct LinkResolver: Sendable {
     public func resolve(
         _ scanned: [BinaryImage], inspect: (String) -> BinaryImage?
     ) -> (graph: LinkGraph, external: [BinaryImage]) {
-        var images = scanned
-        var byName: [String: [Int]] = [:]
-        var byPath: [String: Int] = [:]
-        for (index, image) in scanned.enumerated() {
-            byName[image.linkName, default: []].append(index)
-            if image.dynamic.soname != nil && image.dynamic.soname != image.fileName {
-                byName[image.fileName, default: []].append(index)
+        var session = Session(resolver: self, scanned: scanned)
+        let graph = session.resolveNeeded(inspect: inspect)
+        return (graph, Array(session.images[scanned.count...]))
+    }
+
+    /// One run's resolution state: the images so far (scanned, then found),
+    /// by name and by path, and the files that are not loadable.
+    public struct Session {
+        let resolver: LinkResolver
+        /// The scanned images, then every library found for them.
+        public private(set) var images: [BinaryImage]
+        private var byName: [String: [Int]] = [:]
+        private var byPath: [String: Int] = [:]
+        private var unreadable = Set<String>()
+        private let ldLibraryPath: [String]
+
+        public init(resolver: LinkResolver, scanned: [BinaryImage]) {
+            self.resolver = resolver
+            images = scanned
+            for (index, image) in scanned.enumerated() {
+                byName[image.linkName, default: []].append(index)
+                if image.dynamic.soname != nil && image.dynamic.soname != image.fileName {
+                    byName[image.fileName, default: []].append(index)
+                }
+                byPath[LinkResolver.canonical(image.path)] = index
             }
-            byPath[Self.canonical(image.path)] = index
+            ldLibraryPath = resolver.useLDLibraryPath
+                ? (ProcessInfo.processInfo.environment["LD_LIBRARY_PATH"] ?? "").split(separator: ":").map(String.init) : []
         }
-        var unreadable = Set<String>()
-        var edges: [[Int]] = []
-        var mismatches: [LinkGraph.Mismatch] = []
-        var missing: [LinkGraph.Missing] = []
-        let ldLibraryPath = useLDLibraryPath
-            ? (ProcessInfo.processInfo.environment["LD_LIBRARY_PATH"] ?? "").split(separator: ":").map(String.init) : []
+
+        /// The outcome of looking up one library name for one image.
+        public enum Lookup: Equatable {
+            case found(Int)
+            /// Only images of another machine, class or encoding carry the name.
+            case mismatch(Int)
+            /// Not found; the folders searched.
+            case missing([String])
+        }
+
+        /// Looks `name` up for the image at `index` as the loader would (the
+        /// order in ``LinkResolver``), inspecting and adding a library found
+        /// outside the images so far.
+        public mutating func locate(_ name: String, for index: Int, inspect: (String) -> BinaryImage?) -> Lookup {
+            let image = images[index]
+            if name.contains("/") {
+                let path = name.hasPrefix("/") ? name : URL(fileURLWithPath: name).path
+                return load(path, for: image, inspect: inspect).map(Lookup.found) ?? .missing([])
+            }
+            let origin = (image.path as NSString).deletingLastPathComponent
+            let expand = { (directory: String) in
+                directory.replacingOccurrences(of: "${ORIGIN}", with: origin).replacingOccurrences(of: "$ORIGIN", with: origin)
+            }
+            let rpath = image.dynamic.runpath.isEmpty ? image.dynamic.rpath : []
+            let projectDirectories = (rpath + ldLibraryPath + image.dynamic.runpath).map(expand) + resolver.searchPaths
+            if let found = firstLoaded(name, in: projectDirectories, for: image, inspect: inspect) { return .found(found) }
+            if let found = (byName[name] ?? []).first(where: { $0 != index && LinkGraph.compatible(images[$0], image) }) {
+                return .found(found)
+            }
+            let system = resolver.includeSystem ? SystemLibraryDirectories.for(image.machine, image.elfClass) : []
+            if let found = firstLoaded(name, in: system, for: image, inspect: inspect) { return .found(found) }
+            if let other = (byName[name] ?? []).first(where: { $0 != index }) { return .mismatch(other) }
+            return .missing(projectDirectories + system)
+        }
+
+        /// Resolves the DT_NEEDED of every image, including the libraries
+        /// found on the way.
+        mutating func resolveNeeded(inspect: (String) -> BinaryImage?) -> LinkGraph {
+            var edges: [[Int]] = []
+            var mismatches: [LinkGraph.Mismatch] = []
+            var missing: [LinkGraph.Missing] = []
+            var current = 0
+            while current < images.count {
+                var targets: [Int] = []
+                for needed in images[current].dynamic.needed {
+                    switch locate(needed, for: current, inspect: inspect) {
+                    case .found(let found):
+                        if found != current && !targets.contains(found) { targets.append(found) }
+                    case .mismatch(let other):
+                        mismatches.append(LinkGraph.Mismatch(image: current, needed: needed, candidate: other))
+                    case .missing(let searched):
+                        // Without any folder to search, a name not among the
+                        // scanned images is outside the question asked.
+                        if !searched.isEmpty || needed.contains("/") {
+                            missing.append(LinkGraph.Missing(image: current, needed: needed, searched: searched))
+                        }
+                    }
+                }
+                edges.append(targets)
+                current += 1
+            }
+            return LinkGraph(count: images.count, edges: edges, mismatches: mismatches, missing: missing)
+        }
 
         /// The image at `path` if it is compatible with `image`, inspecting
-        /// it (once) when it is not scanned.
-        func load(_ path: String, for image: BinaryImage) -> Int? {
-            let key = Self.canonical(path)
+        /// it (once) when it is not known yet.
+        private mutating func load(_ path: String, for image: BinaryImage, inspect: (String) -> BinaryImage?) -> Int? {
+            let key = LinkResolver.canonical(path)
             if let index = byPath[key] {
                 return LinkGraph.compatible(images[index], image) ? index : nil
             }
-            guard !unreadable.contains(key), FileManager.default.fileExists(atPath: key),
-                  let library = inspect(key)
-            else {
+            guard !unreadable.contains(key), FileManager.default.fileExists(atPath: key), let library = inspect(key) else {
                 unreadable.insert(key)
                 return nil
             }
@@ -71,48 +145,16 @@ public struct LinkResolver: Sendable {
             return LinkGraph.compatible(library, image) ? images.count - 1 : nil
         }
 
-        func firstLoaded(_ name: String, in directories: [String], for image: BinaryImage) -> Int? {
+        private mutating func firstLoaded(
+            _ name: String, in directories: [String], for image: BinaryImage, inspect: (String) -> BinaryImage?
+        ) -> Int? {
             for directory in directories {
-                if let index = load((directory as NSString).appendingPathComponent(name), for: image) { return index }
+                if let index = load((directory as NSString).appendingPathComponent(name), for: image, inspect: inspect) {
+                    return index
+                }
             }
             return nil
         }
-
-        var current = 0
-        while current < images.count {
-            let image = images[current]
-            var targets: [Int] = []
-            let origin = (image.path as NSString).deletingLastPathComponent
-            let expand = { (directory: String) in
-                directory.replacingOccurrences(of: "${ORIGIN}", with: origin).replacingOccurrences(of: "$ORIGIN", with: origin)
-            }
-            let rpath = image.dynamic.runpath.isEmpty ? image.dynamic.rpath : []
-            let projectDirectories = (rpath + ldLibraryPath + image.dynamic.runpath).map(expand) + searchPaths
-            for needed in image.dynamic.needed {
-                var found: Int?
-                if needed.contains("/") {
-                    found = load(needed, for: image)
-                } else {
-                    found = firstLoaded(needed, in: projectDirectories, for: image)
-                        ?? (byName[needed] ?? []).first { $0 != current && LinkGraph.compatible(images[$0], image) }
-                    if found == nil && includeSystem {
-                        found = firstLoaded(needed, in: SystemLibraryDirectories.for(image.machine, image.elfClass), for: image)
-                    }
-                }
-                if let found {
-                    if found != current && !targets.contains(found) { targets.append(found) }
-                } else if let other = (byName[needed] ?? []).first(where: { $0 != current }) {
-                    mismatches.append(LinkGraph.Mismatch(image: current, needed: needed, candidate: other))
-                } else if includeSystem || needed.contains("/") || !projectDirectories.isEmpty {
-                    let searched = projectDirectories + (includeSystem ? SystemLibraryDirectories.for(image.machine, image.elfClass) : [])
-                    missing.append(LinkGraph.Missing(image: current, needed: needed, searched: searched))
-                }
-            }
-            edges.append(targets)
-            current += 1
-        }
-        return (LinkGraph(count: images.count, edges: edges, mismatches: mismatches, missing: missing),
-                Array(images[scanned.count...]))
     }
 
     /// `path` with symbolic links resolved, so one file has one key.

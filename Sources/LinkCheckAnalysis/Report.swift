@@ -96,6 +96,12 @@ public struct ImageReport: Sendable, Equatable {
     /// Found outside the scanned paths by following DT_NEEDED (a system
     /// library), and reported because a finding passes through it.
     public var external: Bool
+    /// What the image loads at run time (`dlopen` with a literal name, and
+    /// `.note.dlopen`).
+    public var loads: [LoadReport] = []
+    /// Whether its call sites were analysed: `analysed`, `not-needed` (no
+    /// finding needs them) or `unsupported-machine`.
+    public var callSites: String = "not-needed"
 
     public init(
         path: String, soname: String?, machine: String, elfClass: ELFClass, dataEncoding: ELFDataEncoding,
@@ -117,5 +123,30 @@ public struct ImageReport: Sendable, Equatable {
         self.symbolTable = symbolTable
         self.warnings = warnings
         self.external = external
+    }
+}
+
+/// A library an image loads at run time.
+public struct LoadReport: Sendable, Equatable {
+    /// The name passed to the loader (or declared in `.note.dlopen`).
+    public var name: String
+    /// Where it resolves, or `nil` when not found.
+    public var path: String?
+    /// The loaded image's verdict, or `missing`.
+    public var verdict: String
+    /// The calling function (demangled), for a loader call.
+    public var function: String?
+    /// The loader call's virtual address.
+    public var address: UInt64?
+    /// `call` (a loader call with a literal argument) or `note` (`.note.dlopen`).
+    public var source: String
+
+    public init(name: String, path: String?, verdict: String, function: String?, address: UInt64?, source: String) {
+        self.name = name
+        self.path = path
+        self.verdict = verdict
+        self.function = function
+        self.address = address
+        self.source = source
     }
 }

@@ -30,77 +30,17 @@ enum CheckCommand {
             .init(name: "config", value: "FILE", help: "Read roles, rules, search paths and suppressions from FILE (default: ./linkcheck.json if present)."),
             .init(name: "baseline", value: "FILE", help: "Report only findings that are not in the baseline FILE."),
             .init(name: "write-baseline", value: "FILE", help: "Write this run's findings to FILE as a baseline."),
+            .init(name: "no-call-sites", value: nil, help: "Do not disassemble to find call sites (faster; findings then name no function)."),
             .init(name: "jobs", value: "N", help: "Inspect N files at once (default: the number of cores)."),
         ])
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try spec.parse(arguments)
-        guard !parsed.positionals.isEmpty else { throw UsageError("'linkcheck check' needs at least one PATH") }
-        guard !parsed.positionals.contains("") else { throw UsageError("a PATH is empty") }
         let format = parsed.last("format") ?? "text"
         guard ["text", "json", "sarif", "html"].contains(format) else {
             throw UsageError("unknown format '\(format)' (text, json, sarif or html)")
         }
-        let jobs = try jobCount(parsed.last("jobs"))
-        for architecture in parsed.all("require-arch") where !Machine.standardNames.contains(Machine.canonicalName(architecture)) {
-            throw UsageError("unknown architecture '\(architecture)' (known: \(Machine.standardNames.sorted().joined(separator: ", ")); arm64 means aarch64)")
-        }
-        var configuration = Configuration(path: Configuration.fileName)
-        let configPath = parsed.last("config")
-            ?? (FileManager.default.fileExists(atPath: Configuration.fileName) ? Configuration.fileName : nil)
-        if let configPath {
-            switch Configuration.load(path: configPath) {
-            case .success(let loaded): configuration = loaded
-            case .failure(let failure):
-                failure.problems.forEach { printError("\($0.file): error: \($0.jsonPath): \($0.message)") }
-                return 2
-            }
-        }
-        let baseline: Baseline?
-        do {
-            baseline = try parsed.last("baseline").map { path throws(BaselineError) in try Baseline(path: path) }
-        } catch {
-            printError("linkcheck: error: \(error)")
-            return 2
-        }
-        var extensionTypes: [String: String?] = configuration.extensions.mapValues { $0 }
-        extensionTypes.merge(try extensions(parsed.all("extension"))) { $1 }
-        let policy = Policy(
-            extensions: extensionTypes,
-            apps: configuration.apps + parsed.all("app"),
-            requiredArchitectures: configuration.requiredArchitectures + parsed.all("require-arch"),
-            frameworks: configuration.frameworks,
-            suppressions: configuration.suppressions,
-            suppressionsFile: configuration.path)
-
-        let rules: RuleSet
-        switch RuleLoading.load(extraPacks: configuration.rules + parsed.all("rules"), includeDefaults: !parsed.has("no-default-rules")) {
-        case .success(let loaded): rules = loaded
-        case .failure(let failure):
-            failure.lines.forEach { printError($0) }
-            return 2
-        }
-
-        let resolver = LinkResolver(
-            searchPaths: configuration.searchPaths + parsed.all("search-path"),
-            useLDLibraryPath: parsed.has("use-ld-library-path"), includeSystem: !parsed.has("no-system"))
-        var report = CheckRun.check(paths: parsed.positionals, rules: rules, policy: policy, resolver: resolver, jobs: jobs)
-        let linkNames = Dictionary(report.images.map { ($0.path, $0.soname ?? URL(fileURLWithPath: $0.path).lastPathComponent) },
-                                   uniquingKeysWith: { first, _ in first })
-        let linkName = { (path: String) in linkNames[path] ?? URL(fileURLWithPath: path).lastPathComponent }
-        if let path = parsed.last("write-baseline") {
-            do {
-                try Baseline(findings: report.findings, linkName: linkName).encoded().write(to: URL(fileURLWithPath: path), options: .atomic)
-            } catch {
-                printError("linkcheck: error: cannot write the baseline to \(path): \(error.localizedDescription)")
-                return 2
-            }
-        }
-        if let baseline {
-            let new = baseline.newFindings(report.findings, linkName: linkName)
-            report.remarks.append("\(report.findings.count - new.count) findings accepted by the baseline \(parsed.last("baseline")!)")
-            report.findings = new
-        }
+        guard var report = try makeReport(parsed, command: "check") else { return 2 }
         if let htmlPath = parsed.last("html") {
             do {
                 try Data(HTMLRenderer().render(report).utf8).write(to: URL(fileURLWithPath: htmlPath), options: .atomic)
@@ -122,6 +62,80 @@ enum CheckCommand {
             return 2
         }
         return report.exitStatus
+    }
+
+    /// The check pipeline for the options `check` and `graph` share:
+    /// configuration, roles, rule packs, link resolution, baseline.
+    ///
+    /// - Returns: the report, or `nil` after printing why nothing could be
+    ///   checked (exit status 2).
+    /// - Throws: ``UsageError`` for bad option values.
+    static func makeReport(_ parsed: ParsedArguments, command: String) throws -> Report? {
+        guard !parsed.positionals.isEmpty else { throw UsageError("'linkcheck \(command)' needs at least one PATH") }
+        guard !parsed.positionals.contains("") else { throw UsageError("a PATH is empty") }
+        let jobs = try jobCount(parsed.last("jobs"))
+        for architecture in parsed.all("require-arch") where !Machine.standardNames.contains(Machine.canonicalName(architecture)) {
+            throw UsageError("unknown architecture '\(architecture)' (known: \(Machine.standardNames.sorted().joined(separator: ", ")); arm64 means aarch64)")
+        }
+        var configuration = Configuration(path: Configuration.fileName)
+        let configPath = parsed.last("config")
+            ?? (FileManager.default.fileExists(atPath: Configuration.fileName) ? Configuration.fileName : nil)
+        if let configPath {
+            switch Configuration.load(path: configPath) {
+            case .success(let loaded): configuration = loaded
+            case .failure(let failure):
+                failure.problems.forEach { printError("\($0.file): error: \($0.jsonPath): \($0.message)") }
+                return nil
+            }
+        }
+        let baseline: Baseline?
+        do {
+            baseline = try parsed.last("baseline").map { path throws(BaselineError) in try Baseline(path: path) }
+        } catch {
+            printError("linkcheck: error: \(error)")
+            return nil
+        }
+        var extensionTypes: [String: String?] = configuration.extensions.mapValues { $0 }
+        extensionTypes.merge(try extensions(parsed.all("extension"))) { $1 }
+        let policy = Policy(
+            extensions: extensionTypes,
+            apps: configuration.apps + parsed.all("app"),
+            requiredArchitectures: configuration.requiredArchitectures + parsed.all("require-arch"),
+            frameworks: configuration.frameworks,
+            suppressions: configuration.suppressions,
+            suppressionsFile: configuration.path)
+
+        let rules: RuleSet
+        switch RuleLoading.load(extraPacks: configuration.rules + parsed.all("rules"), includeDefaults: !parsed.has("no-default-rules")) {
+        case .success(let loaded): rules = loaded
+        case .failure(let failure):
+            failure.lines.forEach { printError($0) }
+            return nil
+        }
+
+        let resolver = LinkResolver(
+            searchPaths: configuration.searchPaths + parsed.all("search-path"),
+            useLDLibraryPath: parsed.has("use-ld-library-path"), includeSystem: !parsed.has("no-system"))
+        var report = CheckRun.check(
+            paths: parsed.positionals, rules: rules, policy: policy, resolver: resolver,
+            callSites: !parsed.has("no-call-sites"), jobs: jobs)
+        let linkNames = Dictionary(report.images.map { ($0.path, $0.soname ?? URL(fileURLWithPath: $0.path).lastPathComponent) },
+                                   uniquingKeysWith: { first, _ in first })
+        let linkName = { (path: String) in linkNames[path] ?? URL(fileURLWithPath: path).lastPathComponent }
+        if let path = parsed.last("write-baseline") {
+            do {
+                try Baseline(findings: report.findings, linkName: linkName).encoded().write(to: URL(fileURLWithPath: path), options: .atomic)
+            } catch {
+                printError("linkcheck: error: cannot write the baseline to \(path): \(error.localizedDescription)")
+                return nil
+            }
+        }
+        if let baseline {
+            let new = baseline.newFindings(report.findings, linkName: linkName)
+            report.remarks.append("\(report.findings.count - new.count) findings accepted by the baseline \(parsed.last("baseline")!)")
+            report.findings = new
+        }
+        return report
     }
 
     static func jobCount(_ value: String?) throws -> Int {

@@ -12,6 +12,7 @@ let overview = """
     SUBCOMMANDS:
       check      Check images against the rule packs, roles and architectures.
       inspect    Show what linkcheck reads from ELF files.
+      graph      Print the link graph (Graphviz DOT or JSON).
       rules      List or validate rule packs.
 
     OPTIONS:
@@ -40,6 +41,7 @@ func runCommandLine(_ arguments: [String]) -> Int32 {
         case "check": return try CheckCommand.run(rest)
         case "inspect": return try InspectCommand.run(rest)
         case "rules": return try RulesCommand.run(rest)
+        case "graph": return try GraphCommand.run(rest)
         case "--version", "version":
             write("linkcheck \(linkcheckVersion)\n")
             return 0

@@ -29,6 +29,8 @@ public struct BinaryImage: Sendable, Equatable {
     /// allocated, read-only, non-executable `SHT_PROGBITS` sections
     /// (`.rodata`, `.rodata.str1.1`, …), deduplicated, in file order.
     public var readOnlyStrings: [String]
+    /// Conditional dependencies declared in `.note.dlopen`.
+    public var declaredLoads: [DeclaredLoad]
     /// Problems that did not stop inspection (a malformed version table,
     /// a string offset out of range), each naming the structure at fault.
     public var warnings: [String]
@@ -37,7 +39,7 @@ public struct BinaryImage: Sendable, Equatable {
         path: String, elfClass: ELFClass, dataEncoding: ELFDataEncoding, machine: Machine,
         fileType: ELFFileType, osABI: String = "SYSV", dynamic: DynamicInfo = DynamicInfo(),
         symbolTable: SymbolTableKind = .dynsym, imports: [Symbol] = [], exports: [Symbol] = [],
-        readOnlyStrings: [String] = [], warnings: [String] = []
+        readOnlyStrings: [String] = [], declaredLoads: [DeclaredLoad] = [], warnings: [String] = []
     ) {
         self.path = path
         self.elfClass = elfClass
@@ -50,6 +52,7 @@ public struct BinaryImage: Sendable, Equatable {
         self.imports = imports
         self.exports = exports
         self.readOnlyStrings = readOnlyStrings
+        self.declaredLoads = declaredLoads
         self.warnings = warnings
     }
 

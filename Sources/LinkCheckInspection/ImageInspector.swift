@@ -52,6 +52,7 @@ public enum ImageInspector {
             imports: symbols.imports,
             exports: symbols.exports,
             readOnlyStrings: file.readOnlyStrings(sections: sections),
+            declaredLoads: file.declaredLoads(sections: sections, warnings: &warnings),
             warnings: warnings
         )
     }

@@ -14,6 +14,11 @@ public enum CheckJSON {
         encode(Document(report))
     }
 
+    /// Just the `graph` member: nodes and DT_NEEDED/dlopen edges.
+    public static func renderGraph(_ report: Report) -> String {
+        encode(Graph(report))
+    }
+
     struct Document: Encodable {
         var schemaVersion = CheckJSON.schemaVersion
         var tool = Tool()
@@ -26,6 +31,7 @@ public enum CheckJSON {
         var skipped: [Skipped]
         var notices: [String]
         var remarks: [String]
+        var graph: Graph
 
         init(_ report: Report) {
             inputs = report.inputs
@@ -40,6 +46,7 @@ public enum CheckJSON {
             skipped = report.skipped.map { Skipped(path: $0.path, reason: $0.reason) }
             notices = report.notices
             remarks = report.remarks
+            graph = Graph(report)
         }
     }
 
@@ -72,6 +79,8 @@ public enum CheckJSON {
         var symbolTable: String
         var warnings: [String]
         var external: Bool
+        var loads: [Load]
+        var callSites: String
 
         init(_ image: ImageReport) {
             path = image.path
@@ -89,6 +98,61 @@ public enum CheckJSON {
             symbolTable = image.symbolTable.rawValue
             warnings = image.warnings
             external = image.external
+            loads = image.loads.map(Load.init)
+            callSites = image.callSites
+        }
+    }
+
+    struct Load: Encodable {
+        var name, verdict, source: String
+        var path, function, address: String?
+
+        init(_ load: LoadReport) {
+            name = load.name
+            verdict = load.verdict
+            source = load.source
+            path = load.path
+            function = load.function
+            address = load.address.map(hex)
+        }
+    }
+
+    struct CallSiteEntry: Encodable {
+        var function, demangled: String?
+        var address: String
+        var fileOffset: UInt64
+
+        init(_ site: FindingCallSite) {
+            function = site.function
+            demangled = site.demangled
+            address = hex(site.address)
+            fileOffset = site.fileOffset
+        }
+    }
+
+    /// The link graph: a node per image, an edge per resolved DT_NEEDED
+    /// (`needed`) and per library loaded at run time (`dlopen`).
+    struct Graph: Encodable {
+        struct Node: Encodable {
+            var id, verdict, role: String
+        }
+
+        struct Edge: Encodable {
+            var from, to, kind: String
+        }
+
+        var nodes: [Node]
+        var edges: [Edge]
+
+        init(_ report: Report) {
+            nodes = report.images.map { Node(id: $0.path, verdict: $0.verdict.rawValue, role: $0.role.rawValue) }
+            let reported = Set(report.images.map(\.path))
+            edges = report.images.flatMap { image in
+                image.links.map { Edge(from: image.path, to: $0, kind: "needed") }
+                    + image.loads.compactMap { load in
+                        load.path.flatMap { reported.contains($0) ? Edge(from: image.path, to: $0, kind: "dlopen") : nil }
+                    }
+            }
         }
     }
 
@@ -96,6 +160,8 @@ public enum CheckJSON {
         var rule, severity, category, kind, image, message: String
         var symbol, demangled, fixit, source: String?
         var chain: [String]?
+        var callSites: [CallSiteEntry]?
+        var path: [String]?
 
         init(_ finding: Finding) {
             rule = finding.rule
@@ -109,6 +175,8 @@ public enum CheckJSON {
             fixit = finding.fixit
             source = finding.source
             chain = finding.chain.isEmpty ? nil : finding.chain
+            callSites = finding.callSites.isEmpty ? nil : finding.callSites.map(CallSiteEntry.init)
+            path = finding.path.isEmpty ? nil : finding.path
         }
     }
 
@@ -130,4 +198,10 @@ func encode<T: Encodable>(_ value: T) -> String {
     // encoding cannot fail.
     let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
     return String(decoding: data, as: UTF8.self) + "\n"
+}
+
+/// `0x1f04`: a virtual address as JSON text (JSON numbers lose precision
+/// past 2^53).
+func hex(_ address: UInt64) -> String {
+    "0x" + String(address, radix: 16)
 }

@@ -117,11 +117,14 @@ public struct HTMLRenderer {
         let edges = report.images.enumerated().flatMap { from, image in
             image.links.compactMap { index[$0].map { (from: from, to: $0) } }
         }
+        let loadEdges = report.images.enumerated().flatMap { from, image in
+            image.loads.compactMap { load in load.path.flatMap { index[$0] }.map { (from: from, to: $0) } }
+        }
         let top = Set(report.images.indices.filter { report.images[$0].role != .framework })
-        let layout = GraphLayout(count: report.images.count, edges: edges, topLayer: top)
+        let layout = GraphLayout(count: report.images.count, edges: edges + loadEdges, topLayer: top)
         let (width, height) = (GraphLayout.nodeWidth, GraphLayout.nodeHeight)
         var svg: [String] = []
-        for edge in edges {
+        for (edge, kind) in edges.map({ ($0, "needed") }) + loadEdges.map({ ($0, "dlopen") }) {
             let from = layout.nodes[edge.from]
             let to = layout.nodes[edge.to]
             let (x1, y1) = (from.x + width / 2, from.y + height)
@@ -129,7 +132,8 @@ public struct HTMLRenderer {
             let shape = to.y > from.y
                 ? "M\(x1),\(y1) C\(x1),\(y1 + 30) \(x2),\(y2 - 30) \(x2),\(y2)"
                 : "M\(x1),\(from.y) C\(x1),\(from.y - 40) \(x2),\(y2 - 40) \(x2),\(y2)"
-            svg.append("<path class=\"edge needed\" d=\"\(shape)\" marker-end=\"url(#arrow)\" data-from=\"\(escapeHTML(report.images[edge.from].path))\" data-to=\"\(escapeHTML(report.images[edge.to].path))\"><title>\(escapeHTML(Self.fileName(report.images[edge.from].path))) DT_NEEDED \(escapeHTML(Self.fileName(report.images[edge.to].path)))</title></path>")
+            let relation = kind == "needed" ? "DT_NEEDED" : "dlopen"
+            svg.append("<path class=\"edge \(kind)\" d=\"\(shape)\" marker-end=\"url(#arrow)\" data-from=\"\(escapeHTML(report.images[edge.from].path))\" data-to=\"\(escapeHTML(report.images[edge.to].path))\"><title>\(escapeHTML(Self.fileName(report.images[edge.from].path))) \(relation) \(escapeHTML(Self.fileName(report.images[edge.to].path)))</title></path>")
         }
         for node in layout.nodes {
             let image = report.images[node.index]
@@ -206,6 +210,16 @@ public struct HTMLRenderer {
         }
         if !finding.chain.isEmpty {
             parts.append("<p class=\"chain\">Chain: \(finding.chain.map { "<code>\(escapeHTML($0))</code>" }.joined(separator: " → "))</p>")
+        }
+        if !finding.path.isEmpty {
+            parts.append("<p class=\"path\">Call path: \(finding.path.map { "<code>\(escapeHTML($0))</code>" }.joined(separator: " → "))</p>")
+        }
+        if !finding.callSites.isEmpty {
+            let sites = finding.callSites.prefix(8).map { site in
+                "<li><code title=\"\(escapeHTML(site.function ?? ""))\">\(escapeHTML(site.label))</code> at <code>0x\(String(site.address, radix: 16))</code></li>"
+            }
+            let more = finding.callSites.count > 8 ? "<li>and \(finding.callSites.count - 8) more</li>" : ""
+            parts.append("<details class=\"calls\"><summary>\(finding.callSites.count) call site\(finding.callSites.count == 1 ? "" : "s")</summary><ul>\(sites.joined())\(more)</ul></details>")
         }
         if let fixit = finding.fixit, !fixit.isEmpty {
             parts.append("<p class=\"fixit\">Fix-it: \(escapeHTML(fixit))</p>")

@@ -29,7 +29,7 @@ public struct SARIFRenderer {
                 toolExecutionNotifications: report.errors.map { error in
                     Notification(
                         level: "error", message: Message(text: error.description),
-                        locations: [Location(physicalLocation: PhysicalLocation(artifactLocation: artifact(error.path)))])
+                        locations: [Location(physicalLocation: PhysicalLocation(artifactLocation: artifact(error.path), region: nil))])
                 })],
             results: report.findings.map { finding in
                 result(finding, ruleIndex: ruleIndex[finding.rule] ?? 0,
@@ -40,19 +40,27 @@ public struct SARIFRenderer {
 
     func result(_ finding: Finding, ruleIndex: Int, linkName: String) -> Result {
         var logical: [LogicalLocation] = [LogicalLocation(name: linkName, fullyQualifiedName: finding.image, kind: "module")]
+        let caller = finding.callSites.first
+        if let caller, let function = caller.function {
+            logical.append(LogicalLocation(name: caller.demangled ?? function, fullyQualifiedName: function, kind: "function"))
+        }
         if let symbol = finding.symbol {
             logical.append(LogicalLocation(
                 name: finding.demangled ?? symbol, fullyQualifiedName: symbol,
-                kind: finding.kind == .stringLiteral ? "string" : "function"))
+                kind: finding.kind == .stringLiteral ? "string" : "member"))
         }
+        // A call site in the image itself (not one behind a transitive chain)
+        // gives the byte offset of the call.
+        let region = finding.kind == .transitive ? nil : caller.map { Region(byteOffset: Int($0.fileOffset), byteLength: 1) }
         return Result(
             ruleId: finding.rule, ruleIndex: ruleIndex, level: finding.severity.rawValue,
             message: Message(text: finding.message),
             locations: [Location(
-                physicalLocation: PhysicalLocation(artifactLocation: artifact(finding.image)),
+                physicalLocation: PhysicalLocation(artifactLocation: artifact(finding.image), region: region),
                 logicalLocations: logical)],
             partialFingerprints: ["linkcheckFinding/v1": Self.fingerprint(
-                [finding.rule, linkName, finding.symbol ?? "", finding.chain.dropLast().joined(separator: ">")])],
+                [finding.rule, linkName, finding.symbol ?? "", finding.chain.dropLast().joined(separator: ">"),
+                 caller?.function ?? ""])],
             properties: ResultProperties(
                 kind: finding.kind.rawValue, category: finding.category,
                 chain: finding.chain.isEmpty ? nil : finding.chain))
@@ -69,7 +77,8 @@ public struct SARIFRenderer {
         return ArtifactLocation(uri: text.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? text)
     }
 
-    /// FNV-1a (64-bit) of the parts joined by NUL, as 16 hex digits: stable
+    /// FNV-1a (64-bit) of the parts (rule, image SONAME or name, symbol,
+    /// chain, calling function) joined by NUL, as 16 hex digits: stable
     /// across runs and machines, unlike Swift's seeded `Hasher`.
     static func fingerprint(_ parts: [String]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -184,6 +193,13 @@ public struct SARIFRenderer {
 
     struct PhysicalLocation: Encodable {
         var artifactLocation: ArtifactLocation
+        var region: Region?
+    }
+
+    struct Region: Encodable {
+        /// Bytes from the beginning of the file.
+        var byteOffset: Int
+        var byteLength: Int
     }
 
     struct ArtifactLocation: Encodable {

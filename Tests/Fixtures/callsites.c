@@ -31,5 +31,6 @@ void *load_named(const char *name) { return dlopen(name, 2); }
 
 // A denylisted API defined in this image and called inside it, as when a
 // framework's code is linked statically into the extension.
-__attribute__((noinline)) void kit_shared_static(void) { __asm__ volatile(""); }
+// Hidden: an internal copy, so only the call graph can find its use.
+__attribute__((noinline, visibility("hidden"))) void kit_shared_static(void) { __asm__ volatile(""); }
 void use_static_copy(void) { kit_shared_static(); }

@@ -51,6 +51,12 @@ import Testing
             "warning SEL002 string openURL:",
         ])
         #expect(findings[0].demangled == "static UIKit.UIApplication.shared.getter : UIKit.UIApplication")
+        // The call, one level below the public API.
+        #expect(findings[0].callSites.map(\.demangled) == ["ShareKit.openInContainingApp(Swift.String) -> Swift.Bool"])
+        #expect(findings[0].path == [
+            "ShareKit.Sharer.openInApp(photoID: Swift.String)", "ShareKit.openInContainingApp(Swift.String)",
+            "UIKit.UIApplication.shared",
+        ])
         #expect(findings[0].category == "unavailable-api")
     }
 
@@ -62,6 +68,7 @@ import Testing
             "error AEX001 transitive", "error AEX003 transitive", "error AEX301 string",
         ])
         #expect(findings[0].chain == ["libPhotoEditorExtension.so", "libShareKit.so", "UIKit.UIApplication.shared"])
+        #expect(findings[0].path.first == "ShareKit.Sharer.openInApp(photoID: Swift.String)", "the path inside ShareKit")
         #expect(findings[1].chain == ["libPhotoEditorExtension.so", "libShareKit.so", "UIKit.UIApplication.open"])
         #expect(findings[0].message.hasPrefix("reached through libPhotoEditorExtension.so → libShareKit.so → UIKit.UIApplication.shared: "))
     }
@@ -81,8 +88,19 @@ import Testing
         let (report, _) = try Self.photoEditorReport()
         let loader = report.findings.filter { $0.image.hasSuffix("/libLegacyLoader.so") }
         #expect(loader.map { "\($0.severity.rawValue) \($0.rule) \($0.symbol ?? "")" } == [
+            "note DLOP001 libPhotoEffects.so", "note DLOP010 dlopen", "note DLOP010 dlsym",
             "note LOAD001 dlopen", "note LOAD003 dlsym",
         ])
+        // Who calls the loader, what it loads, and whether that is safe: the
+        // app-only LegacyLoader loads the unsafe PhotoEffects after a uname check.
+        let dlopen = try #require(loader.first { $0.rule == "LOAD001" })
+        #expect(dlopen.callSites.map(\.demangled) == ["static LegacyLoader.LegacyLoader.loadPhotoEffects() -> Swift.Optional<Swift.Int>"])
+        let image = try #require(report.images.first { $0.path.hasSuffix("/libLegacyLoader.so") })
+        #expect(image.loads.map { "\($0.name) \($0.verdict) \($0.function ?? "")" } == [
+            "libPhotoEffects.so unsafe LegacyLoader.LegacyLoader.loadPhotoEffects()",
+        ])
+        #expect(loader.first { $0.rule == "DLOP010" }?.message.hasPrefix(
+            "LegacyLoader.LegacyLoader.loadPhotoEffects() calls dlopen after a run-time OS version check (uname)") == true)
     }
 
     @Test func cameraCaptureIsAllowedInAnIMessageExtension() throws {

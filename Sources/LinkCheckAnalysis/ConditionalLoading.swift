@@ -1,0 +1,133 @@
+import LinkCheckInspection
+import LinkCheckRules
+
+/// A library an image loads at run time: named by a loader call's literal
+/// argument or by `.note.dlopen`, and where it resolved.
+public struct LoadEdge: Sendable, Equatable {
+    /// The name as the code or the note gives it.
+    public var name: String
+    /// The loaded image (index into the images), or `nil` when not found.
+    public var target: Int?
+    /// The loader call, for a call.
+    public var callSite: CallSite?
+    /// `call` or `note`.
+    public var source: String
+
+    public init(name: String, target: Int?, callSite: CallSite?, source: String) {
+        self.name = name
+        self.target = target
+        self.callSite = callSite
+        self.source = source
+    }
+}
+
+/// Which loader calls name a library, and how to read it.
+public enum LoaderCalls {
+    /// The C loaders whose call names a library file.
+    public static let libraryLoaders: Set<String> = ["dlopen", "dlmopen"]
+
+    /// The library a loader call loads: its first argument when that is a
+    /// string literal (`dlopen`), else the last literal the function used
+    /// that looks like a library file name (`dlmopen`'s second argument,
+    /// and Swift, which converts the literal before passing it); `nil` when
+    /// neither is known.
+    public static func loadedName(_ site: CallSite) -> String? {
+        if let argument = site.firstArgument, looksLikeLibrary(argument) { return argument }
+        return site.recentString.flatMap { looksLikeLibrary($0) ? $0 : nil }
+    }
+
+    /// `libfoo.so`, `libfoo.so.1`, `/path/to/libfoo.so`, `Foo.framework/Foo`, `libfoo.dylib`.
+    static func looksLikeLibrary(_ text: String) -> Bool {
+        guard !text.contains(" "), text.count < 256 else { return false }
+        return text.hasSuffix(".so") || text.contains(".so.") || text.hasSuffix(".dylib") || text.contains(".framework/")
+    }
+
+    /// Run-time OS version queries: `uname(2)`, Foundation's
+    /// `ProcessInfo.operatingSystemVersion` and `isOperatingSystemAtLeast`,
+    /// UIKit's `UIDevice.systemVersion`, clang's `@available` helpers.
+    /// Mangled Swift names hold the identifiers verbatim, so raw names are
+    /// searched without demangling.
+    static func isVersionQuery(_ name: String) -> Bool {
+        name == "uname" || name == "__isOSVersionAtLeast" || name == "__isPlatformVersionAtLeast"
+            || name == "_availability_version_check"
+            || ["operatingSystemVersion", "isOperatingSystemAtLeast", "13systemVersion"].contains { name.contains($0) }
+    }
+}
+
+extension Analyzer {
+    /// For each function that calls a loader: a note when the function (or
+    /// what it calls, two levels down) queries the OS version first, a
+    /// warning when it does not (the guide: conditional loading belongs
+    /// behind a run-time version check).
+    func versionCheckFindings(_ index: Int, code: CodeIndex) -> [Finding] {
+        var findings: [Finding] = []
+        let loaders = code.callsToImport.keys.filter { name in
+            rules.rules(matchingSymbol: name).contains { $0.rule.category == .conditionalLoading }
+        }
+        for loader in loaders.sorted() {
+            let byFunction = Dictionary(grouping: code.callsToImport[loader] ?? [], by: \.caller)
+            for (function, sites) in byFunction.sorted(by: { ($0.key ?? -1) < ($1.key ?? -1) }) {
+                let checked = function.map { code.importsReached(from: $0, depth: 2).filter(LoaderCalls.isVersionQuery) } ?? []
+                let rule = checked.isEmpty ? BuiltInRules.unguardedLoad : BuiltInRules.guardedLoad
+                let caller = function.map { displayName(code.analysis.functions[$0].name) } ?? "code no symbol covers"
+                let detail = checked.isEmpty
+                    ? "\(caller) calls \(loader) without a run-time OS version check"
+                    : "\(caller) calls \(loader) after a run-time OS version check (\(checked.sorted().map(displayName).joined(separator: ", ")))"
+                var finding = Finding(
+                    rule: rule.id, severity: rule.severity, category: rule.category.rawValue, kind: .versionCheck,
+                    image: images[index].path, symbol: loader, message: "\(detail): \(rule.message)",
+                    fixit: rule.fixit, source: rule.source)
+                locate(&finding, sites: sites, in: code, api: loader)
+                findings.append(finding)
+            }
+        }
+        return findings
+    }
+
+    /// A finding per library an image loads: an error when it is unsafe and
+    /// the loader is in code an extension links (or, without roles, in any
+    /// framework), a note when it is safe (or only the app can run the
+    /// loader), a warning when it is not found.
+    func loadFindings(unsafeImages: Set<Int>) -> (findings: [Finding], passedThrough: Set<Int>) {
+        var findings: [Finding] = []
+        var passedThrough = Set<Int>()
+        for (index, edges) in loads where index < scannedCount {
+            let inExtensionScope = roles[index].role == .extension || !extensionsReaching[index].isEmpty
+                || (!policy.assignsRoles && roles[index].role == .framework)
+            for edge in edges {
+                let from = edge.callSite.flatMap { site in
+                    site.caller.flatMap { codeIndex[index]?.analysis.functions[$0].name }.map { " (\(displayName($0)) at 0x\(String(site.address, radix: 16)))" }
+                } ?? (edge.source == "note" ? " (declared in .note.dlopen)" : "")
+                let rule: Rule
+                var detail: String
+                var severity: Severity
+                if let target = edge.target {
+                    passedThrough.insert(target)
+                    let where_ = "\(edge.name) → \(images[target].path)"
+                    if unsafeImages.contains(target) {
+                        rule = BuiltInRules.unsafeLoad
+                        severity = inExtensionScope ? .error : .note
+                        detail = "loads \(where_)\(from), which is not extension-safe" + (inExtensionScope ? "" : " (only the containing app runs this code)")
+                    } else {
+                        rule = BuiltInRules.safeLoad
+                        severity = rule.severity
+                        detail = "loads \(where_)\(from), which is extension-safe"
+                    }
+                } else {
+                    rule = BuiltInRules.missingLoad
+                    severity = rule.severity
+                    detail = "loads \(edge.name)\(from), which is not found where the loader would look"
+                }
+                var finding = Finding(
+                    rule: rule.id, severity: severity, category: rule.category.rawValue, kind: .loadedLibrary,
+                    image: images[index].path, symbol: edge.name, chain: [images[index].linkName, edge.name],
+                    message: "\(detail): \(rule.message)", fixit: rule.fixit, source: rule.source)
+                if let site = edge.callSite, let code = codeIndex[index] {
+                    locate(&finding, sites: [site], in: code, api: edge.name)
+                }
+                findings.append(finding)
+            }
+        }
+        return (findings, passedThrough)
+    }
+}

@@ -1,0 +1,26 @@
+import LinkCheckAnalysis
+import LinkCheckReports
+
+/// `linkcheck graph [OPTIONS] PATH… --format dot|json`: the link graph of a
+/// check (DT_NEEDED and dlopen edges, nodes by verdict).
+enum GraphCommand {
+    static let spec = CommandSpec(
+        name: "graph",
+        summary: "Print the link graph: images coloured by verdict, DT_NEEDED edges, dlopen edges dashed.",
+        positionals: "PATH…",
+        options: CheckCommand.spec.options.filter { !["format", "html", "baseline", "write-baseline"].contains($0.name) }
+            + [.init(name: "format", value: "FORMAT", help: "dot (Graphviz, default) or json.")])
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let parsed = try spec.parse(arguments)
+        let format = parsed.last("format") ?? "dot"
+        guard ["dot", "json"].contains(format) else { throw UsageError("unknown format '\(format)' (dot or json)") }
+        guard let report = try CheckCommand.makeReport(parsed, command: "graph") else { return 2 }
+        guard !report.images.isEmpty else {
+            printError("linkcheck: error: nothing to draw: no ELF image found under \(parsed.positionals.joined(separator: " "))")
+            return 2
+        }
+        write(format == "dot" ? DotRenderer.render(report) : CheckJSON.renderGraph(report))
+        return 0
+    }
+}

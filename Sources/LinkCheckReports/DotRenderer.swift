@@ -1,0 +1,43 @@
+import LinkCheckAnalysis
+
+/// The link graph in Graphviz's DOT language: a node per image, filled by
+/// verdict (green extension-safe, red unsafe, amber app-only), boxes for
+/// extensions and the app; solid DT_NEEDED edges, dashed dlopen edges.
+public enum DotRenderer {
+    public static func render(_ report: Report) -> String {
+        var lines = ["digraph linkcheck {", "  rankdir=TB;", "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\"];"]
+        let reported = Set(report.images.map(\.path))
+        for image in report.images {
+            let color = switch image.verdict {
+            case .extensionSafe: "#c8ecd0"
+            case .unsafe: "#f7c6c6"
+            case .appOnly: "#f8e2b0"
+            }
+            let shape = image.role == .framework ? "" : ", penwidth=2"
+            let label = "\(fileName(image.path))\\n\(image.role.rawValue) · \(image.verdict.rawValue)"
+            lines.append("  \(quoted(image.path)) [label=\(quoted(label, escapeBackslash: false)), fillcolor=\"\(color)\"\(shape)];")
+        }
+        for image in report.images {
+            for link in image.links {
+                lines.append("  \(quoted(image.path)) -> \(quoted(link));")
+            }
+            for load in image.loads {
+                guard let path = load.path, reported.contains(path) else { continue }
+                lines.append("  \(quoted(image.path)) -> \(quoted(path)) [style=dashed, label=\"dlopen\"];")
+            }
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A DOT string literal.
+    static func quoted(_ text: String, escapeBackslash: Bool = true) -> String {
+        var escaped = escapeBackslash ? text.replacingOccurrences(of: "\\", with: "\\\\") : text
+        escaped = escaped.replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
+        return "\"\(escaped)\""
+    }
+
+    static func fileName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+}

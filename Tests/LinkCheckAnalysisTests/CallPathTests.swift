@@ -1,0 +1,86 @@
+import Foundation
+import LinkCheckAnalysis
+import LinkCheckInspection
+import LinkCheckRules
+import LinkCheckTestSupport
+import Testing
+
+/// Findings that point at code: call sites, call paths from entry points,
+/// statically linked copies, conditional loading and its version checks, on
+/// Tests/Fixtures/callsites.c.
+@Suite struct CallPathTests {
+    static let rules: RuleSet = {
+        let shared = Rule(id: "TST001", api: "kit_shared", category: .unavailableAPI, severity: .error,
+                          matchers: [.glob("kit_shared*")], message: "unavailable", fixit: "f", source: "s")
+        let packs = DefaultRulePacks.paths().compactMap { RulePackLoader.load(path: $0).pack }
+            + [RulePack(path: "t.json", name: "t", version: "1", rules: [shared])]
+        return RuleSet.build(packs: packs).0
+    }()
+
+    /// libcallsites.so built for `target`, and (when `plugin`) a libplugin.so
+    /// beside it for its dlopen to find.
+    static func check(_ target: String, plugin: Bool, in directory: TemporaryDirectory) throws -> Report {
+        let library = try Fixtures.compile("callsites.c", to: directory.path("libcallsites.so"), target: target,
+                                           flags: ["-shared", "-O2", "-Wl,-rpath,$ORIGIN/plugins"])
+        if plugin {
+            try FileManager.default.createDirectory(at: directory.path("plugins"), withIntermediateDirectories: true)
+            try Fixtures.compile("linkchain.c", to: directory.path("plugins/libplugin.so"), target: target, flags: ["-shared", "-DUNSAFE"])
+        }
+        return CheckRun.check(paths: [library.path], rules: rules, policy: Policy(extensions: ["callsites": nil]), jobs: 1)
+    }
+
+    static func finding(_ report: Report, _ rule: String, _ symbol: String) -> Finding? {
+        report.findings.first { $0.rule == rule && $0.symbol == symbol && $0.image.hasSuffix("libcallsites.so") }
+    }
+
+    @Test(arguments: ["x86_64-linux-gnu", "aarch64-linux-gnu"])
+    func anImportFindingNamesItsCallerAndThePathFromTheExportedFunction(target: String) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let report = try Self.check(target, plugin: true, in: directory)
+        let shared = try #require(Self.finding(report, "TST001", "kit_shared"))
+        #expect(shared.callSites.map(\.function) == ["open_in_app"])
+        #expect(shared.path == ["share_photo", "open_in_app", "kit_shared"])
+        #expect(shared.message.contains("[called from open_in_app at 0x"))
+        let staticCopy = try #require(Self.finding(report, "TST001", "kit_shared_static"))
+        #expect(staticCopy.kind == .staticCall)
+        #expect(staticCopy.callSites.map(\.function) == ["use_static_copy"])
+        #expect(staticCopy.severity == .error)
+    }
+
+    @Test(arguments: ["x86_64-linux-gnu", "aarch64-linux-gnu"])
+    func conditionalLoadingWithArgumentsResolutionAndVersionChecks(target: String) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let report = try Self.check(target, plugin: true, in: directory)
+        let image = try #require(report.images.first { $0.path.hasSuffix("libcallsites.so") })
+        #expect(image.callSites == "analysed")
+        #expect(image.loads == [LoadReport(
+            name: "libplugin.so", path: directory.path("plugins/libplugin.so").path, verdict: "unsafe",
+            function: "load_plugin", address: image.loads.first?.address, source: "call")])
+        let load = try #require(Self.finding(report, "DLOP001", "libplugin.so"))
+        #expect(load.severity == .error, "an extension loads unsafe code at run time")
+        #expect(image.verdict == .unsafe)
+        #expect(report.images.contains { $0.path.hasSuffix("plugins/libplugin.so") && $0.external })
+        let guarded = report.findings.filter { $0.rule == "DLOP010" }.flatMap(\.callSites).compactMap(\.function)
+        let unguarded = report.findings.filter { $0.rule == "DLOP011" }.flatMap(\.callSites).compactMap(\.function)
+        #expect(guarded == ["load_plugin"])
+        #expect(unguarded == ["load_named"])
+        let dlopen = try #require(Self.finding(report, "LOAD001", "dlopen"))
+        #expect(Set(dlopen.callSites.compactMap(\.function)) == ["load_plugin", "load_named"])
+    }
+
+    @Test func aLoadedLibraryThatIsMissingOrSafe() throws {
+        let missing = try Self.check("x86_64-linux-gnu", plugin: false, in: try Fixtures.temporaryDirectory())
+        let warning = try #require(Self.finding(missing, "DLOP003", "libplugin.so"))
+        #expect(warning.severity == .warning)
+        #expect(warning.message.hasPrefix("loads libplugin.so (load_plugin at 0x"))
+    }
+
+    @Test func otherMachinesSayCallSitesAreNotAnalysed() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let report = try Self.check("armv7-linux-gnueabihf", plugin: false, in: directory)
+        let shared = try #require(Self.finding(report, "TST001", "kit_shared"))
+        #expect(shared.callSites.isEmpty)
+        #expect(shared.message.hasSuffix("(call sites are not analysed for armv7)"))
+        #expect(report.images.first?.callSites == "unsupported-machine")
+    }
+}
