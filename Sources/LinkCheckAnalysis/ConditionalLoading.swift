@@ -26,6 +26,13 @@ public enum LoaderCalls {
     /// The C loaders whose call names a library file.
     public static let libraryLoaders: Set<String> = ["dlopen", "dlmopen"]
 
+    /// The matcher patterns of the APIs that load code (rather than look
+    /// up a symbol or class in code already loaded): the calls the guide
+    /// wants behind a run-time version check.
+    public static let loadingAPIs: Set<String> = [
+        "dlopen", "dlmopen", "CFBundleLoadExecutable", "Foundation.Bundle.load", "Foundation.Bundle.loadAndReturnError",
+    ]
+
     /// The library a loader call loads: its first argument when that is a
     /// string literal (`dlopen`), else the last literal the function used
     /// that looks like a library file name (`dlmopen`'s second argument,
@@ -55,14 +62,17 @@ public enum LoaderCalls {
 }
 
 extension Analyzer {
-    /// For each function that calls a loader: a note when the function (or
+    /// For each function that loads code (``LoaderCalls/loadingAPIs``): a
+    /// note when the function (or
     /// what it calls, two levels down) queries the OS version first, a
     /// warning when it does not (the guide: conditional loading belongs
     /// behind a run-time version check).
     func versionCheckFindings(_ index: Int, code: CodeIndex) -> [Finding] {
         var findings: [Finding] = []
         let loaders = code.callsToImport.keys.filter { name in
-            rules.rules(matchingSymbol: name).contains { $0.rule.category == .conditionalLoading }
+            rules.rules(matchingSymbol: name).contains { match in
+                match.rule.category == .conditionalLoading && LoaderCalls.loadingAPIs.contains(match.matcher.pattern)
+            }
         }
         for loader in loaders.sorted() {
             let byFunction = Dictionary(grouping: code.callsToImport[loader] ?? [], by: \.caller)

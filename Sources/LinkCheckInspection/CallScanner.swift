@@ -72,10 +72,14 @@ struct CallScanner {
         return target > symbol.address && target - symbol.address < max(symbol.size, 1)
     }
 
+    /// Records a call; the strings only for calls to imports (what a loader
+    /// loads), which keeps the many internal calls of a large image small.
     private mutating func record(_ callee: CallSite.Callee, _ site: Site, tail: Bool, throughGOT: Bool) {
+        let isImport = if case .imported = callee { true } else { false }
         callSites.append(CallSite(
             address: site.address, fileOffset: site.fileOffset, caller: function, callee: callee,
-            isTailCall: tail, throughGOT: throughGOT, firstArgument: firstArgument, recentString: recentString))
+            isTailCall: tail, throughGOT: throughGOT, firstArgument: isImport ? firstArgument : nil,
+            recentString: isImport ? recentString : nil))
     }
 
     /// A direct transfer to `target`: a PLT entry or a function start.

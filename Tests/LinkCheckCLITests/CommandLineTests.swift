@@ -89,7 +89,7 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("\(images)/PhotoEditor/libPhotoEditorExtension.so: error: [AEX001] reached through libPhotoEditorExtension.so → libShareKit.so → UIKit.UIApplication.shared: ") })
         #expect(lines.contains { $0.hasPrefix("\(images)/PhotoEditor/libShareKit.so: error: [AEX001] imports 'static UIKit.UIApplication.shared.getter : UIKit.UIApplication' ($s5UIKit13UIApplicationC6sharedACvgZ): ") })
         #expect(lines.contains { $0.hasPrefix("\(images)/PhotoEditor/libLegacyLoader.so: note: [LOAD001] imports 'dlopen': ") })
-        #expect(lines.last == "linkcheck: 10 images, 10 errors, 2 warnings, 18 notes; 0 files skipped, 0 files failed")
+        #expect(lines.last == "linkcheck: 10 images, 10 errors, 2 warnings, 17 notes; 0 files skipped, 0 files failed")
     }
 
     @Test func cleanImagesExitZero() throws {
@@ -334,5 +334,36 @@ import Testing
             jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
             """, config, schema])
         #expect(validation.status == 0, "\(validation.standardError)")
+    }
+}
+
+/// `linkcheck graph`: DOT that Graphviz reads, with dashed dlopen edges.
+@Suite struct GraphCommandTests {
+    static var hasGraphviz: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/dot") }
+
+    @Test func theSamplesGraph() throws {
+        let images = try Fixtures.sampleImages().appendingPathComponent("PhotoEditor")
+        let config = Fixtures.repositoryRoot.appendingPathComponent("Samples/PhotoEditor/linkcheck.json").path
+        let output = try Command.linkcheck(["graph", "--config", config, images.path])
+        #expect(output.status == 0)
+        let dot = output.standardOutput
+        #expect(dot.hasPrefix("digraph linkcheck {\n"))
+        #expect(dot.contains("\"\(images.path)/libLegacyLoader.so\" -> \"\(images.path)/libPhotoEffects.so\" [style=dashed, label=\"dlopen\"];"))
+        #expect(dot.contains("\"\(images.path)/libPhotoEditorExtension.so\" -> \"\(images.path)/libShareKit.so\";"))
+        #expect(dot.contains("label=\"libShareKit.so\\nframework · unsafe\", fillcolor=\"#f7c6c6\""))
+        let nodes = dot.split(separator: "\n").filter { $0.contains("[label=") }
+        #expect(nodes.count == 10)
+        if Self.hasGraphviz {
+            let directory = try Fixtures.temporaryDirectory()
+            try dot.write(to: directory.path("graph.dot"), atomically: true, encoding: .utf8)
+            let rendered = try Command.capture("/usr/bin/dot", ["-Tsvg", directory.path("graph.dot").path])
+            #expect(rendered.status == 0, "\(rendered.standardError)")
+            #expect(rendered.standardOutput.contains("<svg"))
+        }
+        let json = try Command.linkcheck(["graph", "--format", "json", "--config", config, images.path])
+        let graph = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let edges = try #require(graph["edges"] as? [[String: String]])
+        #expect(edges.filter { $0["kind"] == "dlopen" }.count == 1)
+        #expect(try Command.linkcheck(["graph", "--format", "svg", images.path]).status == 2)
     }
 }
