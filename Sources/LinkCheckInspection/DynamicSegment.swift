@@ -105,13 +105,18 @@ extension ELFFile {
         let wordSize: UInt64 = gelf_getclass(elf) == ELFCLASS64 ? 8 : 4
         let bucketsAddress = gnuHash + 16 + bloomWords &* wordSize
         guard bucketCount < 1 << 24, let buckets = words(at: bucketsAddress, count: bucketCount) else { return nil }
-        guard var index = buckets.max().map(UInt64.init), index >= symbolOffset else { return symbolOffset }
-        let chainsAddress = bucketsAddress + bucketCount * 4
-        // Follow the last chain to its end (bit 0 set); bounded by the file.
-        while index - symbolOffset < 1 << 24, let word = words(at: chainsAddress + (index - symbolOffset) * 4, count: 1) {
-            if word[0] & 1 != 0 { return index + 1 }
-            index += 1
-        }
-        return nil
+        guard let last = buckets.max().map(UInt64.init), last >= symbolOffset else { return symbolOffset }
+        // Follow the last chain to its end (bit 0 set), reading the chain
+        // words in one piece: as many as the mapped segment holds after
+        // the chain's start, which bounds the walk by the file's size.
+        let chainStart = bucketsAddress + bucketCount * 4 + (last - symbolOffset) * 4
+        guard let offset = fileOffset(of: chainStart, in: segments),
+              let segment = segments.first(where: { $0.p_type == UInt32(PT_LOAD) && chainStart >= $0.p_vaddr && chainStart - $0.p_vaddr < $0.p_filesz }),
+              let data = rawChunk(offset: offset, size: (segment.p_filesz - (chainStart - segment.p_vaddr)) & ~3, type: ELF_T_WORD),
+              let base = data.pointee.d_buf
+        else { return nil }
+        let chain = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt32.self), count: data.pointee.d_size / 4)
+        guard let end = chain.firstIndex(where: { $0 & 1 != 0 }) else { return nil }
+        return last + UInt64(end) + 1
     }
 }

@@ -14,6 +14,14 @@ final class ELFFile {
     let path: String
     private let descriptor: Int32
     let elf: OpaquePointer
+    /// A repaired in-memory copy of the file, when libelf could read only
+    /// that (``recoverWithoutSectionHeaders(_:size:)``); freed on deinit.
+    private var copy: UnsafeMutableRawPointer?
+    /// What was repaired, for the image's warnings.
+    private(set) var repair: String?
+
+    /// The largest file read into memory to repair its header, in bytes.
+    static let largestRepairedFile = 64 << 20
 
     /// `elf_version(EV_CURRENT)` must be called once before any other libelf
     /// call; a `static let` runs it exactly once, thread-safely.
@@ -41,10 +49,22 @@ final class ELFFile {
             if got < 0 { throw .unreadable(path: path, errno: code) }
             throw .notELF(path: path)
         }
-        guard let elf = elf_begin(fd, ELF_C_READ_MMAP, nil) else {
+        var elf = elf_begin(fd, ELF_C_READ_MMAP, nil)
+        if elf == nil {
             let reason = Self.lastError()
+            var info = stat()
+            if fstat(fd, &info) == 0, info.st_size <= Self.largestRepairedFile,
+               let buffer = Self.recoverWithoutSectionHeaders(fd, size: Int(info.st_size)) {
+                elf = elf_memory(buffer.assumingMemoryBound(to: CChar.self), Int(info.st_size))
+                if elf == nil { buffer.deallocate() } else {
+                    copy = buffer
+                    repair = "the section header table is unreadable (\(reason)), so it was ignored"
+                }
+            }
+        }
+        guard let elf else {
             close(fd)
-            throw .malformed(path: path, structure: "ELF header", reason: reason)
+            throw .malformed(path: path, structure: "ELF header", reason: Self.lastError())
         }
         guard elf_kind(elf) == ELF_K_ELF else {
             elf_end(elf)
@@ -58,6 +78,35 @@ final class ELFFile {
     deinit {
         elf_end(elf)
         close(descriptor)
+        copy?.deallocate()
+    }
+
+    /// A copy of the file whose header no longer points at a section header
+    /// table (`e_shoff`, `e_shnum`, `e_shstrndx` zeroed, at their offsets in
+    /// `Elf64_Ehdr` or `Elf32_Ehdr` by class): libelf rejects a file whose
+    /// table is bogus, while the loader and readelf read the rest of it.
+    /// `nil` when the copy cannot be made.
+    private static func recoverWithoutSectionHeaders(_ fd: Int32, size: Int) -> UnsafeMutableRawPointer? {
+        guard size >= MemoryLayout<Elf64_Ehdr>.size else { return nil }
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+        guard pread(fd, buffer, size, 0) == size else {
+            buffer.deallocate()
+            return nil
+        }
+        func zero(_ offset: Int?, _ count: Int) {
+            guard let offset else { return }
+            (buffer + offset).initializeMemory(as: UInt8.self, repeating: 0, count: count)
+        }
+        if buffer.load(fromByteOffset: Int(EI_CLASS), as: UInt8.self) == UInt8(ELFCLASS64) {
+            zero(MemoryLayout<Elf64_Ehdr>.offset(of: \.e_shoff), 8)
+            zero(MemoryLayout<Elf64_Ehdr>.offset(of: \.e_shnum), 2)
+            zero(MemoryLayout<Elf64_Ehdr>.offset(of: \.e_shstrndx), 2)
+        } else {
+            zero(MemoryLayout<Elf32_Ehdr>.offset(of: \.e_shoff), 4)
+            zero(MemoryLayout<Elf32_Ehdr>.offset(of: \.e_shnum), 2)
+            zero(MemoryLayout<Elf32_Ehdr>.offset(of: \.e_shstrndx), 2)
+        }
+        return buffer
     }
 
     /// libelf's message for the most recent error (`elf_errmsg(-1)`).

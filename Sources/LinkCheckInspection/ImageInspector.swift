@@ -30,7 +30,7 @@ public enum ImageInspector {
             throw .malformed(path: path, structure: "e_ident[EI_DATA]", reason: "invalid data encoding \(ident[Int(EI_DATA)])")
         }
         let sections = try file.sections()
-        var warnings: [String] = []
+        var warnings: [String] = file.repair.map { [$0] } ?? []
         var dynamic = file.dynamicInfo(sections: sections, warnings: &warnings)
         var symbols = file.symbolTable(sections: sections, warnings: &warnings)
         if sections.isEmpty && (header.e_shoff != 0 || header.e_shnum != 0) {

@@ -367,3 +367,19 @@ import Testing
         #expect(try Command.linkcheck(["graph", "--format", "svg", images.path]).status == 2)
     }
 }
+
+/// linkcheck writes only the outputs it is asked for: no temporary files, no
+/// files in the working directory.
+@Suite struct SideEffectTests {
+    @Test func onlyTheRequestedReportIsWritten() throws {
+        let images = try Fixtures.sampleImages().appendingPathComponent("PhotoEditor")
+        let work = try Fixtures.temporaryDirectory()
+        let temporary = try Fixtures.temporaryDirectory()
+        let output = try Command.capture(Fixtures.linkcheckExecutable, [
+            "check", "--html", "report.html", "--write-baseline", "baseline.json", "--extension", "PhotoEditorExtension", images.path,
+        ], environment: ["TMPDIR": temporary.url.path], currentDirectory: work.url)
+        #expect(output.status == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.url.path).sorted() == ["baseline.json", "report.html"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.url.path).isEmpty)
+    }
+}
