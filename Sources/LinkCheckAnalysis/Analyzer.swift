@@ -185,7 +185,7 @@ public struct Analyzer: Sendable {
         var provided: [String: (match: RuleMatch, symbols: [String])] = [:]
         var findings: [Finding] = []
         for symbol in image.exports {
-            if BuiltInRules.cLoaderFunctions.contains(symbol.name) && !isLoaderProvider {
+            if !isLoaderProvider && symbol.name.utf8.first == UInt8(ascii: "d") && BuiltInRules.cLoaderFunctions.contains(symbol.name) {
                 let rule = BuiltInRules.loaderInterposition
                 findings.append(Finding(
                     rule: rule.id, severity: rule.severity, category: rule.category.rawValue,

@@ -23,7 +23,8 @@ public enum CheckRun {
         callSites: Bool = true, jobs: Int
     ) -> Report {
         let discovery = Discovery(paths: paths)
-        let outcomes = inspect(discovery.files, jobs: jobs)
+        let patterns = rules.stringPatterns
+        let outcomes = inspect(discovery.files, strings: patterns, jobs: jobs)
         var images: [BinaryImage] = []
         var errors = discovery.errors
         var skipped = discovery.skipped
@@ -36,7 +37,7 @@ public enum CheckRun {
             case .failure(let error): errors.append(error)
             }
         }
-        let inspect = { (path: String) in try? ImageInspector.inspect(path: path) }
+        let inspect = { (path: String) in try? ImageInspector.inspect(path: path, strings: patterns) }
         var session = LinkResolver.Session(resolver: resolver, scanned: images)
         let code = callSites ? analyzeCode(images, rules: rules) : nil
         var loads: [Int: [LoadEdge]] = [:]
@@ -95,12 +96,12 @@ public enum CheckRun {
     }
 
     /// Inspects `files` with `jobs` workers; results in the order of `files`.
-    public static func inspect(_ files: [String], jobs: Int) -> [Result<BinaryImage, InspectionError>] {
+    public static func inspect(_ files: [String], strings: [String] = [], jobs: Int) -> [Result<BinaryImage, InspectionError>] {
         let results = Slots<Result<BinaryImage, InspectionError>>(count: files.count)
         let workers = max(1, min(jobs, files.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let index = results.claimNext() {
-                results.store(Result { () throws(InspectionError) in try ImageInspector.inspect(path: files[index]) }, at: index)
+                results.store(Result { () throws(InspectionError) in try ImageInspector.inspect(path: files[index], strings: strings) }, at: index)
             }
         }
         return results.values()

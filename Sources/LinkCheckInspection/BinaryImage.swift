@@ -25,9 +25,8 @@ public struct BinaryImage: Sendable, Equatable {
     /// Symbols the image defines for others: global, weak or unique
     /// binding, default or protected visibility.
     public var exports: [Symbol]
-    /// NUL-terminated printable strings (at least 4 bytes) found in
-    /// allocated, read-only, non-executable `SHT_PROGBITS` sections
-    /// (`.rodata`, `.rodata.str1.1`, …), deduplicated, in file order.
+    /// The string literals asked for (``ImageInspector/inspect(path:strings:)``)
+    /// that occur in the read-only data sections (`.rodata`, `.rodata.*`).
     public var readOnlyStrings: [String]
     /// Conditional dependencies declared in `.note.dlopen`.
     public var declaredLoads: [DeclaredLoad]

@@ -3,7 +3,8 @@ import CLibELF
 /// Turns one ELF file into a ``BinaryImage``.
 public enum ImageInspector {
     /// Inspects the ELF file at `path`: header, dynamic section, symbols
-    /// with versions, read-only strings.
+    /// with versions, and which of `strings` occur as literals in its
+    /// read-only data.
     ///
     /// Structures that are malformed but not essential (a version table, a
     /// string offset) become ``BinaryImage/warnings``; the image is still
@@ -11,7 +12,7 @@ public enum ImageInspector {
     ///
     /// - Throws: ``InspectionError`` when the file cannot be read, is not
     ///   ELF, or its ELF header or section header table is malformed.
-    public static func inspect(path: String) throws(InspectionError) -> BinaryImage {
+    public static func inspect(path: String, strings: [String] = []) throws(InspectionError) -> BinaryImage {
         let file = try ELFFile(path: path)
         let header = try file.header()
         let ident = try file.identification()
@@ -51,7 +52,7 @@ public enum ImageInspector {
             symbolTable: symbols.kind,
             imports: symbols.imports,
             exports: symbols.exports,
-            readOnlyStrings: file.readOnlyStrings(sections: sections),
+            readOnlyStrings: file.readOnlyStrings(sections: sections, matching: strings),
             declaredLoads: file.declaredLoads(sections: sections, warnings: &warnings),
             warnings: warnings
         )

@@ -1,37 +1,62 @@
 import CLibELF
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 extension ELFFile {
-    /// The NUL-terminated strings of at least `minimumLength` bytes in the
-    /// read-only data sections: `SHT_PROGBITS`, `SHF_ALLOC`, neither
-    /// `SHF_WRITE` nor `SHF_EXECINSTR` nor `SHF_COMPRESSED`, named `.rodata`
-    /// or `.rodata.*`. Bytes must be printable ASCII, tab, or part of a UTF-8
-    /// sequence; of a run that holds invalid UTF-8, only the part after the
-    /// last invalid sequence is kept. Deduplicated, in file order.
-    func readOnlyStrings(sections: [Section], minimumLength: Int = 4) -> [String] {
-        var seen = Set<String>()
-        var result: [String] = []
+    /// Which of `patterns` occur as string literals in the read-only data
+    /// sections (`SHT_PROGBITS`, `SHF_ALLOC`, neither `SHF_WRITE` nor
+    /// `SHF_EXECINSTR` nor `SHF_COMPRESSED`, named `.rodata` or `.rodata.*`).
+    ///
+    /// A pattern occurs when a NUL-terminated run of bytes equals it, or
+    /// ends with it right after a byte that cannot continue a name (not a
+    /// letter, digit, `_` or `:`): linkers merge a literal into the tail of a
+    /// longer one, and data may run into a literal without a NUL. The
+    /// sections are scanned once, without copying them; only the patterns
+    /// found become strings.
+    ///
+    /// - Returns: the patterns found, in the order given.
+    func readOnlyStrings(sections: [Section], matching patterns: [String]) -> [String] {
+        guard !patterns.isEmpty else { return [] }
+        let wanted = patterns.map { Array($0.utf8) }
+        // Patterns by their last byte: a run is compared only with those
+        // that end with the byte it ends with.
+        var byLastByte = Array(repeating: [Int](), count: 256)
+        for (number, pattern) in wanted.enumerated() where !pattern.isEmpty {
+            byLastByte[Int(pattern[pattern.count - 1])].append(number)
+        }
+        let endsWanted = (0..<256).map { !byLastByte[$0].isEmpty }
+        let shortest = wanted.map(\.count).min() ?? 1
+        var found = Array(repeating: false, count: wanted.count)
         for section in sections where Self.isReadOnlyData(section) {
-            guard let data = section.data, let base = data.pointee.d_buf else { continue }
-            let bytes = UnsafeRawBufferPointer(start: base, count: data.pointee.d_size)
+            guard let data = section.data, let base = data.pointee.d_buf, data.pointee.d_size > 0 else { continue }
+            let bytes = base.assumingMemoryBound(to: UInt8.self)
+            let size = data.pointee.d_size
             var start = 0
-            for (index, byte) in bytes.enumerated() {
-                if byte == 0 {
-                    if index - start >= minimumLength {
-                        var text = Substring(String(decoding: bytes[start..<index], as: UTF8.self))
-                        // Binary data that runs into a string: keep what
-                        // follows the last invalid UTF-8 sequence.
-                        if let junk = text.lastIndex(of: "\u{FFFD}") { text = text[text.index(after: junk)...] }
-                        if text.utf8.count >= minimumLength, seen.insert(String(text)).inserted {
-                            result.append(String(text))
-                        }
+            // memchr finds each NUL; runs of NULs and short runs cost nothing.
+            while start < size, let nul = memchr(bytes + start, 0, size - start) {
+                let end = bytes.distance(to: nul.assumingMemoryBound(to: UInt8.self))
+                if end - start >= shortest && endsWanted[Int(bytes[end - 1])] {
+                    for number in byLastByte[Int(bytes[end - 1])] where !found[number] {
+                        let pattern = wanted[number]
+                        let tail = end - pattern.count
+                        guard tail >= start, memcmp(bytes + tail, pattern, pattern.count) == 0 else { continue }
+                        if tail == start || !Self.continuesName(bytes[tail - 1]) { found[number] = true }
                     }
-                    start = index + 1
-                } else if !(byte >= 0x20 && byte != 0x7f || byte == 0x09) {
-                    start = index + 1
                 }
+                start = end + 1
             }
         }
-        return result
+        return patterns.indices.filter { found[$0] }.map { patterns[$0] }
+    }
+
+    /// Letters, digits, `_`, `:` and bytes of multi-byte UTF-8 characters.
+    private static func continuesName(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x3a) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a)
+            || byte == 0x5f || byte >= 0x80
     }
 
     private static func isReadOnlyData(_ section: Section) -> Bool {

@@ -9,8 +9,18 @@ public final class RuleSet: Sendable {
     public let demangler: Demangler
 
     private let exact: [String: [Int]]
-    private let globs: [(pattern: String, rule: Int)]
+    /// Globs with the literal text before their first wildcard, a cheap
+    /// test before `fnmatch`.
+    private let globs: [(pattern: String, prefix: [UInt8], rule: Int)]
+    /// The first bytes a glob can match (all, when one starts with a
+    /// wildcard): most names are ruled out by their first byte.
+    private let globFirstBytes: [Bool]
     private let swiftPathsByModule: [String: [(path: String, rule: Int)]]
+    /// The modules of ``swiftPathsByModule``, compared without allocating.
+    private let swiftModules: [String]
+    /// Whether an exact name starts with the two bytes `first << 8 | second`:
+    /// most names are ruled out without hashing them.
+    private let exactPrefixes: [Bool]
     private let cxxNames: [(name: String, fragment: String, rule: Int)]
     private let strings: [String: [Int]]
     private let libraries: [(pattern: String, rule: Int)]
@@ -44,7 +54,7 @@ public final class RuleSet: Sendable {
         let rules = packs.flatMap(\.rules)
         self.rules = rules
         var exact: [String: [Int]] = [:]
-        var globs: [(String, Int)] = []
+        var globs: [(String, [UInt8], Int)] = []
         var swiftPaths: [String: [(String, Int)]] = [:]
         var cxxNames: [(String, String, Int)] = []
         var strings: [String: [Int]] = [:]
@@ -53,7 +63,8 @@ public final class RuleSet: Sendable {
             for matcher in rule.matchers {
                 switch matcher {
                 case .symbol(let name): exact[name, default: []].append(index)
-                case .glob(let pattern): globs.append((pattern, index))
+                case .glob(let pattern):
+                    globs.append((pattern, Array(pattern.utf8.prefix { !"*?[\\".utf8.contains($0) }), index))
                 case .swift(let path): swiftPaths[SwiftDeclarationPath.module(of: path), default: []].append((path, index))
                 case .cxx(let name): cxxNames.append((name, CxxQualifiedName.mangledFragment(of: name), index))
                 case .string(let text): strings[text, default: []].append(index)
@@ -62,8 +73,20 @@ public final class RuleSet: Sendable {
             }
         }
         self.exact = exact
+        var prefixes = Array(repeating: false, count: 1 << 16)
+        for name in exact.keys {
+            let utf8 = name.utf8
+            prefixes[Int(utf8.first ?? 0) << 8 | Int(utf8.dropFirst().first ?? 0)] = true
+        }
+        self.exactPrefixes = prefixes
         self.globs = globs
+        var firstBytes = Array(repeating: false, count: 256)
+        for (_, prefix, _) in globs {
+            if let first = prefix.first { firstBytes[Int(first)] = true } else { firstBytes = Array(repeating: true, count: 256) }
+        }
+        self.globFirstBytes = firstBytes
         self.swiftPathsByModule = swiftPaths
+        self.swiftModules = swiftPaths.keys.sorted()
         self.cxxNames = cxxNames
         self.strings = strings
         self.libraries = libraries
@@ -80,14 +103,23 @@ public final class RuleSet: Sendable {
     public func rules(matchingSymbol name: String, unsafeOnly: Bool = false) -> [RuleMatch] {
         func considered(_ rule: Int) -> Bool { !unsafeOnly || rules[rule].category.makesUnsafe }
         var matched: [Int: Matcher] = [:]
-        for rule in exact[name] ?? [] where matched[rule] == nil && considered(rule) {
-            matched[rule] = .symbol(name)
+        let utf8 = name.utf8
+        let first = utf8.first ?? 0
+        let pair = Int(first) << 8 | Int(utf8.dropFirst().first ?? 0)
+        if exactPrefixes[pair] {
+            for rule in exact[name] ?? [] where matched[rule] == nil && considered(rule) {
+                matched[rule] = .symbol(name)
+            }
         }
-        for (pattern, rule) in globs where matched[rule] == nil && considered(rule) && Glob.matches(pattern, name) {
-            matched[rule] = .glob(pattern)
+        if globFirstBytes[Int(first)] {
+            for (pattern, prefix, rule) in globs
+            where matched[rule] == nil && considered(rule) && name.utf8.starts(with: prefix) && Glob.matches(pattern, name) {
+                matched[rule] = .glob(pattern)
+            }
         }
-        if let module = SwiftDeclarationPath.moduleName(ofMangled: name),
-           let candidates = swiftPathsByModule[String(module)]?.filter({ considered($0.rule) }),
+        if !swiftPathsByModule.isEmpty, let module = SwiftDeclarationPath.moduleName(ofMangled: name),
+           let key = swiftModules.first(where: { module == $0 }),
+           let candidates = swiftPathsByModule[key]?.filter({ considered($0.rule) }),
            !candidates.isEmpty,
            let demangled = demangler.swift(name) {
             for (path, rule) in candidates
@@ -95,7 +127,7 @@ public final class RuleSet: Sendable {
                 matched[rule] = .swift(path)
             }
         }
-        if name.hasPrefix("_Z") {
+        if !cxxNames.isEmpty && first == UInt8(ascii: "_") && utf8.dropFirst().first == UInt8(ascii: "Z") {
             let candidates = cxxNames.filter { considered($0.rule) && name.contains($0.fragment) }
             if !candidates.isEmpty, let demangled = demangler.cxx(name) {
                 for candidate in candidates
@@ -104,31 +136,19 @@ public final class RuleSet: Sendable {
                 }
             }
         }
+        guard !matched.isEmpty else { return [] }
         return matched.keys.sorted().map { RuleMatch(rule: rules[$0], matcher: matched[$0]!) }
     }
 
-    /// The rules whose `string` matcher equals `text`, or ends it after a
-    /// character that cannot continue a name (not a letter, digit, `_` or
-    /// `:`): linkers merge a string into the tail of a longer one, and data
-    /// may precede a literal without a NUL (`?TRUEPREDICATE`).
+    /// The rules whose `string` matcher is `text` (a literal the inspector
+    /// found, ``stringPatterns``).
     public func rules(matchingString text: String) -> [RuleMatch] {
-        var matched = strings[text] ?? []
-        let bytes = text.utf8
-        for (pattern, indices) in strings where bytes.count > pattern.utf8.count {
-            let tail = bytes.suffix(pattern.utf8.count)
-            guard tail.elementsEqual(pattern.utf8) else { continue }
-            let before = bytes[bytes.index(tail.startIndex, offsetBy: -1)]
-            let continuesName = (before >= 0x30 && before <= 0x3a) || (before >= 0x41 && before <= 0x5a)
-                || (before >= 0x61 && before <= 0x7a) || before == 0x5f || before >= 0x80
-            if !continuesName { matched += indices }
-        }
-        return Array(Set(matched)).sorted().map { index in
-            RuleMatch(rule: rules[index], matcher: .string(rules[index].matchers.first { matcher in
-                if case .string(let pattern) = matcher { return text.hasSuffix(pattern) }
-                return false
-            }?.pattern ?? text))
-        }
+        (strings[text] ?? []).map { RuleMatch(rule: rules[$0], matcher: .string(text)) }
     }
+
+    /// Every `string` matcher's text: what the inspector looks for in
+    /// read-only data.
+    public var stringPatterns: [String] { strings.keys.sorted() }
 
     /// Whether any rule has a `string` matcher (so read-only strings matter).
     public var hasStringRules: Bool { !strings.isEmpty }

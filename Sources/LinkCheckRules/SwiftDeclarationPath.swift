@@ -21,7 +21,10 @@ public enum SwiftDeclarationPath {
     /// `$sSo…` → `__C`, `$sSS…`/`$ss…` → `Swift`; `nil` when it is not a
     /// Swift symbol or starts otherwise (a substitution, a closure).
     public static func moduleName(ofMangled symbol: String) -> Substring? {
-        guard let prefix = manglingPrefixes.first(where: { symbol.hasPrefix($0) }) else { return nil }
+        // Every mangling prefix starts with `$` or `_`.
+        guard let first = symbol.utf8.first, first == UInt8(ascii: "$") || first == UInt8(ascii: "_"),
+              let prefix = manglingPrefixes.first(where: { symbol.hasPrefix($0) })
+        else { return nil }
         let rest = symbol.dropFirst(prefix.count)
         if rest.hasPrefix("So") || rest.hasPrefix("SC") { return "__C" }
         if rest.hasPrefix("s") || rest.hasPrefix("S") { return "Swift" }

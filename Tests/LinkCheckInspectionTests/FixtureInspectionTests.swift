@@ -71,10 +71,24 @@ import Testing
 
     @Test func readOnlyStrings() throws {
         let directory = try Fixtures.temporaryDirectory()
-        let image = try ImageInspector.inspect(path: Self.buildVersionedLibrary(in: directory).path)
-        #expect(image.readOnlyStrings.contains("TRUEPREDICATE"))
-        #expect(image.readOnlyStrings.contains("libplugin.so"))
-        #expect(!image.readOnlyStrings.contains("api_v1"), "symbol names live in .dynstr, not .rodata")
+        let library = try Self.buildVersionedLibrary(in: directory)
+        let image = try ImageInspector.inspect(path: library.path, strings: ["TRUEPREDICATE", "libplugin.so", "api_v1", "PREDICATE", "TRUE"])
+        // Whole literals only: "PREDICATE" ends "TRUEPREDICATE" after a letter.
+        #expect(image.readOnlyStrings == ["TRUEPREDICATE", "libplugin.so"], "symbol names live in .dynstr, not .rodata")
+        #expect(try ImageInspector.inspect(path: library.path).readOnlyStrings.isEmpty, "nothing asked, nothing searched")
+    }
+
+    @Test func aLiteralAfterDataOrMergedIntoALongerOne() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        // "x:openURL:" holds "openURL:" after ':' (a name character): no match;
+        // "?TRUEPREDICATE" after '?' and "the selector sharedApplication" after ' ': matches.
+        let library = try Fixtures.compile("strings.c", code: """
+            const char *a(void) { return "?TRUEPREDICATE"; }
+            const char *b(void) { return "x:openURL:"; }
+            const char *c(void) { return "the selector sharedApplication"; }
+            """, to: directory.path("libstrings.so"))
+        let image = try ImageInspector.inspect(path: library.path, strings: ["TRUEPREDICATE", "openURL:", "sharedApplication"])
+        #expect(image.readOnlyStrings == ["TRUEPREDICATE", "sharedApplication"])
     }
 
     @Test func relocatableObjectsUseSymtab() throws {
