@@ -57,8 +57,9 @@ let package = Package(
             name: "LinkCheckAnalysisTests",
             dependencies: ["LinkCheckAnalysis", "LinkCheckInspection", "LinkCheckRules", "LinkCheckTestSupport"]
         ),
-        .testTarget(name: "LinkCheckReportsTests", dependencies: ["LinkCheckReports", "LinkCheckTestSupport"]),
-        .testTarget(name: "LinkCheckCLITests", dependencies: ["LinkCheckCLI", "LinkCheckTestSupport"]),
+        // Snapshots/ holds golden files the tests read in place.
+        .testTarget(name: "LinkCheckReportsTests", dependencies: ["LinkCheckReports", "LinkCheckTestSupport"], exclude: ["Snapshots"]),
+        .testTarget(name: "LinkCheckCLITests", dependencies: ["LinkCheckCLI", "LinkCheckTestSupport"], exclude: ["Snapshots"]),
     ],
     swiftLanguageModes: [.v6]
 )

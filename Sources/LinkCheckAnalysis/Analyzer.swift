@@ -45,20 +45,20 @@ public struct Analyzer: Sendable {
     ///   - graph: the resolved DT_NEEDED graph over `images`; when `nil`,
     ///     DT_NEEDED is resolved among `images` by name only.
     ///   - scannedCount: how many of `images` were scanned (all by default).
-    ///   - code: the call-site analysis of the images that need one
+    ///   - code: the indexed call sites of the images that need them
     ///     (``needsCodeAnalysis(_:rules:)``), by index; `nil` when call sites
     ///     are not analysed in this run.
     ///   - loads: the libraries each image loads at run time, by index.
     public init(
         images: [BinaryImage], rules: RuleSet, policy: Policy, graph: LinkGraph? = nil, scannedCount: Int? = nil,
-        code: [Int: CodeAnalysis]? = nil, loads: [Int: [LoadEdge]] = [:]
+        code: [Int: CodeIndex]? = nil, loads: [Int: [LoadEdge]] = [:]
     ) {
         self.images = images
         self.rules = rules
         self.policy = policy
         self.scannedCount = scannedCount ?? images.count
         self.imageIndex = Dictionary(images.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
-        self.codeIndex = (code ?? [:]).mapValues(CodeIndex.init)
+        self.codeIndex = code ?? [:]
         self.callSitesAnalysed = code != nil
         self.loads = loads
         let graph = graph ?? LinkGraph(images: images)
@@ -396,7 +396,7 @@ public struct Analyzer: Sendable {
             LoadReport(
                 name: edge.name, path: edge.target.map { images[$0].path },
                 verdict: edge.target.map { unsafeImages.contains($0) ? "unsafe" : "extension-safe" } ?? "missing",
-                function: edge.callSite?.caller.flatMap { codeIndex[index]?.analysis.functions[$0].name }.map(displayName),
+                function: edge.callSite?.caller.flatMap { codeIndex[index]?.functions[$0].name }.map(displayName),
                 address: edge.callSite?.address, source: edge.source)
         }
         report.callSites = codeIndex[index] != nil ? "analysed"

@@ -1,34 +1,54 @@
 import LinkCheckInspection
 import LinkCheckRules
 
-/// The call sites of one image, indexed for findings: the calls to each
-/// import, and who calls each function (for the shortest path from an
-/// exported function).
-struct CodeIndex: Sendable {
-    let analysis: CodeAnalysis
+/// The call sites of one image, indexed for findings and kept small: the
+/// calls to each import (with their addresses and literals), the calls to
+/// the functions that matter (denylisted copies), and the internal call
+/// graph as deduplicated function-to-function edges.
+public struct CodeIndex: Sendable {
+    public let functions: [FunctionSymbol]
     /// Imported name → the call sites that reach it.
     let callsToImport: [String: [CallSite]]
-    /// Function → the call sites that reach it.
+    /// Function → the call sites that reach it, for the functions kept.
     let callsToFunction: [Int: [CallSite]]
     /// Function → the functions that call it.
-    let callers: [Int: [Int]]
+    let callers: [Int32: [Int32]]
+    /// Function → the functions it calls.
+    let callees: [Int32: [Int32]]
+    /// Function → the imports it calls.
+    let importsCalled: [Int32: Set<String>]
 
-    init(_ analysis: CodeAnalysis) {
-        self.analysis = analysis
+    /// Indexes `analysis`, keeping the call sites of the functions for
+    /// which `keepCallsTo` is true; the raw analysis can then be dropped.
+    public init(_ analysis: CodeAnalysis, keepCallsTo: (FunctionSymbol) -> Bool) {
+        functions = analysis.functions
+        let kept = Set(analysis.functions.indices.filter { keepCallsTo(analysis.functions[$0]) })
         var imports: [String: [CallSite]] = [:]
-        var functions: [Int: [CallSite]] = [:]
-        var callers: [Int: [Int]] = [:]
+        var toFunction: [Int: [CallSite]] = [:]
+        var edges = Set<Int64>()
+        var importsCalled: [Int32: Set<String>] = [:]
         for site in analysis.callSites {
             switch site.callee {
-            case .imported(let name): imports[name, default: []].append(site)
+            case .imported(let name):
+                imports[name, default: []].append(site)
+                if let caller = site.caller { importsCalled[Int32(caller), default: []].insert(name) }
             case .function(let callee):
-                functions[callee, default: []].append(site)
-                if let caller = site.caller, caller != callee { callers[callee, default: []].append(caller) }
+                if kept.contains(callee) { toFunction[callee, default: []].append(site) }
+                if let caller = site.caller, caller != callee { edges.insert(Int64(caller) << 32 | Int64(callee)) }
             }
         }
+        var callers: [Int32: [Int32]] = [:]
+        var callees: [Int32: [Int32]] = [:]
+        for edge in edges.sorted() {
+            let (caller, callee) = (Int32(edge >> 32), Int32(truncatingIfNeeded: edge))
+            callers[callee, default: []].append(caller)
+            callees[caller, default: []].append(callee)
+        }
         callsToImport = imports
-        callsToFunction = functions
+        callsToFunction = toFunction
         self.callers = callers
+        self.callees = callees
+        self.importsCalled = importsCalled
     }
 
     /// The shortest chain of functions from an entry point down to
@@ -50,11 +70,11 @@ struct CodeIndex: Sendable {
         while head < queue.count {
             let current = queue[head]
             head += 1
-            if analysis.functions[current].isExported {
-                if (callers[current] ?? []).isEmpty { return path(from: current) }
+            if functions[current].isExported {
+                if (callers[Int32(current)] ?? []).isEmpty { return path(from: current) }
                 if firstExported == nil { firstExported = current }
             }
-            for caller in callers[current] ?? [] where previous[caller] == nil {
+            for caller in (callers[Int32(current)] ?? []).map(Int.init) where previous[caller] == nil {
                 previous[caller] = current
                 queue.append(caller)
             }
@@ -62,19 +82,17 @@ struct CodeIndex: Sendable {
         return firstExported.map(path(from:)) ?? [function]
     }
 
-    /// The functions `function` calls, directly or through at most `depth`
-    /// levels, with the names of the imports they call.
+    /// The imports that `function` calls, directly or through at most
+    /// `depth` levels of the functions it calls.
     func importsReached(from function: Int, depth: Int) -> Set<String> {
         var names = Set<String>()
-        var frontier: Set<Int> = [function]
+        var frontier: Set<Int32> = [Int32(function)]
         var seen = frontier
         for _ in 0...depth {
-            var next = Set<Int>()
-            for site in analysis.callSites where site.caller.map(frontier.contains) == true {
-                switch site.callee {
-                case .imported(let name): names.insert(name)
-                case .function(let callee): if seen.insert(callee).inserted { next.insert(callee) }
-                }
+            var next = Set<Int32>()
+            for current in frontier {
+                names.formUnion(importsCalled[current] ?? [])
+                for callee in callees[current] ?? [] where seen.insert(callee).inserted { next.insert(callee) }
             }
             frontier = next
         }
@@ -98,14 +116,14 @@ extension Analyzer {
     func locate(_ finding: inout Finding, sites: [CallSite], in code: CodeIndex, api: String) {
         guard !sites.isEmpty else { return }
         finding.callSites = sites.map { site in
-            let name = site.caller.map { code.analysis.functions[$0].name }
+            let name = site.caller.map { code.functions[$0].name }
             return FindingCallSite(
                 function: name, demangled: name.flatMap { rules.demangler.any($0) }, address: site.address,
                 fileOffset: site.fileOffset)
         }
         let paths = sites.compactMap(\.caller).map(code.pathFromExported)
         if let shortest = paths.min(by: { $0.count < $1.count }) {
-            finding.path = shortest.map { displayName(code.analysis.functions[$0].name) } + [api]
+            finding.path = shortest.map { displayName(code.functions[$0].name) } + [api]
         }
         let first = finding.callSites[0]
         let more = sites.count > 1 ? " and \(sites.count - 1) more" : ""
@@ -123,7 +141,7 @@ extension Analyzer {
         let image = images[index]
         let module = Policy.moduleName(of: image.fileName)
         var findings: [Finding] = []
-        for (position, function) in code.analysis.functions.enumerated() {
+        for (position, function) in code.functions.enumerated() {
             let matches = rules.rules(matchingSymbol: function.name, unsafeOnly: true).filter { match in
                 if case .swift(let path) = match.matcher { return SwiftDeclarationPath.module(of: path) != module }
                 return !function.isExported

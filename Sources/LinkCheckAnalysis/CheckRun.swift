@@ -43,9 +43,8 @@ public enum CheckRun {
         var loads: [Int: [LoadEdge]] = [:]
         for (index, analysis) in code ?? [:] {
             var seen = Set<String>()
-            for site in analysis.callSites {
-                guard case .imported(let loader) = site.callee, LoaderCalls.libraryLoaders.contains(loader),
-                      let name = LoaderCalls.loadedName(site), seen.insert("\(name)\u{0}\(site.caller ?? -1)").inserted
+            for site in LoaderCalls.libraryLoaders.sorted().flatMap({ analysis.callsToImport[$0] ?? [] }).sorted(by: { $0.address < $1.address }) {
+                guard let name = LoaderCalls.loadedName(site), seen.insert("\(name)\u{0}\(site.caller ?? -1)").inserted
                 else { continue }
                 let target: Int? = if case .found(let found) = session.locate(name, for: index, inspect: inspect) { found } else { nil }
                 loads[index, default: []].append(LoadEdge(name: name, target: target, callSite: site, source: "call"))
@@ -83,14 +82,19 @@ public enum CheckRun {
     }
 
     /// Call sites of the images that need them (``Analyzer/needsCodeAnalysis(_:rules:)``)
-    /// and whose machine is supported, analysed in parallel.
-    static func analyzeCode(_ images: [BinaryImage], rules: RuleSet) -> [Int: CodeAnalysis] {
+    /// and whose machine is supported, analysed in parallel and indexed at
+    /// once (keeping the calls to functions an unsafe rule matches), so
+    /// that no image's full call-site list outlives its analysis.
+    static func analyzeCode(_ images: [BinaryImage], rules: RuleSet) -> [Int: CodeIndex] {
         let candidates = images.indices.filter { index in
             CallSiteAnalyzer.supports(images[index].machine, images[index].elfClass)
                 && Analyzer.needsCodeAnalysis(images[index], rules: rules)
         }
-        let analyses = parallelMap(candidates) { index in (try? CallSiteAnalyzer.analyze(path: images[index].path)) ?? nil }
-        var code: [Int: CodeAnalysis] = [:]
+        let analyses = parallelMap(candidates) { index -> CodeIndex? in
+            guard let analysis = (try? CallSiteAnalyzer.analyze(path: images[index].path)) ?? nil else { return nil }
+            return CodeIndex(analysis) { !rules.rules(matchingSymbol: $0.name, unsafeOnly: true).isEmpty }
+        }
+        var code: [Int: CodeIndex] = [:]
         for (index, analysis) in zip(candidates, analyses) { code[index] = analysis }
         return code
     }

@@ -79,7 +79,7 @@ extension Analyzer {
             for (function, sites) in byFunction.sorted(by: { ($0.key ?? -1) < ($1.key ?? -1) }) {
                 let checked = function.map { code.importsReached(from: $0, depth: 2).filter(LoaderCalls.isVersionQuery) } ?? []
                 let rule = checked.isEmpty ? BuiltInRules.unguardedLoad : BuiltInRules.guardedLoad
-                let caller = function.map { displayName(code.analysis.functions[$0].name) } ?? "code no symbol covers"
+                let caller = function.map { displayName(code.functions[$0].name) } ?? "code no symbol covers"
                 let detail = checked.isEmpty
                     ? "\(caller) calls \(loader) without a run-time OS version check"
                     : "\(caller) calls \(loader) after a run-time OS version check (\(checked.sorted().map(displayName).joined(separator: ", ")))"
@@ -106,7 +106,7 @@ extension Analyzer {
                 || (!policy.assignsRoles && roles[index].role == .framework)
             for edge in edges {
                 let from = edge.callSite.flatMap { site in
-                    site.caller.flatMap { codeIndex[index]?.analysis.functions[$0].name }.map { " (\(displayName($0)) at 0x\(String(site.address, radix: 16)))" }
+                    site.caller.flatMap { codeIndex[index]?.functions[$0].name }.map { " (\(displayName($0)) at 0x\(String(site.address, radix: 16)))" }
                 } ?? (edge.source == "note" ? " (declared in .note.dlopen)" : "")
                 let rule: Rule
                 var detail: String
