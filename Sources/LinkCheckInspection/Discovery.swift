@@ -98,10 +98,11 @@ private struct Walker {
         }
         defer { closedir(directory) }
         var names: [String] = []
+        // readdir's entry may be shorter than `struct dirent` (glibc sizes it
+        // to the name), so the name is read in place, never copied whole.
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         while let entry = readdir(directory) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
+            let name = String(cString: (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self))
             if name != "." && name != ".." { names.append(name) }
         }
         return names.sorted()
