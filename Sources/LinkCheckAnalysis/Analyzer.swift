@@ -395,7 +395,7 @@ public struct Analyzer: Sendable {
         report.loads = (loads[index] ?? []).map { edge in
             LoadReport(
                 name: edge.name, path: edge.target.map { images[$0].path },
-                verdict: edge.target.map { unsafeImages.contains($0) ? "unsafe" : "extension-safe" } ?? "missing",
+                verdict: edge.target.map { unsafeImages.contains($0) ? "unsafe" : "extension-safe" } ?? (edge.isKnown ? "missing" : "unknown"),
                 function: edge.callSite?.caller.flatMap { codeIndex[index]?.functions[$0].name }.map(displayName),
                 address: edge.callSite?.address, source: edge.source)
         }

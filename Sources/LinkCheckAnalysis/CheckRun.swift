@@ -44,8 +44,12 @@ public enum CheckRun {
         for (index, analysis) in code ?? [:] {
             var seen = Set<String>()
             for site in LoaderCalls.libraryLoaders.sorted().flatMap({ analysis.callsToImport[$0] ?? [] }).sorted(by: { $0.address < $1.address }) {
-                guard let name = LoaderCalls.loadedName(site), seen.insert("\(name)\u{0}\(site.caller ?? -1)").inserted
-                else { continue }
+                // A name the code computes at run time is listed as unknown.
+                guard let name = LoaderCalls.loadedName(site) else {
+                    loads[index, default: []].append(LoadEdge(name: LoadEdge.unknownName, target: nil, callSite: site, source: "call"))
+                    continue
+                }
+                guard seen.insert("\(name)\u{0}\(site.caller ?? -1)").inserted else { continue }
                 let target: Int? = if case .found(let found) = session.locate(name, for: index, inspect: inspect) { found } else { nil }
                 loads[index, default: []].append(LoadEdge(name: name, target: target, callSite: site, source: "call"))
             }

@@ -13,6 +13,12 @@ public struct LoadEdge: Sendable, Equatable {
     /// `call` or `note`.
     public var source: String
 
+    /// The name of a load whose argument is not a string literal.
+    public static let unknownName = "unknown"
+
+    /// Whether the loaded name is known (a literal or a declared name).
+    public var isKnown: Bool { !(source == "call" && name == Self.unknownName && target == nil) }
+
     public init(name: String, target: Int?, callSite: CallSite?, source: String) {
         self.name = name
         self.target = target
@@ -104,7 +110,7 @@ extension Analyzer {
         for (index, edges) in loads where index < scannedCount {
             let inExtensionScope = roles[index].role == .extension || !extensionsReaching[index].isEmpty
                 || (!policy.assignsRoles && roles[index].role == .framework)
-            for edge in edges {
+            for edge in edges where edge.isKnown {
                 let from = edge.callSite.flatMap { site in
                     site.caller.flatMap { codeIndex[index]?.functions[$0].name }.map { " (\(displayName($0)) at 0x\(String(site.address, radix: 16)))" }
                 } ?? (edge.source == "note" ? " (declared in .note.dlopen)" : "")

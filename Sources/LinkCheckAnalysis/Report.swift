@@ -132,7 +132,8 @@ public struct LoadReport: Sendable, Equatable {
     public var name: String
     /// Where it resolves, or `nil` when not found.
     public var path: String?
-    /// The loaded image's verdict, or `missing`.
+    /// The loaded image's verdict, `missing` when not found, `unknown`
+    /// when the code computes the name at run time.
     public var verdict: String
     /// The calling function (demangled), for a loader call.
     public var function: String?

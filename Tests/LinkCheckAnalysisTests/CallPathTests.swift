@@ -53,9 +53,12 @@ import Testing
         let report = try Self.check(target, plugin: true, in: directory)
         let image = try #require(report.images.first { $0.path.hasSuffix("libcallsites.so") })
         #expect(image.callSites == "analysed")
-        #expect(image.loads == [LoadReport(
-            name: "libplugin.so", path: directory.path("plugins/libplugin.so").path, verdict: "unsafe",
-            function: "load_plugin", address: image.loads.first?.address, source: "call")])
+        #expect(image.loads == [
+            LoadReport(name: "libplugin.so", path: directory.path("plugins/libplugin.so").path, verdict: "unsafe",
+                       function: "load_plugin", address: image.loads.first?.address, source: "call"),
+            LoadReport(name: "unknown", path: nil, verdict: "unknown", function: "load_named",
+                       address: image.loads.last?.address, source: "call"),
+        ])
         let load = try #require(Self.finding(report, "DLOP001", "libplugin.so"))
         #expect(load.severity == .error, "an extension loads unsafe code at run time")
         #expect(image.verdict == .unsafe)
@@ -82,5 +85,21 @@ import Testing
         #expect(shared.callSites.isEmpty)
         #expect(shared.message.hasSuffix("(call sites are not analysed for armv7)"))
         #expect(report.images.first?.callSites == "unsupported-machine")
+    }
+}
+
+/// `.note.dlopen` loads join the image's loads and are resolved like calls.
+@Suite struct DeclaredLoadTests {
+    @Test func declaredLoadsAreResolved() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let library = try Fixtures.compile("dlopen-note.s", to: directory.path("libnote.so"))
+        let report = CheckRun.check(paths: [library.path], rules: CallPathTests.rules, policy: Policy(), jobs: 1)
+        let image = try #require(report.images.first { $0.path == library.path })
+        let load = try #require(image.loads.first)
+        #expect(load.name == "libzstd.so.1")
+        #expect(load.source == "note")
+        let expected = FileManager.default.fileExists(atPath: "/usr/lib/x86_64-linux-gnu/libzstd.so.1") ? "extension-safe" : "missing"
+        #expect(load.verdict == expected)
+        #expect(report.findings.contains { $0.rule == (expected == "missing" ? "DLOP003" : "DLOP002") && $0.message.contains("declared in .note.dlopen") })
     }
 }

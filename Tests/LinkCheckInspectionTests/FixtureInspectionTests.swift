@@ -210,3 +210,15 @@ import Testing
         }
     }
 }
+
+/// `.note.dlopen`: conditional dependencies a library declares.
+@Suite struct DlopenNoteTests {
+    @Test func theNoteIsRead() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let library = try Fixtures.compile("dlopen-note.s", to: directory.path("libnote.so"))
+        let image = try ImageInspector.inspect(path: library.path)
+        #expect(image.declaredLoads == [DeclaredLoad(
+            sonames: ["libzstd.so.1", "libzstd.so"], feature: "compression", description: "zstd support", priority: "suggested")])
+        #expect(image.warnings.isEmpty)
+    }
+}
