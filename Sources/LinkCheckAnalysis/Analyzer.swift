@@ -247,9 +247,6 @@ public struct Analyzer: Sendable {
                         fixit: rule.fixit, source: rule.source)
                     finding.callSites = source.callSites
                     finding.path = source.path
-                    if source.path.count > 1 {
-                        finding.message += " [in \(images[origin].linkName): \(source.path.joined(separator: " → "))]"
-                    }
                     findings.append((dependent, finding))
                 }
             }

@@ -118,18 +118,13 @@ extension Analyzer {
         finding.callSites = sites.map { site in
             let name = site.caller.map { code.functions[$0].name }
             return FindingCallSite(
-                function: name, demangled: name.flatMap { rules.demangler.any($0) }, address: site.address,
-                fileOffset: site.fileOffset)
+                function: name, demangled: name.flatMap { rules.demangler.any($0) }, displayName: name.map(displayName),
+                address: site.address, fileOffset: site.fileOffset)
         }
         let paths = sites.compactMap(\.caller).map(code.pathFromExported)
         if let shortest = paths.min(by: { $0.count < $1.count }) {
             finding.path = shortest.map { displayName(code.functions[$0].name) } + [api]
         }
-        let first = finding.callSites[0]
-        let more = sites.count > 1 ? " and \(sites.count - 1) more" : ""
-        let caller = first.function.map(displayName) ?? "code no symbol covers"
-        finding.message += " [called from \(caller) at 0x\(String(first.address, radix: 16))\(more)"
-        finding.message += finding.path.count > 1 ? "; path: \(finding.path.joined(separator: " → "))]" : "]"
     }
 
     /// Calls to a function this image defines that matches an unsafe rule,
@@ -138,8 +133,7 @@ extension Analyzer {
     /// so no import shows it. C and glob rules count only internal (not
     /// exported) copies, since an image that exports the symbol provides it.
     func staticCallFindings(_ index: Int, code: CodeIndex) -> [Finding] {
-        let image = images[index]
-        let module = Policy.moduleName(of: image.fileName)
+        let module = swiftModule(of: images[index])
         var findings: [Finding] = []
         for (position, function) in code.functions.enumerated() {
             let matches = rules.rules(matchingSymbol: function.name, unsafeOnly: true).filter { match in
@@ -158,6 +152,20 @@ extension Analyzer {
             }
         }
         return findings
+    }
+
+    /// The Swift module an image is: the module most of its exported Swift
+    /// symbols belong to (a renamed `libUIKit.so` is still UIKit), else the
+    /// module name of its SONAME or file name.
+    func swiftModule(of image: BinaryImage) -> String {
+        var counts: [Substring: Int] = [:]
+        for symbol in image.exports {
+            if let module = SwiftDeclarationPath.moduleName(ofMangled: symbol.name) { counts[module, default: 0] += 1 }
+        }
+        if let (module, _) = counts.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }) {
+            return String(module)
+        }
+        return Policy.moduleName(of: image.linkName)
     }
 
     /// What a path or chain ends with: the Swift or C++ path the rule

@@ -39,7 +39,7 @@ public enum CheckRun {
         }
         let inspect = { (path: String) in try? ImageInspector.inspect(path: path, strings: patterns) }
         var session = LinkResolver.Session(resolver: resolver, scanned: images)
-        let code = callSites ? analyzeCode(images, rules: rules) : nil
+        let code = callSites ? analyzeCode(images, rules: rules, jobs: jobs) : nil
         var loads: [Int: [LoadEdge]] = [:]
         for (index, analysis) in code ?? [:] {
             var seen = Set<String>()
@@ -89,12 +89,12 @@ public enum CheckRun {
     /// and whose machine is supported, analysed in parallel and indexed at
     /// once (keeping the calls to functions an unsafe rule matches), so
     /// that no image's full call-site list outlives its analysis.
-    static func analyzeCode(_ images: [BinaryImage], rules: RuleSet) -> [Int: CodeIndex] {
+    static func analyzeCode(_ images: [BinaryImage], rules: RuleSet, jobs: Int) -> [Int: CodeIndex] {
         let candidates = images.indices.filter { index in
             CallSiteAnalyzer.supports(images[index].machine, images[index].elfClass)
                 && Analyzer.needsCodeAnalysis(images[index], rules: rules)
         }
-        let analyses = parallelMap(candidates) { index -> CodeIndex? in
+        let analyses = parallelMap(candidates, jobs: jobs) { index -> CodeIndex? in
             guard let analysis = (try? CallSiteAnalyzer.analyze(path: images[index].path)) ?? nil else { return nil }
             return CodeIndex(analysis) { !rules.rules(matchingSymbol: $0.name, unsafeOnly: true).isEmpty }
         }
@@ -103,15 +103,11 @@ public enum CheckRun {
         return code
     }
 
-    /// Inspects `files` with `jobs` workers; results in the order of `files`.
+    /// Inspects `files` with `jobs` workers, looking for the literals
+    /// `strings`; results in the order of `files`.
     public static func inspect(_ files: [String], strings: [String] = [], jobs: Int) -> [Result<BinaryImage, InspectionError>] {
-        let results = Slots<Result<BinaryImage, InspectionError>>(count: files.count)
-        let workers = max(1, min(jobs, files.count))
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while let index = results.claimNext() {
-                results.store(Result { () throws(InspectionError) in try ImageInspector.inspect(path: files[index], strings: strings) }, at: index)
-            }
+        parallelMap(files, jobs: jobs) { path in
+            Result { () throws(InspectionError) in try ImageInspector.inspect(path: path, strings: strings) }
         }
-        return results.values()
     }
 }

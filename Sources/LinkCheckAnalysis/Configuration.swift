@@ -132,6 +132,10 @@ private struct ConfigurationReader {
         if let value = root["extensions"] {
             if let object = value as? [String: Any] {
                 for (name, type) in object.sorted(by: { $0.key < $1.key }) {
+                    guard !name.isEmpty else {
+                        report("$.extensions", "an extension name is empty")
+                        continue
+                    }
                     guard let type = type as? String else {
                         report("$.extensions.\(name)", "expected an extension type (a string)")
                         continue

@@ -96,20 +96,23 @@ public struct FindingCallSite: Sendable, Equatable {
     public var function: String?
     /// The calling function demangled, when it differs.
     public var demangled: String?
+    /// The calling function for display: demangled without its result type.
+    public var displayName: String?
     /// The call instruction's virtual address.
     public var address: UInt64
     /// Its offset in the file, in bytes.
     public var fileOffset: UInt64
 
-    public init(function: String?, demangled: String?, address: UInt64, fileOffset: UInt64) {
+    public init(function: String?, demangled: String?, displayName: String? = nil, address: UInt64, fileOffset: UInt64) {
         self.function = function
         self.demangled = demangled
+        self.displayName = displayName
         self.address = address
         self.fileOffset = fileOffset
     }
 
     /// `name` or `0x…` for display.
     public var label: String {
-        demangled ?? function ?? "0x" + String(address, radix: 16)
+        displayName ?? demangled ?? function ?? "0x" + String(address, radix: 16)
     }
 }

@@ -116,9 +116,10 @@ public struct LinkResolver: Sendable {
                     case .mismatch(let other):
                         mismatches.append(LinkGraph.Mismatch(image: current, needed: needed, candidate: other))
                     case .missing(let searched):
-                        // Without any folder to search, a name not among the
-                        // scanned images is outside the question asked.
-                        if !searched.isEmpty || needed.contains("/") {
+                        // Without the system folders (--no-system) the run
+                        // stops at the scanned set: what is outside it is not
+                        // missing, just not asked about.
+                        if resolver.includeSystem && (!searched.isEmpty || needed.contains("/")) {
                             missing.append(LinkGraph.Missing(image: current, needed: needed, searched: searched))
                         }
                     }

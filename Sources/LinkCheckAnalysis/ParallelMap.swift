@@ -1,19 +1,22 @@
 import Foundation
 
-/// `items.map(transform)` on all cores (`DispatchQueue.concurrentPerform`),
-/// results in the order of `items`.
+/// `items.map(transform)` with `jobs` workers (`DispatchQueue.concurrentPerform`;
+/// all cores by default), results in the order of `items`.
 func parallelMap<Item: Sendable, Output: Sendable>(
-    _ items: [Item], _ transform: @Sendable (Item) -> Output
+    _ items: [Item], jobs: Int = ProcessInfo.processInfo.activeProcessorCount, _ transform: @Sendable (Item) -> Output
 ) -> [Output] {
     let slots = Slots<Output>(count: items.count)
-    DispatchQueue.concurrentPerform(iterations: items.count) { index in
-        slots.store(transform(items[index]), at: index)
+    let workers = max(1, min(jobs, items.count))
+    DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        while let index = slots.claimNext() {
+            slots.store(transform(items[index]), at: index)
+        }
     }
     return slots.values()
 }
 
-/// Storage the workers of ``parallelMap(_:_:)`` and
-/// ``CheckRun/inspect(_:jobs:)`` write their results into.
+/// Storage the workers of ``parallelMap(_:jobs:_:)`` claim items from and
+/// write their results into.
 final class Slots<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var slots: [Value?]

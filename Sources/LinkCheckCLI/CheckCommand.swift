@@ -40,12 +40,12 @@ enum CheckCommand {
         guard ["text", "json", "sarif", "html"].contains(format) else {
             throw UsageError("unknown format '\(format)' (text, json, sarif or html)")
         }
-        guard var report = try makeReport(parsed, command: "check") else { return 2 }
+        guard let report = try makeReport(parsed, command: "check") else { return 2 }
         if let htmlPath = parsed.last("html") {
             do {
                 try Data(HTMLRenderer().render(report).utf8).write(to: URL(fileURLWithPath: htmlPath), options: .atomic)
             } catch {
-                printError("linkcheck: error: cannot write the HTML report to \(htmlPath): \(error.localizedDescription)")
+                printError("linkcheck: error: cannot write the HTML report to \(htmlPath): \(writeFailure(htmlPath, error))")
                 return 2
             }
         }
@@ -58,10 +58,18 @@ enum CheckCommand {
             write(TextRenderer(color: color).render(report))
         }
         if report.images.isEmpty {
-            printError("linkcheck: error: nothing to check: no ELF image found under \(parsed.positionals.joined(separator: " "))")
+            printError("linkcheck: error: \(nothingChecked(report, parsed.positionals))")
             return 2
         }
         return report.exitStatus
+    }
+
+    /// Why a run checked nothing: every input failed, or none holds an ELF
+    /// image.
+    static func nothingChecked(_ report: Report, _ paths: [String]) -> String {
+        report.errors.isEmpty
+            ? "nothing to check: no ELF image found under \(paths.joined(separator: " "))"
+            : "nothing could be checked: \(report.errors.count) input\(report.errors.count == 1 ? "" : "s") failed (above) and no other ELF image was found"
     }
 
     /// The check pipeline for the options `check` and `graph` share:
@@ -126,7 +134,7 @@ enum CheckCommand {
             do {
                 try Baseline(findings: report.findings, linkName: linkName).encoded().write(to: URL(fileURLWithPath: path), options: .atomic)
             } catch {
-                printError("linkcheck: error: cannot write the baseline to \(path): \(error.localizedDescription)")
+                printError("linkcheck: error: cannot write the baseline to \(path): \(writeFailure(path, error))")
                 return nil
             }
         }
@@ -159,4 +167,19 @@ enum CheckCommand {
         }
         return result
     }
+}
+
+/// Why writing `path` failed, in words (Foundation's errors on Linux say
+/// "NSCocoaErrorDomain error 512").
+func writeFailure(_ path: String, _ error: Error) -> String {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        return "it is a directory"
+    }
+    let folder = (path as NSString).deletingLastPathComponent
+    if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) { return "the folder \(folder) does not exist" }
+    if let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
+        return String(cString: strerror(Int32(posix.code)))
+    }
+    return error.localizedDescription
 }

@@ -17,7 +17,7 @@ enum GraphCommand {
         guard ["dot", "json"].contains(format) else { throw UsageError("unknown format '\(format)' (dot or json)") }
         guard let report = try CheckCommand.makeReport(parsed, command: "graph") else { return 2 }
         guard !report.images.isEmpty else {
-            printError("linkcheck: error: nothing to draw: no ELF image found under \(parsed.positionals.joined(separator: " "))")
+            printError("linkcheck: error: \(CheckCommand.nothingChecked(report, parsed.positionals))")
             return 2
         }
         write(format == "dot" ? DotRenderer.render(report) : CheckJSON.renderGraph(report))

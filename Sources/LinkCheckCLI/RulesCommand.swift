@@ -18,7 +18,9 @@ enum RulesCommand {
         name: "rules validate",
         summary: "Report every problem in rule packs (unknown key, duplicate id, bad glob, missing field, …); exit 2 if there is one.",
         positionals: "FILE…",
-        options: [])
+        options: [
+            .init(name: "no-default-rules", value: nil, help: "Do not check ids against the shipped packs (as check --no-default-rules would not load them)."),
+        ])
 
     static let extractSpec = CommandSpec(
         name: "rules extract",
@@ -35,7 +37,7 @@ enum RulesCommand {
     static let usage = """
         OVERVIEW: Work with rule packs.
 
-        USAGE: linkcheck rules <list|validate> [OPTIONS]
+        USAGE: linkcheck rules <list|validate|extract> [OPTIONS]
 
         SUBCOMMANDS:
           list       Print the rules.
@@ -45,7 +47,7 @@ enum RulesCommand {
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        guard let sub = arguments.first else { throw UsageError("'linkcheck rules' needs a subcommand: list or validate") }
+        guard let sub = arguments.first else { throw UsageError("'linkcheck rules' needs a subcommand: list, validate or extract") }
         let rest = Array(arguments.dropFirst())
         switch sub {
         case "list": return try list(rest)
@@ -91,6 +93,12 @@ enum RulesCommand {
                 printError("linkcheck: error: \(directory): not a folder of symbol graphs")
                 return 2
             }
+            let graphs = (FileManager.default.enumerator(atPath: directory)?.allObjects as? [String] ?? [])
+                .filter { $0.hasSuffix(".symbols.json") }
+            guard !graphs.isEmpty else {
+                printError("linkcheck: error: \(directory): no *.symbols.json symbol graphs in it")
+                return 2
+            }
             do {
                 annotations += try SymbolGraphRules.annotations(inDirectory: directory)
             } catch {
@@ -132,9 +140,12 @@ enum RulesCommand {
     static func validate(_ arguments: [String]) throws -> Int32 {
         let parsed = try validateSpec.parse(arguments)
         guard !parsed.positionals.isEmpty else { throw UsageError("'linkcheck rules validate' needs at least one FILE") }
-        switch RuleLoading.load(extraPacks: parsed.positionals, includeDefaults: false) {
+        // Checked together with the shipped packs, as `check` loads them: an
+        // id they already use is a problem here too.
+        switch RuleLoading.load(extraPacks: parsed.positionals, includeDefaults: !parsed.has("no-default-rules")) {
         case .success(let rules):
-            for pack in rules.packs {
+            let given = Set(parsed.positionals.map { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path })
+            for pack in rules.packs where given.contains(URL(fileURLWithPath: pack.path).standardizedFileURL.resolvingSymlinksInPath().path) {
                 write("\(pack.path): ok: \(pack.name) \(pack.version), \(pack.rules.count) rules\n")
             }
             return 0

@@ -31,7 +31,7 @@ struct CallScanner {
         let address = instruction.pointee.address
         enterFunction(at: address)
         let site = Site(
-            address: address, next: address + UInt64(instruction.pointee.size),
+            address: address, next: address &+ UInt64(instruction.pointee.size),
             fileOffset: sectionOffset &+ (address &- sectionAddress))
         switch architecture {
         case .x86_64: visitX86(instruction, site)

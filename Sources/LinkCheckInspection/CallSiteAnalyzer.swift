@@ -175,7 +175,7 @@ struct ImageLayout {
         var entries: [UInt64: CallSite.Callee] = [:]
         disassembler.decode(bytes, at: address) { instruction in
             let id = instruction.pointee.id
-            let next = instruction.pointee.address + UInt64(instruction.pointee.size)
+            let next = instruction.pointee.address &+ UInt64(instruction.pointee.size)
             switch architecture {
             case .x86_64:
                 // An entry starts at the first instruction after the

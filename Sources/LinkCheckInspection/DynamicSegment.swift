@@ -50,7 +50,7 @@ extension ELFFile {
             return DynamicSegment(dynamic: info, symbols: SymbolTableContents(kind: .none))
         }
         var raw = GElf_Sym()
-        for index in 1..<max(Int(count), 1) {
+        for index in 1..<max(Int(clamping: count), 1) {
             guard gelf_getsym(table, Int32(clamping: index), &raw) != nil else { break }
             guard SymbolTableContents.isGlobal(raw), let name = string(UInt64(raw.st_name)) else { continue }
             symbols.add(raw, name: name, version: nil)
@@ -77,7 +77,10 @@ extension ELFFile {
         segments.first { segment in
             segment.p_type == UInt32(PT_LOAD) && address >= segment.p_vaddr
                 && address - segment.p_vaddr < segment.p_filesz
-        }.map { $0.p_offset + (address - $0.p_vaddr) }
+        }.flatMap { segment in
+            let (offset, overflow) = segment.p_offset.addingReportingOverflow(address - segment.p_vaddr)
+            return overflow ? nil : offset
+        }
     }
 
     /// `size` bytes at file offset `offset`, translated as `type`
@@ -103,13 +106,15 @@ extension ELFFile {
         guard let gnuHash, let header = words(at: gnuHash, count: 4) else { return nil }
         let (bucketCount, symbolOffset, bloomWords) = (UInt64(header[0]), UInt64(header[1]), UInt64(header[2]))
         let wordSize: UInt64 = gelf_getclass(elf) == ELFCLASS64 ? 8 : 4
-        let bucketsAddress = gnuHash + 16 + bloomWords &* wordSize
+        // Addresses come from the file: wrapping arithmetic, and a wrapped
+        // address simply maps to no segment.
+        let bucketsAddress = gnuHash &+ 16 &+ bloomWords &* wordSize
         guard bucketCount < 1 << 24, let buckets = words(at: bucketsAddress, count: bucketCount) else { return nil }
         guard let last = buckets.max().map(UInt64.init), last >= symbolOffset else { return symbolOffset }
         // Follow the last chain to its end (bit 0 set), reading the chain
         // words in one piece: as many as the mapped segment holds after
         // the chain's start, which bounds the walk by the file's size.
-        let chainStart = bucketsAddress + bucketCount * 4 + (last - symbolOffset) * 4
+        let chainStart = bucketsAddress &+ bucketCount &* 4 &+ (last - symbolOffset) &* 4
         guard let offset = fileOffset(of: chainStart, in: segments),
               let segment = segments.first(where: { $0.p_type == UInt32(PT_LOAD) && chainStart >= $0.p_vaddr && chainStart - $0.p_vaddr < $0.p_filesz }),
               let data = rawChunk(offset: offset, size: (segment.p_filesz - (chainStart - segment.p_vaddr)) & ~3, type: ELF_T_WORD),
@@ -117,6 +122,6 @@ extension ELFFile {
         else { return nil }
         let chain = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt32.self), count: data.pointee.d_size / 4)
         guard let end = chain.firstIndex(where: { $0 & 1 != 0 }) else { return nil }
-        return last + UInt64(end) + 1
+        return last &+ UInt64(end) &+ 1
     }
 }

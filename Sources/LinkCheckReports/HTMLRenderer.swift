@@ -143,7 +143,7 @@ public struct HTMLRenderer {
                 <g class="node \(image.verdict.rawValue)" data-image="\(escapeHTML(image.path))"><title>\(escapeHTML(image.path)): \(image.verdict.rawValue)</title>\
                 <rect x="\(node.x)" y="\(node.y)" width="\(width)" height="\(height)" rx="6"/>\
                 <text x="\(node.x + width / 2)" y="\(node.y + 19)" class="label">\(escapeHTML(label))</text>\
-                <text x="\(node.x + width / 2)" y="\(node.y + 36)" class="sub">\(image.role.rawValue) · \(escapeHTML(image.machine)) · \(image.verdict.rawValue)</text></g>
+                <text x="\(node.x + width / 2)" y="\(node.y + 36)" class="sub">\(image.role.rawValue) · \(escapeHTML(image.machine))</text></g>
                 """)
         }
         return """
@@ -170,6 +170,9 @@ public struct HTMLRenderer {
 
     func findingSection(id: String, title: String, report: Report, findings: [Finding], filters: Bool) -> String {
         var html = "<section id=\"\(id)\">\n<h2>\(title) <span class=\"total\">(\(findings.count))</span></h2>\n"
+        if filters {
+            html += "<p class=\"muted\">Architecture and conditional-loading findings have sections of their own below; the filters apply to this section.</p>\n"
+        }
         if filters && !findings.isEmpty {
             let rules = Array(Set(findings.map(\.rule))).sorted()
             let images = Array(Set(findings.map(\.image))).sorted()

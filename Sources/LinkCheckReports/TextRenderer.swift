@@ -18,10 +18,10 @@ public struct TextRenderer {
     public func render(_ report: Report) -> String {
         var lines: [String] = []
         for finding in report.findings {
-            lines.append("\(finding.image): \(label(finding.severity)) [\(finding.rule)] \(finding.message)")
+            lines.append("\(Self.oneLine(finding.image)): \(label(finding.severity)) [\(finding.rule)] \(Self.oneLine(finding.message + Self.location(finding)))")
         }
         for error in report.errors {
-            lines.append("\(error.path): \(label(.error)) cannot inspect: \(Self.reason(error))")
+            lines.append("\(Self.oneLine(error.path)): \(label(.error)) cannot inspect: \(Self.oneLine(Self.reason(error)))")
         }
         for notice in report.notices {
             lines.append("linkcheck: \(label(.warning)) \(notice)")
@@ -42,6 +42,30 @@ public struct TextRenderer {
             + "\(count(report.count(.error), "error")), \(count(report.count(.warning), "warning")), "
             + "\(count(report.count(.note), "note")); "
             + "\(count(report.skipped.count, "file")) skipped, \(count(report.errors.count, "file")) failed"
+    }
+
+    /// Where the finding's calls are: ` [called from F at 0x… and N more;
+    /// path: A → B → API]`, or for a transitive finding the path inside the
+    /// image that uses the API: ` [in libShareKit.so: A → B → API]`.
+    static func location(_ finding: Finding) -> String {
+        if finding.kind == .transitive {
+            guard finding.path.count > 1, finding.chain.count >= 2 else { return "" }
+            return " [in \(finding.chain[finding.chain.count - 2]): \(finding.path.joined(separator: " → "))]"
+        }
+        guard let first = finding.callSites.first else { return "" }
+        let caller = first.function == nil ? "code no symbol covers" : first.label
+        let more = finding.callSites.count > 1 ? " and \(finding.callSites.count - 1) more" : ""
+        let path = finding.path.count > 1 ? "; path: \(finding.path.joined(separator: " → "))" : ""
+        return " [called from \(caller) at 0x\(String(first.address, radix: 16))\(more)\(path)]"
+    }
+
+    /// A diagnostic kept on one line: control characters in paths or names
+    /// (a newline in a file name) are written as escapes.
+    static func oneLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) else { return text }
+        return text.unicodeScalars.map { scalar in
+            scalar.value < 0x20 || scalar.value == 0x7f ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
+        }.joined()
     }
 
     /// The error's text without the leading path.

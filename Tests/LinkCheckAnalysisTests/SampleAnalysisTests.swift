@@ -127,4 +127,15 @@ import Testing
         #expect(transitive.allSatisfy { $0.severity == .error })
         #expect(transitive.count == 2)
     }
+
+    @Test func aRenamedSDKIsStillTheProviderOfItsOwnAPIs() throws {
+        let images = try Fixtures.sampleImages().appendingPathComponent("PhotoEditor")
+        let directory = try Fixtures.temporaryDirectory()
+        let renamed = directory.path("foo.so")
+        try FileManager.default.copyItem(at: images.appendingPathComponent("libUIKit.so"), to: renamed)
+        let report = CheckRun.check(paths: [renamed.path], rules: try Self.defaultRules(), policy: Policy(),
+                                    resolver: LinkResolver(includeSystem: false), jobs: 1)
+        #expect(report.findings.allSatisfy { $0.severity == .note }, "its own calls to its own APIs are not static copies")
+        #expect(report.images.first?.verdict == .extensionSafe)
+    }
 }

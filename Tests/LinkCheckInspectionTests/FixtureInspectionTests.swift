@@ -222,3 +222,58 @@ import Testing
         #expect(image.warnings.isEmpty)
     }
 }
+
+/// Header fields at their largest values: addresses that would overflow
+/// when an instruction's size or a segment's offset is added (found by
+/// setting every field to boundary values).
+@Suite(.enabled(if: Readelf.isAvailable, "needs readelf")) struct BoundaryValueTests {
+    /// `readelf -h` field as a number.
+    static func header(_ path: String, _ field: String) throws -> Int {
+        let output = try Command.run("readelf", ["-h", "-W", path]).standardOutput
+        let line = try #require(output.split(separator: "\n").first { $0.contains(field) })
+        let value = line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces).split(separator: " ")[0]
+        return try #require(Int(value))
+    }
+
+    static func patched(_ source: URL, _ offset: Int, to directory: TemporaryDirectory, name: String) throws -> URL {
+        var data = try Data(contentsOf: source)
+        data.replaceSubrange(offset..<(offset + 8), with: [UInt8](repeating: 0xff, count: 8))
+        let output = directory.path(name)
+        try data.write(to: output)
+        return output
+    }
+
+    @Test(arguments: [".text", ".plt"])
+    func aSectionAtTheLastAddress(section: String) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let library = try Fixtures.compile("callsites.c", to: directory.path("libcallsites.so"), flags: ["-shared", "-O2"])
+        let sections = try Command.run("readelf", ["-S", "-W", library.path]).standardOutput
+        let line = try #require(sections.split(separator: "\n").first { $0.contains(" \(section) ") })
+        let index = try #require(Int(line.split(separator: "]")[0].split(separator: "[")[1].trimmingCharacters(in: .whitespaces)))
+        let tableOffset = try Self.header(library.path, "Start of section headers")
+        // Elf64_Shdr: sh_addr is 16 bytes into each 64-byte entry.
+        let damaged = try Self.patched(library, tableOffset + index * 64 + 16, to: directory, name: "damaged.so")
+        let image = try ImageInspector.inspect(path: damaged.path)
+        #expect(image.machine.name == "x86_64")
+        _ = try CallSiteAnalyzer.analyze(path: damaged.path)
+    }
+
+    @Test func aLoadSegmentAtTheLastOffsetWithoutSectionHeaders() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let stripped = Fixtures.corpusDirectory.appendingPathComponent("object-testfiles/base-strip")
+        let segments = try Command.run("readelf", ["-l", "-W", stripped.path]).standardOutput
+        let loads = segments.split(separator: "\n").filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("LOAD") }
+        try #require(!loads.isEmpty)
+        let programHeaders = try Self.header(stripped.path, "Start of program headers")
+        let firstLoad = segments.split(separator: "\n").filter { line in
+            let first = line.trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? ""
+            return first.allSatisfy(\.isUppercase) && !first.isEmpty && first != "Type" && !line.contains("Elf file") && !line.contains("Program Headers")
+                && !line.contains("Section to Segment") && !line.contains("Entry point")
+        }.firstIndex { $0.trimmingCharacters(in: .whitespaces).hasPrefix("LOAD") }
+        let index = try #require(firstLoad)
+        // Elf64_Phdr: p_offset is 8 bytes into each 56-byte entry.
+        let damaged = try Self.patched(stripped, programHeaders + index * 56 + 8, to: directory, name: "damaged")
+        let image = try ImageInspector.inspect(path: damaged.path)
+        #expect(image.machine.name == "x86_64")
+    }
+}

@@ -87,3 +87,16 @@ import Testing
         #expect(try Snapshot.expected("check-report.txt", actual: actual) == actual)
     }
 }
+
+@Suite struct TextRendererLineTests {
+    @Test func aNewlineInAFileNameKeepsTheDiagnosticOnOneLine() {
+        let report = Report(
+            inputs: [], rulePacks: [], images: [],
+            findings: [Finding(rule: "LOAD001", severity: .note, category: "conditional-loading", kind: .importedSymbol,
+                               image: "lib/odd\nname.so", symbol: "dlopen", message: "imports 'dlopen': review.")],
+            errors: [], skipped: [], notices: [])
+        let lines = TextRenderer().render(report).split(separator: "\n")
+        #expect(lines.first == "lib/odd\\u{a}name.so: note: [LOAD001] imports 'dlopen': review.")
+        #expect(lines.count == 2)
+    }
+}
