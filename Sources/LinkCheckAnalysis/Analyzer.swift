@@ -129,7 +129,14 @@ public struct Analyzer: Sendable {
     func ownFindings(_ index: Int) -> [Finding] {
         let image = images[index]
         var findings: [Finding] = []
-        let code = codeIndex[index]
+        let code = codeIndex[index].flatMap { $0.failure == nil ? $0 : nil }
+        if let failure = codeIndex[index]?.failure {
+            let rule = BuiltInRules.partialInspection
+            findings.append(Finding(
+                rule: rule.id, severity: rule.severity, category: rule.category.rawValue, kind: .partialInspection,
+                image: image.path, message: "call sites not analysed (\(failure)): \(rule.message)", fixit: rule.fixit,
+                source: rule.source))
+        }
         let unanalysed = callSitesAnalysed && !CallSiteAnalyzer.supports(image.machine, image.elfClass)
             ? " (call sites are not analysed for \(image.machine))" : ""
         for symbol in image.imports {
@@ -396,7 +403,7 @@ public struct Analyzer: Sendable {
                 function: edge.callSite?.caller.flatMap { codeIndex[index]?.functions[$0].name }.map(displayName),
                 address: edge.callSite?.address, source: edge.source)
         }
-        report.callSites = codeIndex[index] != nil ? "analysed"
+        report.callSites = codeIndex[index]?.failure != nil ? "failed" : codeIndex[index] != nil ? "analysed"
             : callSitesAnalysed && !CallSiteAnalyzer.supports(image.machine, image.elfClass) ? "unsupported-machine" : "not-needed"
         return report
     }

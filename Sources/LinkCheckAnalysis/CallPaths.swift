@@ -17,6 +17,19 @@ public struct CodeIndex: Sendable {
     let callees: [Int32: [Int32]]
     /// Function → the imports it calls.
     let importsCalled: [Int32: Set<String>]
+    /// Why the image's code could not be analysed, when it could not.
+    public let failure: String?
+
+    /// An image whose code analysis failed for `reason`.
+    public init(failure reason: String) {
+        functions = []
+        callsToImport = [:]
+        callsToFunction = [:]
+        callers = [:]
+        callees = [:]
+        importsCalled = [:]
+        failure = reason
+    }
 
     /// Indexes `analysis`, keeping the call sites of the functions for
     /// which `keepCallsTo` is true; the raw analysis can then be dropped.
@@ -49,6 +62,7 @@ public struct CodeIndex: Sendable {
         self.callers = callers
         self.callees = callees
         self.importsCalled = importsCalled
+        failure = nil
     }
 
     /// The shortest chain of functions from an entry point down to

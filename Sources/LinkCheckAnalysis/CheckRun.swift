@@ -95,8 +95,14 @@ public enum CheckRun {
                 && Analyzer.needsCodeAnalysis(images[index], rules: rules)
         }
         let analyses = parallelMap(candidates, jobs: jobs) { index -> CodeIndex? in
-            guard let analysis = (try? CallSiteAnalyzer.analyze(path: images[index].path)) ?? nil else { return nil }
-            return CodeIndex(analysis) { !rules.rules(matchingSymbol: $0.name, unsafeOnly: true).isEmpty }
+            do {
+                guard let analysis = try CallSiteAnalyzer.analyze(path: images[index].path) else { return nil }
+                return CodeIndex(analysis) { !rules.rules(matchingSymbol: $0.name, unsafeOnly: true).isEmpty }
+            } catch {
+                // The image inspected fine but cannot be read again (changed
+                // or removed meanwhile): its findings go on without call sites.
+                return CodeIndex(failure: "\(error)")
+            }
         }
         var code: [Int: CodeIndex] = [:]
         for (index, analysis) in zip(candidates, analyses) { code[index] = analysis }

@@ -100,7 +100,8 @@ public struct ImageReport: Sendable, Equatable {
     /// `.note.dlopen`).
     public var loads: [LoadReport] = []
     /// Whether its call sites were analysed: `analysed`, `not-needed` (no
-    /// finding needs them) or `unsupported-machine`.
+    /// finding needs them), `unsupported-machine`, or `failed` (the file
+    /// could not be read again; an `INSP001` warning says why).
     public var callSites: String = "not-needed"
 
     public init(
