@@ -6,7 +6,10 @@
 Default folders: the Swift toolchain's library folder and
 /usr/lib/x86_64-linux-gnu. For each folder, on the same files:
 
-- linkcheck check --no-call-sites (the default rule packs, symbol rules only),
+- linkcheck check --no-call-sites with the default rule packs (symbols,
+  Swift paths, strings, libraries; no disassembly),
+- the same with only the packs' symbol rules (their string matchers dropped,
+  so no read-only data is searched): the like-for-like peer of scanelf,
 - linkcheck check (call sites analysed for the images with findings),
 - scanelf -qR -s with the packs' plain symbol names (pax-utils),
 - readelf --dyn-syms -W run once per file (binutils).
@@ -68,6 +71,25 @@ def plain_symbols():
     return sorted(names)
 
 
+def symbol_only_packs(folder):
+    """The default packs without their `string` matchers, written to `folder`."""
+    paths = []
+    for pack in sorted((ROOT / "Rules").glob("*.json")):
+        if pack.name.endswith("schema.json"):
+            continue
+        document = json.loads(pack.read_text())
+        rules = []
+        for rule in document["rules"]:
+            rule["match"] = [m for m in rule["match"] if "string" not in m]
+            if rule["match"]:
+                rules.append(rule)
+        document["rules"] = rules
+        path = pathlib.Path(folder) / pack.name
+        path.write_text(json.dumps(document))
+        paths.append(str(path))
+    return paths
+
+
 def dynsym_count(files):
     total = 0
     for path in files:
@@ -86,6 +108,8 @@ def main():
     binary = subprocess.run(["swift", "build", "-c", "release", "--package-path", str(ROOT), "--show-bin-path"],
                             capture_output=True, text=True, check=True).stdout.strip() + "/linkcheck"
     symbols = ",".join(plain_symbols())
+    packs = tempfile.TemporaryDirectory()
+    symbol_rules = [argument for path in symbol_only_packs(packs.name) for argument in ("--rules", path)]
     cold_possible = drop_caches()
     print(f"machine: {os.cpu_count()} cores; cold cache: {'measured' if cold_possible else 'not measurable here (drop_caches refused)'}")
 
@@ -98,7 +122,8 @@ def main():
         listing.write("\n".join(files) + "\n")
         listing.close()
         commands = {
-            "linkcheck (symbols)": [binary, "check", "--no-call-sites", folder],
+            "linkcheck (all rules)": [binary, "check", "--no-call-sites", folder],
+            "linkcheck (symbol rules)": [binary, "check", "--no-call-sites", "--no-default-rules"] + symbol_rules + [folder],
             "linkcheck (call sites)": [binary, "check", folder],
             "scanelf -qR -s": ["scanelf", "-qR", "-s", symbols, folder],
             "readelf loop": f"while read -r f; do readelf --dyn-syms -W \"$f\"; done < {listing.name}",
@@ -118,8 +143,10 @@ def main():
             cold_text = f"{cold:11.2f}" if cold is not None else f"{'-':>11}"
             print(f"  {name:24} {wall:11.2f} {cpu:7.2f} {rss:8.1f} {cold_text}")
         os.unlink(listing.name)
-        fast = results["linkcheck (symbols)"][0]
-        print(f"  ratios (warm wall): linkcheck/scanelf {fast / max(results['scanelf -qR -s'][0], 0.01):.1f}×, "
+        fast = results["linkcheck (all rules)"][0]
+        peer = results["linkcheck (symbol rules)"][0]
+        print(f"  ratios (warm wall): symbol rules/scanelf {peer / max(results['scanelf -qR -s'][0], 0.01):.1f}×, "
+              f"all rules/scanelf {fast / max(results['scanelf -qR -s'][0], 0.01):.1f}×, "
               f"readelf loop/linkcheck {results['readelf loop'][0] / max(fast, 0.01):.1f}×, "
               f"call sites/symbols {results['linkcheck (call sites)'][0] / max(fast, 0.01):.1f}×")
 

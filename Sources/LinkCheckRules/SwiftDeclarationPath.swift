@@ -21,8 +21,12 @@ public enum SwiftDeclarationPath {
     /// `$sSo…` → `__C`, `$sSS…`/`$ss…` → `Swift`; `nil` when it is not a
     /// Swift symbol or starts otherwise (a substitution, a closure).
     public static func moduleName(ofMangled symbol: String) -> Substring? {
-        // Every mangling prefix starts with `$` or `_`.
-        guard let first = symbol.utf8.first, first == UInt8(ascii: "$") || first == UInt8(ascii: "_"),
+        // Every mangling prefix starts with `$`, `_$` or `_T`: most C and
+        // C++ names are ruled out by two bytes.
+        var bytes = symbol.utf8.makeIterator()
+        let first = bytes.next()
+        guard first == UInt8(ascii: "$")
+                || (first == UInt8(ascii: "_") && [UInt8(ascii: "$"), UInt8(ascii: "T")].contains(bytes.next())),
               let prefix = manglingPrefixes.first(where: { symbol.hasPrefix($0) })
         else { return nil }
         let rest = symbol.dropFirst(prefix.count)
