@@ -163,13 +163,11 @@ public struct Analyzer: Sendable {
                 rule: rule.id, severity: rule.severity, category: rule.category.rawValue, kind: .partialInspection,
                 image: image.path, message: "\(warning): \(rule.message)", fixit: rule.fixit, source: rule.source))
         }
-        if rules.hasStringRules {
-            for text in image.readOnlyStrings {
-                for match in rules.rules(matchingString: text) {
-                    findings.append(finding(
-                        match, image: index, kind: .stringLiteral, subject: match.matcher.pattern, demangled: nil,
-                        detail: "read-only data holds the string \"\(match.matcher.pattern)\""))
-                }
+        for text in image.readOnlyStrings {
+            for match in rules.rules(matchingString: text) {
+                findings.append(finding(
+                    match, image: index, kind: .stringLiteral, subject: match.matcher.pattern, demangled: nil,
+                    detail: "read-only data holds the string \"\(match.matcher.pattern)\""))
             }
         }
         for needed in image.dynamic.needed {

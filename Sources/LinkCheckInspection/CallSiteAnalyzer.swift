@@ -21,9 +21,7 @@ public enum CallSiteAnalyzer {
     public static func analyze(path: String) throws(InspectionError) -> CodeAnalysis? {
         let file = try ELFFile(path: path)
         let header = try file.header()
-        let ident = try file.identification()
-        let elfClass: ELFClass = Int32(ident[Int(EI_CLASS)]) == ELFCLASS64 ? .elf64 : .elf32
-        let encoding: ELFDataEncoding = Int32(ident[Int(EI_DATA)]) == ELFDATA2MSB ? .msb : .lsb
+        let (elfClass, encoding) = try file.classAndEncoding()
         let machine = Machine(code: header.e_machine, elfClass: elfClass, dataEncoding: encoding)
         guard let architecture = Disassembler.Architecture(machine, elfClass), encoding == .lsb,
               let disassembler = Disassembler(architecture)

@@ -18,13 +18,11 @@ final class Disassembler {
         }
     }
 
-    let architecture: Architecture
     private var handle: csh = 0
     private let instruction: UnsafeMutablePointer<cs_insn>
 
     /// `nil` when Capstone cannot open the architecture (`cs_open` fails).
     init?(_ architecture: Architecture) {
-        self.architecture = architecture
         let status = switch architecture {
         case .x86_64: cs_open(CS_ARCH_X86, CS_MODE_64, &handle)
         case .aarch64: cs_open(CS_ARCH_ARM64, CS_MODE_ARM, &handle)

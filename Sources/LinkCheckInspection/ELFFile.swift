@@ -133,6 +133,27 @@ final class ELFFile {
         return UnsafeBufferPointer(start: bytes, count: size).map { UInt8(bitPattern: $0) }
     }
 
+    /// `e_ident[EI_CLASS]` and `e_ident[EI_DATA]`.
+    ///
+    /// - Throws: ``InspectionError/malformed(path:structure:reason:)`` for a
+    ///   value the ELF spec does not define.
+    func classAndEncoding() throws(InspectionError) -> (ELFClass, ELFDataEncoding) {
+        let ident = try identification()
+        let elfClass: ELFClass
+        switch Int32(ident[Int(EI_CLASS)]) {
+        case ELFCLASS32: elfClass = .elf32
+        case ELFCLASS64: elfClass = .elf64
+        default:
+            throw .malformed(path: path, structure: "e_ident[EI_CLASS]", reason: "invalid class \(ident[Int(EI_CLASS)])")
+        }
+        switch Int32(ident[Int(EI_DATA)]) {
+        case ELFDATA2LSB: return (elfClass, .lsb)
+        case ELFDATA2MSB: return (elfClass, .msb)
+        default:
+            throw .malformed(path: path, structure: "e_ident[EI_DATA]", reason: "invalid data encoding \(ident[Int(EI_DATA)])")
+        }
+    }
+
     /// All sections with their headers and names, in section-index order
     /// (`elf_getshdrnum`, `elf_getshdrstrndx`, `elf_nextscn`, `gelf_getshdr`).
     /// Handles extended section numbering (`e_shnum == 0`) through libelf.

@@ -15,21 +15,8 @@ public enum ImageInspector {
     public static func inspect(path: String, strings: [String] = []) throws(InspectionError) -> BinaryImage {
         let file = try ELFFile(path: path)
         let header = try file.header()
+        let (elfClass, encoding) = try file.classAndEncoding()
         let ident = try file.identification()
-        let elfClass: ELFClass
-        switch Int32(ident[Int(EI_CLASS)]) {
-        case ELFCLASS32: elfClass = .elf32
-        case ELFCLASS64: elfClass = .elf64
-        default:
-            throw .malformed(path: path, structure: "e_ident[EI_CLASS]", reason: "invalid class \(ident[Int(EI_CLASS)])")
-        }
-        let encoding: ELFDataEncoding
-        switch Int32(ident[Int(EI_DATA)]) {
-        case ELFDATA2LSB: encoding = .lsb
-        case ELFDATA2MSB: encoding = .msb
-        default:
-            throw .malformed(path: path, structure: "e_ident[EI_DATA]", reason: "invalid data encoding \(ident[Int(EI_DATA)])")
-        }
         let sections = try file.sections()
         var warnings: [String] = file.repair.map { [$0] } ?? []
         var dynamic = file.dynamicInfo(sections: sections, warnings: &warnings)

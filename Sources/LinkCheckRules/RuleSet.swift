@@ -150,8 +150,6 @@ public final class RuleSet: Sendable {
     /// read-only data.
     public var stringPatterns: [String] { strings.keys.sorted() }
 
-    /// Whether any rule has a `string` matcher (so read-only strings matter).
-    public var hasStringRules: Bool { !strings.isEmpty }
 
     /// The rules whose `library` pattern matches the DT_NEEDED name or
     /// SONAME `library`.
