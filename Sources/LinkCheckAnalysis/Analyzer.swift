@@ -131,11 +131,9 @@ public struct Analyzer: Sendable {
         var findings: [Finding] = []
         let code = codeIndex[index].flatMap { $0.failure == nil ? $0 : nil }
         if let failure = codeIndex[index]?.failure {
-            let rule = BuiltInRules.partialInspection
             findings.append(Finding(
-                rule: rule.id, severity: rule.severity, category: rule.category.rawValue, kind: .partialInspection,
-                image: image.path, message: "call sites not analysed (\(failure)): \(rule.message)", fixit: rule.fixit,
-                source: rule.source))
+                builtIn: BuiltInRules.partialInspection, kind: .partialInspection, image: image.path,
+                detail: "call sites not analysed (\(failure))"))
         }
         let unanalysed = callSitesAnalysed && !CallSiteAnalyzer.supports(image.machine, image.elfClass)
             ? " (call sites are not analysed for \(image.machine))" : ""
@@ -147,8 +145,7 @@ public struct Analyzer: Sendable {
                     detail: "imports \(Self.quoted(symbol.name, demangled))")
                 finding.message += unanalysed
                 if let code {
-                    locate(&finding, sites: code.callsToImport[symbol.name] ?? [], in: code,
-                           api: Self.label(match, symbol: symbol.name, demangled: demangled))
+                    locate(&finding, sites: code.callsToImport[symbol.name] ?? [], in: code, api: finding.api ?? symbol.name)
                 }
                 findings.append(finding)
             }
@@ -158,10 +155,8 @@ public struct Analyzer: Sendable {
         }
         findings += exportFindings(index)
         for warning in image.warnings {
-            let rule = BuiltInRules.partialInspection
             findings.append(Finding(
-                rule: rule.id, severity: rule.severity, category: rule.category.rawValue, kind: .partialInspection,
-                image: image.path, message: "\(warning): \(rule.message)", fixit: rule.fixit, source: rule.source))
+                builtIn: BuiltInRules.partialInspection, kind: .partialInspection, image: image.path, detail: warning))
         }
         for text in image.readOnlyStrings {
             for match in rules.rules(matchingString: text) {
@@ -191,11 +186,9 @@ public struct Analyzer: Sendable {
         var findings: [Finding] = []
         for symbol in image.exports {
             if !isLoaderProvider && symbol.name.utf8.first == UInt8(ascii: "d") && BuiltInRules.cLoaderFunctions.contains(symbol.name) {
-                let rule = BuiltInRules.loaderInterposition
                 findings.append(Finding(
-                    rule: rule.id, severity: rule.severity, category: rule.category.rawValue,
-                    kind: .interposedLoader, image: image.path, symbol: symbol.name,
-                    message: "defines '\(symbol.name)': \(rule.message)", fixit: rule.fixit, source: rule.source))
+                    builtIn: BuiltInRules.loaderInterposition, kind: .interposedLoader, image: image.path,
+                    symbol: symbol.name, detail: "defines '\(symbol.name)'"))
             }
             for match in rules.rules(matchingSymbol: symbol.name, unsafeOnly: true) {
                 provided[match.rule.id, default: (match, [])].symbols.append(symbol.name)
@@ -218,10 +211,12 @@ public struct Analyzer: Sendable {
         _ match: RuleMatch, image index: Int, kind: Finding.Kind, subject: String, demangled: String?, detail: String
     ) -> Finding {
         let (severity, context) = effectiveSeverity(match.rule, image: index)
-        return Finding(
+        var finding = Finding(
             rule: match.rule.id, severity: severity, category: match.rule.category.rawValue, kind: kind,
             image: images[index].path, symbol: subject, demangled: demangled,
             message: "\(detail): \(match.rule.message)\(context)", fixit: match.rule.fixit, source: match.rule.source)
+        finding.api = Self.label(match, symbol: subject, demangled: demangled)
+        return finding
     }
 
     // MARK: - Transitive findings
@@ -233,15 +228,15 @@ public struct Analyzer: Sendable {
         var passedThrough = Set<Int>()
         for (origin, originFindings) in own.enumerated() {
             let unsafe = originFindings.filter { finding in
-                finding.kind != .providedSymbol && rule(finding.rule)?.category.makesUnsafe == true
+                finding.kind != .providedSymbol && rules.rule(withID: finding.rule)?.category.makesUnsafe == true
             }
             guard !unsafe.isEmpty else { continue }
             for (dependent, chain) in graph.dependents(of: origin) where dependent < scannedCount {
                 passedThrough.formUnion(chain)
                 let names = chain.map { images[$0].linkName }
                 for source in unsafe {
-                    guard let rule = rule(source.rule) else { continue }
-                    let api = Self.apiLabel(source, rule: rule, rules: rules)
+                    guard let rule = rules.rule(withID: source.rule) else { continue }
+                    let api = source.api ?? source.symbol ?? rule.api
                     let (severity, context) = effectiveSeverity(rule, image: dependent)
                     let path = (names + [api]).joined(separator: " → ")
                     var finding = Finding(
@@ -259,27 +254,12 @@ public struct Analyzer: Sendable {
         return (findings, passedThrough)
     }
 
-    /// What a chain ends with: the Swift or C++ path the rule matched, else
-    /// the demangled symbol, else the raw symbol or string.
     /// Whether call sites matter for `image`: it imports a symbol some rule
     /// matches, or defines one an unsafe rule matches (a statically linked
     /// copy of an API), or declares `.note.dlopen` loads.
     public static func needsCodeAnalysis(_ image: BinaryImage, rules: RuleSet) -> Bool {
         image.imports.contains { !rules.rules(matchingSymbol: $0.name).isEmpty }
             || image.exports.contains { !rules.rules(matchingSymbol: $0.name, unsafeOnly: true).isEmpty }
-    }
-
-    static func apiLabel(_ finding: Finding, rule: Rule, rules: RuleSet) -> String {
-        guard let symbol = finding.symbol else { return rule.api }
-        for match in rules.rules(matchingSymbol: symbol) where match.rule.id == rule.id {
-            if case .swift(let path) = match.matcher { return path }
-            if case .cxx(let name) = match.matcher { return name }
-        }
-        return finding.demangled ?? symbol
-    }
-
-    func rule(_ id: String) -> Rule? {
-        rules.rules.first { $0.id == id }
     }
 
     // MARK: - Policy
@@ -318,30 +298,26 @@ public struct Analyzer: Sendable {
     /// find.
     func missingLibraryFindings() -> [Finding] {
         graph.missing.filter { $0.image < scannedCount }.map { missing in
-            let rule = BuiltInRules.missingLibrary
             let searched = missing.searched.isEmpty ? "" : " (searched: \(missing.searched.joined(separator: ", ")))"
             return Finding(
-                rule: rule.id, severity: rule.severity, category: rule.category.rawValue, kind: .missingLibrary,
-                image: images[missing.image].path, symbol: missing.needed,
-                message: "needs \(missing.needed), which is not found\(searched): \(rule.message)",
-                fixit: rule.fixit, source: rule.source)
+                builtIn: BuiltInRules.missingLibrary, kind: .missingLibrary, image: images[missing.image].path,
+                symbol: missing.needed, detail: "needs \(missing.needed), which is not found\(searched)")
         }
     }
 
     func architectureFindings() -> [Finding] {
         var findings: [Finding] = []
         for image in images[..<scannedCount] where image.is32Bit {
-            findings.append(architectureFinding(
-                BuiltInRules.thirtyTwoBit, image: image.path,
+            findings.append(Finding(
+                builtIn: BuiltInRules.thirtyTwoBit, kind: .architecture, image: image.path,
                 detail: "\(image.machine) is ELFCLASS32"))
         }
         for mismatch in graph.mismatches where mismatch.image < scannedCount {
             let image = images[mismatch.image]
             let other = images[mismatch.candidate]
-            findings.append(architectureFinding(
-                BuiltInRules.linkMismatch, image: image.path,
-                detail: "\(image.machine) \(image.elfClass.rawValue)-bit \(image.dataEncoding.rawValue) image needs \(mismatch.needed), found only as \(other.machine) \(other.elfClass.rawValue)-bit \(other.dataEncoding.rawValue) (\(other.path))",
-                symbol: mismatch.needed))
+            findings.append(Finding(
+                builtIn: BuiltInRules.linkMismatch, kind: .architecture, image: image.path, symbol: mismatch.needed,
+                detail: "\(image.machine) \(image.elfClass.rawValue)-bit \(image.dataEncoding.rawValue) image needs \(mismatch.needed), found only as \(other.machine) \(other.elfClass.rawValue)-bit \(other.dataEncoding.rawValue) (\(other.path))"))
         }
         guard !policy.requiredArchitectures.isEmpty else { return findings }
         let modules = Dictionary(grouping: 0..<scannedCount, by: { images[$0].linkName })
@@ -349,20 +325,12 @@ public struct Analyzer: Sendable {
             let present = Set(members.map { images[$0].machine.name })
             let first = members.map { images[$0].path }.min()!
             for required in policy.requiredArchitectures where !present.contains(required) {
-                findings.append(architectureFinding(
-                    BuiltInRules.missingArchitecture, image: first,
-                    detail: "\(module) is missing \(required) (built for: \(present.sorted().joined(separator: ", ")))",
-                    symbol: required))
+                findings.append(Finding(
+                    builtIn: BuiltInRules.missingArchitecture, kind: .architecture, image: first, symbol: required,
+                    detail: "\(module) is missing \(required) (built for: \(present.sorted().joined(separator: ", ")))"))
             }
         }
         return findings
-    }
-
-    func architectureFinding(_ rule: Rule, image: String, detail: String, symbol: String? = nil) -> Finding {
-        Finding(
-            rule: rule.id, severity: rule.severity, category: rule.category.rawValue, kind: .architecture,
-            image: image, symbol: symbol, message: "\(detail): \(rule.message)", fixit: rule.fixit,
-            source: rule.source)
     }
 
     // MARK: - Verdicts

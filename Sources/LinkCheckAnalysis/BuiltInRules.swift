@@ -4,86 +4,85 @@ import LinkCheckRules
 /// interposition. Listed by `linkcheck rules list` beside the packs' rules.
 public enum BuiltInRules {
     /// A 32-bit (`ELFCLASS32`) image.
-    public static let thirtyTwoBit = Rule(
+    public static let thirtyTwoBit = builtIn(
         id: "ARCH001", api: "ELFCLASS32", category: .architecture, severity: .error,
-        matchers: [], message: "32-bit image: extensions and the frameworks they embed must be 64-bit",
+        message: "32-bit image: extensions and the frameworks they embed must be 64-bit",
         fixit: "Build for a 64-bit architecture (aarch64 for arm64 devices, x86_64).",
-        source: "App Extension Programming Guide, embedded frameworks: 64-bit architecture required",
-        pack: "built-in")
+        source: "App Extension Programming Guide, embedded frameworks: 64-bit architecture required")
     /// A module missing from a required architecture.
-    public static let missingArchitecture = Rule(
+    public static let missingArchitecture = builtIn(
         id: "ARCH002", api: "required architecture", category: .architecture, severity: .error,
-        matchers: [], message: "module is not built for a required architecture",
+        message: "module is not built for a required architecture",
         fixit: "Build and ship the module for every required architecture.",
-        source: "App Extension Programming Guide: the app and each extension must include the platform's 64-bit architecture",
-        pack: "built-in")
+        source: "App Extension Programming Guide: the app and each extension must include the platform's 64-bit architecture")
     /// A DT_NEEDED resolved to an image of another machine, class or encoding.
-    public static let linkMismatch = Rule(
+    public static let linkMismatch = builtIn(
         id: "ARCH003", api: "DT_NEEDED machine", category: .architecture, severity: .error,
-        matchers: [], message: "links an image of another machine, class or data encoding",
+        message: "links an image of another machine, class or data encoding",
         fixit: "Link the build of the library for the same architecture.",
-        source: "System V ABI: a process loads only objects of its own e_machine, EI_CLASS and EI_DATA",
-        pack: "built-in")
+        source: "System V ABI: a process loads only objects of its own e_machine, EI_CLASS and EI_DATA")
     /// A definition of a C loader function outside the C library.
-    public static let loaderInterposition = Rule(
+    public static let loaderInterposition = builtIn(
         id: "INTP001", api: "dlopen interposition", category: .reviewRisk, severity: .warning,
-        matchers: [], message: "defines a dynamic-loader function and so interposes the C library's",
+        message: "defines a dynamic-loader function and so interposes the C library's",
         fixit: "Rename the function; do not wrap or replace the dynamic loader in code an extension loads.",
-        source: "dlopen(3), dlsym(3): symbol interposition by earlier-loaded objects",
-        pack: "built-in")
+        source: "dlopen(3), dlsym(3): symbol interposition by earlier-loaded objects")
 
     /// An image the inspector could read only in part.
-    public static let partialInspection = Rule(
+    public static let partialInspection = builtIn(
         id: "INSP001", api: "malformed ELF structure", category: .reviewRisk, severity: .warning,
-        matchers: [], message: "part of the image could not be read, so its findings may be incomplete",
+        message: "part of the image could not be read, so its findings may be incomplete",
         fixit: "Check how the file was produced (truncated copy, stripped section headers, a broken tool).",
-        source: "System V ABI, ELF: section header table, dynamic section, symbol versioning",
-        pack: "built-in")
+        source: "System V ABI, ELF: section header table, dynamic section, symbol versioning")
 
     /// A DT_NEEDED library that is nowhere the loader looks.
-    public static let missingLibrary = Rule(
+    public static let missingLibrary = builtIn(
         id: "LINK001", api: "DT_NEEDED", category: .reviewRisk, severity: .warning,
-        matchers: [], message: "the dynamic loader would not find this library, so what it brings in is not checked",
+        message: "the dynamic loader would not find this library, so what it brings in is not checked",
         fixit: "Scan the folder that holds it, or pass --search-path DIR (searchPaths in linkcheck.json).",
-        source: "ld.so(8): DT_RPATH, LD_LIBRARY_PATH, DT_RUNPATH, ld.so.cache, default paths",
-        pack: "built-in")
+        source: "ld.so(8): DT_RPATH, LD_LIBRARY_PATH, DT_RUNPATH, ld.so.cache, default paths")
 
     /// A library loaded at run time that is not extension-safe.
-    public static let unsafeLoad = Rule(
+    public static let unsafeLoad = builtIn(
         id: "DLOP001", api: "dlopen of an unsafe library", category: .conditionalLoading, severity: .error,
-        matchers: [], message: "the loaded library uses APIs unavailable in app extensions",
+        message: "the loaded library uses APIs unavailable in app extensions",
         fixit: "Load it only in the containing app, behind a check that the process is not an extension, or make the library extension-safe.",
-        source: "App Extension Programming Guide: conditional loading; embedded frameworks must be extension-safe",
-        pack: "built-in")
+        source: "App Extension Programming Guide: conditional loading; embedded frameworks must be extension-safe")
     /// A library loaded at run time that is extension-safe.
-    public static let safeLoad = Rule(
+    public static let safeLoad = builtIn(
         id: "DLOP002", api: "dlopen of a safe library", category: .conditionalLoading, severity: .note,
-        matchers: [], message: "the loaded library is extension-safe",
+        message: "the loaded library is extension-safe",
         fixit: "Nothing to change; keep the load behind a run-time OS version check.",
-        source: "App Extension Programming Guide: conditional loading", pack: "built-in")
+        source: "App Extension Programming Guide: conditional loading")
     /// A library loaded at run time that is not found.
-    public static let missingLoad = Rule(
+    public static let missingLoad = builtIn(
         id: "DLOP003", api: "dlopen of a missing library", category: .conditionalLoading, severity: .warning,
-        matchers: [], message: "linkcheck cannot tell whether the loaded library is safe",
+        message: "linkcheck cannot tell whether the loaded library is safe",
         fixit: "Scan the library too, or pass --search-path DIR.",
-        source: "dlopen(3): search order", pack: "built-in")
+        source: "dlopen(3): search order")
     /// A loader call behind a run-time version check.
-    public static let guardedLoad = Rule(
+    public static let guardedLoad = builtIn(
         id: "DLOP010", api: "guarded conditional loading", category: .conditionalLoading, severity: .note,
-        matchers: [], message: "conditional loading behind a version check, as the guide asks",
-        fixit: "Nothing to change.", source: "App Extension Programming Guide: load frameworks conditionally after a run-time OS version check",
-        pack: "built-in")
+        message: "conditional loading behind a version check, as the guide asks",
+        fixit: "Nothing to change.", source: "App Extension Programming Guide: load frameworks conditionally after a run-time OS version check")
     /// A loader call without a run-time version check.
-    public static let unguardedLoad = Rule(
+    public static let unguardedLoad = builtIn(
         id: "DLOP011", api: "unguarded conditional loading", category: .conditionalLoading, severity: .warning,
-        matchers: [], message: "the guide asks for conditional loading only after a run-time OS version check",
+        message: "the guide asks for conditional loading only after a run-time OS version check",
         fixit: "Check the OS version (ProcessInfo.isOperatingSystemAtLeast, uname) before loading.",
-        source: "App Extension Programming Guide: load frameworks conditionally after a run-time OS version check",
-        pack: "built-in")
+        source: "App Extension Programming Guide: load frameworks conditionally after a run-time OS version check")
 
     /// The C dynamic-loader functions whose definition outside the C
     /// library is an interposition (`<dlfcn.h>`).
     public static let cLoaderFunctions: Set<String> = ["dlopen", "dlmopen", "dlsym", "dlvsym"]
+
+    /// A rule of the built-in pack: no matchers (the check is code).
+    private static func builtIn(
+        id: String, api: String, category: RuleCategory, severity: Severity, message: String, fixit: String, source: String
+    ) -> Rule {
+        Rule(id: id, api: api, category: category, severity: severity, matchers: [], message: message, fixit: fixit,
+             source: source, pack: "built-in")
+    }
 
     public static let all = [thirtyTwoBit, missingArchitecture, linkMismatch, loaderInterposition, partialInspection, missingLibrary,
         unsafeLoad, safeLoad, missingLoad, guardedLoad, unguardedLoad]

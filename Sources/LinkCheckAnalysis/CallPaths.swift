@@ -161,7 +161,7 @@ extension Analyzer {
                 var finding = finding(
                     match, image: index, kind: .staticCall, subject: function.name, demangled: demangled,
                     detail: "calls \(Self.quoted(function.name, demangled)), whose code is linked into this image")
-                locate(&finding, sites: sites, in: code, api: Self.label(match, symbol: function.name, demangled: demangled))
+                locate(&finding, sites: sites, in: code, api: finding.api ?? function.name)
                 findings.append(finding)
             }
         }

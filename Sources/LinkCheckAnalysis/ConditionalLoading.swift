@@ -89,10 +89,7 @@ extension Analyzer {
                 let detail = checked.isEmpty
                     ? "\(caller) calls \(loader) without a run-time OS version check"
                     : "\(caller) calls \(loader) after a run-time OS version check (\(checked.sorted().map(displayName).joined(separator: ", ")))"
-                var finding = Finding(
-                    rule: rule.id, severity: rule.severity, category: rule.category.rawValue, kind: .versionCheck,
-                    image: images[index].path, symbol: loader, message: "\(detail): \(rule.message)",
-                    fixit: rule.fixit, source: rule.source)
+                var finding = Finding(builtIn: rule, kind: .versionCheck, image: images[index].path, symbol: loader, detail: detail)
                 locate(&finding, sites: sites, in: code, api: loader)
                 findings.append(finding)
             }
@@ -135,9 +132,8 @@ extension Analyzer {
                     detail = "loads \(edge.name)\(from), which is not found where the loader would look"
                 }
                 var finding = Finding(
-                    rule: rule.id, severity: severity, category: rule.category.rawValue, kind: .loadedLibrary,
-                    image: images[index].path, symbol: edge.name, chain: [images[index].linkName, edge.name],
-                    message: "\(detail): \(rule.message)", fixit: rule.fixit, source: rule.source)
+                    builtIn: rule, kind: .loadedLibrary, image: images[index].path, symbol: edge.name,
+                    chain: [images[index].linkName, edge.name], detail: detail, severity: severity)
                 if let site = edge.callSite, let code = codeIndex[index] {
                     locate(&finding, sites: [site], in: code, api: edge.name)
                 }

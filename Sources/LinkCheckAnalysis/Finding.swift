@@ -60,6 +60,9 @@ public struct Finding: Sendable, Equatable {
     /// (x86_64, aarch64); for a transitive finding, those in the image that
     /// uses the API.
     public var callSites: [FindingCallSite] = []
+    /// The API as chains and paths name it: the Swift or C++ path the rule
+    /// matched, else the demangled symbol, else the raw symbol or string.
+    public var api: String?
     /// The shortest call path from an exported function to the call, then
     /// the API: `[ShareKit.Sharer.openInApp(photoID:), ShareKit.openInContainingApp(_:), UIKit.UIApplication.shared]`.
     public var path: [String] = []
@@ -80,6 +83,18 @@ public struct Finding: Sendable, Equatable {
         self.message = message
         self.fixit = fixit
         self.source = source
+    }
+
+    /// A finding of a built-in check: the rule's id, category, fix-it and
+    /// source; `detail` comes before the rule's message.
+    init(
+        builtIn rule: Rule, kind: Kind, image: String, symbol: String? = nil, chain: [String] = [],
+        detail: String, severity: Severity? = nil
+    ) {
+        self.init(
+            rule: rule.id, severity: severity ?? rule.severity, category: rule.category.rawValue, kind: kind,
+            image: image, symbol: symbol, chain: chain, message: "\(detail): \(rule.message)", fixit: rule.fixit,
+            source: rule.source)
     }
 
     /// The deterministic report order: image path, then rule, then symbol,

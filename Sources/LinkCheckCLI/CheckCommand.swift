@@ -17,8 +17,7 @@ enum CheckCommand {
         summary: "Check ELF images for APIs unavailable in app extensions, architecture problems and conditional loading.",
         positionals: "PATH…",
         options: [
-            .init(name: "rules", value: "FILE", help: "Add a rule pack (repeatable)."),
-            .init(name: "no-default-rules", value: nil, help: "Leave out the rule packs shipped in Rules/."),
+            .rules, .noDefaultRules,
             .init(name: "extension", value: "NAME[=TYPE]", help: "Mark an image as an app extension, by file name, SONAME or module name; TYPE is share, imessage, widget, … (repeatable)."),
             .init(name: "app", value: "NAME", help: "Mark an image as the containing app (repeatable)."),
             .init(name: "require-arch", value: "ARCH", help: "Require every module for this architecture: aarch64 (arm64), x86_64, … (repeatable)."),

@@ -77,6 +77,13 @@ struct CommandSpec {
     }
 }
 
+extension CommandSpec.Option {
+    /// `--rules FILE`, shared by the commands that load rule packs.
+    static let rules = Self(name: "rules", value: "FILE", help: "Add a rule pack (repeatable).")
+    /// `--no-default-rules`.
+    static let noDefaultRules = Self(name: "no-default-rules", value: nil, help: "Leave out the rule packs shipped in Rules/.")
+}
+
 /// The result of ``CommandSpec/parse(_:)``.
 struct ParsedArguments {
     var values: [String: [String]] = [:]

@@ -10,8 +10,7 @@ enum RulesCommand {
         summary: "Print the rules: the shipped packs, any --rules FILE, and the built-in checks.",
         positionals: "",
         options: [
-            .init(name: "rules", value: "FILE", help: "Add a rule pack (repeatable)."),
-            .init(name: "no-default-rules", value: nil, help: "Leave out the rule packs shipped in Rules/."),
+            .rules, .noDefaultRules,
         ])
 
     static let validateSpec = CommandSpec(

@@ -8,6 +8,7 @@ public final class RuleSet: Sendable {
     public let rules: [Rule]
     public let demangler: Demangler
 
+    private let byID: [String: Int]
     private let exact: [String: [Int]]
     /// Globs with the literal text before their first wildcard, a cheap
     /// test before `fnmatch`.
@@ -53,6 +54,7 @@ public final class RuleSet: Sendable {
         self.demangler = demangler
         let rules = packs.flatMap(\.rules)
         self.rules = rules
+        byID = Dictionary(rules.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         var exact: [String: [Int]] = [:]
         var globs: [(String, [UInt8], Int)] = []
         var swiftPaths: [String: [(String, Int)]] = [:]
@@ -138,6 +140,11 @@ public final class RuleSet: Sendable {
         }
         guard !matched.isEmpty else { return [] }
         return matched.keys.sorted().map { RuleMatch(rule: rules[$0], matcher: matched[$0]!) }
+    }
+
+    /// The rule with identifier `id`, if any.
+    public func rule(withID id: String) -> Rule? {
+        byID[id].map { rules[$0] }
     }
 
     /// The rules whose `string` matcher is `text` (a literal the inspector
