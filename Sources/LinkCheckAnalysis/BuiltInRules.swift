@@ -76,6 +76,11 @@ public enum BuiltInRules {
     /// library is an interposition (`<dlfcn.h>`).
     public static let cLoaderFunctions: Set<String> = ["dlopen", "dlmopen", "dlsym", "dlvsym"]
 
+    /// Whether the raw symbol name `name` is one of ``cLoaderFunctions``.
+    static func isLoaderFunction(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        name.first == UInt8(ascii: "d") && cLoaderFunctions.contains { $0.utf8.elementsEqual(name) }
+    }
+
     /// A rule of the built-in pack: no matchers (the check is code).
     private static func builtIn(
         id: String, api: String, category: RuleCategory, severity: Severity, message: String, fixit: String, source: String

@@ -24,7 +24,8 @@ public enum CheckRun {
     ) -> Report {
         let discovery = Discovery(paths: paths)
         let patterns = rules.stringPatterns
-        let outcomes = inspect(discovery.files, strings: patterns, jobs: jobs)
+        let symbols = callSites ? .all : symbolSelection(rules)
+        let outcomes = inspect(discovery.files, strings: patterns, symbols: symbols, jobs: jobs)
         var images: [BinaryImage] = []
         var errors = discovery.errors
         var skipped = discovery.skipped
@@ -37,7 +38,7 @@ public enum CheckRun {
             case .failure(let error): errors.append(error)
             }
         }
-        let inspect = { (path: String) in try? ImageInspector.inspect(path: path, strings: patterns) }
+        let inspect = { (path: String) in try? ImageInspector.inspect(path: path, strings: patterns, symbols: symbols) }
         var session = LinkResolver.Session(resolver: resolver, scanned: images)
         let code = callSites ? analyzeCode(images, rules: rules, jobs: jobs) : nil
         var loads: [Int: [LoadEdge]] = [:]
@@ -110,10 +111,21 @@ public enum CheckRun {
     }
 
     /// Inspects `files` with `jobs` workers, looking for the literals
-    /// `strings`; results in the order of `files`.
-    public static func inspect(_ files: [String], strings: [String] = [], jobs: Int) -> [Result<BinaryImage, InspectionError>] {
+    /// `strings` and keeping the `symbols` selected; results in the order
+    /// of `files`.
+    public static func inspect(
+        _ files: [String], strings: [String] = [], symbols: SymbolSelection = .all, jobs: Int
+    ) -> [Result<BinaryImage, InspectionError>] {
         parallelMap(files, jobs: jobs) { path in
-            Result { () throws(InspectionError) in try ImageInspector.inspect(path: path, strings: strings) }
+            Result { () throws(InspectionError) in try ImageInspector.inspect(path: path, strings: strings, symbols: symbols) }
         }
+    }
+
+    /// The symbols findings can come from without call sites: those a rule
+    /// may match (``RuleSet/mayMatchSymbol(_:)``) and the C loader functions
+    /// an image may interpose. Call-site analysis needs every export (to
+    /// tell which module an image is), so it keeps them all.
+    static func symbolSelection(_ rules: RuleSet) -> SymbolSelection {
+        .only { name in rules.mayMatchSymbol(name) || BuiltInRules.isLoaderFunction(name) }
     }
 }

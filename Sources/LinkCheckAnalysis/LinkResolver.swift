@@ -48,7 +48,9 @@ public struct LinkResolver: Sendable {
         /// The scanned images, then every library found for them.
         public private(set) var images: [BinaryImage]
         private var byName: [String: [Int]] = [:]
-        private var byPath: [String: Int] = [:]
+        /// Images by file identity, so that one file reached by two paths
+        /// (`/lib` linked to `/usr/lib`) is one image.
+        private var byFile: [FileIdentity: Int] = [:]
         private var unreadable = Set<String>()
         private let ldLibraryPath: [String]
 
@@ -60,7 +62,7 @@ public struct LinkResolver: Sendable {
                 if image.dynamic.soname != nil && image.dynamic.soname != image.fileName {
                     byName[image.fileName, default: []].append(index)
                 }
-                byPath[LinkResolver.canonical(image.path)] = index
+                if let identity = FileIdentity(path: image.path), byFile[identity] == nil { byFile[identity] = index }
             }
             ldLibraryPath = resolver.useLDLibraryPath
                 ? (ProcessInfo.processInfo.environment["LD_LIBRARY_PATH"] ?? "").split(separator: ":").map(String.init) : []
@@ -133,16 +135,17 @@ public struct LinkResolver: Sendable {
         /// The image at `path` if it is compatible with `image`, inspecting
         /// it (once) when it is not known yet.
         private mutating func load(_ path: String, for image: BinaryImage, inspect: (String) -> BinaryImage?) -> Int? {
-            let key = LinkResolver.canonical(path)
-            if let index = byPath[key] {
+            guard !unreadable.contains(path), let identity = FileIdentity(path: path) else { return nil }
+            if let index = byFile[identity] {
                 return LinkGraph.compatible(images[index], image) ? index : nil
             }
-            guard !unreadable.contains(key), FileManager.default.fileExists(atPath: key), let library = inspect(key) else {
-                unreadable.insert(key)
+            // Reported by its real path, as `realpath(3)` gives it.
+            guard let library = inspect(LinkResolver.realPath(path)) else {
+                unreadable.insert(path)
                 return nil
             }
             images.append(library)
-            byPath[key] = images.count - 1
+            byFile[identity] = images.count - 1
             return LinkGraph.compatible(library, image) ? images.count - 1 : nil
         }
 
@@ -158,9 +161,26 @@ public struct LinkResolver: Sendable {
         }
     }
 
-    /// `path` with symbolic links resolved, so one file has one key.
-    static func canonical(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    /// `path` with symbolic links, `.` and `..` resolved (`realpath(3)`);
+    /// `path` itself when that fails.
+    static func realPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// A file's device and inode (`stat(2)`, following symbolic links).
+    struct FileIdentity: Hashable {
+        let device: UInt64
+        let inode: UInt64
+
+        /// `nil` when `path` cannot be examined (missing, no permission).
+        init?(path: String) {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        }
     }
 }
 

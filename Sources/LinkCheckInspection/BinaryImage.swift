@@ -20,12 +20,14 @@ public struct BinaryImage: Sendable, Equatable {
     public var dynamic: DynamicInfo
     /// Which symbol table imports and exports were read from.
     public var symbolTable: SymbolTableKind
-    /// Symbols the image needs from elsewhere: undefined, global or weak.
+    /// Symbols the image needs from elsewhere: undefined, global or weak;
+    /// those the inspection's ``SymbolSelection`` kept, in table order.
     public var imports: [Symbol]
     /// Symbols the image defines for others: global, weak or unique
-    /// binding, default or protected visibility.
+    /// binding, default or protected visibility; those the inspection's
+    /// ``SymbolSelection`` kept, in table order.
     public var exports: [Symbol]
-    /// The string literals asked for (``ImageInspector/inspect(path:strings:)``)
+    /// The string literals asked for (``ImageInspector/inspect(path:strings:symbols:)``)
     /// that occur in the read-only data sections (`.rodata`, `.rodata.*`).
     public var readOnlyStrings: [String]
     /// Conditional dependencies declared in `.note.dlopen`.
@@ -61,7 +63,8 @@ public struct BinaryImage: Sendable, Equatable {
 
     /// The last path component.
     public var fileName: String {
-        path.split(separator: "/").last.map(String.init) ?? path
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+        return String(path[path.utf8.index(after: slash)...])
     }
 
     /// `true` for `ELFCLASS32` images.

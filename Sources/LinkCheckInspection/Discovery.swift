@@ -65,8 +65,9 @@ private struct Walker {
             return
         }
         let isLink = linkInfo.st_mode & S_IFMT == S_IFLNK
-        var info = stat()
-        guard stat(path, &info) == 0 else {
+        // Only a symbolic link needs a second look at what it points to.
+        var info = linkInfo
+        guard !isLink || stat(path, &info) == 0 else {
             errors.append(.unreadable(path: path, errno: errno))
             return
         }

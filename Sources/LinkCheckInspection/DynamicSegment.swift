@@ -16,7 +16,8 @@ extension ELFFile {
     /// segments, the symbol count from DT_HASH (`nchain`) or DT_GNU_HASH.
     /// Symbol versions are not read this way (a warning says so). `nil` when
     /// there is no `PT_DYNAMIC` (a static executable, an object file).
-    func dynamicSegment(warnings: inout [String]) -> DynamicSegment? {
+    /// Only the symbols `selection` keeps are made into values.
+    func dynamicSegment(selection: SymbolSelection, warnings: inout [String]) -> DynamicSegment? {
         let segments = programHeaders()
         guard let dynamic = segments.first(where: { $0.p_type == UInt32(PT_DYNAMIC) }),
               let data = rawChunk(offset: dynamic.p_offset, size: dynamic.p_filesz, type: ELF_T_DYN)
@@ -31,16 +32,17 @@ extension ELFFile {
                 rawChunk(offset: offset, size: address(DT_STRSZ) ?? 0, type: ELF_T_BYTE)
             }
         }
-        func string(_ offset: UInt64) -> String? {
+        /// The NUL-terminated string at `offset`, without the NUL.
+        func bytes(_ offset: UInt64) -> UnsafeBufferPointer<UInt8>? {
             guard let table = stringTable, let base = table.pointee.d_buf, offset < UInt64(table.pointee.d_size)
             else { return nil }
-            let bytes = UnsafeRawBufferPointer(start: base, count: table.pointee.d_size)[Int(offset)...]
-            guard let end = bytes.firstIndex(of: 0) else { return nil }
-            return String(decoding: bytes[..<end], as: UTF8.self)
+            let all = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: table.pointee.d_size)
+            guard let end = all[Int(offset)...].firstIndex(of: 0) else { return nil }
+            return UnsafeBufferPointer(rebasing: all[Int(offset)..<end])
         }
-        let info = Self.dynamicInfo(entries: entries, warnings: &warnings, string: string)
+        let info = Self.dynamicInfo(entries: entries, warnings: &warnings) { bytes($0).map { String(decoding: $0, as: UTF8.self) } }
 
-        var symbols = SymbolTableContents(kind: .dynsym)
+        var symbols = SymbolTableContents(kind: .dynsym, selection: selection)
         let symbolSize = UInt64(gelf_fsize(elf, ELF_T_SYM, 1, UInt32(EV_CURRENT)))
         guard let symtab = address(DT_SYMTAB), let offset = fileOffset(of: symtab, in: segments),
               let count = dynamicSymbolCount(hash: address(DT_HASH), gnuHash: address(DT_GNU_HASH), segments: segments),
@@ -52,8 +54,8 @@ extension ELFFile {
         var raw = GElf_Sym()
         for index in 1..<max(Int(clamping: count), 1) {
             guard gelf_getsym(table, Int32(clamping: index), &raw) != nil else { break }
-            guard SymbolTableContents.isGlobal(raw), let name = string(UInt64(raw.st_name)) else { continue }
-            symbols.add(raw, name: name, version: nil)
+            guard SymbolTableContents.isGlobal(raw), let name = bytes(UInt64(raw.st_name)) else { continue }
+            symbols.add(raw, name: name) { nil }
         }
         warnings.append("no section headers: read through PT_DYNAMIC; symbol versions not read")
         return DynamicSegment(dynamic: info, symbols: symbols)

@@ -6,13 +6,20 @@ public enum ImageInspector {
     /// with versions, and which of `strings` occur as literals in its
     /// read-only data.
     ///
+    /// `symbols` decides which global symbols become ``Symbol`` values in
+    /// ``BinaryImage/imports`` and ``BinaryImage/exports``: all of them by
+    /// default; a check that needs only what rules may match passes the
+    /// others over (``SymbolSelection/only(_:)``), which is much cheaper.
+    ///
     /// Structures that are malformed but not essential (a version table, a
     /// string offset) become ``BinaryImage/warnings``; the image is still
     /// returned.
     ///
     /// - Throws: ``InspectionError`` when the file cannot be read, is not
     ///   ELF, or its ELF header or section header table is malformed.
-    public static func inspect(path: String, strings: [String] = []) throws(InspectionError) -> BinaryImage {
+    public static func inspect(
+        path: String, strings: [String] = [], symbols selection: SymbolSelection = .all
+    ) throws(InspectionError) -> BinaryImage {
         let file = try ELFFile(path: path)
         let header = try file.header()
         let (elfClass, encoding) = try file.classAndEncoding()
@@ -20,11 +27,11 @@ public enum ImageInspector {
         let sections = try file.sections()
         var warnings: [String] = file.repair.map { [$0] } ?? []
         var dynamic = file.dynamicInfo(sections: sections, warnings: &warnings)
-        var symbols = file.symbolTable(sections: sections, warnings: &warnings)
+        var symbols = file.symbolTable(sections: sections, selection: selection, warnings: &warnings)
         if sections.isEmpty && (header.e_shoff != 0 || header.e_shnum != 0) {
             warnings.append("the section header table (\(header.e_shnum) entries at offset \(header.e_shoff)) cannot be read: the file is truncated or corrupt")
         }
-        if sections.isEmpty, let segment = file.dynamicSegment(warnings: &warnings) {
+        if sections.isEmpty, let segment = file.dynamicSegment(selection: selection, warnings: &warnings) {
             dynamic = segment.dynamic
             symbols = segment.symbols
         }

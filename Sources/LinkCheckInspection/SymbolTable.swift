@@ -1,8 +1,16 @@
 import CLibELF
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// The imports and exports of one symbol table.
 struct SymbolTableContents {
     var kind: SymbolTableKind
+    /// Which symbols are kept.
+    var selection: SymbolSelection = .all
     var imports: [Symbol] = []
     var exports: [Symbol] = []
 
@@ -12,22 +20,23 @@ struct SymbolTableContents {
         return binding == .global || binding == .weak || binding == .unique
     }
 
-    /// Files a global entry: undefined (`SHN_UNDEF`) → import; defined with
-    /// default or protected visibility → export; anything else is dropped.
-    mutating func add(_ raw: GElf_Sym, name: String, version: (name: String, hidden: Bool)?) {
-        guard !name.isEmpty else { return }
+    /// Files a global entry whose name is `name` (raw bytes, no NUL):
+    /// undefined (`SHN_UNDEF`) → import; defined with default or protected
+    /// visibility → export; anything else, or a name the selection passes
+    /// over, is dropped before its name and `version` are made.
+    mutating func add(_ raw: GElf_Sym, name: UnsafeBufferPointer<UInt8>, version: () -> (name: String, hidden: Bool)?) {
+        let isImport = raw.st_shndx == UInt16(SHN_UNDEF)
+        let visibility = raw.st_other & 0x3
+        guard !name.isEmpty,
+              isImport || visibility == UInt8(STV_DEFAULT) || visibility == UInt8(STV_PROTECTED),
+              selection.keeps(name)
+        else { return }
+        let version = version()
         let symbol = Symbol(
-            name: name, version: version?.name, isVersionHidden: version?.hidden ?? false,
+            name: String(decoding: name, as: UTF8.self), version: version?.name, isVersionHidden: version?.hidden ?? false,
             binding: SymbolBinding(raw.st_info >> 4), type: SymbolType(raw.st_info & 0xf),
             value: raw.st_value, size: raw.st_size)
-        if raw.st_shndx == UInt16(SHN_UNDEF) {
-            imports.append(symbol)
-        } else {
-            let visibility = raw.st_other & 0x3
-            if visibility == UInt8(STV_DEFAULT) || visibility == UInt8(STV_PROTECTED) {
-                exports.append(symbol)
-            }
-        }
+        if isImport { imports.append(symbol) } else { exports.append(symbol) }
     }
 }
 
@@ -44,12 +53,13 @@ extension ELFFile {
     ///
     /// Versions come from ``SymbolVersions`` (`.dynsym` only). Names whose
     /// string offset is out of range are skipped and reported in `warnings`.
-    func symbolTable(sections: [Section], warnings: inout [String]) -> SymbolTableContents {
+    /// Only the symbols `selection` keeps are made into values.
+    func symbolTable(sections: [Section], selection: SymbolSelection, warnings: inout [String]) -> SymbolTableContents {
         let table = sections.first { $0.type == UInt32(SHT_DYNSYM) }
             ?? sections.first { $0.type == UInt32(SHT_SYMTAB) }
         guard let table, let data = table.data else { return SymbolTableContents(kind: .none) }
         let isDynamic = table.type == UInt32(SHT_DYNSYM)
-        var contents = SymbolTableContents(kind: isDynamic ? .dynsym : .symtab)
+        var contents = SymbolTableContents(kind: isDynamic ? .dynsym : .symtab, selection: selection)
         let versions = isDynamic ? SymbolVersions(file: self, sections: sections, warnings: &warnings) : nil
         let entrySize = max(gelf_fsize(elf, ELF_T_SYM, 1, UInt32(EV_CURRENT)), 1)
         let count = data.pointee.d_size / entrySize
@@ -60,11 +70,12 @@ extension ELFFile {
         for index in 1..<max(count, 1) {
             guard gelf_getsym(data, Int32(clamping: index), &raw) != nil else { break }
             guard SymbolTableContents.isGlobal(raw) else { continue }
-            guard let name = string(inSection: strings, at: Int(raw.st_name)) else {
+            guard let name = elf_strptr(elf, strings, Int(raw.st_name)) else {
                 badNames += 1
                 continue
             }
-            contents.add(raw, name: name, version: versions?.version(ofSymbolAt: index))
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self), count: strlen(name))
+            contents.add(raw, name: bytes) { versions?.version(ofSymbolAt: index) }
         }
         if badNames > 0 {
             warnings.append("\(table.name): \(badNames) symbol name offsets out of range of section \(strings)")

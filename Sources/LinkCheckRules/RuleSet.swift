@@ -22,7 +22,10 @@ public final class RuleSet: Sendable {
     /// Whether an exact name starts with the two bytes `first << 8 | second`:
     /// most names are ruled out without hashing them.
     private let exactPrefixes: [Bool]
-    private let cxxNames: [(name: String, fragment: String, rule: Int)]
+    /// Whether an exact name is this many bytes long (index: length).
+    private let exactLengths: [Bool]
+    /// C++ names with their mangled fragment's bytes (``CxxQualifiedName/mangledFragment(of:)``).
+    private let cxxNames: [(name: String, fragment: [UInt8], rule: Int)]
     private let strings: [String: [Int]]
     private let libraries: [(pattern: String, rule: Int)]
 
@@ -58,7 +61,7 @@ public final class RuleSet: Sendable {
         var exact: [String: [Int]] = [:]
         var globs: [(String, [UInt8], Int)] = []
         var swiftPaths: [String: [(String, Int)]] = [:]
-        var cxxNames: [(String, String, Int)] = []
+        var cxxNames: [(String, [UInt8], Int)] = []
         var strings: [String: [Int]] = [:]
         var libraries: [(String, Int)] = []
         for (index, rule) in rules.enumerated() {
@@ -68,7 +71,7 @@ public final class RuleSet: Sendable {
                 case .glob(let pattern):
                     globs.append((pattern, Array(pattern.utf8.prefix { !"*?[\\".utf8.contains($0) }), index))
                 case .swift(let path): swiftPaths[SwiftDeclarationPath.module(of: path), default: []].append((path, index))
-                case .cxx(let name): cxxNames.append((name, CxxQualifiedName.mangledFragment(of: name), index))
+                case .cxx(let name): cxxNames.append((name, Array(CxxQualifiedName.mangledFragment(of: name).utf8), index))
                 case .string(let text): strings[text, default: []].append(index)
                 case .library(let pattern): libraries.append((pattern, index))
                 }
@@ -81,6 +84,9 @@ public final class RuleSet: Sendable {
             prefixes[Int(utf8.first ?? 0) << 8 | Int(utf8.dropFirst().first ?? 0)] = true
         }
         self.exactPrefixes = prefixes
+        var lengths = Array(repeating: false, count: (exact.keys.map(\.utf8.count).max() ?? 0) + 1)
+        for name in exact.keys { lengths[name.utf8.count] = true }
+        self.exactLengths = lengths
         self.globs = globs
         var firstBytes = Array(repeating: false, count: 256)
         for (_, prefix, _) in globs {
@@ -130,7 +136,10 @@ public final class RuleSet: Sendable {
             }
         }
         if !cxxNames.isEmpty && first == UInt8(ascii: "_") && utf8.dropFirst().first == UInt8(ascii: "Z") {
-            let candidates = cxxNames.filter { considered($0.rule) && name.contains($0.fragment) }
+            var name = name
+            let candidates = name.withUTF8 { bytes in
+                cxxNames.filter { considered($0.rule) && Self.contains(bytes, $0.fragment) }
+            }
             if !candidates.isEmpty, let demangled = demangler.cxx(name) {
                 for candidate in candidates
                 where matched[candidate.rule] == nil && CxxQualifiedName.matches(demangled: demangled, name: candidate.name) {
@@ -140,6 +149,46 @@ public final class RuleSet: Sendable {
         }
         guard !matched.isEmpty else { return [] }
         return matched.keys.sorted().map { RuleMatch(rule: rules[$0], matcher: matched[$0]!) }
+    }
+
+    /// Whether ``rules(matchingSymbol:unsafeOnly:)`` may match the symbol
+    /// whose raw name is `name` (UTF-8 bytes, without the terminating NUL):
+    /// `false` only when no rule can, decided from the bytes without making
+    /// a string, demangling or hashing.
+    ///
+    /// What inspection keeps of a scan that needs only the findings
+    /// (``ImageInspector/inspect(path:strings:symbols:)``).
+    public func mayMatchSymbol(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = name.first else { return false }
+        let second = name.count > 1 ? name[1] : 0
+        if exactPrefixes[Int(first) << 8 | Int(second)] && name.count < exactLengths.count && exactLengths[name.count] {
+            return true
+        }
+        if globFirstBytes[Int(first)] && globs.contains(where: { name.starts(with: $0.prefix) }) {
+            return true
+        }
+        if !swiftModules.isEmpty, let module = SwiftDeclarationPath.mangledModule(name) {
+            let wanted: (String) -> Bool = switch module {
+            case .named(let bytes): { $0.utf8.elementsEqual(bytes) }
+            case .swift: { $0 == "Swift" }
+            case .importedC: { $0 == "__C" }
+            }
+            if swiftModules.contains(where: wanted) { return true }
+        }
+        if !cxxNames.isEmpty && first == UInt8(ascii: "_") && second == UInt8(ascii: "Z") {
+            return cxxNames.contains { Self.contains(name, $0.fragment) }
+        }
+        return false
+    }
+
+    /// Whether `bytes` contains the non-empty `fragment`.
+    private static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ fragment: [UInt8]) -> Bool {
+        guard let head = fragment.first, fragment.count <= bytes.count else { return false }
+        for start in 0...(bytes.count - fragment.count)
+        where bytes[start] == head && bytes[start..<start + fragment.count].elementsEqual(fragment) {
+            return true
+        }
+        return false
     }
 
     /// The rule with identifier `id`, if any.

@@ -21,21 +21,41 @@ public enum SwiftDeclarationPath {
     /// `$sSo…` → `__C`, `$sSS…`/`$ss…` → `Swift`; `nil` when it is not a
     /// Swift symbol or starts otherwise (a substitution, a closure).
     public static func moduleName(ofMangled symbol: String) -> Substring? {
+        switch mangledModule(symbol.utf8) {
+        case .named(let bytes): Substring(bytes)
+        case .swift: "Swift"
+        case .importedC: "__C"
+        case nil: nil
+        }
+    }
+
+    /// The module named at the start of a mangling, as
+    /// ``moduleName(ofMangled:)`` reads it, from the raw bytes.
+    enum MangledModule<Name> {
+        /// A length-prefixed module name: its bytes.
+        case named(Name)
+        /// `s`/`S…`: the standard library, `Swift`.
+        case swift
+        /// `So`/`SC`: an imported C or Objective-C declaration, `__C`.
+        case importedC
+    }
+
+    /// The module of mangled name `bytes` (UTF-8, no terminator), without
+    /// making a string of it.
+    static func mangledModule<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> MangledModule<Bytes.SubSequence>? {
         // Every mangling prefix starts with `$`, `_$` or `_T`: most C and
         // C++ names are ruled out by two bytes.
-        var bytes = symbol.utf8.makeIterator()
-        let first = bytes.next()
-        guard first == UInt8(ascii: "$")
-                || (first == UInt8(ascii: "_") && [UInt8(ascii: "$"), UInt8(ascii: "T")].contains(bytes.next())),
-              let prefix = manglingPrefixes.first(where: { symbol.hasPrefix($0) })
+        guard let first = bytes.first, first == UInt8(ascii: "$") || first == UInt8(ascii: "_"),
+              let prefix = manglingPrefixes.first(where: { bytes.starts(with: $0.utf8) })
         else { return nil }
-        let rest = symbol.dropFirst(prefix.count)
-        if rest.hasPrefix("So") || rest.hasPrefix("SC") { return "__C" }
-        if rest.hasPrefix("s") || rest.hasPrefix("S") { return "Swift" }
-        let digits = rest.prefix { $0.isASCII && $0.isNumber }
-        guard !digits.isEmpty, digits.count <= 4, let length = Int(digits), length > 0 else { return nil }
+        let rest = bytes.dropFirst(prefix.utf8.count)
+        if rest.starts(with: "So".utf8) || rest.starts(with: "SC".utf8) { return .importedC }
+        if rest.first == UInt8(ascii: "s") || rest.first == UInt8(ascii: "S") { return .swift }
+        let digits = rest.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        guard !digits.isEmpty, digits.count <= 4 else { return nil }
+        let length = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
         let name = rest.dropFirst(digits.count).prefix(length)
-        return name.count == length ? name : nil
+        return length > 0 && name.count == length ? .named(name) : nil
     }
 
     /// Why `path` is not a declaration path, or `nil` when it is: at least a

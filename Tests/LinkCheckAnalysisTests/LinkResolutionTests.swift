@@ -50,6 +50,25 @@ import Testing
         #expect(report.images[1].links == [], "libclean.so is not reported, so it is not drawn")
     }
 
+    @Test func aLibraryReachedThroughTwoPathsIsOneImage() throws {
+        let directory = try Self.layout()
+        try FileManager.default.createSymbolicLink(atPath: directory.path("liblink").path, withDestinationPath: "lib")
+        try Fixtures.compile("linkchain.c", to: directory.path("app/libother.so"), flags: [
+            "-shared", "-L\(directory.path("lib").path)", "-lunsafe", "-Wl,-rpath,$ORIGIN/../liblink",
+        ])
+        let report = Self.check(directory)
+        let unsafe = directory.path("lib/libunsafe.so").path
+        #expect(report.images.map(\.path) == [
+            directory.path("app/libext.so").path, directory.path("app/libother.so").path,
+            directory.path("app/libsafe.so").path, unsafe,
+        ], "found through lib/ and liblink/, reported once by its real path")
+        let chains = report.findings.filter { $0.kind == .transitive }.map { "\($0.image): \($0.chain.joined(separator: " → "))" }
+        #expect(chains == [
+            "\(directory.path("app/libext.so").path): libext.so → libunsafe.so → kit_shared",
+            "\(directory.path("app/libother.so").path): libother.so → libunsafe.so → kit_shared",
+        ])
+    }
+
     @Test func rpathIsIgnoredWhenRunpathIsPresent() throws {
         let directory = try Self.layout(["-Wl,--disable-new-dtags", "-Wl,-rpath,$ORIGIN/../lib"])
         let viaRpath = Self.check(directory)

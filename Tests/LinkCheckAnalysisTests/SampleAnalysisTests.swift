@@ -1,5 +1,6 @@
 import Foundation
 import LinkCheckAnalysis
+import LinkCheckInspection
 import LinkCheckRules
 import LinkCheckTestSupport
 import Testing
@@ -115,6 +116,25 @@ import Testing
             #expect(capture.allSatisfy { $0.severity == severity }, "\(type)")
             #expect(report.images.first?.verdict == verdict)
         }
+    }
+
+    /// Without call sites, inspection keeps only the symbols rules may
+    /// match; the findings are those of every symbol.
+    @Test func keepingOnlyTheSymbolsRulesMayMatchChangesNoFinding() throws {
+        let directory = try Fixtures.sampleImages().appendingPathComponent("PhotoEditor")
+        let rules = try Self.defaultRules()
+        let policy = Policy(extensions: ["PhotoEditorExtension": "share"], apps: ["PhotoEditorApp"])
+        let report = CheckRun.check(paths: [directory.path], rules: rules, policy: policy, callSites: false, jobs: 2)
+
+        let inspect = { (path: String) in try? ImageInspector.inspect(path: path, strings: rules.stringPatterns) }
+        let images = Discovery(paths: [directory.path]).files.compactMap(inspect)
+        let (graph, external) = LinkResolver().resolve(images, inspect: inspect)
+        let everySymbol = Analyzer(
+            images: images + external, rules: rules, policy: policy, graph: graph, scannedCount: images.count
+        ).run()
+        #expect(report.findings == everySymbol.findings)
+        #expect(report.images == everySymbol.images)
+        #expect(report.findings.count == 27)
     }
 
     @Test func withoutRolesEverySharedObjectMustBeExtensionSafe() throws {

@@ -69,6 +69,24 @@ import Testing
         #expect(exports["hidden_helper"] == nil, "hidden visibility is not exported")
     }
 
+    @Test func aSelectionKeepsExactlyTheSelectedSymbolsWithTheirVersions() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let path = try Self.buildVersionedLibrary(in: directory).path
+        let all = try ImageInspector.inspect(path: path)
+        let selected = try ImageInspector.inspect(path: path, symbols: .only { $0.starts(with: "d".utf8) || $0.starts(with: "api_".utf8) })
+        #expect(selected.imports == all.imports.filter { $0.name.hasPrefix("d") })
+        #expect(selected.exports == all.exports.filter { $0.name.hasPrefix("api_") })
+        #expect(selected.exports.map { "\($0.name)@\($0.version ?? "")" }.sorted() == ["api_v1@LIBFIX_1.0", "api_v2@LIBFIX_2.0"])
+        #expect(selected.imports.map(\.name).sorted() == ["dep_func", "dlopen"])
+        var withoutSymbols = selected
+        (withoutSymbols.imports, withoutSymbols.exports) = (all.imports, all.exports)
+        #expect(withoutSymbols == all, "everything but the symbol lists is the same")
+
+        let stripped = Fixtures.corpusDirectory.appendingPathComponent("object-testfiles/base-strip").path
+        let throughSegment = try ImageInspector.inspect(path: stripped, symbols: .only { $0.starts(with: "_ITM".utf8) })
+        #expect(throughSegment.imports.map(\.name) == ["_ITM_deregisterTMCloneTable", "_ITM_registerTMCloneTable"])
+    }
+
     @Test func readOnlyStrings() throws {
         let directory = try Fixtures.temporaryDirectory()
         let library = try Self.buildVersionedLibrary(in: directory)

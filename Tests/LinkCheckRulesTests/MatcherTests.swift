@@ -1,5 +1,6 @@
 import Foundation
 import LinkCheckRules
+import LinkCheckTestSupport
 import Testing
 
 @Suite struct MatcherTests {
@@ -63,6 +64,56 @@ import Testing
         #expect(demangler.demangledCount == 0, "no symbol outside module UIKit may be demangled")
         #expect(!rules.rules(matchingSymbol: Self.sharedGetter).isEmpty)
         #expect(demangler.demangledCount == 1)
+    }
+
+    @Test func thePreFilterOnRawNamesRulesOutWhatNoMatcherCanMatch() {
+        let rules = Self.ruleSet([
+            .symbol("dlopen"), .glob("OBJC_CLASS_$_UI*"), .swift("UIKit.UIApplication.shared"), .cxx("ns::Widget::draw"),
+        ])
+        func mayMatch(_ name: String) -> Bool {
+            Array(name.utf8).withUnsafeBufferPointer(rules.mayMatchSymbol)
+        }
+        for name in ["dlopen", "OBJC_CLASS_$_UIApplication", Self.sharedGetter, "_ZNK2ns6Widget4drawEi"] {
+            #expect(!rules.rules(matchingSymbol: name).isEmpty && mayMatch(name), "\(name)")
+        }
+        for name in [
+            "", "printf", "dlopen_ext", "dlsym", "OBJC_CLASS_$_NSObject", "$s10Foundation6BundleC4loadSbyF", "$sSS5countSivg",
+            "_ZN2ns3BoxIiE3putEi", "_ZN2ns6Widget7drawAllEv",
+        ] {
+            #expect(!mayMatch(name), "\(name)")
+        }
+        // Same module, so it is left to the matcher (which demangles it).
+        #expect(mayMatch("$s5UIKit6UIViewC5frameSo6CGRectVvg"))
+    }
+
+    /// Every name a default rule matches passes the pre-filter; of modules
+    /// no Swift-path rule names, almost nothing does. (libFoundation.so's
+    /// own names all pass: module Foundation has Swift-path rules, so its
+    /// names are left to the matcher.)
+    @Test(.enabled(if: Readelf.isAvailable, "needs readelf (Debian binutils)"))
+    func thePreFilterPassesEveryNameTheDefaultPacksMatch() throws {
+        let packs = DefaultRulePacks.paths().compactMap { RulePackLoader.load(path: $0).pack }
+        let rules = RuleSet.build(packs: packs).0
+        func names(_ path: String) throws -> Set<String> {
+            let symbols = try Readelf.dynamicSymbolNames(path)
+            return symbols.imports.union(symbols.exports)
+        }
+        func mayMatch(_ name: String) -> Bool {
+            Array(name.utf8).withUnsafeBufferPointer(rules.mayMatchSymbol)
+        }
+        let toolchain = "/opt/swift/usr/lib/swift/linux"
+        let others = try names("\(toolchain)/libswiftCore.so").union(names("\(toolchain)/libFoundationEssentials.so"))
+            .union(names("/usr/lib/x86_64-linux-gnu/libc.so.6"))
+        let all = try others.union(names("\(toolchain)/libFoundation.so"))
+        var matched = 0
+        for name in all where !rules.rules(matchingSymbol: name).isEmpty {
+            matched += 1
+            #expect(mayMatch(name), "\(name) matches a rule")
+        }
+        #expect(matched >= 5, "libc's loader functions and Foundation's Bundle.load, NSClassFromString, …")
+        let passed = others.filter(mayMatch)
+        #expect(others.count > 20_000)
+        #expect(passed.count * 100 < others.count, "\(passed.count) of \(others.count) names pass: \(passed.sorted().prefix(20))")
     }
 
     @Test func mangledModuleNames() {
