@@ -36,9 +36,10 @@ extension ELFFile {
             let bytes = base.assumingMemoryBound(to: UInt8.self)
             let size = data.pointee.d_size
             var start = 0
-            // memchr finds each NUL; runs of NULs and short runs cost nothing.
-            while start < size, let nul = memchr(bytes + start, 0, size - start) {
-                let end = bytes.distance(to: nul.assumingMemoryBound(to: UInt8.self))
+            // Read-only data is mostly short runs between NULs: a plain loop
+            // over the bytes beats a memchr call per run.
+            for end in 0..<size where bytes[end] == 0 {
+                defer { start = end + 1 }
                 if end - start >= shortest && endsWanted[Int(bytes[end - 1])] {
                     for number in byLastByte[Int(bytes[end - 1])] where !found[number] {
                         let pattern = wanted[number]
@@ -47,7 +48,6 @@ extension ELFFile {
                         if tail == start || !Self.continuesName(bytes[tail - 1]) { found[number] = true }
                     }
                 }
-                start = end + 1
             }
         }
         return patterns.indices.filter { found[$0] }.map { patterns[$0] }

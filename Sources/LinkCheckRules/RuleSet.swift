@@ -19,6 +19,8 @@ public final class RuleSet: Sendable {
     private let swiftPathsByModule: [String: [(path: String, rule: Int)]]
     /// The modules of ``swiftPathsByModule``, compared without allocating.
     private let swiftModules: [String]
+    /// The UTF-8 bytes of ``swiftModules``, for ``mayMatchSymbol(_:)``.
+    private let swiftModuleBytes: [[UInt8]]
     /// Whether an exact name starts with the two bytes `first << 8 | second`:
     /// most names are ruled out without hashing them.
     private let exactPrefixes: [Bool]
@@ -95,6 +97,7 @@ public final class RuleSet: Sendable {
         self.globFirstBytes = firstBytes
         self.swiftPathsByModule = swiftPaths
         self.swiftModules = swiftPaths.keys.sorted()
+        self.swiftModuleBytes = swiftModules.map { Array($0.utf8) }
         self.cxxNames = cxxNames
         self.strings = strings
         self.libraries = libraries
@@ -136,10 +139,7 @@ public final class RuleSet: Sendable {
             }
         }
         if !cxxNames.isEmpty && first == UInt8(ascii: "_") && utf8.dropFirst().first == UInt8(ascii: "Z") {
-            var name = name
-            let candidates = name.withUTF8 { bytes in
-                cxxNames.filter { considered($0.rule) && Self.contains(bytes, $0.fragment) }
-            }
+            let candidates = cxxNames.filter { considered($0.rule) && ByteSearch.contains(name, $0.fragment) }
             if !candidates.isEmpty, let demangled = demangler.cxx(name) {
                 for candidate in candidates
                 where matched[candidate.rule] == nil && CxxQualifiedName.matches(demangled: demangled, name: candidate.name) {
@@ -168,25 +168,15 @@ public final class RuleSet: Sendable {
             return true
         }
         if !swiftModules.isEmpty, let module = SwiftDeclarationPath.mangledModule(name) {
-            let wanted: (String) -> Bool = switch module {
-            case .named(let bytes): { $0.utf8.elementsEqual(bytes) }
-            case .swift: { $0 == "Swift" }
-            case .importedC: { $0 == "__C" }
+            let named = switch module {
+            case .named(let bytes): swiftModuleBytes.contains { $0.count == bytes.count && $0.elementsEqual(bytes) }
+            case .swift: swiftModules.contains("Swift")
+            case .importedC: swiftModules.contains("__C")
             }
-            if swiftModules.contains(where: wanted) { return true }
+            if named { return true }
         }
         if !cxxNames.isEmpty && first == UInt8(ascii: "_") && second == UInt8(ascii: "Z") {
-            return cxxNames.contains { Self.contains(name, $0.fragment) }
-        }
-        return false
-    }
-
-    /// Whether `bytes` contains the non-empty `fragment`.
-    private static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ fragment: [UInt8]) -> Bool {
-        guard let head = fragment.first, fragment.count <= bytes.count else { return false }
-        for start in 0...(bytes.count - fragment.count)
-        where bytes[start] == head && bytes[start..<start + fragment.count].elementsEqual(fragment) {
-            return true
+            return cxxNames.contains { fragment in fragment.fragment.withUnsafeBufferPointer { ByteSearch.contains(name, $0) } }
         }
         return false
     }

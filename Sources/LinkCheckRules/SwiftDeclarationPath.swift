@@ -93,13 +93,17 @@ public enum SwiftDeclarationPath {
     /// `Type.init`, and a member declared in an extension
     /// (`(extension in M):M.Type.member`) as `M.Type.member`.
     public static func matches(demangled symbol: String, path: String) -> Bool {
+        // Most symbols of a module do not even name the path's last
+        // component; a byte search rules them out before any copying.
+        let last = path.utf8.lastIndex(of: UInt8(ascii: ".")).map { path.utf8[path.utf8.index(after: $0)...] } ?? path.utf8[...]
+        guard ByteSearch.contains(symbol, Array(last)) else { return false }
         let demangled = normalised(symbol)
         var searchStart = demangled.startIndex
-        while let range = demangled.range(of: path, range: searchStart..<demangled.endIndex) {
+        while let range = demangled[searchStart...].firstRange(of: path) {
             searchStart = range.upperBound
             let before = demangled[..<range.lowerBound]
             if !(before.isEmpty || before.hasSuffix(" ")) { continue }
-            if before.contains(where: { "(:<".contains($0) }) || before.contains("->") { return false }
+            if before.contains(where: { "(:<".contains($0) }) || before.firstRange(of: "->") != nil { return false }
             guard let next = demangled[range.upperBound...].first else { return true }
             if ".( :<".contains(next) { return true }
         }
@@ -107,9 +111,12 @@ public enum SwiftDeclarationPath {
     }
 
     private static func normalised(_ demangled: String) -> String {
-        var text = demangled.replacingOccurrences(of: ".__allocating_init", with: ".init")
-        while let start = text.range(of: "(extension in "),
-              let end = text[start.upperBound...].range(of: "):") {
+        var text = demangled
+        if text.firstRange(of: ".__allocating_init") != nil {
+            text = text.replacing(".__allocating_init", with: ".init")
+        }
+        while let start = text.firstRange(of: "(extension in "),
+              let end = text[start.upperBound...].firstRange(of: "):") {
             text.removeSubrange(start.lowerBound..<end.upperBound)
         }
         return text
