@@ -51,6 +51,15 @@ public struct LinkResolver: Sendable {
         /// Images by file identity, so that one file reached by two paths
         /// (`/lib` linked to `/usr/lib`) is one image.
         private var byFile: [FileIdentity: Int] = [:]
+        /// `stat(2)` results by path: most images need the same few
+        /// libraries, looked for in the same folders.
+        private var identities: [String: FileIdentity?] = [:]
+        /// ``SystemLibraryDirectories/for(_:_:)`` by machine and class.
+        private var systemDirectories: [SystemKey: [String]] = [:]
+        private struct SystemKey: Hashable {
+            let machine: Machine
+            let elfClass: ELFClass
+        }
         private var unreadable = Set<String>()
         private let ldLibraryPath: [String]
 
@@ -62,10 +71,12 @@ public struct LinkResolver: Sendable {
                 if image.dynamic.soname != nil && image.dynamic.soname != image.fileName {
                     byName[image.fileName, default: []].append(index)
                 }
-                if let identity = FileIdentity(path: image.path), byFile[identity] == nil { byFile[identity] = index }
             }
             ldLibraryPath = resolver.useLDLibraryPath
                 ? (ProcessInfo.processInfo.environment["LD_LIBRARY_PATH"] ?? "").split(separator: ":").map(String.init) : []
+            for (index, image) in scanned.enumerated() {
+                if let identity = identity(of: image.path), byFile[identity] == nil { byFile[identity] = index }
+            }
         }
 
         /// The outcome of looking up one library name for one image.
@@ -82,13 +93,14 @@ public struct LinkResolver: Sendable {
         /// outside the images so far.
         public mutating func locate(_ name: String, for index: Int, inspect: (String) -> BinaryImage?) -> Lookup {
             let image = images[index]
-            if name.contains("/") {
+            if name.utf8.contains(UInt8(ascii: "/")) {
                 let path = name.hasPrefix("/") ? name : URL(fileURLWithPath: name).path
                 return load(path, for: image, inspect: inspect).map(Lookup.found) ?? .missing([])
             }
-            let origin = (image.path as NSString).deletingLastPathComponent
             let expand = { (directory: String) in
-                directory.replacingOccurrences(of: "${ORIGIN}", with: origin).replacingOccurrences(of: "$ORIGIN", with: origin)
+                guard directory.utf8.contains(UInt8(ascii: "$")) else { return directory }
+                let origin = image.path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(image.path[..<$0]) } ?? "."
+                return LinkResolver.expandingOrigin(in: directory, with: origin)
             }
             let rpath = image.dynamic.runpath.isEmpty ? image.dynamic.rpath : []
             let projectDirectories = (rpath + ldLibraryPath + image.dynamic.runpath).map(expand) + resolver.searchPaths
@@ -96,7 +108,7 @@ public struct LinkResolver: Sendable {
             if let found = (byName[name] ?? []).first(where: { $0 != index && LinkGraph.compatible(images[$0], image) }) {
                 return .found(found)
             }
-            let system = resolver.includeSystem ? SystemLibraryDirectories.for(image.machine, image.elfClass) : []
+            let system = resolver.includeSystem ? systemDirectories(for: image) : []
             if let found = firstLoaded(name, in: system, for: image, inspect: inspect) { return .found(found) }
             if let other = (byName[name] ?? []).first(where: { $0 != index }) { return .mismatch(other) }
             return .missing(projectDirectories + system)
@@ -135,7 +147,7 @@ public struct LinkResolver: Sendable {
         /// The image at `path` if it is compatible with `image`, inspecting
         /// it (once) when it is not known yet.
         private mutating func load(_ path: String, for image: BinaryImage, inspect: (String) -> BinaryImage?) -> Int? {
-            guard !unreadable.contains(path), let identity = FileIdentity(path: path) else { return nil }
+            guard !unreadable.contains(path), let identity = identity(of: path) else { return nil }
             if let index = byFile[identity] {
                 return LinkGraph.compatible(images[index], image) ? index : nil
             }
@@ -149,16 +161,53 @@ public struct LinkResolver: Sendable {
             return LinkGraph.compatible(library, image) ? images.count - 1 : nil
         }
 
+        private mutating func identity(of path: String) -> FileIdentity? {
+            if let known = identities[path] { return known }
+            let identity = FileIdentity(path: path)
+            identities[path] = identity
+            return identity
+        }
+
+        private mutating func systemDirectories(for image: BinaryImage) -> [String] {
+            let key = SystemKey(machine: image.machine, elfClass: image.elfClass)
+            if let known = systemDirectories[key] { return known }
+            let directories = SystemLibraryDirectories.for(image.machine, image.elfClass)
+            systemDirectories[key] = directories
+            return directories
+        }
+
         private mutating func firstLoaded(
             _ name: String, in directories: [String], for image: BinaryImage, inspect: (String) -> BinaryImage?
         ) -> Int? {
             for directory in directories {
-                if let index = load((directory as NSString).appendingPathComponent(name), for: image, inspect: inspect) {
+                let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+                if let index = load(path, for: image, inspect: inspect) {
                     return index
                 }
             }
             return nil
         }
+    }
+
+    /// `directory` with each `${ORIGIN}`, and each `$ORIGIN` that ends the
+    /// path or a component, replaced by `origin` (`ld.so(8)`, "Dynamic
+    /// string tokens"; glibc's `is_dst`).
+    static func expandingOrigin(in directory: String, with origin: String) -> String {
+        var result = ""
+        var rest = Substring(directory)
+        while let dollar = rest.firstIndex(of: "$") {
+            result += rest[..<dollar]
+            let token = rest[dollar...]
+            let unbraced = token.hasPrefix("$ORIGIN") && [nil, "/"].contains(token.dropFirst(7).first)
+            if token.hasPrefix("${ORIGIN}") || unbraced {
+                result += origin
+                rest = token.dropFirst(unbraced ? 7 : 9)
+            } else {
+                result += "$"
+                rest = token.dropFirst()
+            }
+        }
+        return result + rest
     }
 
     /// `path` with symbolic links, `.` and `..` resolved (`realpath(3)`);

@@ -69,6 +69,22 @@ import Testing
         ])
     }
 
+    @Test(arguments: ["${ORIGIN}/../lib", "$ORIGIN/../lib:/nonexistent", "/nonexistent:$ORIGIN/../lib"])
+    func bothSpellingsOfOriginAreExpanded(runpath: String) throws {
+        let directory = try Self.layout(["-Wl,-rpath,\(runpath)"])
+        let report = Self.check(directory)
+        #expect(report.findings.filter { $0.kind == .transitive }.map(\.chain) == [["libext.so", "libunsafe.so", "kit_shared"]])
+        #expect(!report.findings.contains { $0.rule == "LINK001" })
+    }
+
+    @Test func originGluedToMoreLettersIsNotTheToken() throws {
+        let directory = try Self.layout(["-Wl,-rpath,$ORIGINAL/../lib"])
+        // Were "$ORIGIN" replaced inside "$ORIGINAL", this would lead to lib/.
+        try FileManager.default.createDirectory(at: directory.path("appAL"), withIntermediateDirectories: true)
+        let missing = Self.check(directory).findings.filter { $0.rule == "LINK001" }
+        #expect(missing.compactMap(\.symbol).sorted() == ["libclean.so", "libunsafe.so"])
+    }
+
     @Test func rpathIsIgnoredWhenRunpathIsPresent() throws {
         let directory = try Self.layout(["-Wl,--disable-new-dtags", "-Wl,-rpath,$ORIGIN/../lib"])
         let viaRpath = Self.check(directory)
