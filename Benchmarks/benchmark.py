@@ -14,31 +14,43 @@ Default folders: the Swift toolchain's library folder and
 - scanelf -qR -s with the packs' plain symbol names (pax-utils),
 - readelf --dyn-syms -W run once per file (binutils).
 
-Each command runs twice; the second run is the warm-cache figure. The cold
-figure needs `echo 3 > /proc/sys/vm/drop_caches` (root, and a kernel that
-lets the container do it); when that is refused it is reported as such.
-Prints files, .dynsym symbols, wall and CPU seconds, peak RSS and ratios.
-Needs /usr/bin/time (GNU time).
+Each command runs once to warm the page cache, then N times (--runs,
+default 5), the commands taking turns; the warm figures are the medians. The
+cold figure is one run right after `echo 3 > /proc/sys/vm/drop_caches`
+(root, and a kernel that lets the container do it); when that is refused it
+is reported as such. Wall time comes from a monotonic clock, CPU time
+(10 ms resolution) and peak RSS from GNU time (/usr/bin/time, Debian's
+`time` package). Prints files, .dynsym symbols, wall and CPU seconds, peak
+RSS and ratios.
 """
 import argparse
 import json
 import os
 import pathlib
+import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
-def measure(command, shell=False):
-    """(wall s, cpu s, peak RSS MB) of one run, with GNU time."""
+def measure(command):
+    """(wall s, cpu s, peak RSS MB) of one run; a string runs in bash.
+
+    GNU time reports CPU time and peak RSS (its own small process is what
+    forks, so the RSS is the command's, not this script's); the wall time
+    is taken here, from a monotonic clock, to the millisecond.
+    """
     with tempfile.NamedTemporaryFile("r") as report:
-        argv = ["/usr/bin/time", "-f", "%e %U %S %M", "-o", report.name]
-        argv += ["bash", "-c", command] if shell else command
+        argv = ["/usr/bin/time", "-f", "%U %S %M", "-o", report.name]
+        argv += ["bash", "-c", command] if isinstance(command, str) else command
+        start = time.perf_counter()
         subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-        wall, user, system, rss = report.read().split()[-4:]
-    return float(wall), float(user) + float(system), int(rss) / 1024
+        wall = time.perf_counter() - start
+        user, system, rss = report.read().split()[-3:]
+    return wall, float(user) + float(system), int(rss) / 1024
 
 
 def drop_caches():
@@ -101,6 +113,7 @@ def dynsym_count(files):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("folders", nargs="*", default=["/opt/swift/usr/lib/swift/linux", "/usr/lib/x86_64-linux-gnu"])
+    parser.add_argument("--runs", type=int, default=5, help="warm runs per command (the median is reported)")
     arguments = parser.parse_args()
 
     subprocess.run(["swift", "build", "-c", "release", "--package-path", str(ROOT)], check=True,
@@ -130,26 +143,30 @@ def main():
         }
         print(f"\n{folder}: {len(files)} ELF files, {dynsym_count(files)} .dynsym symbols")
         print(f"  {'tool':24} {'warm wall s':>11} {'cpu s':>7} {'peak MB':>8} {'cold wall s':>11}")
-        results = {}
+        cold = {}
         for name, command in commands.items():
-            shell = isinstance(command, str)
-            cold = None
             if cold_possible:
                 drop_caches()
-                cold = measure(command, shell)[0]
-            measure(command, shell)
-            results[name] = measure(command, shell)
+                cold[name] = measure(command)[0]
+            measure(command)
+        runs = {name: [] for name in commands}
+        for _ in range(max(arguments.runs, 1)):
+            for name, command in commands.items():
+                runs[name].append(measure(command))
+        results = {}
+        for name, samples in runs.items():
+            results[name] = tuple(statistics.median(sample[field] for sample in samples) for field in range(3))
             wall, cpu, rss = results[name]
-            cold_text = f"{cold:11.2f}" if cold is not None else f"{'-':>11}"
-            print(f"  {name:24} {wall:11.2f} {cpu:7.2f} {rss:8.1f} {cold_text}")
+            cold_text = f"{cold[name]:11.3f}" if name in cold else f"{'-':>11}"
+            print(f"  {name:24} {wall:11.3f} {cpu:7.3f} {rss:8.1f} {cold_text}")
         os.unlink(listing.name)
-        fast = results["linkcheck (all rules)"][0]
-        peer = results["linkcheck (symbol rules)"][0]
-        print(f"  ratios (warm wall): symbol rules/scanelf {peer / max(results['scanelf -qR -s'][0], 0.01):.1f}×, "
-              f"all rules/scanelf {fast / max(results['scanelf -qR -s'][0], 0.01):.1f}×, "
-              f"readelf loop/linkcheck {results['readelf loop'][0] / max(fast, 0.01):.1f}×, "
-              f"call sites/symbols {results['linkcheck (call sites)'][0] / max(fast, 0.01):.1f}×")
-
+        scanelf, readelf = results["scanelf -qR -s"][0], results["readelf loop"][0]
+        symbols_only, all_rules = results["linkcheck (symbol rules)"][0], results["linkcheck (all rules)"][0]
+        print(f"  ratios (warm wall): symbol rules/scanelf {symbols_only / scanelf:.2f}×, "
+              f"all rules/scanelf {all_rules / scanelf:.2f}×, "
+              f"readelf loop/symbol rules {readelf / symbols_only:.1f}×, "
+              f"readelf loop/all rules {readelf / all_rules:.1f}×, "
+              f"call sites/all rules {results['linkcheck (call sites)'][0] / all_rules:.1f}×")
 
 if __name__ == "__main__":
     sys.exit(main())
