@@ -38,7 +38,9 @@ public enum CheckRun {
             case .failure(let error): errors.append(error)
             }
         }
-        let inspect = { (path: String) in try? ImageInspector.inspect(path: path, strings: patterns, symbols: symbols) }
+        let inspect: @Sendable (String) -> BinaryImage? = { path in
+            try? ImageInspector.inspect(path: path, strings: patterns, symbols: symbols)
+        }
         var session = LinkResolver.Session(resolver: resolver, scanned: images)
         let code = callSites ? analyzeCode(images, rules: rules, jobs: jobs) : nil
         var loads: [Int: [LoadEdge]] = [:]
@@ -64,7 +66,7 @@ public enum CheckRun {
                 loads[index, default: []].append(LoadEdge(name: declared.sonames[0], target: target, callSite: nil, source: "note"))
             }
         }
-        let graph = session.resolveNeeded(inspect: inspect)
+        let graph = session.resolveNeeded(jobs: jobs, inspect: inspect)
         let (imageReports, findings, suppressionNotices) = Analyzer(
             images: session.images, rules: rules, policy: policy, graph: graph, scannedCount: images.count,
             code: code, loads: loads

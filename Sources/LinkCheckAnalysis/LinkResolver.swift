@@ -29,15 +29,15 @@ public struct LinkResolver: Sendable {
 
     /// Resolves the DT_NEEDED of `scanned` and of every library found for
     /// them. `inspect` reads a library outside the scanned set (`nil` when
-    /// it is not a readable ELF file).
+    /// it is not a readable ELF file), up to `jobs` at a time.
     ///
     /// - Returns: the graph over `scanned` followed by the libraries found
     ///   outside it (`external`, in the order found).
     public func resolve(
-        _ scanned: [BinaryImage], inspect: (String) -> BinaryImage?
+        _ scanned: [BinaryImage], jobs: Int = 1, inspect: @Sendable (String) -> BinaryImage?
     ) -> (graph: LinkGraph, external: [BinaryImage]) {
         var session = Session(resolver: self, scanned: scanned)
-        let graph = session.resolveNeeded(inspect: inspect)
+        let graph = session.resolveNeeded(jobs: jobs, inspect: inspect)
         return (graph, Array(session.images[scanned.count...]))
     }
 
@@ -61,6 +61,9 @@ public struct LinkResolver: Sendable {
             let elfClass: ELFClass
         }
         private var unreadable = Set<String>()
+        /// Libraries inspected ahead of ``load(_:for:inspect:)``, by real
+        /// path (`nil`: not a readable ELF file).
+        private var prefetched: [String: BinaryImage?] = [:]
         private let ldLibraryPath: [String]
 
         public init(resolver: LinkResolver, scanned: [BinaryImage]) {
@@ -94,34 +97,60 @@ public struct LinkResolver: Sendable {
         public mutating func locate(_ name: String, for index: Int, inspect: (String) -> BinaryImage?) -> Lookup {
             let image = images[index]
             if name.utf8.contains(UInt8(ascii: "/")) {
-                let path = name.hasPrefix("/") ? name : URL(fileURLWithPath: name).path
-                return load(path, for: image, inspect: inspect).map(Lookup.found) ?? .missing([])
+                return load(Self.path(ofNeeded: name), for: image, inspect: inspect).map(Lookup.found) ?? .missing([])
             }
+            let (project, system) = directories(for: index)
+            if let found = firstLoaded(name, in: project, for: image, inspect: inspect) { return .found(found) }
+            if let found = scannedImage(named: name, for: index) { return .found(found) }
+            if let found = firstLoaded(name, in: system, for: image, inspect: inspect) { return .found(found) }
+            if let other = (byName[name] ?? []).first(where: { $0 != index }) { return .mismatch(other) }
+            return .missing(project + system)
+        }
+
+        /// A DT_NEEDED name with a `/`: a path, relative to the working
+        /// directory.
+        private static func path(ofNeeded name: String) -> String {
+            name.hasPrefix("/") ? name : URL(fileURLWithPath: name).path
+        }
+
+        /// Where the image at `index` has its libraries looked for, in order:
+        /// the project's folders (DT_RPATH unless there is DT_RUNPATH,
+        /// `LD_LIBRARY_PATH`, DT_RUNPATH, with `$ORIGIN` expanded, then the
+        /// search paths), then, after the scanned images, the system's.
+        private mutating func directories(for index: Int) -> (project: [String], system: [String]) {
+            let image = images[index]
             let expand = { (directory: String) in
                 guard directory.utf8.contains(UInt8(ascii: "$")) else { return directory }
                 let origin = image.path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(image.path[..<$0]) } ?? "."
                 return LinkResolver.expandingOrigin(in: directory, with: origin)
             }
             let rpath = image.dynamic.runpath.isEmpty ? image.dynamic.rpath : []
-            let projectDirectories = (rpath + ldLibraryPath + image.dynamic.runpath).map(expand) + resolver.searchPaths
-            if let found = firstLoaded(name, in: projectDirectories, for: image, inspect: inspect) { return .found(found) }
-            if let found = (byName[name] ?? []).first(where: { $0 != index && LinkGraph.compatible(images[$0], image) }) {
-                return .found(found)
-            }
-            let system = resolver.includeSystem ? systemDirectories(for: image) : []
-            if let found = firstLoaded(name, in: system, for: image, inspect: inspect) { return .found(found) }
-            if let other = (byName[name] ?? []).first(where: { $0 != index }) { return .mismatch(other) }
-            return .missing(projectDirectories + system)
+            let project = (rpath + ldLibraryPath + image.dynamic.runpath).map(expand) + resolver.searchPaths
+            return (project, resolver.includeSystem ? systemDirectories(for: image) : [])
+        }
+
+        /// A scanned image other than `index` that carries `name` and is
+        /// compatible with it.
+        private func scannedImage(named name: String, for index: Int) -> Int? {
+            (byName[name] ?? []).first { $0 != index && LinkGraph.compatible(images[$0], images[index]) }
         }
 
         /// Resolves the DT_NEEDED of every image, including the libraries
-        /// found on the way.
-        mutating func resolveNeeded(inspect: (String) -> BinaryImage?) -> LinkGraph {
+        /// found on the way, in waves: the libraries the images of a wave
+        /// will most likely load are inspected first, `jobs` at a time (the
+        /// next wave is the libraries found), then the wave is resolved in
+        /// order.
+        mutating func resolveNeeded(jobs: Int = 1, inspect: @Sendable (String) -> BinaryImage?) -> LinkGraph {
             var edges: [[Int]] = []
             var mismatches: [LinkGraph.Mismatch] = []
             var missing: [LinkGraph.Missing] = []
             var current = 0
+            var waveEnd = 0
             while current < images.count {
+                if current == waveEnd {
+                    waveEnd = images.count
+                    prefetch(current..<waveEnd, jobs: jobs, inspect: inspect)
+                }
                 var targets: [Int] = []
                 for needed in images[current].dynamic.needed {
                     switch locate(needed, for: current, inspect: inspect) {
@@ -152,13 +181,64 @@ public struct LinkResolver: Sendable {
                 return LinkGraph.compatible(images[index], image) ? index : nil
             }
             // Reported by its real path, as `realpath(3)` gives it.
-            guard let library = inspect(LinkResolver.realPath(path)) else {
+            let realPath = LinkResolver.realPath(path)
+            guard let library = prefetched.removeValue(forKey: realPath) ?? inspect(realPath) else {
                 unreadable.insert(path)
                 return nil
             }
             images.append(library)
             byFile[identity] = images.count - 1
             return LinkGraph.compatible(library, image) ? images.count - 1 : nil
+        }
+
+        /// Inspects, `jobs` at a time, the libraries the images in `wave`
+        /// will load: for each DT_NEEDED, the first file found in the order of
+        /// ``locate(_:for:inspect:)`` that is not an image yet. A guess that
+        /// proves wrong (an incompatible file) costs only its inspection.
+        private mutating func prefetch(_ wave: Range<Int>, jobs: Int, inspect: @Sendable (String) -> BinaryImage?) {
+            var wanted: [String] = []
+            var seen = Set<String>()
+            for index in wave {
+                for name in images[index].dynamic.needed {
+                    guard let path = likelyPath(of: name, for: index) else { continue }
+                    let realPath = LinkResolver.realPath(path)
+                    if prefetched[realPath] == nil && seen.insert(realPath).inserted { wanted.append(realPath) }
+                }
+            }
+            guard wanted.count > 1 else { return }
+            for (path, library) in zip(wanted, parallelMap(wanted, jobs: jobs, inspect)) {
+                prefetched[path] = .some(library)
+            }
+        }
+
+        /// The file ``locate(_:for:inspect:)`` would most likely inspect for
+        /// `name`: the first that exists where it looks, when it is not an
+        /// image yet; `nil` when it would take an image it has.
+        private mutating func likelyPath(of name: String, for index: Int) -> String? {
+            let found: (path: String, identity: FileIdentity)?
+            if name.utf8.contains(UInt8(ascii: "/")) {
+                let path = Self.path(ofNeeded: name)
+                found = identity(of: path).map { (path, $0) }
+            } else {
+                let (project, system) = directories(for: index)
+                found = firstExisting(name, in: project)
+                    ?? (scannedImage(named: name, for: index) == nil ? firstExisting(name, in: system) : nil)
+            }
+            guard let found, byFile[found.identity] == nil else { return nil }
+            return found.path
+        }
+
+        private mutating func firstExisting(_ name: String, in directories: [String]) -> (path: String, identity: FileIdentity)? {
+            for directory in directories {
+                let path = Self.join(directory, name)
+                if let identity = identity(of: path) { return (path, identity) }
+            }
+            return nil
+        }
+
+        /// `directory/name`.
+        private static func join(_ directory: String, _ name: String) -> String {
+            directory.hasSuffix("/") ? directory + name : directory + "/" + name
         }
 
         private mutating func identity(of path: String) -> FileIdentity? {
@@ -180,8 +260,7 @@ public struct LinkResolver: Sendable {
             _ name: String, in directories: [String], for image: BinaryImage, inspect: (String) -> BinaryImage?
         ) -> Int? {
             for directory in directories {
-                let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-                if let index = load(path, for: image, inspect: inspect) {
+                if let index = load(Self.join(directory, name), for: image, inspect: inspect) {
                     return index
                 }
             }

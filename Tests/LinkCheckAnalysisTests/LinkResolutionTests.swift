@@ -85,6 +85,29 @@ import Testing
         #expect(missing.compactMap(\.symbol).sorted() == ["libclean.so", "libunsafe.so"])
     }
 
+    /// The libraries a wave will load are inspected ahead, in parallel; an
+    /// incompatible file found first (as the loader skips it) is passed
+    /// over, and the graph is the same with any number of jobs.
+    @Test func anIncompatibleLibraryFirstInRunpathIsSkippedWhateverTheJobs() throws {
+        let directory = try Self.layout(["-Wl,-rpath,$ORIGIN/../lib32:$ORIGIN/../lib"])
+        try FileManager.default.createDirectory(at: directory.path("lib32"), withIntermediateDirectories: true)
+        try Fixtures.compile("linkchain.c", to: directory.path("lib32/libunsafe.so"), target: "i386-linux-gnu",
+                             flags: ["-shared", "-DUNSAFE", "-Wl,-soname,libunsafe.so"])
+        try Fixtures.compile("linkchain.c", to: directory.path("lib32/libclean.so"), target: "i386-linux-gnu",
+                             flags: ["-shared", "-DCLEAN", "-Wl,-soname,libclean.so"])
+        let scanned = try ["app/libext.so", "app/libsafe.so"].map { try ImageInspector.inspect(path: directory.path($0).path) }
+        let inspect: @Sendable (String) -> BinaryImage? = { try? ImageInspector.inspect(path: $0) }
+        let (graph, external) = LinkResolver(includeSystem: false).resolve(scanned, jobs: 1, inspect: inspect)
+        // The i386 copies are read (and kept, so that they are read once) but not linked.
+        #expect(external.map(\.path) == ["lib32/libunsafe.so", "lib/libunsafe.so", "lib32/libclean.so", "lib/libclean.so"].map {
+            directory.path($0).path
+        })
+        #expect(graph.edges == [[3], [5], [], [], [], []])
+        let parallel = LinkResolver(includeSystem: false).resolve(scanned, jobs: 4, inspect: inspect)
+        #expect(parallel.external == external)
+        #expect(parallel.graph.edges == graph.edges)
+    }
+
     @Test func rpathIsIgnoredWhenRunpathIsPresent() throws {
         let directory = try Self.layout(["-Wl,--disable-new-dtags", "-Wl,-rpath,$ORIGIN/../lib"])
         let viaRpath = Self.check(directory)

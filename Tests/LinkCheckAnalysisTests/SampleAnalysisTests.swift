@@ -126,7 +126,7 @@ import Testing
         let policy = Policy(extensions: ["PhotoEditorExtension": "share"], apps: ["PhotoEditorApp"])
         let report = CheckRun.check(paths: [directory.path], rules: rules, policy: policy, callSites: false, jobs: 2)
 
-        let inspect = { (path: String) in try? ImageInspector.inspect(path: path, strings: rules.stringPatterns) }
+        let inspect: @Sendable (String) -> BinaryImage? = { try? ImageInspector.inspect(path: $0, strings: rules.stringPatterns) }
         let images = Discovery(paths: [directory.path]).files.compactMap(inspect)
         let (graph, external) = LinkResolver().resolve(images, inspect: inspect)
         let everySymbol = Analyzer(
