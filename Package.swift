@@ -31,7 +31,9 @@ let package = Package(
         ),
         // The Swift runtime's swift_demangle and the C++ ABI's __cxa_demangle.
         .systemLibrary(name: "CDemangle"),
-        .target(name: "LinkCheckInspection", dependencies: ["CLibELF", "CCapstone"]),
+        // SIGBUS-safe reading of a mapped file that shrinks while it is read.
+        .target(name: "CMappedFileGuard"),
+        .target(name: "LinkCheckInspection", dependencies: ["CLibELF", "CCapstone", "CMappedFileGuard"]),
         .target(name: "LinkCheckRules", dependencies: ["CDemangle"]),
         .target(name: "LinkCheckAnalysis", dependencies: ["LinkCheckInspection", "LinkCheckRules"]),
         .target(name: "LinkCheckReports", dependencies: ["LinkCheckAnalysis"]),
@@ -51,7 +53,9 @@ let package = Package(
         // Helpers the test targets share: temporary folders, compiling
         // fixtures from Tests/Fixtures, running commands, building Samples/.
         .target(name: "LinkCheckTestSupport", path: "Tests/LinkCheckTestSupport"),
-        .testTarget(name: "LinkCheckInspectionTests", dependencies: ["LinkCheckInspection", "LinkCheckTestSupport"]),
+        .testTarget(
+            name: "LinkCheckInspectionTests", dependencies: ["LinkCheckInspection", "CMappedFileGuard", "LinkCheckTestSupport"]
+        ),
         .testTarget(name: "LinkCheckRulesTests", dependencies: ["LinkCheckRules", "LinkCheckTestSupport"]),
         .testTarget(
             name: "LinkCheckAnalysisTests",

@@ -14,9 +14,11 @@ cp -n "$root"/../shared/corpus/*/* "$work/corpus/" 2>/dev/null || true
 cp -n "$root"/Tests/LinkCheckInspectionTests/Regressions/*.elf "$work/corpus/" 2>/dev/null || true
 
 echo "==> building the fuzzer (swiftc -sanitize=fuzzer,address)" >&2
+clang -c -O2 -fsanitize=address -I "$root/Sources/CMappedFileGuard/include" \
+    "$root/Sources/CMappedFileGuard/mapped_file_guard.c" -o "$work/mapped_file_guard.o"
 swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name LinkCheckInspection \
-    -I "$root/Sources/CLibELF" -I "$root/Sources/CCapstone" \
-    "$root"/Sources/LinkCheckInspection/*.swift "$root/Fuzz/InspectorFuzzer.swift" \
+    -I "$root/Sources/CLibELF" -I "$root/Sources/CCapstone" -I "$root/Sources/CMappedFileGuard/include" \
+    "$root"/Sources/LinkCheckInspection/*.swift "$root/Fuzz/InspectorFuzzer.swift" "$work/mapped_file_guard.o" \
     -lelf -lcapstone -o "$work/inspector-fuzzer" 2> >(grep -v "Cannot export local symbol" >&2)
 
 echo "==> fuzzing for $seconds s" >&2

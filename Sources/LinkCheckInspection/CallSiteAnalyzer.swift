@@ -17,7 +17,8 @@ public enum CallSiteAnalyzer {
     /// Analyses the code of the ELF file at `path`.
     ///
     /// - Returns: `nil` when the machine is not x86_64 or aarch64.
-    /// - Throws: ``InspectionError`` when the file cannot be read.
+    /// - Throws: ``InspectionError`` when the file cannot be read or shrank
+    ///   while it was read.
     public static func analyze(path: String) throws(InspectionError) -> CodeAnalysis? {
         let file = try ELFFile(path: path)
         let header = try file.header()
@@ -38,6 +39,7 @@ public enum CallSiteAnalyzer {
                 scanner.visit(instruction, sectionOffset: section.header.sh_offset, sectionAddress: section.header.sh_addr)
             }
         }
+        try file.checkUnchanged()
         return CodeAnalysis(functions: image.functions, callSites: scanner.callSites, codeSize: codeSize)
     }
 }

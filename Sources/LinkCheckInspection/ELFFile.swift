@@ -1,4 +1,5 @@
 import CLibELF
+import CMappedFileGuard
 
 #if canImport(Glibc)
 import Glibc
@@ -8,6 +9,10 @@ import Musl
 
 /// An open ELF file: a file descriptor and libelf's read-only, memory-mapped
 /// descriptor of it (`elf_begin` with `ELF_C_READ_MMAP`). Closed on deinit.
+///
+/// The mapping is guarded (`CMappedFileGuard`): should the file shrink while
+/// it is read (truncated in place), the pages past its end read as zeros
+/// instead of raising SIGBUS, and ``checkUnchanged()`` reports it.
 ///
 /// Only this file and the per-concept readers beside it call libelf.
 final class ELFFile {
@@ -19,6 +24,8 @@ final class ELFFile {
     private var copy: UnsafeMutableRawPointer?
     /// What was repaired, for the image's warnings.
     private(set) var repair: String?
+    /// The guard slot of the file's mapping (-1: unguarded).
+    private var guardSlot: Int32 = -1
 
     /// The largest file read into memory to repair its header, in bytes.
     static let largestRepairedFile = 64 << 20
@@ -73,9 +80,14 @@ final class ELFFile {
         }
         self.descriptor = fd
         self.elf = elf
+        if copy == nil {
+            var size = 0
+            guardSlot = linkcheck_guard_mapping(elf_rawfile(elf, &size), size)
+        }
     }
 
     deinit {
+        linkcheck_unguard_mapping(guardSlot)
         elf_end(elf)
         close(descriptor)
         copy?.deallocate()
@@ -107,6 +119,14 @@ final class ELFFile {
             zero(MemoryLayout<Elf32_Ehdr>.offset(of: \.e_shstrndx), 2)
         }
         return buffer
+    }
+
+    /// Throws when pages of the file were found missing while it was read:
+    /// what was read from them was zeros, so nothing read can be trusted.
+    ///
+    /// - Throws: ``InspectionError/changedWhileRead(path:)``.
+    func checkUnchanged() throws(InspectionError) {
+        if linkcheck_mapping_faults(guardSlot) > 0 { throw .changedWhileRead(path: path) }
     }
 
     /// libelf's message for the most recent error (`elf_errmsg(-1)`).

@@ -16,7 +16,8 @@ public enum ImageInspector {
     /// returned.
     ///
     /// - Throws: ``InspectionError`` when the file cannot be read, is not
-    ///   ELF, or its ELF header or section header table is malformed.
+    ///   ELF, its ELF header or section header table is malformed, or it
+    ///   shrank while it was read.
     public static func inspect(
         path: String, strings: [String] = [], symbols selection: SymbolSelection = .all
     ) throws(InspectionError) -> BinaryImage {
@@ -35,7 +36,7 @@ public enum ImageInspector {
             dynamic = segment.dynamic
             symbols = segment.symbols
         }
-        return BinaryImage(
+        let image = BinaryImage(
             path: path,
             elfClass: elfClass,
             dataEncoding: encoding,
@@ -50,5 +51,7 @@ public enum ImageInspector {
             declaredLoads: file.declaredLoads(sections: sections, warnings: &warnings),
             warnings: warnings
         )
+        try file.checkUnchanged()
+        return image
     }
 }

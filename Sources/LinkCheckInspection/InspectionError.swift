@@ -12,11 +12,16 @@ public enum InspectionError: Error, Sendable, Hashable, CustomStringConvertible 
     /// (`ELF header`, `section header table`, …) and `reason` is libelf's
     /// `elf_errmsg` text.
     case malformed(path: String, structure: String, reason: String)
+    /// The file shrank while it was read (truncated or rewritten in place,
+    /// as `cp` over it or a linker writing its output does); what was read
+    /// is discarded. Replacing a file by renaming a new one over it is safe.
+    case changedWhileRead(path: String)
 
     /// The file the error is about.
     public var path: String {
         switch self {
-        case .unreadable(let path, _), .notELF(let path), .malformed(let path, _, _), .notInspectable(let path, _): path
+        case .unreadable(let path, _), .notELF(let path), .malformed(let path, _, _), .notInspectable(let path, _),
+             .changedWhileRead(let path): path
         }
     }
 
@@ -30,6 +35,8 @@ public enum InspectionError: Error, Sendable, Hashable, CustomStringConvertible 
             "\(path): malformed ELF: \(structure): \(reason)"
         case .notInspectable(let path, let reason):
             "\(path): skipped: \(reason)"
+        case .changedWhileRead(let path):
+            "\(path): changed while it was read (it shrank); check it again once it is written"
         }
     }
 }

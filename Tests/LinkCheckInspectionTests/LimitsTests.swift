@@ -1,10 +1,11 @@
+import CMappedFileGuard
 import Foundation
 import LinkCheckInspection
 import LinkCheckTestSupport
 import Testing
 
 /// Large and awkward inputs: extended section numbering, many files, files
-/// replaced while scanned, unreadable files.
+/// replaced or truncated while scanned, unreadable files.
 @Suite struct LimitsTests {
     @Test func extendedSectionNumbering() throws {
         // 66,000 functions, each in its own section: more than SHN_LORESERVE
@@ -58,6 +59,64 @@ import Testing
             #expect(image.machine.name == "x86_64")
         }
         while replacer.isExecuting { usleep(1000) }
+    }
+
+    @Test func aGuardedMappingReadsZerosPastTheEndOfATruncatedFile() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let path = directory.path("three-pages").path
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        try Data(repeating: 0x5a, count: 3 * pageSize).write(to: URL(fileURLWithPath: path))
+        let fd = open(path, O_RDWR)
+        defer { close(fd) }
+        let mapping = try #require(mmap(nil, 3 * pageSize, PROT_READ, MAP_PRIVATE, fd, 0).flatMap { $0 == MAP_FAILED ? nil : $0 })
+        defer { munmap(mapping, 3 * pageSize) }
+        let slot = linkcheck_guard_mapping(mapping, 3 * pageSize)
+        #expect(slot >= 0)
+        #expect(mapping.load(fromByteOffset: 2 * pageSize, as: UInt8.self) == 0x5a)
+        #expect(ftruncate(fd, off_t(pageSize)) == 0)
+        // Without the guard, these reads raise SIGBUS and end the process.
+        #expect(mapping.load(fromByteOffset: 2 * pageSize + 7, as: UInt8.self) == 0)
+        #expect(mapping.load(fromByteOffset: pageSize, as: UInt8.self) == 0)
+        #expect(mapping.load(fromByteOffset: 0, as: UInt8.self) == 0x5a, "the page still in the file is untouched")
+        #expect(linkcheck_mapping_faults(slot) == 2)
+        #expect(linkcheck_unguard_mapping(slot) == 2)
+    }
+
+    @Test func aFileTruncatedInPlaceWhileItIsScannedIsAnErrorNotACrash() throws {
+        // `cp` over a file, or a linker writing its output in place, first
+        // truncates it: pages the inspector has mapped vanish under it.
+        let directory = try Fixtures.temporaryDirectory()
+        let source = (0..<3_000).map { "int f\($0)(int x) { return x * \($0) + dlopen_count(); }" }.joined(separator: "\n")
+        let library = try Fixtures.compile("big.c", code: "int dlopen_count(void);\n" + source, to: directory.path("libbig.so"))
+        let contents = try Data(contentsOf: library)
+        let rewriter = Thread {
+            for _ in 0..<400 {
+                let fd = open(library.path, O_WRONLY)
+                ftruncate(fd, 4096)
+                usleep(200)
+                _ = contents.withUnsafeBytes { pwrite(fd, $0.baseAddress, contents.count, 0) }
+                close(fd)
+                usleep(200)
+            }
+        }
+        rewriter.start()
+        var outcomes: [String: Int] = [:]
+        while rewriter.isExecuting || outcomes.isEmpty {
+            do {
+                let image = try ImageInspector.inspect(path: library.path)
+                _ = try CallSiteAnalyzer.analyze(path: library.path)
+                // Opened while partly written: read as the truncated file it was.
+                #expect(image.exports.count == 3_000 || !image.warnings.isEmpty)
+                outcomes[image.warnings.isEmpty ? "read" : "read as truncated", default: 0] += 1
+            } catch .changedWhileRead(library.path) {
+                outcomes["changed", default: 0] += 1
+            } catch {
+                // Caught while it was only 4 KB long.
+                outcomes["other error", default: 0] += 1
+            }
+        }
+        print("truncated in place while scanned: \(outcomes)")
+        #expect(outcomes.values.reduce(0, +) > 0)
     }
 
     @Test(.enabled(if: getuid() != 0, "root reads every file; the check needs an ordinary user"))
