@@ -224,7 +224,7 @@ public struct LinkResolver: Sendable {
                 found = firstExisting(name, in: project)
                     ?? (scannedImage(named: name, for: index) == nil ? firstExisting(name, in: system) : nil)
             }
-            guard let found, byFile[found.identity] == nil else { return nil }
+            guard let found, byFile[found.identity] == nil, !unreadable.contains(found.path) else { return nil }
             return found.path
         }
 
@@ -236,9 +236,11 @@ public struct LinkResolver: Sendable {
             return nil
         }
 
-        /// `directory/name`.
+        /// `directory/name`; an empty directory (an empty entry in a search
+        /// path) is the working directory, as for the loader.
         private static func join(_ directory: String, _ name: String) -> String {
-            directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            if directory.isEmpty { return name }
+            return directory.hasSuffix("/") ? directory + name : directory + "/" + name
         }
 
         private mutating func identity(of path: String) -> FileIdentity? {
@@ -268,8 +270,8 @@ public struct LinkResolver: Sendable {
         }
     }
 
-    /// `directory` with each `${ORIGIN}`, and each `$ORIGIN` that ends the
-    /// path or a component, replaced by `origin` (`ld.so(8)`, "Dynamic
+    /// `directory` with each `${ORIGIN}`, and each `$ORIGIN` not followed by
+    /// a letter, digit or `_`, replaced by `origin` (`ld.so(8)`, "Dynamic
     /// string tokens"; glibc's `is_dst`).
     static func expandingOrigin(in directory: String, with origin: String) -> String {
         var result = ""
@@ -277,7 +279,8 @@ public struct LinkResolver: Sendable {
         while let dollar = rest.firstIndex(of: "$") {
             result += rest[..<dollar]
             let token = rest[dollar...]
-            let unbraced = token.hasPrefix("$ORIGIN") && [nil, "/"].contains(token.dropFirst(7).first)
+            let unbraced = token.hasPrefix("$ORIGIN")
+                && !(token.dropFirst(7).first.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") } ?? false)
             if token.hasPrefix("${ORIGIN}") || unbraced {
                 result += origin
                 rest = token.dropFirst(unbraced ? 7 : 9)

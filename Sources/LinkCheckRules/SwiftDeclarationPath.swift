@@ -44,8 +44,9 @@ public enum SwiftDeclarationPath {
     /// making a string of it.
     static func mangledModule<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> MangledModule<Bytes.SubSequence>? {
         // Every mangling prefix starts with `$`, `_$` or `_T`: most C and
-        // C++ names are ruled out by two bytes.
-        guard let first = bytes.first, first == UInt8(ascii: "$") || first == UInt8(ascii: "_"),
+        // C++ names are ruled out by one or two bytes.
+        guard let first = bytes.first, first == UInt8(ascii: "$")
+                || (first == UInt8(ascii: "_") && [UInt8(ascii: "$"), UInt8(ascii: "T")].contains(bytes.dropFirst().first)),
               let prefix = manglingPrefixes.first(where: { bytes.starts(with: $0.utf8) })
         else { return nil }
         let rest = bytes.dropFirst(prefix.utf8.count)

@@ -77,6 +77,29 @@ import Testing
         #expect(!report.findings.contains { $0.rule == "LINK001" })
     }
 
+    @Test func originFollowedByAPunctuationMarkIsTheToken() throws {
+        // glibc expands "$ORIGIN" before any byte that cannot continue a name.
+        let directory = try Self.layout(["-Wl,-rpath,$ORIGIN.d"])
+        try FileManager.default.createSymbolicLink(atPath: directory.path("app.d").path, withDestinationPath: "lib")
+        let report = Self.check(directory)
+        #expect(report.findings.filter { $0.kind == .transitive }.map(\.chain) == [["libext.so", "libunsafe.so", "kit_shared"]])
+    }
+
+    @Test func anEmptySearchPathEntryIsTheWorkingDirectory() throws {
+        // "/nonexistent:" ends with an empty entry: ld.so looks in the
+        // working directory, so this resolves when run from lib/ only.
+        let directory = try Self.layout(["-Wl,-rpath,/nonexistent:"])
+        let pack = directory.path("rules.json")
+        try #"{"format": 1, "name": "t", "version": "1", "rules": [{"id": "TST001", "api": "kit_shared", "category": "unavailable-api", "severity": "error", "match": [{"symbol": "kit_shared"}], "message": "unavailable", "fixit": "f", "source": "s"}]}"#
+            .write(to: pack, atomically: true, encoding: .utf8)
+        let arguments = ["check", "--no-call-sites", "--no-default-rules", "--rules", pack.path, directory.path("app/libext.so").path]
+        let fromLib = try Command.capture(Fixtures.linkcheckExecutable, arguments, currentDirectory: directory.path("lib"))
+        #expect(fromLib.standardOutput.contains("reached through libext.so → libunsafe.so → kit_shared"), "\(fromLib)")
+        #expect(!fromLib.standardOutput.contains("LINK001"))
+        let fromApp = try Command.capture(Fixtures.linkcheckExecutable, arguments, currentDirectory: directory.path("app"))
+        #expect(fromApp.standardOutput.contains("[LINK001] needs libunsafe.so"), "\(fromApp)")
+    }
+
     @Test func originGluedToMoreLettersIsNotTheToken() throws {
         let directory = try Self.layout(["-Wl,-rpath,$ORIGINAL/../lib"])
         // Were "$ORIGIN" replaced inside "$ORIGINAL", this would lead to lib/.
