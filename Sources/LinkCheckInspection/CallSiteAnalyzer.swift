@@ -17,30 +17,30 @@ public enum CallSiteAnalyzer {
     /// Analyses the code of the ELF file at `path`.
     ///
     /// - Returns: `nil` when the machine is not x86_64 or aarch64.
-    /// - Throws: ``InspectionError`` when the file cannot be read or shrank
+    /// - Throws: ``InspectionError`` when the file cannot be read or changed
     ///   while it was read.
     public static func analyze(path: String) throws(InspectionError) -> CodeAnalysis? {
-        let file = try ELFFile(path: path)
-        let header = try file.header()
-        let (elfClass, encoding) = try file.classAndEncoding()
-        let machine = Machine(code: header.e_machine, elfClass: elfClass, dataEncoding: encoding)
-        guard let architecture = Disassembler.Architecture(machine, elfClass), encoding == .lsb,
-              let disassembler = Disassembler(architecture)
-        else { return nil }
-        let sections = try file.sections()
-        let image = ImageLayout(file: file, sections: sections, architecture: architecture)
-        var scanner = CallScanner(image: image, architecture: architecture)
-        var codeSize = 0
-        for section in sections where image.isCode(section) {
-            guard let data = section.data, let base = data.pointee.d_buf else { continue }
-            let bytes = UnsafeRawBufferPointer(start: base, count: data.pointee.d_size)
-            codeSize += bytes.count
-            disassembler.decode(bytes, at: section.header.sh_addr) { instruction in
-                scanner.visit(instruction, sectionOffset: section.header.sh_offset, sectionAddress: section.header.sh_addr)
+        try ELFFile.read(path) { file throws(InspectionError) in
+            let header = try file.header()
+            let (elfClass, encoding) = try file.classAndEncoding()
+            let machine = Machine(code: header.e_machine, elfClass: elfClass, dataEncoding: encoding)
+            guard let architecture = Disassembler.Architecture(machine, elfClass), encoding == .lsb,
+                  let disassembler = Disassembler(architecture)
+            else { return nil }
+            let sections = try file.sections()
+            let image = ImageLayout(file: file, sections: sections, architecture: architecture)
+            var scanner = CallScanner(image: image, architecture: architecture)
+            var codeSize = 0
+            for section in sections where image.isCode(section) {
+                guard let data = section.data, let base = data.pointee.d_buf else { continue }
+                let bytes = UnsafeRawBufferPointer(start: base, count: data.pointee.d_size)
+                codeSize += bytes.count
+                disassembler.decode(bytes, at: section.header.sh_addr) { instruction in
+                    scanner.visit(instruction, sectionOffset: section.header.sh_offset, sectionAddress: section.header.sh_addr)
+                }
             }
+            return CodeAnalysis(functions: image.functions, callSites: scanner.callSites, codeSize: codeSize)
         }
-        try file.checkUnchanged()
-        return CodeAnalysis(functions: image.functions, callSites: scanner.callSites, codeSize: codeSize)
     }
 }
 

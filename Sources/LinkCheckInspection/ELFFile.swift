@@ -10,9 +10,8 @@ import Musl
 /// An open ELF file: a file descriptor and libelf's read-only, memory-mapped
 /// descriptor of it (`elf_begin` with `ELF_C_READ_MMAP`). Closed on deinit.
 ///
-/// The mapping is guarded (`CMappedFileGuard`): should the file shrink while
-/// it is read (truncated in place), the pages past its end read as zeros
-/// instead of raising SIGBUS, and ``checkUnchanged()`` reports it.
+/// Readers open it through ``read(_:_:)``, which guards the mapping against
+/// the file changing while it is read.
 ///
 /// Only this file and the per-concept readers beside it call libelf.
 final class ELFFile {
@@ -24,8 +23,8 @@ final class ELFFile {
     private var copy: UnsafeMutableRawPointer?
     /// What was repaired, for the image's warnings.
     private(set) var repair: String?
-    /// The guard slot of the file's mapping (-1: unguarded).
-    private var guardSlot: Int32 = -1
+    /// `fstat(2)` right after `open(2)`.
+    private var opened = stat()
 
     /// The largest file read into memory to repair its header, in bytes.
     static let largestRepairedFile = 64 << 20
@@ -41,13 +40,14 @@ final class ELFFile {
     ///   first four bytes are not `\x7fELF`,
     ///   ``InspectionError/malformed(path:structure:reason:)`` when
     ///   `elf_begin` fails or `elf_kind` is not `ELF_K_ELF`.
-    init(path: String) throws(InspectionError) {
+    private init(path: String) throws(InspectionError) {
         self.path = path
         guard Self.libelfReady else {
             throw .malformed(path: path, structure: "libelf", reason: "elf_version failed")
         }
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else { throw .unreadable(path: path, errno: errno) }
+        fstat(fd, &opened)
         var magic = [UInt8](repeating: 0, count: 4)
         let got = pread(fd, &magic, 4, 0)
         guard got == 4, magic == [0x7f, 0x45, 0x4c, 0x46] else {
@@ -59,10 +59,9 @@ final class ELFFile {
         var elf = elf_begin(fd, ELF_C_READ_MMAP, nil)
         if elf == nil {
             let reason = Self.lastError()
-            var info = stat()
-            if fstat(fd, &info) == 0, info.st_size <= Self.largestRepairedFile,
-               let buffer = Self.recoverWithoutSectionHeaders(fd, size: Int(info.st_size)) {
-                elf = elf_memory(buffer.assumingMemoryBound(to: CChar.self), Int(info.st_size))
+            if opened.st_size <= Self.largestRepairedFile,
+               let buffer = Self.recoverWithoutSectionHeaders(fd, size: Int(opened.st_size)) {
+                elf = elf_memory(buffer.assumingMemoryBound(to: CChar.self), Int(opened.st_size))
                 if elf == nil { buffer.deallocate() } else {
                     copy = buffer
                     repair = "the section header table is unreadable (\(reason)), so it was ignored"
@@ -80,14 +79,9 @@ final class ELFFile {
         }
         self.descriptor = fd
         self.elf = elf
-        if copy == nil {
-            var size = 0
-            guardSlot = linkcheck_guard_mapping(elf_rawfile(elf, &size), size)
-        }
     }
 
     deinit {
-        linkcheck_unguard_mapping(guardSlot)
         elf_end(elf)
         close(descriptor)
         copy?.deallocate()
@@ -121,12 +115,36 @@ final class ELFFile {
         return buffer
     }
 
-    /// Throws when pages of the file were found missing while it was read:
-    /// what was read from them was zeros, so nothing read can be trusted.
-    ///
-    /// - Throws: ``InspectionError/changedWhileRead(path:)``.
-    func checkUnchanged() throws(InspectionError) {
-        if linkcheck_mapping_faults(guardSlot) > 0 { throw .changedWhileRead(path: path) }
+    /// Opens `path` and runs `read` on it as one guarded read
+    /// (`CMappedFileGuard`): a page of the file that vanishes meanwhile
+    /// (the file truncated in place) reads as zeros instead of raising
+    /// SIGBUS. Then, if that happened, or if the file's size or modification
+    /// time changed by the time `read` ends (rewritten in place), whatever
+    /// `read` returned or threw is replaced by
+    /// ``InspectionError/changedWhileRead(path:)``. A file renamed over
+    /// (replaced) is read as it was when opened.
+    static func read<Value>(_ path: String, _ read: (ELFFile) throws(InspectionError) -> Value) throws(InspectionError) -> Value {
+        linkcheck_guard_begin()
+        defer { linkcheck_guard_end() }
+        let faults = linkcheck_guard_faults()
+        var modified = false
+        let outcome = Result { () throws(InspectionError) -> Value in
+            let file = try ELFFile(path: path)
+            defer { modified = file.modifiedSinceOpened }
+            return try read(file)
+        }
+        if modified || linkcheck_guard_faults() != faults { throw .changedWhileRead(path: path) }
+        return try outcome.get()
+    }
+
+    /// Whether the file's size or modification time differ from when it was
+    /// opened (`fstat(2)`; not the change time, which an unlink or rename
+    /// moves without touching the contents).
+    private var modifiedSinceOpened: Bool {
+        var now = stat()
+        guard fstat(descriptor, &now) == 0 else { return false }
+        return now.st_size != opened.st_size || now.st_mtim.tv_sec != opened.st_mtim.tv_sec
+            || now.st_mtim.tv_nsec != opened.st_mtim.tv_nsec
     }
 
     /// libelf's message for the most recent error (`elf_errmsg(-1)`).

@@ -17,41 +17,40 @@ public enum ImageInspector {
     ///
     /// - Throws: ``InspectionError`` when the file cannot be read, is not
     ///   ELF, its ELF header or section header table is malformed, or it
-    ///   shrank while it was read.
+    ///   changed while it was read.
     public static func inspect(
         path: String, strings: [String] = [], symbols selection: SymbolSelection = .all
     ) throws(InspectionError) -> BinaryImage {
-        let file = try ELFFile(path: path)
-        let header = try file.header()
-        let (elfClass, encoding) = try file.classAndEncoding()
-        let ident = try file.identification()
-        let sections = try file.sections()
-        var warnings: [String] = file.repair.map { [$0] } ?? []
-        var dynamic = file.dynamicInfo(sections: sections, warnings: &warnings)
-        var symbols = file.symbolTable(sections: sections, selection: selection, warnings: &warnings)
-        if sections.isEmpty && (header.e_shoff != 0 || header.e_shnum != 0) {
-            warnings.append("the section header table (\(header.e_shnum) entries at offset \(header.e_shoff)) cannot be read: the file is truncated or corrupt")
+        try ELFFile.read(path) { file throws(InspectionError) in
+            let header = try file.header()
+            let (elfClass, encoding) = try file.classAndEncoding()
+            let ident = try file.identification()
+            let sections = try file.sections()
+            var warnings: [String] = file.repair.map { [$0] } ?? []
+            var dynamic = file.dynamicInfo(sections: sections, warnings: &warnings)
+            var symbols = file.symbolTable(sections: sections, selection: selection, warnings: &warnings)
+            if sections.isEmpty && (header.e_shoff != 0 || header.e_shnum != 0) {
+                warnings.append("the section header table (\(header.e_shnum) entries at offset \(header.e_shoff)) cannot be read: the file is truncated or corrupt")
+            }
+            if sections.isEmpty, let segment = file.dynamicSegment(selection: selection, warnings: &warnings) {
+                dynamic = segment.dynamic
+                symbols = segment.symbols
+            }
+            return BinaryImage(
+                path: path,
+                elfClass: elfClass,
+                dataEncoding: encoding,
+                machine: Machine(code: header.e_machine, elfClass: elfClass, dataEncoding: encoding),
+                fileType: ELFFileType(header.e_type),
+                osABI: osABIName(ident[Int(EI_OSABI)]),
+                dynamic: dynamic,
+                symbolTable: symbols.kind,
+                imports: symbols.imports,
+                exports: symbols.exports,
+                readOnlyStrings: file.readOnlyStrings(sections: sections, matching: strings),
+                declaredLoads: file.declaredLoads(sections: sections, warnings: &warnings),
+                warnings: warnings
+            )
         }
-        if sections.isEmpty, let segment = file.dynamicSegment(selection: selection, warnings: &warnings) {
-            dynamic = segment.dynamic
-            symbols = segment.symbols
-        }
-        let image = BinaryImage(
-            path: path,
-            elfClass: elfClass,
-            dataEncoding: encoding,
-            machine: Machine(code: header.e_machine, elfClass: elfClass, dataEncoding: encoding),
-            fileType: ELFFileType(header.e_type),
-            osABI: osABIName(ident[Int(EI_OSABI)]),
-            dynamic: dynamic,
-            symbolTable: symbols.kind,
-            imports: symbols.imports,
-            exports: symbols.exports,
-            readOnlyStrings: file.readOnlyStrings(sections: sections, matching: strings),
-            declaredLoads: file.declaredLoads(sections: sections, warnings: &warnings),
-            warnings: warnings
-        )
-        try file.checkUnchanged()
-        return image
     }
 }

@@ -12,9 +12,11 @@ public enum InspectionError: Error, Sendable, Hashable, CustomStringConvertible 
     /// (`ELF header`, `section header table`, …) and `reason` is libelf's
     /// `elf_errmsg` text.
     case malformed(path: String, structure: String, reason: String)
-    /// The file shrank while it was read (truncated or rewritten in place,
-    /// as `cp` over it or a linker writing its output does); what was read
-    /// is discarded. Replacing a file by renaming a new one over it is safe.
+    /// The file changed while it was read: it shrank under the reader
+    /// (truncated in place, as `cp` over it or a linker writing its output
+    /// does), or its size or modification time moved (rewritten in place).
+    /// What was read is discarded. A file replaced by renaming a new one
+    /// over it is read as it was when opened.
     case changedWhileRead(path: String)
 
     /// The file the error is about.
@@ -36,7 +38,7 @@ public enum InspectionError: Error, Sendable, Hashable, CustomStringConvertible 
         case .notInspectable(let path, let reason):
             "\(path): skipped: \(reason)"
         case .changedWhileRead(let path):
-            "\(path): changed while it was read (it shrank); check it again once it is written"
+            "\(path): changed while it was read; check it again once it is written"
         }
     }
 }
