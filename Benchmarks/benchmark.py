@@ -27,6 +27,7 @@ import argparse
 import json
 import os
 import pathlib
+import shutil
 import statistics
 import subprocess
 import sys
@@ -115,6 +116,12 @@ def main():
     parser.add_argument("folders", nargs="*", default=["/opt/swift/usr/lib/swift/linux", "/usr/lib/x86_64-linux-gnu"])
     parser.add_argument("--runs", type=int, default=5, help="warm runs per command (the median is reported)")
     arguments = parser.parse_args()
+    missing = [package for tool, package in [("scanelf", "pax-utils"), ("readelf", "binutils"), ("/usr/bin/time", "time")]
+               if shutil.which(tool) is None]
+    if missing:
+        print(f"benchmark.py: needs the Debian packages: {' '.join(missing)} (apt-get install -y {' '.join(missing)})",
+              file=sys.stderr)
+        return 2
 
     subprocess.run(["swift", "build", "-c", "release", "--package-path", str(ROOT)], check=True,
                    stdout=subprocess.DEVNULL)
