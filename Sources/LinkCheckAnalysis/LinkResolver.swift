@@ -300,15 +300,18 @@ public struct LinkResolver: Sendable {
         return String(cString: resolved)
     }
 
-    /// A file's device and inode (`stat(2)`, following symbolic links).
+    /// A regular file's device and inode (`stat(2)`, following symbolic
+    /// links).
     struct FileIdentity: Hashable {
         let device: UInt64
         let inode: UInt64
 
-        /// `nil` when `path` cannot be examined (missing, no permission).
+        /// `nil` when `path` cannot be examined (missing, no permission) or
+        /// is not a regular file (a FIFO or device is never a library, and
+        /// is not opened).
         init?(path: String) {
             var info = stat()
-            guard stat(path, &info) == 0 else { return nil }
+            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
             device = UInt64(info.st_dev)
             inode = UInt64(info.st_ino)
         }

@@ -35,7 +35,9 @@ final class ELFFile {
 
     /// Opens `path` for reading and checks that libelf sees an ELF object.
     ///
-    /// - Throws: ``InspectionError/unreadable(path:errno:)`` when `open(2)`
+    /// - Throws: ``InspectionError/notInspectable(path:reason:)`` for
+    ///   anything but a regular file (never opened for reading),
+    ///   ``InspectionError/unreadable(path:errno:)`` when `open(2)`
     ///   or `pread(2)` fails, ``InspectionError/notELF(path:)`` when the
     ///   first four bytes are not `\x7fELF`,
     ///   ``InspectionError/malformed(path:structure:reason:)`` when
@@ -45,9 +47,19 @@ final class ELFFile {
         guard Self.libelfReady else {
             throw .malformed(path: path, structure: "libelf", reason: "elf_version failed")
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        // Only a regular file is opened: a FIFO would block, a device may act
+        // on being opened. O_NONBLOCK and the second look cover a file
+        // replaced by one of those in between.
+        var info = stat()
+        if stat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFREG {
+            throw .notInspectable(path: path, reason: "not a regular file")
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
         guard fd >= 0 else { throw .unreadable(path: path, errno: errno) }
-        fstat(fd, &opened)
+        guard fstat(fd, &opened) == 0, opened.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw .notInspectable(path: path, reason: "not a regular file")
+        }
         var magic = [UInt8](repeating: 0, count: 4)
         let got = pread(fd, &magic, 4, 0)
         guard got == 4, magic == [0x7f, 0x45, 0x4c, 0x46] else {

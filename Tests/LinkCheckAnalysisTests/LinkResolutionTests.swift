@@ -131,6 +131,18 @@ import Testing
         #expect(parallel.graph.edges == graph.edges)
     }
 
+    @Test func aFIFOWhereALibraryIsLookedForIsPassedOverNotOpened() throws {
+        // Opening a FIFO for reading blocks until a writer comes: never.
+        let directory = try Self.layout(["-Wl,-rpath,$ORIGIN/../fifo:$ORIGIN/../lib"])
+        try FileManager.default.createDirectory(at: directory.path("fifo"), withIntermediateDirectories: true)
+        #expect(mkfifo(directory.path("fifo/libunsafe.so").path, 0o644) == 0)
+        let report = Self.check(directory)
+        #expect(report.findings.filter { $0.kind == .transitive }.map(\.chain) == [["libext.so", "libunsafe.so", "kit_shared"]])
+        #expect(throws: InspectionError.notInspectable(path: directory.path("fifo/libunsafe.so").path, reason: "not a regular file")) {
+            try ImageInspector.inspect(path: directory.path("fifo/libunsafe.so").path)
+        }
+    }
+
     @Test func rpathIsIgnoredWhenRunpathIsPresent() throws {
         let directory = try Self.layout(["-Wl,--disable-new-dtags", "-Wl,-rpath,$ORIGIN/../lib"])
         let viaRpath = Self.check(directory)
