@@ -31,7 +31,7 @@ public enum CallSiteAnalyzer {
             let image = ImageLayout(file: file, sections: sections, architecture: architecture)
             var scanner = CallScanner(image: image, architecture: architecture)
             var codeSize = 0
-            for section in sections where image.isCode(section) {
+            for section in sections.filter(image.isCode).withDistinctFileRanges() {
                 guard let data = section.data, let base = data.pointee.d_buf else { continue }
                 let bytes = UnsafeRawBufferPointer(start: base, count: data.pointee.d_size)
                 codeSize += bytes.count
@@ -62,14 +62,17 @@ struct ImageLayout {
         readFunctions(file: file, sections: sections)
         let byName = Dictionary(functions.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         readGOT(file: file, sections: sections, architecture: architecture, functionsByName: byName)
-        for section in sections where section.type == UInt32(SHT_PROGBITS) {
+        let contents = sections.filter { $0.type == UInt32(SHT_PROGBITS) }
+        // Every PLT section is set apart from code; each range is read once.
+        let distinct = Set(contents.withDistinctFileRanges().map(\.index))
+        for section in contents {
             let flags = section.header.sh_flags
             if section.name.hasPrefix(".plt") || section.name == ".iplt" {
                 pltSections.insert(section.index)
-                if let data = section.data, let base = data.pointee.d_buf {
+                if distinct.contains(section.index), let data = section.data, let base = data.pointee.d_buf {
                     readPLT(UnsafeRawBufferPointer(start: base, count: data.pointee.d_size), at: section.header.sh_addr, architecture)
                 }
-            } else if flags & UInt64(SHF_ALLOC) != 0, flags & UInt64(SHF_EXECINSTR | SHF_WRITE) == 0,
+            } else if distinct.contains(section.index), flags & UInt64(SHF_ALLOC) != 0, flags & UInt64(SHF_EXECINSTR | SHF_WRITE) == 0,
                       let data = section.data, let base = data.pointee.d_buf {
                 readOnly.append((section.header.sh_addr, UnsafeRawBufferPointer(start: base, count: data.pointee.d_size)))
             }
@@ -141,9 +144,10 @@ struct ImageLayout {
         case .x86_64: [6, 7]  // R_X86_64_GLOB_DAT, R_X86_64_JUMP_SLOT
         case .aarch64: [1025, 1026]  // R_AARCH64_GLOB_DAT, R_AARCH64_JUMP_SLOT
         }
-        for section in sections where section.type == UInt32(SHT_RELA) {
+        let byIndex = Dictionary(sections.map { ($0.index, $0) }, uniquingKeysWith: { first, _ in first })
+        for section in sections.filter({ $0.type == UInt32(SHT_RELA) }).withDistinctFileRanges() {
             guard let data = section.data,
-                  let symbols = sections.first(where: { $0.index == Int(section.header.sh_link) }), let symbolData = symbols.data
+                  let symbols = byIndex[Int(section.header.sh_link)], let symbolData = symbols.data
             else { continue }
             let count = data.pointee.d_size / max(gelf_fsize(file.elf, ELF_T_RELA, 1, UInt32(EV_CURRENT)), 1)
             var relocation = GElf_Rela()

@@ -26,7 +26,7 @@ extension ELFFile {
     /// (`gelf_getnote`); a malformed note is reported in `warnings`.
     func declaredLoads(sections: [Section], warnings: inout [String]) -> [DeclaredLoad] {
         var loads: [DeclaredLoad] = []
-        for section in sections where section.type == UInt32(SHT_NOTE) {
+        for section in sections.filter({ $0.type == UInt32(SHT_NOTE) }).withDistinctFileRanges() {
             guard let data = section.data, let base = data.pointee.d_buf else { continue }
             var offset = 0
             var header = GElf_Nhdr()

@@ -242,6 +242,28 @@ final class ELFFile {
     }
 }
 
+extension [Section] {
+    /// These sections less those whose bytes in the file overlap another's
+    /// (of two, the one starting first, or with the lower index, stays), in
+    /// their order: what a pass over section contents reads, so that section
+    /// headers that describe the same bytes again (a hostile file can have
+    /// thousands) cannot make it read them again. Its work stays within the
+    /// file's size. `SHT_NOBITS` and empty sections occupy no bytes and stay.
+    func withDistinctFileRanges() -> [Section] {
+        let occupying = indices.filter { self[$0].type != UInt32(SHT_NOBITS) && self[$0].header.sh_size > 0 }
+        let byOffset = occupying.sorted { (self[$0].header.sh_offset, $0) < (self[$1].header.sh_offset, $1) }
+        var dropped = Set<Int>()
+        var end: UInt64 = 0
+        for position in byOffset {
+            let header = self[position].header
+            if header.sh_offset < end { dropped.insert(position) } else {
+                end = header.sh_offset &+ header.sh_size < header.sh_offset ? .max : header.sh_offset &+ header.sh_size
+            }
+        }
+        return indices.filter { !dropped.contains($0) }.map { self[$0] }
+    }
+}
+
 /// One section: its libelf handle, index, header and name.
 struct Section {
     let handle: OpaquePointer

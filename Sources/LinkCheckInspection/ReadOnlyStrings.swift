@@ -31,7 +31,7 @@ extension ELFFile {
         let endsWanted = (0..<256).map { !byLastByte[$0].isEmpty }
         let shortest = wanted.map(\.count).min() ?? 1
         var found = Array(repeating: false, count: wanted.count)
-        for section in sections where Self.isReadOnlyData(section) {
+        for section in sections.filter(Self.isReadOnlyData).withDistinctFileRanges() {
             guard let data = section.data, let base = data.pointee.d_buf, data.pointee.d_size > 0 else { continue }
             let bytes = base.assumingMemoryBound(to: UInt8.self)
             let size = data.pointee.d_size

@@ -18,7 +18,8 @@ struct SymbolVersions {
     /// Reads the version sections; malformed chains stop early and are
     /// reported in `warnings`.
     init(file: ELFFile, sections: [Section], warnings: inout [String]) {
-        for section in sections {
+        let versionTypes = [SHT_GNU_versym, SHT_GNU_verneed, SHT_GNU_verdef].map(UInt32.init)
+        for section in sections.filter({ versionTypes.contains($0.type) }).withDistinctFileRanges() {
             switch section.type {
             case UInt32(SHT_GNU_versym):
                 versym = section.data

@@ -181,6 +181,49 @@ import Testing
         #expect(image.warnings.contains { $0.contains("cannot be read: the file is truncated or corrupt") })
     }
 
+    /// `data` (an ELF64 little-endian file) with `copies` more headers for
+    /// each of its sections of `type`, appended as a new section header
+    /// table at the end.
+    static func repeatingSectionHeaders(_ data: Data, ofType type: UInt32, copies: Int) -> Data {
+        func integer<T: FixedWidthInteger>(_ offset: Int, as: T.Type) -> T {
+            data.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) }
+        }
+        let tableOffset = Int(integer(0x28, as: UInt64.self))
+        let count = Int(integer(0x3c, as: UInt16.self))
+        let headers = (0..<count).map { data.subdata(in: (tableOffset + $0 * 64)..<(tableOffset + $0 * 64 + 64)) }
+        let matching = headers.filter { $0.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 4, as: UInt32.self) } == type }
+        var result = data
+        let newOffset = UInt64(result.count)
+        for header in headers { result.append(header) }
+        for _ in 0..<copies { for header in matching { result.append(header) } }
+        withUnsafeBytes(of: newOffset.littleEndian) { result.replaceSubrange(0x28..<0x30, with: $0) }
+        withUnsafeBytes(of: UInt16(count + copies * matching.count).littleEndian) { result.replaceSubrange(0x3c..<0x3e, with: $0) }
+        return result
+    }
+
+    /// Thousands of section headers over the same bytes (readelf reads such
+    /// a file) are each range read once: work stays within the file's size.
+    @Test func sectionHeadersRepeatingTheSameBytesAreReadOnce() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let library = try Fixtures.compile("strings.c", code: """
+            int dlopen_count(void);
+            const char *selector(void) { return "sharedApplication"; }
+            int work(int x) { return x * dlopen_count(); }
+            """, to: directory.path("libplain.so"))
+        let original = try Data(contentsOf: library)
+        let repeated = directory.path("librepeated.so")
+        let withCopies = Self.repeatingSectionHeaders(original, ofType: UInt32(1) /* SHT_PROGBITS */, copies: 3_000)
+        try withCopies.write(to: repeated)
+        let expected = try ImageInspector.inspect(path: library.path, strings: ["sharedApplication"])
+        let image = try ImageInspector.inspect(path: repeated.path, strings: ["sharedApplication"])
+        #expect(image.readOnlyStrings == ["sharedApplication"])
+        #expect(image.imports == expected.imports)
+        let code = try #require(try CallSiteAnalyzer.analyze(path: library.path))
+        let repeatedCode = try #require(try CallSiteAnalyzer.analyze(path: repeated.path))
+        #expect(repeatedCode.codeSize == code.codeSize, "each code byte is disassembled once")
+        #expect(repeatedCode.callSites == code.callSites)
+    }
+
     @Test func aFileWithoutSectionHeadersIsReadThroughPTDynamic() throws {
         let path = Fixtures.corpusDirectory.appendingPathComponent("object-testfiles/base-strip").path
         let image = try ImageInspector.inspect(path: path)
