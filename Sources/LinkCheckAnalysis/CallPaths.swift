@@ -31,16 +31,54 @@ public struct CodeIndex: Sendable {
         failure = reason
     }
 
-    /// Indexes `analysis`, keeping the call sites of the functions for
-    /// which `keepCallsTo` is true; the raw analysis can then be dropped.
-    public init(_ analysis: CodeAnalysis, keepCallsTo: (FunctionSymbol) -> Bool) {
-        functions = analysis.functions
-        let kept = Set(analysis.functions.indices.filter { keepCallsTo(analysis.functions[$0]) })
+    /// Analyses the code of the ELF file at `path` and indexes its call
+    /// sites as they are found (``CallSiteAnalyzer/scan(path:sinkFor:)``),
+    /// never holding them all, keeping the call sites of the functions for
+    /// which `keepCallsTo` is true.
+    ///
+    /// - Returns: `nil` when the machine is not x86_64 or aarch64.
+    /// - Throws: ``InspectionError`` when the file cannot be read or changed
+    ///   while it was read.
+    public static func analyze(path: String, keepCallsTo: @escaping (FunctionSymbol) -> Bool) throws(InspectionError) -> CodeIndex? {
+        var builder: Builder?
+        let scanned = try CallSiteAnalyzer.scan(path: path) { functions in
+            let made = Builder(functions: functions, keepCallsTo: keepCallsTo)
+            builder = made
+            return made.add
+        }
+        guard scanned != nil, let builder else { return nil }
+        return builder.index()
+    }
+
+    private init(
+        functions: [FunctionSymbol], callsToImport: [String: [CallSite]], callsToFunction: [Int: [CallSite]],
+        callers: [Int32: [Int32]], callees: [Int32: [Int32]], importsCalled: [Int32: Set<String>]
+    ) {
+        self.functions = functions
+        self.callsToImport = callsToImport
+        self.callsToFunction = callsToFunction
+        self.callers = callers
+        self.callees = callees
+        self.importsCalled = importsCalled
+        failure = nil
+    }
+
+    /// Takes an image's call sites one at a time and makes the index.
+    private final class Builder {
+        let functions: [FunctionSymbol]
+        let kept: Set<Int>
         var imports: [String: [CallSite]] = [:]
         var toFunction: [Int: [CallSite]] = [:]
+        /// Caller and callee, as `caller << 32 | callee`.
         var edges = Set<Int64>()
         var importsCalled: [Int32: Set<String>] = [:]
-        for site in analysis.callSites {
+
+        init(functions: [FunctionSymbol], keepCallsTo: (FunctionSymbol) -> Bool) {
+            self.functions = functions
+            kept = Set(functions.indices.filter { keepCallsTo(functions[$0]) })
+        }
+
+        func add(_ site: CallSite) {
             switch site.callee {
             case .imported(let name):
                 imports[name, default: []].append(site)
@@ -50,19 +88,19 @@ public struct CodeIndex: Sendable {
                 if let caller = site.caller, caller != callee { edges.insert(Int64(caller) << 32 | Int64(callee)) }
             }
         }
-        var callers: [Int32: [Int32]] = [:]
-        var callees: [Int32: [Int32]] = [:]
-        for edge in edges.sorted() {
-            let (caller, callee) = (Int32(edge >> 32), Int32(truncatingIfNeeded: edge))
-            callers[callee, default: []].append(caller)
-            callees[caller, default: []].append(callee)
+
+        func index() -> CodeIndex {
+            var callers: [Int32: [Int32]] = [:]
+            var callees: [Int32: [Int32]] = [:]
+            for edge in edges.sorted() {
+                let (caller, callee) = (Int32(edge >> 32), Int32(truncatingIfNeeded: edge))
+                callers[callee, default: []].append(caller)
+                callees[caller, default: []].append(callee)
+            }
+            return CodeIndex(
+                functions: functions, callsToImport: imports, callsToFunction: toFunction,
+                callers: callers, callees: callees, importsCalled: importsCalled)
         }
-        callsToImport = imports
-        callsToFunction = toFunction
-        self.callers = callers
-        self.callees = callees
-        self.importsCalled = importsCalled
-        failure = nil
     }
 
     /// The shortest chain of functions from an entry point down to
@@ -147,7 +185,7 @@ extension Analyzer {
     /// so no import shows it. C and glob rules count only internal (not
     /// exported) copies, since an image that exports the symbol provides it.
     func staticCallFindings(_ index: Int, code: CodeIndex) -> [Finding] {
-        let module = swiftModule(of: images[index])
+        let module = swiftModule(of: images[index], code: code)
         var findings: [Finding] = []
         for (position, function) in code.functions.enumerated() {
             let matches = rules.rules(matchingSymbol: function.name, unsafeOnly: true).filter { match in
@@ -169,12 +207,12 @@ extension Analyzer {
     }
 
     /// The Swift module an image is: the module most of its exported Swift
-    /// symbols belong to (a renamed `libUIKit.so` is still UIKit), else the
-    /// module name of its SONAME or file name.
-    func swiftModule(of image: BinaryImage) -> String {
+    /// functions belong to (a renamed `libUIKit.so` is still UIKit), else
+    /// the module name of its SONAME or file name.
+    func swiftModule(of image: BinaryImage, code: CodeIndex) -> String {
         var counts: [Substring: Int] = [:]
-        for symbol in image.exports {
-            if let module = SwiftDeclarationPath.moduleName(ofMangled: symbol.name) { counts[module, default: 0] += 1 }
+        for function in code.functions where function.isExported {
+            if let module = SwiftDeclarationPath.moduleName(ofMangled: function.name) { counts[module, default: 0] += 1 }
         }
         if let (module, _) = counts.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }) {
             return String(module)

@@ -24,7 +24,7 @@ public enum CheckRun {
     ) -> Report {
         let discovery = Discovery(paths: paths)
         let patterns = rules.stringPatterns
-        let symbols = callSites ? .all : symbolSelection(rules)
+        let symbols = symbolSelection(rules)
         let outcomes = inspect(discovery.files, strings: patterns, symbols: symbols, jobs: jobs)
         var images: [BinaryImage] = []
         var errors = discovery.errors
@@ -99,8 +99,7 @@ public enum CheckRun {
         }
         let analyses = parallelMap(candidates, jobs: jobs) { index -> CodeIndex? in
             do {
-                guard let analysis = try CallSiteAnalyzer.analyze(path: images[index].path) else { return nil }
-                return CodeIndex(analysis) { !rules.rules(matchingSymbol: $0.name, unsafeOnly: true).isEmpty }
+                return try CodeIndex.analyze(path: images[index].path) { !rules.rules(matchingSymbol: $0.name, unsafeOnly: true).isEmpty }
             } catch {
                 // The image inspected fine but cannot be read again (changed
                 // or removed meanwhile): its findings go on without call sites.
@@ -123,10 +122,10 @@ public enum CheckRun {
         }
     }
 
-    /// The symbols findings can come from without call sites: those a rule
-    /// may match (``RuleSet/mayMatchSymbol(_:)``) and the C loader functions
-    /// an image may interpose. Call-site analysis needs every export (to
-    /// tell which module an image is), so it keeps them all.
+    /// The symbols findings can come from: those a rule may match
+    /// (``RuleSet/mayMatchSymbol(_:)``) and the C loader functions an image
+    /// may interpose. (Call-site analysis reads the functions it needs
+    /// from the file again.)
     static func symbolSelection(_ rules: RuleSet) -> SymbolSelection {
         .only { name in rules.mayMatchSymbol(name) || BuiltInRules.isLoaderFunction(name) }
     }

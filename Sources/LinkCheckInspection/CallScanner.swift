@@ -6,7 +6,8 @@ import CCapstone
 struct CallScanner {
     let image: ImageLayout
     let architecture: Disassembler.Architecture
-    private(set) var callSites: [CallSite] = []
+    /// Receives each call site, in address order.
+    let record: (CallSite) -> Void
 
     /// The function the current instruction is in.
     private var function: Int?
@@ -22,9 +23,10 @@ struct CallScanner {
     /// aarch64: register → GOT slot it was loaded from (`ldr`).
     private var loadedSlots: [UInt32: UInt64] = [:]
 
-    init(image: ImageLayout, architecture: Disassembler.Architecture) {
+    init(image: ImageLayout, architecture: Disassembler.Architecture, record: @escaping (CallSite) -> Void) {
         self.image = image
         self.architecture = architecture
+        self.record = record
     }
 
     mutating func visit(_ instruction: UnsafeMutablePointer<cs_insn>, sectionOffset: UInt64, sectionAddress: UInt64) {
@@ -74,9 +76,9 @@ struct CallScanner {
 
     /// Records a call; the strings only for calls to imports (what a loader
     /// loads), which keeps the many internal calls of a large image small.
-    private mutating func record(_ callee: CallSite.Callee, _ site: Site, tail: Bool, throughGOT: Bool) {
+    private mutating func recordCall(_ callee: CallSite.Callee, _ site: Site, tail: Bool, throughGOT: Bool) {
         let isImport = if case .imported = callee { true } else { false }
-        callSites.append(CallSite(
+        record(CallSite(
             address: site.address, fileOffset: site.fileOffset, caller: function, callee: callee,
             isTailCall: tail, throughGOT: throughGOT, firstArgument: isImport ? firstArgument : nil,
             recentString: isImport ? recentString : nil))
@@ -85,9 +87,9 @@ struct CallScanner {
     /// A direct transfer to `target`: a PLT entry or a function start.
     private mutating func direct(_ target: UInt64, _ site: Site, tail: Bool) {
         if let callee = image.pltEntries[target] {
-            record(callee, site, tail: tail, throughGOT: false)
+            recordCall(callee, site, tail: tail, throughGOT: false)
         } else if let callee = image.functionStarts[target], !(tail && isInsideCurrentFunction(target)), !(tail && callee == function) {
-            record(.function(callee), site, tail: tail, throughGOT: false)
+            recordCall(.function(callee), site, tail: tail, throughGOT: false)
         }
     }
 
@@ -103,7 +105,7 @@ struct CallScanner {
                 direct(UInt64(bitPattern: operand.imm), site, tail: tail)
             } else if operand.type == X86_OP_MEM, operand.mem.base == X86_REG_RIP {
                 let slot = UInt64(bitPattern: Int64(bitPattern: site.next) &+ operand.mem.disp)
-                if let callee = image.gotSlots[slot] { record(callee, site, tail: tail, throughGOT: true) }
+                if let callee = image.gotSlots[slot] { recordCall(callee, site, tail: tail, throughGOT: true) }
             }
             if !tail { firstArgument = nil }
             return
@@ -140,7 +142,7 @@ struct CallScanner {
         case ARM64_INS_BLR.rawValue, ARM64_INS_BR.rawValue:
             guard count == 1, operand(0).type == ARM64_OP_REG else { return }
             if let slot = loadedSlots[operand(0).reg.rawValue], let callee = image.gotSlots[slot] {
-                record(callee, site, tail: id == ARM64_INS_BR.rawValue, throughGOT: true)
+                recordCall(callee, site, tail: id == ARM64_INS_BR.rawValue, throughGOT: true)
             }
             if id == ARM64_INS_BLR.rawValue { forgetCallerSavedRegisters() }
         case ARM64_INS_ADRP.rawValue, ARM64_INS_ADR.rawValue:

@@ -20,6 +20,24 @@ public enum CallSiteAnalyzer {
     /// - Throws: ``InspectionError`` when the file cannot be read or changed
     ///   while it was read.
     public static func analyze(path: String) throws(InspectionError) -> CodeAnalysis? {
+        var callSites: [CallSite] = []
+        guard let (functions, codeSize) = try scan(path: path, sinkFor: { _ in { callSites.append($0) } }) else { return nil }
+        return CodeAnalysis(functions: functions, callSites: callSites, codeSize: codeSize)
+    }
+
+    /// Analyses the code of the ELF file at `path` as ``analyze(path:)``
+    /// does, but hands each call site, in address order, to the sink that
+    /// `sinkFor` makes once the image's functions are known, instead of
+    /// keeping them: a large library has millions, of which a check keeps
+    /// few. Code is read from a mapping of its own, given back as the
+    /// decoder moves on (``ELFFile/withContents(of:_:)``).
+    ///
+    /// - Returns: the image's functions and the bytes of code decoded;
+    ///   `nil` when the machine is not x86_64 or aarch64.
+    /// - Throws: as ``analyze(path:)``.
+    public static func scan(
+        path: String, sinkFor: ([FunctionSymbol]) -> (CallSite) -> Void
+    ) throws(InspectionError) -> (functions: [FunctionSymbol], codeSize: Int)? {
         try ELFFile.read(path) { file throws(InspectionError) in
             let header = try file.header()
             let (elfClass, encoding) = try file.classAndEncoding()
@@ -29,17 +47,21 @@ public enum CallSiteAnalyzer {
             else { return nil }
             let sections = try file.sections()
             let image = ImageLayout(file: file, sections: sections, architecture: architecture)
-            var scanner = CallScanner(image: image, architecture: architecture)
+            var scanner = CallScanner(image: image, architecture: architecture, record: sinkFor(image.functions))
             var codeSize = 0
             for section in sections.filter(image.isCode).withDistinctFileRanges() {
-                guard let data = section.data, let base = data.pointee.d_buf else { continue }
-                let bytes = UnsafeRawBufferPointer(start: base, count: data.pointee.d_size)
-                codeSize += bytes.count
-                disassembler.decode(bytes, at: section.header.sh_addr) { instruction in
-                    scanner.visit(instruction, sectionOffset: section.header.sh_offset, sectionAddress: section.header.sh_addr)
+                // Decoded pages are given back as the decoder moves on: a
+                // large library's code is never resident all at once.
+                _ = file.withContents(of: section) { bytes, release in
+                    codeSize += bytes.count
+                    disassembler.decode(bytes, at: section.header.sh_addr) { instruction in
+                        scanner.visit(instruction, sectionOffset: section.header.sh_offset, sectionAddress: section.header.sh_addr)
+                    } decoded: { count in
+                        release(count)
+                    }
                 }
             }
-            return CodeAnalysis(functions: image.functions, callSites: scanner.callSites, codeSize: codeSize)
+            return (image.functions, codeSize)
         }
     }
 }

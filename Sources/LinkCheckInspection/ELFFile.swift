@@ -159,6 +159,34 @@ final class ELFFile {
             || now.st_mtim.tv_nsec != opened.st_mtim.tv_nsec
     }
 
+    /// Calls `body` with the bytes of `section` (`sh_offset`, `sh_size`) in
+    /// a read-only mapping of their own, and a `release` that gives back the
+    /// pages of the first `n` of them (`madvise(MADV_DONTNEED)`: they leave
+    /// the resident set, and are read from the file again if touched), so
+    /// that one pass over a large section keeps little of it resident.
+    /// Falls back to libelf's data for the section, with nothing to release,
+    /// for the repaired in-memory copy or when the mapping fails; `nil` when
+    /// there are no bytes at all (`SHT_NOBITS`, outside the file).
+    func withContents<Value>(
+        of section: Section, _ body: (UnsafeRawBufferPointer, _ release: (Int) -> Void) -> Value
+    ) -> Value? {
+        let (offset, size) = (section.header.sh_offset, section.header.sh_size)
+        let pageSize = UInt64(sysconf(Int32(_SC_PAGESIZE)))
+        let aligned = offset / pageSize * pageSize
+        if copy == nil, section.type != UInt32(SHT_NOBITS), size > 0, offset <= UInt64(opened.st_size),
+           size <= UInt64(opened.st_size) - offset, let length = Int(exactly: offset - aligned + size),
+           let mapping = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, off_t(aligned)), mapping != MAP_FAILED {
+            defer { munmap(mapping, length) }
+            let delta = Int(offset - aligned)
+            return body(UnsafeRawBufferPointer(start: mapping + delta, count: Int(size))) { count in
+                let end = (delta + count) / Int(pageSize) * Int(pageSize)
+                if end > 0 { madvise(mapping, end, MADV_DONTNEED) }
+            }
+        }
+        guard let data = section.data, let base = data.pointee.d_buf else { return nil }
+        return body(UnsafeRawBufferPointer(start: base, count: data.pointee.d_size)) { _ in }
+    }
+
     /// libelf's message for the most recent error (`elf_errmsg(-1)`).
     static func lastError() -> String {
         guard let message = elf_errmsg(-1) else { return "unknown libelf error" }

@@ -118,8 +118,8 @@ import Testing
         }
     }
 
-    /// Without call sites, inspection keeps only the symbols rules may
-    /// match; the findings are those of every symbol.
+    /// A check keeps only the symbols rules may match; the findings are
+    /// those of every symbol.
     @Test func keepingOnlyTheSymbolsRulesMayMatchChangesNoFinding() throws {
         let directory = try Fixtures.sampleImages().appendingPathComponent("PhotoEditor")
         let rules = try Self.defaultRules()

@@ -110,6 +110,24 @@ import Testing
         #expect(Self.site(analysis, calling: "dlopen")?.firstArgument == "libplugin.so")
     }
 
+    /// Code larger than the disassembler decodes between two page releases
+    /// (4 MB): what follows the pages given back is still decoded.
+    @Test func callsBeyondTheCodeGivenBackAreFound() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let library = try Fixtures.compile("padded.c", code: """
+            void kit_shared(void);
+            __asm__(".text\\n.globl padding\\n.type padding,@function\\npadding:\\n.fill 5000000,1,0x90\\n.size padding,.-padding\\n");
+            void after_padding(void) { kit_shared(); }
+            """, to: directory.path("libpadded.so"), flags: ["-shared", "-O2", "-fno-optimize-sibling-calls"])
+        let analysis = try #require(try CallSiteAnalyzer.analyze(path: library.path))
+        #expect(analysis.codeSize > 5_000_000)
+        let site = try #require(Self.site(analysis, calling: "kit_shared"))
+        let caller = try #require(site.caller.map { analysis.functions[$0] })
+        #expect(caller.name == "after_padding")
+        #expect(site.address >= caller.address && site.address < caller.address + caller.size)
+        #expect(analysis.callSites.count == 1)
+    }
+
     @Test func otherMachinesAreNotAnalysed() throws {
         let directory = try Fixtures.temporaryDirectory()
         let library = try Self.build("armv7-linux-gnueabihf", in: directory)
