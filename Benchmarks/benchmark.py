@@ -111,6 +111,25 @@ def dynsym_count(files):
     return total
 
 
+def code_bytes(path):
+    """Bytes in the executable sections of `path` (readelf -S: flag X)."""
+    output = subprocess.run(["readelf", "-SW", path], capture_output=True, text=True).stdout
+    total = 0
+    for line in output.splitlines():
+        fields = line.replace("[ ", "[").split()
+        # [Nr] Name Type Address Off Size ES Flg ...
+        if len(fields) > 7 and fields[0].startswith("[") and fields[2] == "PROGBITS" and "X" in fields[7]:
+            total += int(fields[5], 16)
+    return total
+
+
+def analysed_code(binary, folder):
+    """(images, bytes of code) of the images `linkcheck check` disassembles."""
+    report = subprocess.run([binary, "check", "--format", "json", folder], capture_output=True, text=True).stdout
+    analysed = [image["path"] for image in json.loads(report)["images"] if image.get("callSites") == "analysed"]
+    return len(analysed), sum(code_bytes(path) for path in analysed)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("folders", nargs="*", default=["/opt/swift/usr/lib/swift/linux", "/usr/lib/x86_64-linux-gnu"])
@@ -167,6 +186,10 @@ def main():
             cold_text = f"{cold[name]:11.3f}" if name in cold else f"{'-':>11}"
             print(f"  {name:24} {wall:11.3f} {cpu:7.3f} {rss:8.1f} {cold_text}")
         os.unlink(listing.name)
+        analysed, code = analysed_code(binary, folder)
+        extra = results["linkcheck (call sites)"][0] - results["linkcheck (all rules)"][0]
+        print(f"  call sites: {extra:.2f} s more than all rules, for {code / 1e6:.1f} MB of code in the "
+              f"{analysed} images disassembled: {extra * 1000 / max(code / 1e6, 0.001):.0f} ms per MB")
         scanelf, readelf = results["scanelf -qR -s"][0], results["readelf loop"][0]
         symbols_only, all_rules = results["linkcheck (symbol rules)"][0], results["linkcheck (all rules)"][0]
         print(f"  ratios (warm wall): symbol rules/scanelf {symbols_only / scanelf:.2f}×, "

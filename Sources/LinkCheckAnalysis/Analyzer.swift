@@ -89,8 +89,9 @@ public struct Analyzer: Sendable {
     /// Suppressed findings (``Policy/suppressions``) are dropped before
     /// they propagate, so accepting a framework's finding also accepts what
     /// it causes in the images that link it; `notices` names every
-    /// suppression that matched nothing.
-    public func run() -> (images: [ImageReport], findings: [Finding], notices: [String]) {
+    /// suppression that matched nothing. Images are matched against the
+    /// rules `jobs` at a time.
+    public func run(jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> (images: [ImageReport], findings: [Finding], notices: [String]) {
         var suppressed: [Finding] = []
         let keep = { (finding: Finding) -> Bool in
             guard policy.suppressions.contains(where: { Suppressions.matches($0, finding, Policy.names(of: images[self.index(of: finding.image)])) })
@@ -98,7 +99,7 @@ public struct Analyzer: Sendable {
             suppressed.append(finding)
             return false
         }
-        let own = parallelMap(images.indices.map { $0 }, ownFindings).map { $0.filter(keep) }
+        let own = parallelMap(images.indices.map { $0 }, jobs: jobs, ownFindings).map { $0.filter(keep) }
         let (transitive, passedThrough) = transitiveFindings(own: own)
         let unsafeImages = Set(own.indices.filter { index in
             own[index].contains { $0.kind != .providedSymbol && RuleCategory(rawValue: $0.category)?.makesUnsafe == true }

@@ -70,7 +70,7 @@ public enum CheckRun {
         let (imageReports, findings, suppressionNotices) = Analyzer(
             images: session.images, rules: rules, policy: policy, graph: graph, scannedCount: images.count,
             code: code, loads: loads
-        ).run()
+        ).run(jobs: jobs)
         var notices = suppressionNotices
         let allNames = images.map(Policy.names(of:))
         for name in policy.extensions.keys.sorted() + policy.apps.sorted()
