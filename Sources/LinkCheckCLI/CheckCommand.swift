@@ -30,7 +30,7 @@ enum CheckCommand {
             .init(name: "baseline", value: "FILE", help: "Report only findings that are not in the baseline FILE."),
             .init(name: "write-baseline", value: "FILE", help: "Write this run's findings to FILE as a baseline."),
             .init(name: "no-call-sites", value: nil, help: "Do not disassemble to find call sites (faster; findings then name no function)."),
-            .init(name: "jobs", value: "N", help: "Inspect N files at once (default: the number of cores)."),
+            .init(name: "jobs", value: "N", help: "Inspect up to N files at once (default, and at most: the number of cores)."),
         ])
 
     static func run(_ arguments: [String]) throws -> Int32 {
