@@ -56,6 +56,9 @@ public struct Configuration: Sendable, Equatable {
             return .failure(ConfigurationFailure(problems: [ConfigurationProblem(file: path, jsonPath: "$", message: "invalid JSON: \(reason)")]))
         }
         var reader = ConfigurationReader(file: path)
+        reader.problems += JSONDuplicateKeys.find(in: data).map { duplicate in
+            ConfigurationProblem(file: path, jsonPath: duplicate.jsonPath, message: duplicate.problem)
+        }
         let configuration = reader.read(document)
         return reader.problems.isEmpty ? .success(configuration) : .failure(ConfigurationFailure(problems: reader.problems))
     }

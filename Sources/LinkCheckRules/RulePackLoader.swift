@@ -38,6 +38,9 @@ public enum RulePackLoader {
             return (nil, [RulePackProblem(file: path, jsonPath: "$", kind: .invalidJSON(reason: reason))])
         }
         var reader = PackReader(file: path)
+        for duplicate in JSONDuplicateKeys.find(in: data) {
+            reader.report(duplicate.jsonPath, .duplicateKey(duplicate))
+        }
         let pack = reader.pack(document)
         return (reader.problems.isEmpty ? pack : nil, reader.problems)
     }

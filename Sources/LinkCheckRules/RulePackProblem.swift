@@ -10,6 +10,8 @@ public struct RulePackProblem: Error, Sendable, Equatable, CustomStringConvertib
         case unsupportedFormat(Int)
         /// A key the format does not define.
         case unknownKey(String)
+        /// A key that occurs twice in one object (``JSONDuplicateKeys``).
+        case duplicateKey(JSONDuplicateKeys.Duplicate)
         /// A required key is absent.
         case missingField(String)
         /// A value of the wrong JSON type; `expected` names the right one.
@@ -42,6 +44,7 @@ public struct RulePackProblem: Error, Sendable, Equatable, CustomStringConvertib
         case .invalidJSON(let reason): what = "invalid JSON: \(reason)"
         case .unsupportedFormat(let format): what = "unsupported format \(format) (this linkcheck reads format 1)"
         case .unknownKey(let key): what = "unknown key '\(key)'"
+        case .duplicateKey(let duplicate): what = duplicate.problem
         case .missingField(let key): what = "missing required field '\(key)'"
         case .wrongType(let expected): what = "expected \(expected)"
         case .invalidValue(let reason): what = reason

@@ -51,6 +51,14 @@ import Testing
         ])
     }
 
+    @Test func aKeyTwiceIsAProblem() throws {
+        let (result, directory) = try Self.load(#"{"app": "A", "suppressions": [], "app": "B"}"#)
+        guard case .failure(let failure) = result else { Issue.record("expected a problem"); return }
+        #expect(failure.problems.map(\.description) == [
+            "\(directory.path("linkcheck.json").path): $.app: key 'app' appears more than once in this object (only one of the values would be used)",
+        ])
+    }
+
     @Test func invalidJSONAndMissingFiles() throws {
         let (result, _) = try Self.load("{")
         guard case .failure(let failure) = result else { Issue.record("expected a failure"); return }

@@ -86,6 +86,34 @@ import Testing
         #expect(problems.allSatisfy { $0.file == "pack.json" })
     }
 
+    @Test func aKeyTwiceInOneObjectIsAProblemWhereverItIs() {
+        // JSONSerialization keeps one of the two values without a word.
+        let json = """
+            {"format": 1, "name": "p", "version": "1", "rules": [
+              {"id": "TST001", "api": "a", "category": "unavailable-api", "severity": "error", "severity": "note",
+               "match": [{"symbol": "x", "symbol": "y"}], "message": "m", "fixit": "f", "source": "s"},
+              {"id": "TST002", "api": "b", "category": "unavailable-api", "severity": "error",
+               "match": [{"symbol": "z"}], "message": "m", "fixit": "f", "source": "s", "\\u0073ource": "t"}
+            ], "name": "q"}
+            """
+        let (pack, problems) = Self.load(json)
+        #expect(pack == nil)
+        #expect(problems.map(\.description) == [
+            "pack.json: $.rules[0].severity: key 'severity' appears more than once in this object (only one of the values would be used)",
+            "pack.json: $.rules[0].match[0].symbol: key 'symbol' appears more than once in this object (only one of the values would be used)",
+            "pack.json: $.rules[1].source: key 'source' appears more than once in this object (only one of the values would be used)",
+            "pack.json: $.name: key 'name' appears more than once in this object (only one of the values would be used)",
+        ])
+    }
+
+    @Test func theSameKeyInDifferentObjectsAndInStringsIsFine() {
+        let data = Data(#"{"a": {"b": 1, "c": ""b": 2, "b""}, "d": [{"b": 1}, {"b": 2}], "e": "{"a": 1}"}"#.utf8)
+        #expect(JSONDuplicateKeys.find(in: data).isEmpty)
+        #expect(JSONDuplicateKeys.find(in: Data(#"[{"x": [1, {"y": 1, "y": 2}]}]"#.utf8)) == [
+            JSONDuplicateKeys.Duplicate(key: "y", jsonPath: "$[0].x[1].y"),
+        ])
+    }
+
     @Test func duplicateIDsInOnePackAndAcrossPacks() throws {
         let (_, inOne) = Self.load(#"{"format": 1, "name": "p", "version": "1", "rules": [\#(Self.validRule), \#(Self.validRule)]}"#)
         #expect(inOne.map(\.jsonPath) == ["$.rules[1].id"])
