@@ -52,10 +52,18 @@ public enum SwiftDeclarationPath {
         let rest = bytes.dropFirst(prefix.utf8.count)
         if rest.starts(with: "So".utf8) || rest.starts(with: "SC".utf8) { return .importedC }
         if rest.first == UInt8(ascii: "s") || rest.first == UInt8(ascii: "S") { return .swift }
-        let digits = rest.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-        guard !digits.isEmpty, digits.count <= 4 else { return nil }
-        let length = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
-        let name = rest.dropFirst(digits.count).prefix(length)
+        // One pass that reads each byte once: the bytes may be a mapped file
+        // that changes while it is read.
+        var length = 0
+        var digitCount = 0
+        for byte in rest {
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit <= 9 else { break }
+            guard digitCount < 4 else { return nil }
+            length = length * 10 + Int(digit)
+            digitCount += 1
+        }
+        let name = rest.dropFirst(digitCount).prefix(length)
         return length > 0 && name.count == length ? .named(name) : nil
     }
 

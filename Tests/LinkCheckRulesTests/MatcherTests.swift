@@ -122,6 +122,10 @@ import Testing
         #expect(SwiftDeclarationPath.moduleName(ofMangled: "$sSo8NSObjectCMa") == "__C")
         #expect(SwiftDeclarationPath.moduleName(ofMangled: "$sSS5countSivg") == "Swift")
         #expect(SwiftDeclarationPath.moduleName(ofMangled: "dlopen") == nil)
+        #expect(SwiftDeclarationPath.moduleName(ofMangled: "$s12345ABCDEFGHIJKL") == nil, "at most four digits")
+        #expect(SwiftDeclarationPath.moduleName(ofMangled: "$s5UIK") == nil, "shorter than its length")
+        #expect(SwiftDeclarationPath.moduleName(ofMangled: "$s0UIKit") == nil)
+        #expect(SwiftDeclarationPath.moduleName(ofMangled: "_T05UIKit3FooV") == "UIKit")
     }
 
     @Test func cxxQualifiedName() {
