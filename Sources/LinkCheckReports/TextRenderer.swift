@@ -21,7 +21,7 @@ public struct TextRenderer {
             lines.append("\(Self.oneLine(finding.image)): \(label(finding.severity)) [\(finding.rule)] \(Self.oneLine(finding.message + Self.location(finding)))")
         }
         for error in report.errors {
-            lines.append("\(Self.oneLine(error.path)): \(label(.error)) cannot inspect: \(Self.oneLine(Self.reason(error)))")
+            lines.append(Self.errorLine(error, label: label(.error)))
         }
         for notice in report.notices {
             lines.append("linkcheck: \(label(.warning)) \(notice)")
@@ -66,6 +66,13 @@ public struct TextRenderer {
         return text.unicodeScalars.map { scalar in
             scalar.value < 0x20 || scalar.value == 0x7f ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
         }.joined()
+    }
+
+    /// `path: error: cannot inspect: reason`, on one line, for a file that
+    /// could not be inspected (as `render` lists it; `label` is the
+    /// possibly coloured `error:`).
+    public static func errorLine(_ error: InspectionError, label: String = "error:") -> String {
+        "\(oneLine(error.path)): \(label) cannot inspect: \(oneLine(reason(error)))"
     }
 
     /// The error's text without the leading path.
