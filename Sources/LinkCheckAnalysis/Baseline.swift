@@ -1,4 +1,5 @@
 import Foundation
+import LinkCheckRules
 
 /// Accepted findings (`--write-baseline FILE`, `--baseline FILE`): a run
 /// with a baseline fails only on findings that are not in it. Entries are
@@ -37,11 +38,13 @@ public struct Baseline: Sendable, Equatable {
     ///   a format-1 baseline.
     public init(path: String) throws(BaselineError) {
         do {
-            let file = try JSONDecoder().decode(File.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+            let file = try JSONDecoder().decode(File.self, from: InputFile.read(path))
             guard file.format == 1 else { throw BaselineError(message: "\(path): unsupported baseline format \(file.format)") }
             entries = Set(file.findings)
         } catch let error as BaselineError {
             throw error
+        } catch let error as InputFile.Failure {
+            throw BaselineError(message: "\(path): cannot read: \(error.reason)")
         } catch {
             throw BaselineError(message: "\(path): not a linkcheck baseline: \(error.localizedDescription)")
         }

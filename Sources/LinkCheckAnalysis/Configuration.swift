@@ -44,9 +44,9 @@ public struct Configuration: Sendable, Equatable {
     public static func load(path: String) -> Result<Configuration, ConfigurationFailure> {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try InputFile.read(path)
         } catch {
-            return .failure(ConfigurationFailure(problems: [ConfigurationProblem(file: path, jsonPath: "$", message: "cannot read: \(error.localizedDescription)")]))
+            return .failure(ConfigurationFailure(problems: [ConfigurationProblem(file: path, jsonPath: "$", message: "cannot read: \(error.reason)")]))
         }
         let document: Any
         do {

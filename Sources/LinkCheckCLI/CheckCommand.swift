@@ -29,7 +29,7 @@ enum CheckCommand {
             .init(name: "config", value: "FILE", help: "Read roles, rules, search paths and suppressions from FILE (default: ./linkcheck.json if present)."),
             .init(name: "baseline", value: "FILE", help: "Report only findings that are not in the baseline FILE."),
             .init(name: "write-baseline", value: "FILE", help: "Write this run's findings to FILE as a baseline."),
-            .init(name: "no-call-sites", value: nil, help: "Do not disassemble to find call sites (faster; findings then name no function)."),
+            .init(name: "no-call-sites", value: nil, help: "Do not disassemble to find call sites: faster, but findings name no function, and what code loads (dlopen arguments), OS version checks before loading and calls to linked-in copies of an API are not found."),
             .init(name: "jobs", value: "N", help: "Inspect up to N files at once (default, and at most: the number of cores)."),
         ])
 

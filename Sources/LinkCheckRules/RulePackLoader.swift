@@ -14,18 +14,11 @@ public enum RulePackLoader {
     ///   missing field, wrong type, invalid value (id shape, severity,
     ///   category, extension type), bad glob, or an id repeated in the file.
     public static func load(path: String) -> (pack: RulePack?, problems: [RulePackProblem]) {
-        let data: Data
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            return (nil, [RulePackProblem(file: path, jsonPath: "$", kind: .unreadable(reason: "is a directory, not a rule-pack file"))])
-        }
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        do throws(InputFile.Failure) {
+            return load(data: try InputFile.read(path), path: path)
         } catch {
-            let reason = (error as NSError).localizedFailureReason ?? error.localizedDescription
-            return (nil, [RulePackProblem(file: path, jsonPath: "$", kind: .unreadable(reason: reason))])
+            return (nil, [RulePackProblem(file: path, jsonPath: "$", kind: .unreadable(reason: error.reason))])
         }
-        return load(data: data, path: path)
     }
 
     /// Validates a pack already in memory; `path` names it in problems.

@@ -47,13 +47,15 @@ public enum SymbolGraphRules {
     static func annotations(inFile path: String, demangler: Demangler) throws -> [Annotation] {
         let graph: [String: Any]
         do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            let data = try InputFile.read(path)
             guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
                 throw RulePackProblem(file: path, jsonPath: "$", kind: .wrongType(expected: "a symbol graph object"))
             }
             graph = object
         } catch let problem as RulePackProblem {
             throw problem
+        } catch let failure as InputFile.Failure {
+            throw RulePackProblem(file: path, jsonPath: "$", kind: .unreadable(reason: failure.reason))
         } catch {
             throw RulePackProblem(file: path, jsonPath: "$", kind: .invalidJSON(reason: error.localizedDescription))
         }

@@ -65,5 +65,10 @@ import Testing
         #expect(failure.problems.first?.message.hasPrefix("invalid JSON") == true)
         guard case .failure(let missing) = Configuration.load(path: "/nonexistent/linkcheck.json") else { Issue.record("expected a failure"); return }
         #expect(missing.problems.first?.message.hasPrefix("cannot read") == true)
+        let directory = try Fixtures.temporaryDirectory()
+        let fifo = directory.path("linkcheck.json").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        guard case .failure(let notAFile) = Configuration.load(path: fifo) else { Issue.record("expected a failure"); return }
+        #expect(notAFile.problems.map(\.message) == ["cannot read: is not a regular file (a FIFO, socket or device)"])
     }
 }

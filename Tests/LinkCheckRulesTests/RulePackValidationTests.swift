@@ -106,6 +106,19 @@ import Testing
         ])
     }
 
+    @Test func aFIFOOrAFolderIsNotReadAsAPack() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let fifo = directory.path("pack.json").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        // Opening the FIFO would wait for a writer forever.
+        #expect(RulePackLoader.load(path: fifo).problems.map(\.description) == [
+            "\(fifo): $: cannot read: is not a regular file (a FIFO, socket or device)",
+        ])
+        #expect(RulePackLoader.load(path: directory.url.path).problems.map(\.description) == [
+            "\(directory.url.path): $: cannot read: is a directory",
+        ])
+    }
+
     @Test func theSameKeyInDifferentObjectsAndInStringsIsFine() {
         let data = Data(#"{"a": {"b": 1, "c": ""b": 2, "b""}, "d": [{"b": 1}, {"b": 2}], "e": "{"a": 1}"}"#.utf8)
         #expect(JSONDuplicateKeys.find(in: data).isEmpty)

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Reading the JSON files linkcheck is given (rule packs, symbol graphs,
+/// `linkcheck.json`, baselines): only a regular file is opened, so a FIFO
+/// cannot block the run, and a failure says what is wrong in words.
+public enum InputFile {
+    /// Why a file could not be read: `is a directory`, `is not a regular
+    /// file (a FIFO, socket or device)`, or the system's message.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public var reason: String
+        public var description: String { reason }
+    }
+
+    /// The contents of the regular file at `path`.
+    ///
+    /// - Throws: ``Failure``.
+    public static func read(_ path: String) throws(Failure) -> Data {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: break
+            case S_IFDIR: throw Failure(reason: "is a directory")
+            default: throw Failure(reason: "is not a regular file (a FIFO, socket or device)")
+            }
+        }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw Failure(reason: (error as NSError).localizedFailureReason ?? error.localizedDescription)
+        }
+    }
+}
