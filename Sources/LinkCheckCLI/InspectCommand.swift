@@ -2,7 +2,7 @@ import LinkCheckAnalysis
 import LinkCheckInspection
 import LinkCheckReports
 
-/// `linkcheck inspect [--format json] FILE…`
+/// `linkcheck inspect [--format json] [--call-sites] FILE…`
 enum InspectCommand {
     static let spec = CommandSpec(
         name: "inspect",
@@ -25,7 +25,14 @@ enum InspectCommand {
         let problems = discovery.errors
             + discovery.skipped.map { InspectionError.notInspectable(path: $0.path, reason: $0.reason) }
         if format == "json" {
-            write(InspectRenderer.json(results + problems.map { .failure($0) }))
+            var callSites: [String: CodeAnalysis?]?
+            if parsed.has("call-sites") {
+                callSites = [:]
+                for case .success(let image) in results {
+                    callSites?[image.path] = .some((try? CallSiteAnalyzer.analyze(path: image.path)) ?? nil)
+                }
+            }
+            write(InspectRenderer.json(results + problems.map { .failure($0) }, callSites: callSites))
         } else {
             for result in results {
                 switch result {

@@ -53,9 +53,21 @@ public enum InspectRenderer {
     /// `class`, `data`, `machine`, `type`, `osabi`, `soname`, `needed`,
     /// `runpath`, `rpath`, `flags`, `flags1`, `symbolTable`, `imports`,
     /// `exports`, each symbol with `name`, `version`, `binding`, `type`),
-    /// and one with `path` and `error` per file that failed.
-    public static func json(_ results: [Result<BinaryImage, InspectionError>]) -> String {
-        encode(results.map(Entry.init))
+    /// and one with `path` and `error` per file that failed. With
+    /// `callSites` (by image path), each image analysed also has
+    /// `callSites`: the calls to imported functions, each with `address`,
+    /// `caller`, `callee`, `tailCall`, `throughGOT` and `firstArgument`, as
+    /// the text lists them; `null` when its machine is not analysed.
+    public static func json(
+        _ results: [Result<BinaryImage, InspectionError>], callSites: [String: CodeAnalysis?]? = nil
+    ) -> String {
+        encode(results.map { result in
+            var entry = Entry(result)
+            if case .success(let image) = result, let analysis = callSites?[image.path] {
+                entry.callSites = analysis.map { .analysed(CallSiteEntry.imports($0)) } ?? .notAnalysed
+            }
+            return entry
+        })
     }
 
     struct Entry: Encodable {
@@ -68,6 +80,8 @@ public enum InspectRenderer {
         var symbolTable: String?
         var imports, exports: [SymbolEntry]?
         var warnings: [String]?
+        /// Absent without `--call-sites`; `null` for a machine not analysed.
+        var callSites: CallSites?
 
         init(_ result: Result<BinaryImage, InspectionError>) {
             switch result {
@@ -91,6 +105,39 @@ public enum InspectRenderer {
                 imports = image.imports.map(SymbolEntry.init)
                 exports = image.exports.map(SymbolEntry.init)
                 warnings = image.warnings
+            }
+        }
+    }
+
+    /// The `callSites` of an image: an array, or `null` when its machine
+    /// is not analysed.
+    enum CallSites: Encodable {
+        case analysed([CallSiteEntry])
+        case notAnalysed
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .analysed(let sites): try container.encode(sites)
+            case .notAnalysed: try container.encodeNil()
+            }
+        }
+    }
+
+    struct CallSiteEntry: Encodable {
+        var address: String
+        var caller: String?
+        var callee: String
+        var tailCall, throughGOT: Bool
+        var firstArgument: String?
+
+        /// The calls to imported functions in `analysis`.
+        static func imports(_ analysis: CodeAnalysis) -> [CallSiteEntry] {
+            analysis.callSites.compactMap { site in
+                guard case .imported(let name) = site.callee else { return nil }
+                return CallSiteEntry(
+                    address: "0x\(String(site.address, radix: 16))", caller: site.caller.map { analysis.functions[$0].name },
+                    callee: name, tailCall: site.isTailCall, throughGOT: site.throughGOT, firstArgument: site.firstArgument)
             }
         }
     }

@@ -148,6 +148,22 @@ import Testing
         #expect(versioned?["type"] as? String == "FUNC")
     }
 
+    @Test func inspectJSONWithCallSites() throws {
+        let shareKit = try Fixtures.sampleImages().appendingPathComponent("PhotoEditor/libShareKit.so").path
+        let armv7 = try Fixtures.sampleImages().appendingPathComponent("arch/armv7-linux-gnueabihf/libcodec.so").path
+        let output = try Command.linkcheck(["inspect", "--format", "json", "--call-sites", shareKit, armv7])
+        #expect(output.status == 0)
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [[String: Any]])
+        let sites = try #require(entries.first?["callSites"] as? [[String: Any]])
+        let shared = sites.first { $0["callee"] as? String == "$s5UIKit13UIApplicationC6sharedACvgZ" }
+        #expect(shared?["caller"] as? String == "$s8ShareKit19openInContainingAppySbSSF")
+        #expect((shared?["address"] as? String)?.hasPrefix("0x") == true)
+        #expect(entries.last?.keys.contains("callSites") == true && entries.last?["callSites"] is NSNull, "armv7 is not analysed")
+        let plain = try Command.linkcheck(["inspect", "--format", "json", shareKit])
+        let plainEntries = try #require(try JSONSerialization.jsonObject(with: Data(plain.standardOutput.utf8)) as? [[String: Any]])
+        #expect(plainEntries.first?["callSites"] == nil)
+    }
+
     @Test func rulesValidateReportsEveryProblem() throws {
         let directory = try Fixtures.temporaryDirectory()
         let pack = directory.path("bad.json")
