@@ -53,7 +53,8 @@ enum CheckCommand {
         case "sarif": write(SARIFRenderer().render(report))
         case "html": write(HTMLRenderer().render(report))
         default:
-            let color = isatty(STDOUT_FILENO) == 1 && getenv("NO_COLOR") == nil
+            // no-color.org: a NO_COLOR that is set and not empty turns colour off.
+            let color = isatty(STDOUT_FILENO) == 1 && (getenv("NO_COLOR").map { $0.pointee == 0 } ?? true)
             write(TextRenderer(color: color).render(report))
         }
         if report.images.isEmpty {

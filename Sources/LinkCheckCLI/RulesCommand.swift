@@ -145,7 +145,7 @@ enum RulesCommand {
         case .success(let rules):
             let given = Set(parsed.positionals.map { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path })
             for pack in rules.packs where given.contains(URL(fileURLWithPath: pack.path).standardizedFileURL.resolvingSymlinksInPath().path) {
-                write("\(pack.path): ok: \(pack.name) \(pack.version), \(pack.rules.count) rules\n")
+                write("\(pack.path): ok: \(pack.name) \(pack.version), \(TextRenderer.count(pack.rules.count, "rule"))\n")
             }
             return 0
         case .failure(let failure):

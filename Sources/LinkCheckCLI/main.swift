@@ -13,7 +13,7 @@ let overview = """
       check      Check images against the rule packs, roles and architectures.
       inspect    Show what linkcheck reads from ELF files.
       graph      Print the link graph (Graphviz DOT or JSON).
-      rules      List or validate rule packs.
+      rules      List, validate or extract rule packs.
 
     OPTIONS:
       --version  Print the version.

@@ -6,7 +6,7 @@ public enum RuleListRenderer {
     public static func text(packs: [(name: String, version: String, rules: [Rule])]) -> String {
         var lines: [String] = []
         for pack in packs {
-            lines.append("\(pack.name) \(pack.version) (\(pack.rules.count) rules)")
+            lines.append("\(pack.name) \(pack.version) (\(TextRenderer.count(pack.rules.count, "rule")))")
             for rule in pack.rules {
                 let allowed = rule.allowedIn.isEmpty ? "" : "  allowed in: \(rule.allowedIn.joined(separator: ", "))"
                 lines.append("  \(rule.id)  \(rule.severity.rawValue)  \(rule.category.rawValue)  \(rule.api)\(allowed)")

@@ -33,12 +33,15 @@ public struct TextRenderer {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// `1 rule`, `3 rules`: `number` and the English `noun`, plural unless
+    /// it is 1.
+    public static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+
     /// `linkcheck: 9 images, 3 errors, 1 warning, 5 notes; 2 files skipped, 0 files failed`.
     public static func summary(_ report: Report) -> String {
-        func count(_ number: Int, _ noun: String) -> String {
-            "\(number) \(noun)\(number == 1 ? "" : "s")"
-        }
-        return "linkcheck: \(count(report.images.count, "image")), "
+        "linkcheck: \(count(report.images.count, "image")), "
             + "\(count(report.count(.error), "error")), \(count(report.count(.warning), "warning")), "
             + "\(count(report.count(.note), "note")); "
             + "\(count(report.skipped.count, "file")) skipped, \(count(report.errors.count, "file")) failed"

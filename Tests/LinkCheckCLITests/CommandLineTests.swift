@@ -77,7 +77,7 @@ import Testing
         #expect(try Command.linkcheck(["rules", "validate", "--no-default-rules", directory.path("clash.json").path]).status == 0)
         let twice = try Command.linkcheck(["rules", "list", "--no-default-rules", "--rules", pack.path, "--rules", pack.path])
         #expect(twice.status == 0)
-        #expect(twice.standardOutput.hasPrefix("p 1 (1 rules)\n"))
+        #expect(twice.standardOutput.hasPrefix("p 1 (1 rule)\n"))
     }
 
     @Test func rulesDirectoryFromTheEnvironment() throws {
