@@ -42,9 +42,9 @@ enum CheckCommand {
         guard let report = try makeReport(parsed, command: "check") else { return 2 }
         if let htmlPath = parsed.last("html") {
             do {
-                try Data(HTMLRenderer().render(report).utf8).write(to: URL(fileURLWithPath: htmlPath), options: .atomic)
+                try OutputFile.write(Data(HTMLRenderer().render(report).utf8), to: htmlPath)
             } catch {
-                printError("linkcheck: error: cannot write the HTML report to \(htmlPath): \(writeFailure(htmlPath, error))")
+                printError("linkcheck: error: cannot write the HTML report to \(htmlPath): \(OutputFile.failure(htmlPath, error))")
                 return 2
             }
         }
@@ -132,9 +132,9 @@ enum CheckCommand {
         let linkName = { (path: String) in linkNames[path] ?? URL(fileURLWithPath: path).lastPathComponent }
         if let path = parsed.last("write-baseline") {
             do {
-                try Baseline(findings: report.findings, linkName: linkName).encoded().write(to: URL(fileURLWithPath: path), options: .atomic)
+                try OutputFile.write(Baseline(findings: report.findings, linkName: linkName).encoded(), to: path)
             } catch {
-                printError("linkcheck: error: cannot write the baseline to \(path): \(writeFailure(path, error))")
+                printError("linkcheck: error: cannot write the baseline to \(path): \(OutputFile.failure(path, error))")
                 return nil
             }
         }
@@ -169,17 +169,3 @@ enum CheckCommand {
     }
 }
 
-/// Why writing `path` failed, in words (Foundation's errors on Linux say
-/// "NSCocoaErrorDomain error 512").
-func writeFailure(_ path: String, _ error: Error) -> String {
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-        return "it is a directory"
-    }
-    let folder = (path as NSString).deletingLastPathComponent
-    if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) { return "the folder \(folder) does not exist" }
-    if let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
-        return String(cString: strerror(Int32(posix.code)))
-    }
-    return error.localizedDescription
-}

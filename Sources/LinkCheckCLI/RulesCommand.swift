@@ -125,9 +125,9 @@ enum RulesCommand {
         let data = RulePackWriter.json(pack)
         if let output = parsed.last("output") {
             do {
-                try data.write(to: URL(fileURLWithPath: output), options: .atomic)
+                try OutputFile.write(data, to: output)
             } catch {
-                printError("linkcheck: error: cannot write \(output): \(error.localizedDescription)")
+                printError("linkcheck: error: cannot write \(output): \(OutputFile.failure(output, error))")
                 return 2
             }
         } else {

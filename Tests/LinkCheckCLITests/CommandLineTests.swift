@@ -419,4 +419,55 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: work.url.path).sorted() == ["baseline.json", "report.html"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.url.path).isEmpty)
     }
+
+    /// An output path that is a symbolic link or a FIFO (or `/dev/stdout`)
+    /// is written through, never replaced by a regular file.
+    @Test func outputsGoThroughLinksAndFIFOs() throws {
+        let library = "/opt/swift/usr/lib/swift/linux/libBlocksRuntime.so"
+        let work = try Fixtures.temporaryDirectory()
+        try Data("old".utf8).write(to: work.path("real.html"))
+        try FileManager.default.createSymbolicLink(atPath: work.path("link.html").path, withDestinationPath: "real.html")
+        let fifo = work.path("baseline.json").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let received = FIFOReader(fifo)
+        let output = try Command.linkcheck(["check", "--html", work.path("link.html").path, "--write-baseline", fifo, library])
+        #expect(output.status == 0, "\(output)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: work.path("link.html").path) == "real.html")
+        #expect(try String(contentsOf: work.path("real.html"), encoding: .utf8).hasPrefix("<!DOCTYPE html>"))
+        #expect(received.wait()?.contains(#""format" : 1"#) == true)
+        var info = stat()
+        #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "still a FIFO")
+    }
+}
+
+/// Reads a FIFO to its end on a thread of its own.
+private final class FIFOReader: @unchecked Sendable {
+    private let lock = NSLock()
+    private var text: String?
+
+    init(_ path: String) {
+        Thread { [self] in
+            // open(2) waits for the writer; read(2) returns 0 once it closes.
+            var data = Data()
+            let fd = open(path, O_RDONLY)
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while fd >= 0 {
+                let count = read(fd, &buffer, buffer.count)
+                guard count > 0 else { break }
+                data.append(contentsOf: buffer[..<count])
+            }
+            if fd >= 0 { close(fd) }
+            lock.withLock { text = String(decoding: data, as: UTF8.self) }
+        }.start()
+    }
+
+    /// What was read, once the writer closed the FIFO; `nil` after 30
+    /// seconds without (no writer came).
+    func wait() -> String? {
+        for _ in 0..<30_000 {
+            if let text = lock.withLock({ text }) { return text }
+            usleep(1000)
+        }
+        return nil
+    }
 }
