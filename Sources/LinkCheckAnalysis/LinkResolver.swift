@@ -61,9 +61,9 @@ public struct LinkResolver: Sendable {
             let elfClass: ELFClass
         }
         private var unreadable = Set<String>()
-        /// Libraries inspected ahead of ``load(_:for:inspect:)``, by real
-        /// path (`nil`: not a readable ELF file).
-        private var prefetched: [String: BinaryImage?] = [:]
+        /// Libraries inspected ahead of ``load(_:for:inspect:)``, by file
+        /// (`nil`: not a readable ELF file).
+        private var prefetched: [FileIdentity: BinaryImage?] = [:]
         private let ldLibraryPath: [String]
 
         public init(resolver: LinkResolver, scanned: [BinaryImage]) {
@@ -181,8 +181,7 @@ public struct LinkResolver: Sendable {
                 return LinkGraph.compatible(images[index], image) ? index : nil
             }
             // Reported by its real path, as `realpath(3)` gives it.
-            let realPath = LinkResolver.realPath(path)
-            guard let library = prefetched.removeValue(forKey: realPath) ?? inspect(realPath) else {
+            guard let library = prefetched.removeValue(forKey: identity) ?? inspect(LinkResolver.realPath(path)) else {
                 unreadable.insert(path)
                 return nil
             }
@@ -196,25 +195,26 @@ public struct LinkResolver: Sendable {
         /// ``locate(_:for:inspect:)`` that is not an image yet. A guess that
         /// proves wrong (an incompatible file) costs only its inspection.
         private mutating func prefetch(_ wave: Range<Int>, jobs: Int, inspect: @Sendable (String) -> BinaryImage?) {
-            var wanted: [String] = []
-            var seen = Set<String>()
+            var wanted: [(identity: FileIdentity, path: String)] = []
+            var seen = Set<FileIdentity>()
             for index in wave {
                 for name in images[index].dynamic.needed {
-                    guard let path = likelyPath(of: name, for: index) else { continue }
-                    let realPath = LinkResolver.realPath(path)
-                    if prefetched[realPath] == nil && seen.insert(realPath).inserted { wanted.append(realPath) }
+                    guard let found = likelyFile(of: name, for: index),
+                          prefetched[found.identity] == nil, seen.insert(found.identity).inserted
+                    else { continue }
+                    wanted.append((found.identity, LinkResolver.realPath(found.path)))
                 }
             }
             guard wanted.count > 1 else { return }
-            for (path, library) in zip(wanted, parallelMap(wanted, jobs: jobs, inspect)) {
-                prefetched[path] = .some(library)
+            for (file, library) in zip(wanted, parallelMap(wanted.map(\.path), jobs: jobs, inspect)) {
+                prefetched[file.identity] = .some(library)
             }
         }
 
         /// The file ``locate(_:for:inspect:)`` would most likely inspect for
         /// `name`: the first that exists where it looks, when it is not an
         /// image yet; `nil` when it would take an image it has.
-        private mutating func likelyPath(of name: String, for index: Int) -> String? {
+        private mutating func likelyFile(of name: String, for index: Int) -> (path: String, identity: FileIdentity)? {
             let found: (path: String, identity: FileIdentity)?
             if name.utf8.contains(UInt8(ascii: "/")) {
                 let path = Self.path(ofNeeded: name)
@@ -225,7 +225,7 @@ public struct LinkResolver: Sendable {
                     ?? (scannedImage(named: name, for: index) == nil ? firstExisting(name, in: system) : nil)
             }
             guard let found, byFile[found.identity] == nil, !unreadable.contains(found.path) else { return nil }
-            return found.path
+            return found
         }
 
         private mutating func firstExisting(_ name: String, in directories: [String]) -> (path: String, identity: FileIdentity)? {
@@ -245,7 +245,7 @@ public struct LinkResolver: Sendable {
 
         private mutating func identity(of path: String) -> FileIdentity? {
             if let known = identities[path] { return known }
-            let identity = FileIdentity(path: path)
+            let identity = FileIdentity(regularFileAt: path)
             identities[path] = identity
             return identity
         }
@@ -298,23 +298,6 @@ public struct LinkResolver: Sendable {
         guard let resolved = realpath(path, nil) else { return path }
         defer { free(resolved) }
         return String(cString: resolved)
-    }
-
-    /// A regular file's device and inode (`stat(2)`, following symbolic
-    /// links).
-    struct FileIdentity: Hashable {
-        let device: UInt64
-        let inode: UInt64
-
-        /// `nil` when `path` cannot be examined (missing, no permission) or
-        /// is not a regular file (a FIFO or device is never a library, and
-        /// is not opened).
-        init?(path: String) {
-            var info = stat()
-            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-            device = UInt64(info.st_dev)
-            inode = UInt64(info.st_ino)
-        }
     }
 }
 

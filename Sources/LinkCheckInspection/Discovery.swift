@@ -43,11 +43,6 @@ public struct SkippedEntry: Sendable, Equatable {
     }
 }
 
-private struct FileIdentity: Hashable {
-    let device: UInt64
-    let inode: UInt64
-}
-
 private struct Walker {
     /// Files by identity; the path reached without a symbolic link wins.
     var files: [FileIdentity: (path: String, viaLink: Bool)] = [:]
@@ -71,7 +66,7 @@ private struct Walker {
             errors.append(.unreadable(path: path, errno: errno))
             return
         }
-        let identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        let identity = FileIdentity(info)
         switch info.st_mode & S_IFMT {
         case S_IFREG:
             if let existing = files[identity], !(existing.viaLink && !isLink) { return }
