@@ -67,8 +67,12 @@ public struct Analyzer: Sendable {
         self.roles = roles
         var extensionsReaching = Array(repeating: [Int](), count: images.count)
         var appReaches = Array(repeating: false, count: images.count)
+        // Roles travel along what an image links (DT_NEEDED) and what it
+        // loads at run time (dlopen): code only the app loads is app-only.
+        var next = graph.edges
+        for (index, edges) in loads { next[index] += edges.compactMap(\.target) }
         for (index, assigned) in roles.enumerated() where assigned.role != .framework {
-            for reached in graph.reachable(from: index) {
+            for reached in LinkGraph.reachable(from: index, over: next) {
                 if assigned.role == .extension {
                     extensionsReaching[reached].append(index)
                 } else {
@@ -80,18 +84,33 @@ public struct Analyzer: Sendable {
         self.appReaches = appReaches
     }
 
-    /// Runs every check. Returns the images' reports (in input order) and
-    /// the findings (in report order).
+    /// What ``run(jobs:)`` found.
+    public struct Outcome: Sendable {
+        /// The reported images, in input order.
+        public var images: [ImageReport]
+        /// The findings, in report order, without those the baseline
+        /// accepted.
+        public var findings: [Finding]
+        /// The findings ``Policy/baseline`` accepted (not in `findings`).
+        public var baselined: [Finding]
+        /// Warnings about the run itself (an unused suppression).
+        public var notices: [String]
+    }
+
+    /// Runs every check and gives every reported image its verdict.
     ///
     /// A library found outside the scanned images is reported, with its own
     /// findings, only when a transitive finding's chain passes through it.
     ///
     /// Suppressed findings (``Policy/suppressions``) are dropped before
     /// they propagate, so accepting a framework's finding also accepts what
-    /// it causes in the images that link it; `notices` names every
-    /// suppression that matched nothing. Images are matched against the
-    /// rules `jobs` at a time.
-    public func run(jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> (images: [ImageReport], findings: [Finding], notices: [String]) {
+    /// it causes in the images that link it; the outcome's `notices` name
+    /// every suppression that matched nothing. Findings the baseline
+    /// (``Policy/baseline``) holds are then set aside, and verdicts come
+    /// last, from the findings that remain: an image is unsafe exactly when
+    /// an error finding is listed for it (``Verdict``). Images are matched
+    /// against the rules `jobs` at a time.
+    public func run(jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> Outcome {
         var suppressed: [Finding] = []
         let keep = { (finding: Finding) -> Bool in
             guard policy.suppressions.contains(where: { Suppressions.matches($0, finding, Policy.names(of: images[self.index(of: finding.image)])) })
@@ -103,7 +122,7 @@ public struct Analyzer: Sendable {
         let (transitive, passedThrough) = transitiveFindings(own: own)
         let unsafeImages = Set(own.indices.filter { index in
             own[index].contains { $0.kind != .providedSymbol && RuleCategory(rawValue: $0.category)?.makesUnsafe == true }
-        }).union(transitive.map(\.image))
+        }).union(transitive.filter { !BuiltInRules.isCompleteness($0.finding.rule) }.map(\.image))
         let (loaded, loadedImages) = loadFindings(unsafeImages: unsafeImages)
         let reported = Set(0..<scannedCount).union(passedThrough).union(loadedImages)
         var findings = own.enumerated().filter { reported.contains($0.offset) }.flatMap(\.element)
@@ -113,11 +132,19 @@ public struct Analyzer: Sendable {
         findings.sort(by: Finding.reportOrder)
         let names = Dictionary(images.map { ($0.path, Policy.names(of: $0)) }, uniquingKeysWith: { first, _ in first })
         let notices = Suppressions.apply(policy.suppressions, file: policy.suppressionsFile, to: suppressed, images: names).notices
+        var baselined: [Finding] = []
+        if let baseline = policy.baseline {
+            let linkNames = Dictionary(images.map { ($0.path, $0.linkName) }, uniquingKeysWith: { first, _ in first })
+            let linkName = { (path: String) in linkNames[path] ?? path }
+            let new = baseline.newFindings(findings, linkName: linkName)
+            baselined = baseline.acceptedFindings(findings, linkName: linkName)
+            findings = new
+        }
         let byImage = Dictionary(grouping: findings, by: \.image)
         let reports = reported.sorted().map { index in
             imageReport(index, findings: byImage[images[index].path] ?? [], reported: reported, unsafeImages: unsafeImages)
         }
-        return (reports, findings, notices)
+        return Outcome(images: reports, findings: findings, baselined: baselined, notices: notices)
     }
 
     /// The index of the image at `path`.
@@ -134,7 +161,7 @@ public struct Analyzer: Sendable {
         if let failure = codeIndex[index]?.failure {
             findings.append(Finding(
                 builtIn: BuiltInRules.partialInspection, kind: .partialInspection, image: image.path,
-                detail: "call sites not analysed (\(failure))"))
+                detail: "call sites not analysed (\(failure))", severity: completenessSeverity(index)))
         }
         let unanalysed = callSitesAnalysed && !CallSiteAnalyzer.supports(image.machine, image.elfClass)
             ? " (call sites are not analysed for \(image.machine))" : ""
@@ -157,7 +184,8 @@ public struct Analyzer: Sendable {
         findings += exportFindings(index)
         for warning in image.warnings {
             findings.append(Finding(
-                builtIn: BuiltInRules.partialInspection, kind: .partialInspection, image: image.path, detail: warning))
+                builtIn: BuiltInRules.partialInspection, kind: .partialInspection, image: image.path, detail: warning,
+                severity: completenessSeverity(index)))
         }
         for text in image.readOnlyStrings {
             for match in rules.rules(matchingString: text) {
@@ -231,10 +259,21 @@ public struct Analyzer: Sendable {
             let unsafe = originFindings.filter { finding in
                 finding.kind != .providedSymbol && rules.rule(withID: finding.rule)?.category.makesUnsafe == true
             }
-            guard !unsafe.isEmpty else { continue }
+            let partial = originFindings.contains { $0.kind == .partialInspection }
+            guard !unsafe.isEmpty || partial else { continue }
             for (dependent, chain) in graph.dependents(of: origin) where dependent < scannedCount {
                 passedThrough.formUnion(chain)
                 let names = chain.map { images[$0].linkName }
+                if partial {
+                    // What a linked library holds is part of what its
+                    // dependents run: one it could not read in full leaves
+                    // them incomplete too.
+                    findings.append((dependent, Finding(
+                        builtIn: BuiltInRules.partialInspection, kind: .transitive, image: images[dependent].path,
+                        symbol: images[origin].linkName, chain: names,
+                        detail: "links \(names.joined(separator: " → ")), which could be read only in part",
+                        severity: completenessSeverity(dependent))))
+                }
                 for source in unsafe {
                     guard let rule = rules.rule(withID: source.rule) else { continue }
                     let api = source.api ?? source.symbol ?? rule.api
@@ -281,7 +320,7 @@ public struct Analyzer: Sendable {
             let extensions = extensionsReaching[index]
             if extensions.isEmpty {
                 if appReaches[index] && policy.assignsRoles {
-                    return (.note, " (linked only by the containing app)")
+                    return (.note, " (only the containing app links or loads it)")
                 }
                 return (rule.severity, "")
             }
@@ -293,17 +332,50 @@ public struct Analyzer: Sendable {
         }
     }
 
+    /// Whether image `index` has to be extension-safe: an extension, a
+    /// framework an extension links or loads, and any framework that is not
+    /// the containing app's alone (every framework when no roles are given).
+    func mustBeExtensionSafe(_ index: Int) -> Bool {
+        switch roles[index].role {
+        case .app: false
+        case .extension: true
+        case .framework: !extensionsReaching[index].isEmpty || !appReaches[index] || !policy.assignsRoles
+        }
+    }
+
+    /// The severity of a completeness finding (`INSP001`, `LINK002`) on
+    /// image `index`: an error where the image has to be safe, since what
+    /// could not be read cannot be called safe; a warning elsewhere.
+    func completenessSeverity(_ index: Int) -> Severity {
+        mustBeExtensionSafe(index) ? .error : .warning
+    }
+
     // MARK: - Architecture
 
-    /// A warning per DT_NEEDED of a scanned image that the loader would not
-    /// find.
+    /// A finding per DT_NEEDED of a scanned image that the loader would not
+    /// find: `LINK002` when a file of that name was found but could not be
+    /// read (an error where the image has to be safe), else `LINK001`.
     func missingLibraryFindings() -> [Finding] {
         graph.missing.filter { $0.image < scannedCount }.map { missing in
+            if !missing.unreadable.isEmpty {
+                let found = missing.unreadable.map { "\($0.path) (\(Self.reason($0)))" }.joined(separator: "; ")
+                return Finding(
+                    builtIn: BuiltInRules.unreadableLibrary, kind: .unreadableLibrary, image: images[missing.image].path,
+                    symbol: missing.needed, detail: "needs \(missing.needed), found as \(found)",
+                    severity: completenessSeverity(missing.image))
+            }
             let searched = missing.searched.isEmpty ? "" : " (searched: \(missing.searched.joined(separator: ", ")))"
             return Finding(
                 builtIn: BuiltInRules.missingLibrary, kind: .missingLibrary, image: images[missing.image].path,
                 symbol: missing.needed, detail: "needs \(missing.needed), which is not found\(searched)")
         }
+    }
+
+    /// An inspection error's text without the leading path.
+    static func reason(_ error: InspectionError) -> String {
+        let text = error.description
+        let prefix = error.path + ": "
+        return text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
     }
 
     func architectureFindings() -> [Finding] {
@@ -336,22 +408,19 @@ public struct Analyzer: Sendable {
 
     // MARK: - Verdicts
 
+    /// The verdict and report of image `index`, from the findings the report
+    /// lists for it (``Verdict``).
     func imageReport(_ index: Int, findings: [Finding], reported: Set<Int>, unsafeImages: Set<Int>) -> ImageReport {
         let image = images[index]
-        let unsafe = findings.filter { finding in
-            finding.kind != .providedSymbol && finding.kind != .architecture
-                && RuleCategory(rawValue: finding.category)?.makesUnsafe == true
-        }
         let verdict: Verdict
-        if findings.contains(where: { ($0.kind == .architecture || $0.kind == .loadedLibrary) && $0.severity == .error }) {
-            // A 32-bit image, a missing architecture or a mismatched link
-            // cannot ship in an extension, whatever its APIs.
+        if findings.contains(where: { $0.severity == .error && !BuiltInRules.isCompleteness($0.rule) }) {
             verdict = .unsafe
-        } else if unsafe.isEmpty {
-            verdict = .extensionSafe
-        } else if unsafe.contains(where: { $0.severity > .note }) {
-            verdict = .unsafe
-        } else if roles[index].role == .app || (extensionsReaching[index].isEmpty && appReaches[index]) {
+        } else if findings.contains(where: { BuiltInRules.isCompleteness($0.rule) }) {
+            verdict = .incomplete
+        } else if findings.contains(where: { finding in
+            finding.rule == BuiltInRules.unsafeLoad.id
+                || (finding.kind != .providedSymbol && RuleCategory(rawValue: finding.category)?.makesUnsafe == true)
+        }) && (roles[index].role == .app || (extensionsReaching[index].isEmpty && appReaches[index])) {
             verdict = .appOnly
         } else {
             verdict = .extensionSafe

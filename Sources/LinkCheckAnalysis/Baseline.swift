@@ -59,7 +59,16 @@ public struct Baseline: Sendable, Equatable {
 
     /// The findings not in the baseline.
     public func newFindings(_ findings: [Finding], linkName: (String) -> String) -> [Finding] {
-        findings.filter { !entries.contains(Entry(rule: $0.rule, image: linkName($0.image), symbol: $0.symbol)) }
+        findings.filter { !contains($0, linkName: linkName) }
+    }
+
+    /// The findings the baseline holds.
+    public func acceptedFindings(_ findings: [Finding], linkName: (String) -> String) -> [Finding] {
+        findings.filter { contains($0, linkName: linkName) }
+    }
+
+    func contains(_ finding: Finding, linkName: (String) -> String) -> Bool {
+        entries.contains(Entry(rule: finding.rule, image: linkName(finding.image), symbol: finding.symbol))
     }
 }
 

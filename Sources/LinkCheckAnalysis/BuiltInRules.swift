@@ -28,7 +28,9 @@ public enum BuiltInRules {
         fixit: "Rename the function; do not wrap or replace the dynamic loader in code an extension loads.",
         source: "dlopen(3), dlsym(3): symbol interposition by earlier-loaded objects")
 
-    /// An image the inspector could read only in part.
+    /// An image the inspector could read only in part, or that links one.
+    /// A warning by default; an error on an image that has to be
+    /// extension-safe (``Verdict/incomplete``).
     public static let partialInspection = builtIn(
         id: "INSP001", api: "malformed ELF structure", category: .reviewRisk, severity: .warning,
         message: "part of the image could not be read, so its findings may be incomplete",
@@ -41,6 +43,20 @@ public enum BuiltInRules {
         message: "the dynamic loader would not find this library, so what it brings in is not checked",
         fixit: "Scan the folder that holds it, or pass --search-path DIR (searchPaths in linkcheck.json).",
         source: "ld.so(8): DT_RPATH, LD_LIBRARY_PATH, DT_RUNPATH, ld.so.cache, default paths")
+
+    /// A DT_NEEDED library found where the loader looks, but that could not
+    /// be read: what it brings in is not checked.
+    public static let unreadableLibrary = builtIn(
+        id: "LINK002", api: "DT_NEEDED", category: .reviewRisk, severity: .warning,
+        message: "a file of the library's name was found but could not be read, so what the library brings in is not checked",
+        fixit: "Replace the damaged file with the library's build, or scan the folder that holds the real one.",
+        source: "ld.so(8): a file that is not a loadable object is passed over")
+
+    /// The completeness findings: an image, or a library it needs, could be
+    /// read only in part. Such an image is never called safe (``Verdict/incomplete``).
+    static func isCompleteness(_ rule: String) -> Bool {
+        rule == partialInspection.id || rule == unreadableLibrary.id
+    }
 
     /// A library loaded at run time that is not extension-safe.
     public static let unsafeLoad = builtIn(
@@ -89,6 +105,6 @@ public enum BuiltInRules {
              source: source, pack: "built-in")
     }
 
-    public static let all = [thirtyTwoBit, missingArchitecture, linkMismatch, loaderInterposition, partialInspection, missingLibrary,
+    public static let all = [thirtyTwoBit, missingArchitecture, linkMismatch, loaderInterposition, partialInspection, missingLibrary, unreadableLibrary,
         unsafeLoad, safeLoad, missingLoad, guardedLoad, unguardedLoad]
 }

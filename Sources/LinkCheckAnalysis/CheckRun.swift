@@ -38,8 +38,8 @@ public enum CheckRun {
             case .failure(let error): errors.append(error)
             }
         }
-        let inspect: @Sendable (String) -> BinaryImage? = { path in
-            try? ImageInspector.inspect(path: path, strings: patterns, symbols: symbols)
+        let inspect: @Sendable (String) -> LibraryInspection = { path in
+            Result { () throws(InspectionError) in try ImageInspector.inspect(path: path, strings: patterns, symbols: symbols) }
         }
         var session = LinkResolver.Session(resolver: resolver, scanned: images)
         let code = callSites ? analyzeCode(images, rules: rules, jobs: jobs) : nil
@@ -67,25 +67,27 @@ public enum CheckRun {
             }
         }
         let graph = session.resolveNeeded(jobs: jobs, inspect: inspect)
-        let (imageReports, findings, suppressionNotices) = Analyzer(
+        let outcome = Analyzer(
             images: session.images, rules: rules, policy: policy, graph: graph, scannedCount: images.count,
             code: code, loads: loads
         ).run(jobs: jobs)
-        var notices = suppressionNotices
+        var notices = outcome.notices
         let allNames = images.map(Policy.names(of:))
         for name in policy.extensions.keys.sorted() + policy.apps.sorted()
         where !allNames.contains(where: { $0.contains(name) }) {
             notices.append("role name '\(name)' matches no scanned image")
         }
-        return Report(
+        var report = Report(
             inputs: paths,
             rulePacks: rules.packs.map { RulePackSummary(name: $0.name, version: $0.version, path: $0.path) },
             rules: Dictionary((rules.rules + BuiltInRules.all).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }),
-            images: imageReports.sorted { $0.path < $1.path },
-            findings: findings,
+            images: outcome.images.sorted { $0.path < $1.path },
+            findings: outcome.findings,
             errors: errors.sorted { $0.path < $1.path },
             skipped: skipped.sorted { $0.path < $1.path },
             notices: notices)
+        report.baselined = outcome.baselined
+        return report
     }
 
     /// Call sites of the images that need them (``Analyzer/needsCodeAnalysis(_:rules:)``)

@@ -24,6 +24,8 @@ public struct Finding: Sendable, Equatable {
         case partialInspection = "partial-inspection"
         /// A DT_NEEDED library the loader would not find.
         case missingLibrary = "missing-library"
+        /// A DT_NEEDED library found, but not readable.
+        case unreadableLibrary = "unreadable-library"
         /// A call to a matched function defined in the same image (its code
         /// linked in statically).
         case staticCall = "static-call"

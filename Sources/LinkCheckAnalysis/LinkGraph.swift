@@ -21,11 +21,14 @@ public struct LinkGraph: Sendable {
         public var candidate: Int
     }
 
-    /// A DT_NEEDED entry that no directory in `searched` holds.
+    /// A DT_NEEDED entry that no directory in `searched` holds as a
+    /// readable library; `unreadable` are the files found under its name
+    /// that could not be inspected.
     public struct Missing: Sendable, Equatable {
         public var image: Int
         public var needed: String
         public var searched: [String]
+        public var unreadable: [InspectionError] = []
     }
 
     public init(count: Int, edges: [[Int]], mismatches: [Mismatch] = [], missing: [Missing] = []) {
@@ -41,7 +44,7 @@ public struct LinkGraph: Sendable {
     /// Resolves DT_NEEDED among `images` only, by SONAME or file name (no
     /// file system search).
     public init(images: [BinaryImage]) {
-        let (graph, _) = LinkResolver(searchPaths: [], includeSystem: false).resolve(images) { _ in nil }
+        let (graph, _) = LinkResolver(searchPaths: [], includeSystem: false).resolve(images) { .failure(.notInspectable(path: $0, reason: "outside the images given")) }
         self = graph
     }
 
@@ -72,9 +75,9 @@ public struct LinkGraph: Sendable {
         return chains
     }
 
-    /// The images reachable from `image` over DT_NEEDED edges, itself
-    /// included.
-    public func reachable(from image: Int) -> Set<Int> {
+    /// The images reachable from `image` over `edges` (`edges[i]`: the
+    /// images image `i` leads to), itself included.
+    public static func reachable(from image: Int, over edges: [[Int]]) -> Set<Int> {
         var seen: Set<Int> = [image]
         var stack = [image]
         while let current = stack.popLast() {

@@ -28,13 +28,13 @@ public struct LinkResolver: Sendable {
     }
 
     /// Resolves the DT_NEEDED of `scanned` and of every library found for
-    /// them. `inspect` reads a library outside the scanned set (`nil` when
-    /// it is not a readable ELF file), up to `jobs` at a time.
+    /// them. `inspect` reads a library outside the scanned set (a failure
+    /// when it is not a readable ELF file), up to `jobs` at a time.
     ///
     /// - Returns: the graph over `scanned` followed by the libraries found
     ///   outside it (`external`, in the order found).
     public func resolve(
-        _ scanned: [BinaryImage], jobs: Int = 1, inspect: @Sendable (String) -> BinaryImage?
+        _ scanned: [BinaryImage], jobs: Int = 1, inspect: @Sendable (String) -> LibraryInspection
     ) -> (graph: LinkGraph, external: [BinaryImage]) {
         var session = Session(resolver: self, scanned: scanned)
         let graph = session.resolveNeeded(jobs: jobs, inspect: inspect)
@@ -60,10 +60,11 @@ public struct LinkResolver: Sendable {
             let machine: Machine
             let elfClass: ELFClass
         }
-        private var unreadable = Set<String>()
-        /// Libraries inspected ahead of ``load(_:for:inspect:)``, by file
-        /// (`nil`: not a readable ELF file).
-        private var prefetched: [FileIdentity: BinaryImage?] = [:]
+        /// Files found where a library was looked for that could not be
+        /// inspected, by path, with the reason.
+        private var unreadable: [String: InspectionError] = [:]
+        /// Libraries inspected ahead of ``load(_:for:inspect:)``, by file.
+        private var prefetched: [FileIdentity: LibraryInspection] = [:]
         private let ldLibraryPath: [String]
 
         public init(resolver: LinkResolver, scanned: [BinaryImage]) {
@@ -87,24 +88,29 @@ public struct LinkResolver: Sendable {
             case found(Int)
             /// Only images of another machine, class or encoding carry the name.
             case mismatch(Int)
-            /// Not found; the folders searched.
-            case missing([String])
+            /// Not found; the folders searched, and the files found there
+            /// under the name that could not be inspected (the loader skips
+            /// them too, but what they hold is not checked).
+            case missing([String], unreadable: [InspectionError])
         }
 
         /// Looks `name` up for the image at `index` as the loader would (the
         /// order in ``LinkResolver``), inspecting and adding a library found
         /// outside the images so far.
-        public mutating func locate(_ name: String, for index: Int, inspect: (String) -> BinaryImage?) -> Lookup {
+        public mutating func locate(_ name: String, for index: Int, inspect: (String) -> LibraryInspection) -> Lookup {
             let image = images[index]
             if name.utf8.contains(UInt8(ascii: "/")) {
-                return load(Self.path(ofNeeded: name), for: image, inspect: inspect).map(Lookup.found) ?? .missing([])
+                let path = Self.path(ofNeeded: name)
+                return load(path, for: image, inspect: inspect).map(Lookup.found)
+                    ?? .missing([], unreadable: unreadable[path].map { [$0] } ?? [])
             }
             let (project, system) = directories(for: index)
             if let found = firstLoaded(name, in: project, for: image, inspect: inspect) { return .found(found) }
             if let found = scannedImage(named: name, for: index) { return .found(found) }
             if let found = firstLoaded(name, in: system, for: image, inspect: inspect) { return .found(found) }
             if let other = (byName[name] ?? []).first(where: { $0 != index }) { return .mismatch(other) }
-            return .missing(project + system)
+            let searched = project + system
+            return .missing(searched, unreadable: searched.compactMap { unreadable[Self.join($0, name)] })
         }
 
         /// A DT_NEEDED name with a `/`: a path, relative to the working
@@ -140,7 +146,7 @@ public struct LinkResolver: Sendable {
         /// will most likely load are inspected first, `jobs` at a time (the
         /// next wave is the libraries found), then the wave is resolved in
         /// order.
-        mutating func resolveNeeded(jobs: Int = 1, inspect: @Sendable (String) -> BinaryImage?) -> LinkGraph {
+        mutating func resolveNeeded(jobs: Int = 1, inspect: @Sendable (String) -> LibraryInspection) -> LinkGraph {
             var edges: [[Int]] = []
             var mismatches: [LinkGraph.Mismatch] = []
             var missing: [LinkGraph.Missing] = []
@@ -158,12 +164,13 @@ public struct LinkResolver: Sendable {
                         if found != current && !targets.contains(found) { targets.append(found) }
                     case .mismatch(let other):
                         mismatches.append(LinkGraph.Mismatch(image: current, needed: needed, candidate: other))
-                    case .missing(let searched):
+                    case .missing(let searched, let unreadable):
                         // Without the system folders (--no-system) the run
                         // stops at the scanned set: what is outside it is not
-                        // missing, just not asked about.
-                        if resolver.includeSystem && (!searched.isEmpty || needed.contains("/")) {
-                            missing.append(LinkGraph.Missing(image: current, needed: needed, searched: searched))
+                        // missing, just not asked about. A file found under
+                        // the name that could not be read is always said.
+                        if !unreadable.isEmpty || (resolver.includeSystem && (!searched.isEmpty || needed.contains("/"))) {
+                            missing.append(LinkGraph.Missing(image: current, needed: needed, searched: searched, unreadable: unreadable))
                         }
                     }
                 }
@@ -175,14 +182,17 @@ public struct LinkResolver: Sendable {
 
         /// The image at `path` if it is compatible with `image`, inspecting
         /// it (once) when it is not known yet.
-        private mutating func load(_ path: String, for image: BinaryImage, inspect: (String) -> BinaryImage?) -> Int? {
-            guard !unreadable.contains(path), let identity = identity(of: path) else { return nil }
+        private mutating func load(_ path: String, for image: BinaryImage, inspect: (String) -> LibraryInspection) -> Int? {
+            guard unreadable[path] == nil, let identity = identity(of: path) else { return nil }
             if let index = byFile[identity] {
                 return LinkGraph.compatible(images[index], image) ? index : nil
             }
             // Reported by its real path, as `realpath(3)` gives it.
-            guard let library = prefetched.removeValue(forKey: identity) ?? inspect(LinkResolver.realPath(path)) else {
-                unreadable.insert(path)
+            let library: BinaryImage
+            switch prefetched.removeValue(forKey: identity) ?? inspect(LinkResolver.realPath(path)) {
+            case .success(let inspected): library = inspected
+            case .failure(let error):
+                unreadable[path] = error
                 return nil
             }
             images.append(library)
@@ -194,7 +204,7 @@ public struct LinkResolver: Sendable {
         /// will load: for each DT_NEEDED, the first file found in the order of
         /// ``locate(_:for:inspect:)`` that is not an image yet. A guess that
         /// proves wrong (an incompatible file) costs only its inspection.
-        private mutating func prefetch(_ wave: Range<Int>, jobs: Int, inspect: @Sendable (String) -> BinaryImage?) {
+        private mutating func prefetch(_ wave: Range<Int>, jobs: Int, inspect: @Sendable (String) -> LibraryInspection) {
             var wanted: [(identity: FileIdentity, path: String)] = []
             var seen = Set<FileIdentity>()
             for index in wave {
@@ -207,7 +217,7 @@ public struct LinkResolver: Sendable {
             }
             guard wanted.count > 1 else { return }
             for (file, library) in zip(wanted, parallelMap(wanted.map(\.path), jobs: jobs, inspect)) {
-                prefetched[file.identity] = .some(library)
+                prefetched[file.identity] = library
             }
         }
 
@@ -224,7 +234,7 @@ public struct LinkResolver: Sendable {
                 found = firstExisting(name, in: project)
                     ?? (scannedImage(named: name, for: index) == nil ? firstExisting(name, in: system) : nil)
             }
-            guard let found, byFile[found.identity] == nil, !unreadable.contains(found.path) else { return nil }
+            guard let found, byFile[found.identity] == nil, unreadable[found.path] == nil else { return nil }
             return found
         }
 
@@ -259,7 +269,7 @@ public struct LinkResolver: Sendable {
         }
 
         private mutating func firstLoaded(
-            _ name: String, in directories: [String], for image: BinaryImage, inspect: (String) -> BinaryImage?
+            _ name: String, in directories: [String], for image: BinaryImage, inspect: (String) -> LibraryInspection
         ) -> Int? {
             for directory in directories {
                 if let index = load(Self.join(directory, name), for: image, inspect: inspect) {
@@ -300,6 +310,10 @@ public struct LinkResolver: Sendable {
         return String(cString: resolved)
     }
 }
+
+/// What inspecting a library found during resolution gave: the image, or
+/// why it could not be read.
+public typealias LibraryInspection = Result<BinaryImage, InspectionError>
 
 /// The loader's default directories for a machine: those of
 /// `/etc/ld.so.conf` (following `include` globs), then the trusted

@@ -20,8 +20,12 @@ public struct Report: Sendable {
     public var date: Date
     /// One entry per inspected image, sorted by path.
     public var images: [ImageReport]
-    /// Sorted by ``Finding/reportOrder(_:_:)``.
+    /// Sorted by ``Finding/reportOrder(_:_:)``, without those a baseline
+    /// accepted.
     public var findings: [Finding]
+    /// The findings a baseline (`--baseline`) accepted: not reported, not
+    /// counted in verdicts or the exit status, but counted in the summary.
+    public var baselined: [Finding] = []
     /// Files that could not be inspected, each with its reason.
     public var errors: [InspectionError]
     /// Files passed over: not ELF, not a regular file.
@@ -53,9 +57,19 @@ public struct Report: Sendable {
         findings.count { $0.severity == severity }
     }
 
-    /// The exit status of `linkcheck check`: 1 when any finding is an
-    /// error, else 0. (2, "nothing could be checked", is the CLI's.)
-    public var exitStatus: Int32 { findings.contains { $0.severity == .error } ? 1 : 0 }
+    /// How many reported images have `verdict`.
+    public func count(_ verdict: Verdict) -> Int {
+        images.count { $0.verdict == verdict }
+    }
+
+    /// The exit status of `linkcheck check`: 2 when an input could not be
+    /// read or a file could not be inspected (as `grep` does: the rest is
+    /// still checked and reported), else 1 when any finding is an error,
+    /// else 0.
+    public var exitStatus: Int32 {
+        if !errors.isEmpty { return 2 }
+        return findings.contains { $0.severity == .error } ? 1 : 0
+    }
 }
 
 /// A rule pack as a report names it.

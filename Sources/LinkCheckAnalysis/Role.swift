@@ -28,11 +28,16 @@ public struct Policy: Sendable, Equatable {
     /// Accepted findings (from `linkcheck.json`), and the file they are in.
     public var suppressions: [Suppression]
     public var suppressionsFile: String
+    /// Findings accepted by a baseline (`--baseline FILE`): set aside before
+    /// verdicts, and counted.
+    public var baseline: Baseline?
 
     public init(
         extensions: [String: String?] = [:], apps: [String] = [], requiredArchitectures: [String] = [],
-        frameworks: [String] = [], suppressions: [Suppression] = [], suppressionsFile: String = Configuration.fileName
+        frameworks: [String] = [], suppressions: [Suppression] = [], suppressionsFile: String = Configuration.fileName,
+        baseline: Baseline? = nil
     ) {
+        self.baseline = baseline
         self.extensions = extensions
         self.apps = apps
         self.requiredArchitectures = requiredArchitectures.map(Machine.canonicalName)

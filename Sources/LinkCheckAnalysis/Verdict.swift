@@ -1,10 +1,21 @@
-/// Whether an image may be embedded in (or be) an app extension.
+/// Whether an image may go into an app extension, as the report's findings
+/// show it. An image is ``unsafe`` exactly when the report lists an error
+/// finding for it (its own, or one reached through what it links or loads)
+/// other than a completeness one (`INSP001`, `LINK002`); it is
+/// ``incomplete`` when it, or an image it links, could be read only in part
+/// and nothing else makes it unsafe: what could not be read is never called
+/// safe.
 public enum Verdict: String, Sendable, Codable {
     /// No extension-unavailable API, directly or through what it links.
     case extensionSafe = "extension-safe"
-    /// Uses extension-unavailable API where an extension can reach it.
+    /// An error finding: an extension-unavailable API where an extension
+    /// can reach it, an architecture problem, an unsafe library loaded.
     case unsafe
-    /// Uses extension-unavailable API, but only the containing app links it
-    /// (or it is the app): fine as long as no extension ever links it.
+    /// Uses extension-unavailable API, but only the containing app links or
+    /// loads it (or it is the app): fine as long as no extension ever does.
     case appOnly = "app-only"
+    /// The image, or an image it links, could be read only in part (a
+    /// truncated or corrupt file, a library found but unreadable, code that
+    /// could not be analysed): linkcheck cannot call it safe.
+    case incomplete
 }

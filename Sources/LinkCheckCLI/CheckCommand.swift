@@ -111,7 +111,8 @@ enum CheckCommand {
             requiredArchitectures: configuration.requiredArchitectures + parsed.all("require-arch"),
             frameworks: configuration.frameworks,
             suppressions: configuration.suppressions,
-            suppressionsFile: configuration.path)
+            suppressionsFile: configuration.path,
+            baseline: baseline)
 
         let rules: RuleSet
         switch RuleLoading.load(extraPacks: configuration.rules + parsed.all("rules"), includeDefaults: !parsed.has("no-default-rules")) {
@@ -127,21 +128,19 @@ enum CheckCommand {
         var report = CheckRun.check(
             paths: parsed.positionals, rules: rules, policy: policy, resolver: resolver,
             callSites: !parsed.has("no-call-sites"), jobs: jobs)
-        let linkNames = Dictionary(report.images.map { ($0.path, $0.soname ?? URL(fileURLWithPath: $0.path).lastPathComponent) },
-                                   uniquingKeysWith: { first, _ in first })
-        let linkName = { (path: String) in linkNames[path] ?? URL(fileURLWithPath: path).lastPathComponent }
         if let path = parsed.last("write-baseline") {
+            let linkNames = Dictionary(report.images.map { ($0.path, $0.soname ?? URL(fileURLWithPath: $0.path).lastPathComponent) },
+                                       uniquingKeysWith: { first, _ in first })
+            let linkName = { (path: String) in linkNames[path] ?? URL(fileURLWithPath: path).lastPathComponent }
             do {
-                try OutputFile.write(Baseline(findings: report.findings, linkName: linkName).encoded(), to: path)
+                try OutputFile.write(Baseline(findings: report.findings + report.baselined, linkName: linkName).encoded(), to: path)
             } catch {
                 printError("linkcheck: error: cannot write the baseline to \(path): \(OutputFile.failure(path, error))")
                 return nil
             }
         }
-        if let baseline {
-            let new = baseline.newFindings(report.findings, linkName: linkName)
-            report.remarks.append("\(report.findings.count - new.count) findings accepted by the baseline \(parsed.last("baseline")!)")
-            report.findings = new
+        if let path = parsed.last("baseline") {
+            report.remarks.append("\(TextRenderer.count(report.baselined.count, "finding")) accepted by the baseline \(path)")
         }
         return report
     }

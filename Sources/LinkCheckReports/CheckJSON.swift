@@ -39,7 +39,7 @@ public enum CheckJSON {
             summary = Summary(
                 images: report.images.count, errors: report.count(.error), warnings: report.count(.warning),
                 notes: report.count(.note), skipped: report.skipped.count, failed: report.errors.count,
-                exitStatus: Int(report.exitStatus))
+                incomplete: report.count(.incomplete), baselined: report.baselined.count, exitStatus: Int(report.exitStatus))
             images = report.images.map(Image.init)
             findings = report.findings.map(FindingEntry.init)
             errors = report.errors.map { FileError(path: $0.path, message: TextRenderer.reason($0)) }
@@ -60,7 +60,7 @@ public enum CheckJSON {
     }
 
     struct Summary: Encodable {
-        var images, errors, warnings, notes, skipped, failed, exitStatus: Int
+        var images, errors, warnings, notes, skipped, failed, incomplete, baselined, exitStatus: Int
     }
 
     struct Image: Encodable {

@@ -1,7 +1,8 @@
 import LinkCheckAnalysis
 
 /// The link graph in Graphviz's DOT language: a node per image, filled by
-/// verdict (green extension-safe, red unsafe, amber app-only), boxes for
+/// verdict (green extension-safe, red unsafe, amber app-only, grey
+/// incomplete), boxes for
 /// extensions and the app; solid DT_NEEDED edges, dashed dlopen edges.
 public enum DotRenderer {
     public static func render(_ report: Report) -> String {
@@ -12,6 +13,7 @@ public enum DotRenderer {
             case .extensionSafe: "#c8ecd0"
             case .unsafe: "#f7c6c6"
             case .appOnly: "#f8e2b0"
+            case .incomplete: "#dddddd"
             }
             let shape = image.role == .framework ? "" : ", penwidth=2"
             let label = "\(fileName(image.path))\\n\(image.role.rawValue) · \(image.verdict.rawValue)"

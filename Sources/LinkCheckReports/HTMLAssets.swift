@@ -15,9 +15,9 @@ extension HTMLRenderer {
         th { cursor: pointer; user-select: none; } td.count { text-align: right; font-variant-numeric: tabular-nums; }
         .verdict { font-weight: 600; padding: .1em .5em; border-radius: 1em; color: #fff; white-space: nowrap; }
         .verdict.extension-safe, .swatch.extension-safe { background: var(--safe); } .verdict.unsafe, .swatch.unsafe { background: var(--unsafe); }
-        .verdict.app-only, .swatch.app-only { background: var(--apponly); }
+        .verdict.app-only, .swatch.app-only { background: var(--apponly); } .verdict.incomplete, .swatch.incomplete { background: var(--muted); }
         .scroll { overflow-x: auto; } svg text { font: 12px system-ui, sans-serif; text-anchor: middle; fill: var(--fg); } svg text.sub { fill: var(--muted); font-size: 11px; }
-        .node rect { fill: var(--card); stroke-width: 2.5; } .node.extension-safe rect { stroke: var(--safe); } .node.unsafe rect { stroke: var(--unsafe); } .node.app-only rect { stroke: var(--apponly); }
+        .node rect { fill: var(--card); stroke-width: 2.5; } .node.extension-safe rect { stroke: var(--safe); } .node.unsafe rect { stroke: var(--unsafe); } .node.app-only rect { stroke: var(--apponly); } .node.incomplete rect { stroke: var(--muted); stroke-dasharray: 4 3; }
         .edge { fill: none; stroke: var(--muted); stroke-width: 1.5; } .edge.dlopen { stroke-dasharray: 5 4; } .arrowhead { fill: var(--muted); }
         .legend { color: var(--muted); margin-top: .5em; } .swatch { display: inline-block; width: 1em; height: 1em; border-radius: .2em; vertical-align: middle; }
         .legend svg { vertical-align: middle; }

@@ -58,10 +58,15 @@ public struct HTMLRenderer {
     }
 
     func header(_ report: Report) -> String {
-        let unsafe = report.images.filter { $0.verdict == .unsafe }.count
-        let headline = unsafe == 0
+        let unsafe = report.count(.unsafe)
+        let incomplete = report.count(.incomplete)
+        var problems: [String] = []
+        if unsafe > 0 { problems.append("\(unsafe) of \(report.images.count) images \(unsafe == 1 ? "is" : "are") unsafe for app extensions") }
+        if incomplete > 0 { problems.append("\(incomplete) \(incomplete == 1 ? "is" : "are") incomplete (read only in part)") }
+        if !report.errors.isEmpty { problems.append("\(TextRenderer.count(report.errors.count, "file")) could not be inspected") }
+        let headline = problems.isEmpty
             ? "<p class=\"headline ok\">No image is unsafe for app extensions.</p>"
-            : "<p class=\"headline bad\">\(unsafe) of \(report.images.count) images \(unsafe == 1 ? "is" : "are") unsafe for app extensions.</p>"
+            : "<p class=\"headline bad\">\(problems.joined(separator: "; ")).</p>"
         let packs = report.rulePacks.map { "<li>\(escapeHTML($0.name)) \(escapeHTML($0.version)) <code>\(escapeHTML($0.path))</code></li>" }
         let date = ISO8601DateFormatter().string(from: report.date)
         return """
@@ -158,6 +163,7 @@ public struct HTMLRenderer {
             <span class="swatch extension-safe"></span> extension-safe
             <span class="swatch unsafe"></span> unsafe
             <span class="swatch app-only"></span> app-only
+            <span class="swatch incomplete"></span> incomplete (read only in part)
             <svg width="36" height="10" aria-hidden="true"><line x1="0" y1="5" x2="36" y2="5" class="edge needed"/></svg> DT_NEEDED
             <svg width="36" height="10" aria-hidden="true"><line x1="0" y1="5" x2="36" y2="5" class="edge dlopen"/></svg> dlopen
             · extensions and apps on top, the frameworks they link below

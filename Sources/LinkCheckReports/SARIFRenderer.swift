@@ -25,7 +25,9 @@ public struct SARIFRenderer {
         let log = Log(runs: [Run(
             tool: Tool(driver: Driver(rules: rules.map(ReportingDescriptor.init))),
             invocations: [Invocation(
-                executionSuccessful: true,
+                // SARIF §3.20.14: false when the tool failed; an input it
+                // could not read is such a failure (exit status 2).
+                executionSuccessful: report.exitStatus != 2, exitCode: Int(report.exitStatus),
                 toolExecutionNotifications: report.errors.map { error in
                     Notification(
                         level: "error", message: Message(text: error.description),
@@ -158,6 +160,7 @@ public struct SARIFRenderer {
 
     struct Invocation: Encodable {
         var executionSuccessful: Bool
+        var exitCode: Int
         var toolExecutionNotifications: [Notification]
     }
 

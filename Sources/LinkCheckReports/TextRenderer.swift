@@ -39,12 +39,15 @@ public struct TextRenderer {
         "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 
-    /// `linkcheck: 9 images, 3 errors, 1 warning, 5 notes; 2 files skipped, 0 files failed`.
+    /// `linkcheck: 9 images (1 incomplete), 3 errors, 1 warning, 5 notes; 2
+    /// files skipped, 0 files failed; 4 findings in the baseline`.
     public static func summary(_ report: Report) -> String {
-        "linkcheck: \(count(report.images.count, "image")), "
+        let incomplete = report.count(.incomplete)
+        return "linkcheck: \(count(report.images.count, "image"))\(incomplete > 0 ? " (\(incomplete) incomplete)" : ""), "
             + "\(count(report.count(.error), "error")), \(count(report.count(.warning), "warning")), "
             + "\(count(report.count(.note), "note")); "
             + "\(count(report.skipped.count, "file")) skipped, \(count(report.errors.count, "file")) failed"
+            + (report.baselined.isEmpty ? "" : "; \(count(report.baselined.count, "finding")) in the baseline")
     }
 
     /// Where the finding's calls are: ` [called from F at 0x… and N more;

@@ -35,6 +35,21 @@ import Testing
                        resolver: resolver, jobs: 1)
     }
 
+    @Test func aMalformedLibraryFoundDuringResolutionIsNamedNotMissing() throws {
+        let directory = try Self.layout()
+        // Where RUNPATH points, libunsafe.so is now an ELF magic and garbage.
+        let damaged = directory.path("lib/libunsafe.so")
+        try Data("\u{7f}ELF\u{02}\u{01}garbage, not an ELF header".utf8).write(to: damaged)
+        let report = Self.check(directory)
+        let findings = report.findings.filter { $0.image == directory.path("app/libext.so").path }
+        #expect(findings.map(\.rule) == ["LINK002"])
+        #expect(findings.first?.severity == .error, "the extension must be safe, and what it needs could not be read")
+        #expect(findings.first?.message.hasPrefix("needs libunsafe.so, found as \(damaged.path) (malformed ELF: ") == true,
+                "\(findings.first?.message ?? "")")
+        #expect(!report.findings.contains { $0.rule == "LINK001" })
+        #expect(report.images.first { $0.path == directory.path("app/libext.so").path }?.verdict == .incomplete)
+    }
+
     @Test func runpathWithOriginReachesAnUnsafeLibraryOutsideTheInputs() throws {
         let directory = try Self.layout()
         let report = Self.check(directory)
@@ -119,7 +134,9 @@ import Testing
         try Fixtures.compile("linkchain.c", to: directory.path("lib32/libclean.so"), target: "i386-linux-gnu",
                              flags: ["-shared", "-DCLEAN", "-Wl,-soname,libclean.so"])
         let scanned = try ["app/libext.so", "app/libsafe.so"].map { try ImageInspector.inspect(path: directory.path($0).path) }
-        let inspect: @Sendable (String) -> BinaryImage? = { try? ImageInspector.inspect(path: $0) }
+        let inspect: @Sendable (String) -> LibraryInspection = { path in
+            Result { () throws(InspectionError) in try ImageInspector.inspect(path: path) }
+        }
         let (graph, external) = LinkResolver(includeSystem: false).resolve(scanned, jobs: 1, inspect: inspect)
         // The i386 copies are read (and kept, so that they are read once) but not linked.
         #expect(external.map(\.path) == ["lib32/libunsafe.so", "lib/libunsafe.so", "lib32/libclean.so", "lib/libclean.so"].map {

@@ -62,6 +62,69 @@ import Testing
         #expect(ext.first?.severity == .error)
     }
 
+    @Test func codeLoadedOnlyByAppOnlyCodeIsAppOnly() {
+        // libApp.so links libLoader.so, which dlopens libPlugin.so; no
+        // extension links or loads either.
+        let images = [
+            Self.image("libApp.so", needs: ["libLoader.so"]),
+            Self.image("libLoader.so"),
+            Self.image("libPlugin.so", imports: ["kit_shared"]),
+            Self.image("libExt.so"),
+        ]
+        let loads = [1: [LoadEdge(name: "libPlugin.so", target: 2, callSite: nil, source: "note")]]
+        let result = Analyzer(
+            images: images, rules: Self.rules, policy: Policy(extensions: ["Ext": nil], apps: ["App"]), loads: loads
+        ).run()
+        // The app's own code is clean; what it loads is app-only.
+        #expect(result.images.map(\.verdict) == [.extensionSafe, .appOnly, .appOnly, .extensionSafe])
+        #expect(!result.findings.contains { $0.severity == .error })
+        let plugin = result.findings.filter { $0.image == "/t/libPlugin.so" }
+        #expect(plugin.map(\.message) == ["imports 'kit_shared': unavailable (only the containing app links or loads it)"])
+    }
+
+    @Test func codeAnExtensionLoadsMustBeSafe() {
+        let images = [Self.image("libExt.so"), Self.image("libPlugin.so", imports: ["kit_shared"])]
+        let loads = [0: [LoadEdge(name: "libPlugin.so", target: 1, callSite: nil, source: "note")]]
+        let result = Analyzer(images: images, rules: Self.rules, policy: Policy(extensions: ["Ext": nil]), loads: loads).run()
+        #expect(result.images.map(\.verdict) == [.unsafe, .unsafe])
+        #expect(result.findings.map(\.rule).sorted() == ["DLOP001", "TST001"])
+        #expect(result.findings.allSatisfy { $0.severity == .error })
+    }
+
+    @Test func aSafeFrameworkOnlyTheAppLinksStaysExtensionSafe() {
+        let images = [Self.image("libApp.so", needs: ["libClean.so"]), Self.image("libClean.so")]
+        let (reports, findings) = Self.run(images, Policy(apps: ["App"]))
+        #expect(reports.map(\.verdict) == [.extensionSafe, .extensionSafe])
+        #expect(findings.isEmpty)
+    }
+
+    @Test func anImageReadOnlyInPartIsIncompleteNeverSafe() {
+        var partial = Self.image("libPartial.so")
+        partial.warnings = ["the section header table cannot be read"]
+        // Without roles every framework must be safe: INSP001 is an error.
+        let alone = Analyzer(images: [partial], rules: Self.rules, policy: Policy()).run()
+        #expect(alone.images.map(\.verdict) == [.incomplete])
+        #expect(alone.findings.map(\.rule) == ["INSP001"])
+        #expect(alone.findings.map(\.severity) == [.error])
+        // An extension that links it is incomplete too, through the chain.
+        let images = [Self.image("libExt.so", needs: ["libPartial.so"]), partial, Self.image("libApp.so", needs: ["libPartial.so"])]
+        let linked = Analyzer(images: images, rules: Self.rules, policy: Policy(extensions: ["Ext": nil], apps: ["App"])).run()
+        #expect(linked.images.map(\.verdict) == [.incomplete, .incomplete, .incomplete])
+        let byImage = Dictionary(grouping: linked.findings, by: \.image)
+        #expect(byImage["/t/libExt.so"]?.map(\.severity) == [.error])
+        #expect(byImage["/t/libExt.so"]?.first?.chain == ["libExt.so", "libPartial.so"])
+        #expect(byImage["/t/libPartial.so"]?.map(\.severity) == [.error])
+        // The app may run anything, but what could not be read is still not called safe.
+        #expect(byImage["/t/libApp.so"]?.map(\.severity) == [.warning])
+    }
+
+    @Test func anUnsafeImageReadOnlyInPartIsUnsafe() {
+        var partial = Self.image("libPartial.so", imports: ["kit_shared"])
+        partial.warnings = ["a string offset is out of range"]
+        let result = Analyzer(images: [partial], rules: Self.rules, policy: Policy()).run()
+        #expect(result.images.map(\.verdict) == [.unsafe])
+    }
+
     @Test func cyclesAreVisitedOnce() {
         let images = [
             Self.image("libA.so", needs: ["libB.so"]),
@@ -101,6 +164,18 @@ import Testing
         #expect(result.findings.isEmpty)
         #expect(result.images.map(\.verdict) == [.extensionSafe, .extensionSafe])
         #expect(result.notices.isEmpty)
+    }
+
+    @Test func verdictsAgreeWithFindingsUnderABaseline() {
+        let linkName = { (path: String) in String(path.split(separator: "/").last!) }
+        let all = Analyzer(images: Self.images, rules: PolicyTests.rules, policy: Policy(extensions: ["Ext": nil])).run()
+        #expect(all.images.map(\.verdict) == [.unsafe, .unsafe])
+        let baseline = Baseline(findings: all.findings, linkName: linkName)
+        let result = Analyzer(images: Self.images, rules: PolicyTests.rules, policy: Policy(extensions: ["Ext": nil], baseline: baseline)).run()
+        #expect(result.findings.isEmpty)
+        #expect(result.baselined == all.findings)
+        // No image is called unsafe without an error finding listed for it.
+        #expect(result.images.map(\.verdict) == [.extensionSafe, .extensionSafe])
     }
 
     @Test func unusedSuppressionsAreReported() {

@@ -30,9 +30,11 @@ import Testing
             "libAnalytics.so": "framework extension-safe",
             "libEditorKit.so": "framework extension-safe",
             "libImageFilters.so": "framework extension-safe",
-            "libLegacyLoader.so": "framework extension-safe",
+            // LegacyLoader loads PhotoEffects, which captures from the
+            // camera; only the app links LegacyLoader, so both are app-only.
+            "libLegacyLoader.so": "framework app-only",
             "libPhotoEditorExtension.so": "extension unsafe",
-            "libPhotoEffects.so": "framework unsafe",
+            "libPhotoEffects.so": "framework app-only",
             "libShareKit.so": "framework unsafe",
             "libUIKit.so": "framework extension-safe",
         ])
@@ -126,8 +128,10 @@ import Testing
         let policy = Policy(extensions: ["PhotoEditorExtension": "share"], apps: ["PhotoEditorApp"])
         let report = CheckRun.check(paths: [directory.path], rules: rules, policy: policy, callSites: false, jobs: 2)
 
-        let inspect: @Sendable (String) -> BinaryImage? = { try? ImageInspector.inspect(path: $0, strings: rules.stringPatterns) }
-        let images = Discovery(paths: [directory.path]).files.compactMap(inspect)
+        let inspect: @Sendable (String) -> LibraryInspection = { path in
+            Result { () throws(InspectionError) in try ImageInspector.inspect(path: path, strings: rules.stringPatterns) }
+        }
+        let images = Discovery(paths: [directory.path]).files.compactMap { try? inspect($0).get() }
         let (graph, external) = LinkResolver().resolve(images, inspect: inspect)
         let everySymbol = Analyzer(
             images: images + external, rules: rules, policy: policy, graph: graph, scannedCount: images.count

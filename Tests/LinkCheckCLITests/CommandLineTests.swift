@@ -98,7 +98,10 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("\(images)/PhotoEditor/libPhotoEditorExtension.so: error: [AEX001] reached through libPhotoEditorExtension.so → libShareKit.so → UIKit.UIApplication.shared: ") })
         #expect(lines.contains { $0.hasPrefix("\(images)/PhotoEditor/libShareKit.so: error: [AEX001] imports 'static UIKit.UIApplication.shared.getter : UIKit.UIApplication' ($s5UIKit13UIApplicationC6sharedACvgZ): ") })
         #expect(lines.contains { $0.hasPrefix("\(images)/PhotoEditor/libLegacyLoader.so: note: [LOAD001] imports 'dlopen': ") })
-        #expect(lines.last == "linkcheck: 10 images, 10 errors, 2 warnings, 17 notes; 0 files skipped, 0 files failed")
+        // libPhotoEffects.so's camera capture is reached only through
+        // LegacyLoader's dlopen, which only the app links: notes, not errors.
+        #expect(lines.contains { $0.hasPrefix("\(images)/PhotoEditor/libPhotoEffects.so: note: [AEX201] ") })
+        #expect(lines.last == "linkcheck: 10 images, 5 errors, 2 warnings, 22 notes; 0 files skipped, 0 files failed")
     }
 
     @Test func cleanImagesExitZero() throws {
@@ -215,7 +218,7 @@ import Testing
     func theSamplesReportMatchesTheSchema() throws {
         let images = try Fixtures.sampleImages().path
         let output = try Command.linkcheck(["check", "--format", "json", "--extension", "PhotoEditorExtension=share", images, "/nonexistent"])
-        #expect(output.status == 1)
+        #expect(output.status == 2)
         let directory = try Fixtures.temporaryDirectory()
         let report = directory.path("report.json")
         try output.standardOutput.write(to: report, atomically: true, encoding: .utf8)

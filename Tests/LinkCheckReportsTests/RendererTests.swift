@@ -67,7 +67,10 @@ import Testing
         let errors = try #require(document["errors"] as? [[String: String]])
         #expect(errors.first?["path"] == "lib/bad.so")
         let summary = try #require(document["summary"] as? [String: Int])
-        #expect(summary == ["images": 1, "errors": 1, "warnings": 0, "notes": 1, "skipped": 1, "failed": 1, "exitStatus": 1])
+        #expect(summary == [
+            "images": 1, "errors": 1, "warnings": 0, "notes": 1, "skipped": 1, "failed": 1, "incomplete": 0, "baselined": 0,
+            "exitStatus": 2,
+        ])
     }
 
     @Test func jsonIsDeterministic() {
