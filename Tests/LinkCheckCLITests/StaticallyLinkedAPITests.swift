@@ -110,4 +110,36 @@ import Testing
         let provider = try Command.linkcheck(["check", "--no-call-sites", "--format", "json", "--rules", rules, own])
         #expect(try Self.findings(provider).map { "\($0["rule"] ?? "") \($0["kind"] ?? "") \($0["severity"] ?? "")" } == ["OWN001 provides note"])
     }
+
+    /// Samples/PhotoEditor: the PhotoEditorExtension product's target calls
+    /// the annotated PhotoLibrary target of the same package (42 exported
+    /// functions of PhotoLibrary in the image against 9 of the extension's).
+    @Test func theSamplesExtensionCallsAnAnnotatedTargetOfItsOwnPackage() throws {
+        let images = try Fixtures.sampleImages()
+        let directory = try Fixtures.temporaryDirectory()
+        let rules = directory.path("rules.json").path
+        let graphs = images.deletingLastPathComponent().appendingPathComponent("symbol-graphs").path
+        #expect(try Command.linkcheck(["rules", "extract", "--symbol-graph-dir", graphs, "--output", rules]).status == 0)
+        let library = images.appendingPathComponent("PhotoEditor/libPhotoEditorExtension.so").path
+        let output = try Command.linkcheck([
+            "check", "--format", "json", "--no-default-rules", "--rules", rules, "--extension", "PhotoEditorExtension=share", library,
+        ])
+        #expect(output.status == 1)
+        let api = "$s12PhotoLibraryAAO22scheduleBackgroundSyncyyFZ"
+        let findings = try Self.findings(output).filter { $0["image"] as? String == library && $0["rule"] as? String == "OWN002" }
+        #expect(findings.map { "\($0["kind"] ?? "") \($0["severity"] ?? "") \($0["symbol"] ?? "")" } == [
+            "static-call error \(api)", "provides note \(api)",
+        ])
+        let sites = findings.first?["callSites"] as? [[String: Any]] ?? []
+        #expect(sites.map { $0["demangled"] as? String } == [
+            "PhotoEditorExtension.ShareViewController.didSelectPost(_: UIKit.UIImage, photoID: Swift.String) -> UIKit.UIImage",
+        ])
+        #expect(findings.first?["path"] as? [String] == [
+            "PhotoEditorExtension.ShareViewController.didSelectPost(_: UIKit.UIImage, photoID: Swift.String)",
+            "PhotoLibrary.PhotoLibrary.scheduleBackgroundSync",
+        ])
+        let objdump = try Self.objdumpCalls(to: api, in: library)
+        #expect(sites.map { $0["function"] as? String } == objdump.map(\.caller), "every call, and only from the extension's module")
+        #expect(sites.map { $0["address"] as? String } == objdump.map { "0x" + String($0.address, radix: 16) })
+    }
 }
