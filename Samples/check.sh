@@ -6,7 +6,9 @@
 # 1. PhotoEditor, with the roles and suppressions of its linkcheck.json, and
 #    the rules extracted from the project's own annotations: the share
 #    extension links ShareKit, which uses UIApplication.shared, and EditorKit,
-#    which uses Analytics' app-only logAppLaunch, so it is unsafe;
+#    which uses Analytics' app-only logAppLaunch, and calls PhotoLibrary's
+#    app-only scheduleBackgroundSync, linked into its own image, so it is
+#    unsafe;
 #    LegacyLoader's dlopen is a conditional-loading path; the app may use
 #    anything. The HTML report goes to Samples/.build/photoeditor-report.html.
 # 2. arch, requiring arm64 (aarch64) and x86_64: the 32-bit i386 and armv7

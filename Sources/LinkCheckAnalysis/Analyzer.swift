@@ -205,6 +205,15 @@ public struct Analyzer: Sendable {
     }
 
     /// Provider notes (one per rule) and loader interpositions.
+    ///
+    /// An image that defines an API is its provider: its definitions are a
+    /// note, and calls to them from other modules' code in the same image
+    /// are ``staticCallFindings(_:code:)``. When those calls cannot be seen
+    /// (``unseenStaticCalls(_:)``) and a Swift API's module is not the
+    /// image's own (by file name or SONAME: `libAnalytics.so` is
+    /// `Analytics`), the API's code was linked into another module's image,
+    /// so the note becomes a warning that says what is unknown rather than
+    /// letting the image pass on the note alone.
     func exportFindings(_ index: Int) -> [Finding] {
         let image = images[index]
         // Only what the dynamic linker sees can interpose: a static
@@ -223,17 +232,45 @@ public struct Analyzer: Sendable {
                 provided[match.rule.id, default: (match, [])].symbols.append(symbol.name)
             }
         }
+        let unseenCalls = unseenStaticCalls(index)
+        let names = Policy.names(of: image)
         for (id, entry) in provided.sorted(by: { $0.key < $1.key }) {
             let first = entry.symbols.min()!
             let others = entry.symbols.count - 1
             let more = others > 0 ? " and \(others) more symbol\(others == 1 ? "" : "s")" : ""
+            let provides = "provides \(entry.match.rule.api) (defines \(Self.quoted(first, rules.demangler.any(first)))\(more))"
+            var severity = Severity.note
+            var message = "\(provides); its own definitions are not violations"
+            if let unseenCalls, case .swift = entry.match.matcher,
+               let module = entry.symbols.lazy.compactMap(owningModule).first(where: { !names.contains($0) }) {
+                severity = effectiveSeverity(entry.match.rule, image: index).0 == .note ? .note : .warning
+                message = "\(provides), code of module \(module) linked into this image: whether code of other modules in it calls the API is unknown, since \(unseenCalls)"
+            }
             findings.append(Finding(
-                rule: id, severity: .note, category: entry.match.rule.category.rawValue, kind: .providedSymbol,
+                rule: id, severity: severity, category: entry.match.rule.category.rawValue, kind: .providedSymbol,
                 image: image.path, symbol: first, demangled: rules.demangler.any(first),
-                message: "provides \(entry.match.rule.api) (defines \(Self.quoted(first, rules.demangler.any(first)))\(more)); its own definitions are not violations",
-                fixit: nil, source: entry.match.rule.source))
+                message: message, fixit: nil, source: entry.match.rule.source))
         }
         return findings
+    }
+
+    /// Why the calls inside image `index` cannot be seen, so that
+    /// ``staticCallFindings(_:code:)`` cannot decide: call sites are off in
+    /// this run, not analysed for the image's machine, their analysis failed,
+    /// or the image is a library found outside the scanned paths (whose code
+    /// is not analysed); `nil` when its code was analysed.
+    func unseenStaticCalls(_ index: Int) -> String? {
+        if let code = codeIndex[index] { return code.failure.map { "its call sites could not be analysed (\($0))" } }
+        let image = images[index]
+        if !callSitesAnalysed { return "call sites were not analysed (--no-call-sites)" }
+        if !CallSiteAnalyzer.supports(image.machine, image.elfClass) { return "call sites are not analysed for \(image.machine)" }
+        return "call sites are analysed only in the scanned images"
+    }
+
+    /// ``SwiftDeclarationPath/owningModule(ofMangled:demangled:)`` of a
+    /// symbol, demangled through the rule set's demangler.
+    func owningModule(_ symbol: String) -> String? {
+        SwiftDeclarationPath.owningModule(ofMangled: symbol, demangled: rules.demangler.any(symbol))
     }
 
     func finding(

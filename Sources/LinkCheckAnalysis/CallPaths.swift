@@ -179,45 +179,55 @@ extension Analyzer {
         }
     }
 
-    /// Calls to a function this image defines that matches an unsafe rule,
-    /// when the image is not the API's own module: the API's code was linked
-    /// in statically (SwiftPM links same-package targets into each product),
-    /// so no import shows it. C and glob rules count only internal (not
-    /// exported) copies, since an image that exports the symbol provides it.
+    /// Calls to a function this image defines that an unsafe rule matches,
+    /// from code that is not the API's own: the API's code was linked in
+    /// statically (SwiftPM links the targets of a package into each of its
+    /// products), so no import shows the call. One image can hold both the
+    /// API and its callers, so this is decided per call:
+    ///
+    /// - Swift rules: a call is a finding unless the calling function belongs
+    ///   to the module that defines the API
+    ///   (``SwiftDeclarationPath/owningModule(ofMangled:demangled:)``, which
+    ///   counts the API's closures and thunks as its own, and a member of an
+    ///   extension another module declares as that module's). A call from
+    ///   code no symbol names (a stripped image) counts as another module's
+    ///   unless the image is named after the API's module
+    ///   (`libAnalytics.so` for `Analytics`).
+    /// - C, C++ and glob rules: every call to an internal (not exported)
+    ///   copy. C names carry no module, and an image that exports the symbol
+    ///   is taken as its provider.
+    ///
+    /// The definitions themselves are the provider's
+    /// (``exportFindings(_:)``), never a finding here.
     func staticCallFindings(_ index: Int, code: CodeIndex) -> [Finding] {
-        let module = swiftModule(of: images[index], code: code)
         var findings: [Finding] = []
         for (position, function) in code.functions.enumerated() {
-            let matches = rules.rules(matchingSymbol: function.name, unsafeOnly: true).filter { match in
-                if case .swift(let path) = match.matcher { return SwiftDeclarationPath.module(of: path) != module }
-                return !function.isExported
-            }
             let sites = (code.callsToFunction[position] ?? []).filter { $0.caller != position }
-            guard !matches.isEmpty, !sites.isEmpty else { continue }
+            guard !sites.isEmpty else { continue }
+            let matches = rules.rules(matchingSymbol: function.name, unsafeOnly: true)
+            guard !matches.isEmpty else { continue }
             let demangled = rules.demangler.any(function.name)
+            let apiModule = owningModule(function.name)
+            let imageIsTheModule = apiModule.map(Policy.names(of: images[index]).contains) ?? false
             for match in matches {
+                let calls: [CallSite]
+                if case .swift = match.matcher {
+                    calls = sites.filter { site in
+                        guard let caller = site.caller else { return !imageIsTheModule }
+                        return owningModule(code.functions[caller].name) != apiModule
+                    }
+                } else {
+                    calls = function.isExported ? [] : sites
+                }
+                guard !calls.isEmpty else { continue }
                 var finding = finding(
                     match, image: index, kind: .staticCall, subject: function.name, demangled: demangled,
                     detail: "calls \(Self.quoted(function.name, demangled)), whose code is linked into this image")
-                locate(&finding, sites: sites, in: code, api: finding.api ?? function.name)
+                locate(&finding, sites: calls, in: code, api: finding.api ?? function.name)
                 findings.append(finding)
             }
         }
         return findings
-    }
-
-    /// The Swift module an image is: the module most of its exported Swift
-    /// functions belong to (a renamed `libUIKit.so` is still UIKit), else
-    /// the module name of its SONAME or file name.
-    func swiftModule(of image: BinaryImage, code: CodeIndex) -> String {
-        var counts: [Substring: Int] = [:]
-        for function in code.functions where function.isExported {
-            if let module = SwiftDeclarationPath.moduleName(ofMangled: function.name) { counts[module, default: 0] += 1 }
-        }
-        if let (module, _) = counts.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }) {
-            return String(module)
-        }
-        return Policy.moduleName(of: image.linkName)
     }
 
     /// What a path or chain ends with: the Swift or C++ path the rule

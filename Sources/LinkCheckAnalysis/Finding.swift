@@ -8,7 +8,9 @@ public struct Finding: Sendable, Equatable {
         /// The image imports (needs) a matched symbol.
         case importedSymbol = "import"
         /// The image defines a matched symbol: it provides the API (the SDK
-        /// itself), which is not a violation.
+        /// itself), which is not a violation. A warning when the API's code
+        /// is linked into an image of another module and call sites, which
+        /// would show its callers, were not analysed.
         case providedSymbol = "provides"
         /// The image defines a C loader's symbol and so interposes it.
         case interposedLoader = "interposition"
@@ -27,7 +29,7 @@ public struct Finding: Sendable, Equatable {
         /// A DT_NEEDED library found, but not readable.
         case unreadableLibrary = "unreadable-library"
         /// A call to a matched function defined in the same image (its code
-        /// linked in statically).
+        /// linked in statically) from code that is not the API's own module.
         case staticCall = "static-call"
         /// A library the image loads at run time (`dlopen`), and whether it
         /// is safe.

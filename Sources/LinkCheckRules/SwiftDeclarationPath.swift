@@ -29,6 +29,34 @@ public enum SwiftDeclarationPath {
         }
     }
 
+    /// The module whose code a Swift symbol is: the module of its first
+    /// entity (``moduleName(ofMangled:)``), so that closures, thunks,
+    /// accessors and specialisations count as their context's module, except
+    /// for a member of an extension that another module declares, which is
+    /// that module's code: `$s9AnalyticsAAO3ExtE7startupyyFZ` (demangled
+    /// `static (extension in Ext):Analytics.Analytics.startup() -> ()`) is
+    /// `Ext`'s, `$sSD9AnalyticsE…` (`(extension in
+    /// Analytics):Swift.Dictionary…`) is `Analytics`'.
+    ///
+    /// - Parameter demangled: `symbol` demangled (``Demangler/swift(_:)``);
+    ///   without it an extension counts as the extended type's module.
+    /// - Returns: `nil` when `symbol` is not a Swift symbol
+    ///   ``moduleName(ofMangled:)`` can read.
+    public static func owningModule(ofMangled symbol: String, demangled: String?) -> String? {
+        guard let module = moduleName(ofMangled: symbol) else { return nil }
+        // The demangler prints an extension context as `(extension in M):`
+        // right before the extended type's path, which starts with the
+        // mangling's first module.
+        var rest = demangled?[...] ?? ""
+        while let start = rest.range(of: "(extension in ") {
+            let tail = rest[start.upperBound...]
+            guard let end = tail.range(of: "):") else { break }
+            if tail[end.upperBound...].hasPrefix(module + ".") { return String(tail[..<end.lowerBound]) }
+            rest = tail[end.upperBound...]
+        }
+        return String(module)
+    }
+
     /// The module named at the start of a mangling, as
     /// ``moduleName(ofMangled:)`` reads it, from the raw bytes.
     enum MangledModule<Name> {

@@ -311,6 +311,8 @@ import Testing
         #expect(plugin.standardError.contains("error: linkcheck found "))
         #expect(plugin.standardError.contains("error: libPhotoEditorExtension.so: [OWN001] reached through libPhotoEditorExtension.so → libEditorKit.so → Analytics.Analytics.logAppLaunch"),
                 "the project's own annotation became a rule")
+        #expect(plugin.standardError.contains("error: libPhotoEditorExtension.so: [OWN002] calls 'static PhotoLibrary.PhotoLibrary.scheduleBackgroundSync() -> ()' ($s12PhotoLibraryAAO22scheduleBackgroundSyncyyFZ), whose code is linked into this image: "),
+                "the extension's call to the annotated target SwiftPM linked into it")
         let json = try #require(plugin.standardOutput.range(of: "{\n").map { String(plugin.standardOutput[$0.lowerBound...]) })
         let report = try #require(try JSONSerialization.jsonObject(with: Data(json.prefix { $0 != "\u{0}" }.split(separator: "\nlinkcheck: HTML report").first!.utf8)) as? [String: Any])
 
@@ -344,8 +346,10 @@ import Testing
         #expect(output.standardError.contains("annotated declarations are already covered by the shipped rule packs"))
         let pack = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
         let rules = try #require(pack["rules"] as? [[String: Any]])
-        #expect(rules.map { $0["id"] as? String } == ["OWN001"])
-        #expect(rules.first?["match"] as? [[String: String]] == [["swift": "Analytics.Analytics.logAppLaunch"]])
+        #expect(rules.map { $0["id"] as? String } == ["OWN001", "OWN002"])
+        #expect(rules.map { $0["match"] as? [[String: String]] } == [
+            [["swift": "Analytics.Analytics.logAppLaunch"]], [["swift": "PhotoLibrary.PhotoLibrary.scheduleBackgroundSync"]],
+        ])
         let all = try Command.linkcheck(["rules", "extract", "--include-covered", "--symbol-graph-dir", graphs])
         let allRules = try #require((try JSONSerialization.jsonObject(with: Data(all.standardOutput.utf8)) as? [String: Any])?["rules"] as? [[String: Any]])
         #expect(allRules.count > 5, "the stand-in UIKit's annotations too")

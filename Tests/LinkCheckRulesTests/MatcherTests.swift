@@ -128,6 +128,32 @@ import Testing
         #expect(SwiftDeclarationPath.moduleName(ofMangled: "_T05UIKit3FooV") == "UIKit")
     }
 
+    /// Names swiftc 6 gave functions of a module `Analytics` and of a module
+    /// `Ext` that links it in (`nm libExt.so`).
+    @Test(arguments: [
+        ("$s9AnalyticsAAO12logAppLaunch7optionsySDyS2SG_tFZ", "Analytics"),
+        ("$s9AnalyticsAAO10viaClosureyyFZySiXEfU_", "Analytics"),  // a closure inside the API's module
+        ("$s9AnalyticsAAO10viaClosureyyFZySiXEfU_TA", "Analytics"),  // its partial-apply forwarder
+        ("$s3Ext5shareyyF", "Ext"),
+        ("$s3Ext1SV2goyyFySiXEfU_", "Ext"),
+        ("$s9AnalyticsAAO3ExtE7startupyyFZ", "Ext"),  // static (extension in Ext):Analytics.Analytics.startup()
+        ("$s9AnalyticsAAO3ExtE7startupyyFZyycfU_", "Ext"),  // a closure in it
+        ("$sSD9AnalyticsSSRszrlE5logItyyF", "Analytics"),  // (extension in Analytics):Swift.Dictionary<…>.logIt()
+        ("$sSo8NSObjectC3ExtE5helloyyF", "Ext"),  // (extension in Ext):__C.NSObject.hello()
+        ("$sSa12_endMutationyyF", "Swift"),
+    ])
+    func owningModuleOfAFunction(symbol: String, module: String) {
+        let demangled = Demangler().swift(symbol)
+        #expect(demangled != nil)
+        #expect(SwiftDeclarationPath.owningModule(ofMangled: symbol, demangled: demangled) == module)
+    }
+
+    @Test func owningModuleWithoutADemangling() {
+        #expect(SwiftDeclarationPath.owningModule(ofMangled: "$s9AnalyticsAAO3ExtE7startupyyFZ", demangled: nil) == "Analytics",
+                "the extended type's module")
+        #expect(SwiftDeclarationPath.owningModule(ofMangled: "kit_shared", demangled: nil) == nil)
+    }
+
     @Test func cxxQualifiedName() {
         // ns::Widget::draw(int) const, and a template member.
         #expect(Self.matches(.cxx("ns::Widget::draw"), "_ZNK2ns6Widget4drawEi"))

@@ -26,6 +26,12 @@ public enum Fixtures {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? "clang"
     }
 
+    /// The toolchain's swiftc.
+    public static var swiftc: String {
+        let candidates = ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc"]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? "swiftc"
+    }
+
     /// A new empty directory under the system's temporary directory; the
     /// caller removes it (``TemporaryDirectory``).
     public static func temporaryDirectory() throws -> TemporaryDirectory {

@@ -2,12 +2,15 @@
 // links is checked only for what it brings into the extension.
 import ImageFilters
 import LegacyLoader
+import PhotoLibrary
 import ShareKit
 import UIKit
 
 let photo = UIImage(width: 2, height: 2, color: 0x8040_20FF)
 let edited = SepiaFilter().apply(to: photo)
 print("edited \(edited.width)x\(edited.height) photo")
+PhotoLibrary.save(PhotoMetadata(photoID: "42", width: edited.width, height: edited.height))
+PhotoLibrary.scheduleBackgroundSync()
 
 let application = UIApplication.shared
 if application.supportsAlternateIcons {
