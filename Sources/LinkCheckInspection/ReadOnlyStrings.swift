@@ -8,8 +8,7 @@ import Musl
 
 extension ELFFile {
     /// Which of `patterns` occur as string literals in the read-only data
-    /// sections (`SHT_PROGBITS`, `SHF_ALLOC`, neither `SHF_WRITE` nor
-    /// `SHF_EXECINSTR` nor `SHF_COMPRESSED`, named `.rodata` or `.rodata.*`).
+    /// sections (``isReadOnlyData(_:)``: `.rodata` and `.rodata.*`).
     ///
     /// A pattern occurs when a NUL-terminated run of bytes equals it, or
     /// ends with it right after a byte that cannot continue a name (not a
@@ -59,11 +58,16 @@ extension ELFFile {
             || byte == 0x5f || byte >= 0x80
     }
 
+    /// A `.rodata` or `.rodata.*` section (`SHT_PROGBITS`, `SHF_ALLOC`,
+    /// neither `SHF_EXECINSTR` nor `SHF_COMPRESSED`). `SHF_WRITE` does not
+    /// rule one out: a linker merges a writable input `.rodata` (swiftc
+    /// emits one for key-path literals) into the read-only one, and the
+    /// literals are still there.
     private static func isReadOnlyData(_ section: Section) -> Bool {
         let flags = section.header.sh_flags
         return section.type == UInt32(SHT_PROGBITS)
             && flags & UInt64(SHF_ALLOC) != 0
-            && flags & UInt64(SHF_WRITE | SHF_EXECINSTR | SHF_COMPRESSED) == 0
+            && flags & UInt64(SHF_EXECINSTR | SHF_COMPRESSED) == 0
             && (section.name == ".rodata" || section.name.hasPrefix(".rodata."))
     }
 }

@@ -109,6 +109,22 @@ import Testing
         #expect(image.readOnlyStrings == ["TRUEPREDICATE", "sharedApplication"])
     }
 
+    @Test func aLiteralInAWritableRodataSectionIsFound() throws {
+        // A Swift key-path literal makes swiftc emit a writable .rodata, and
+        // lld merges it with the read-only one into one writable section:
+        // the literals in it are still read-only data by name.
+        let directory = try Fixtures.temporaryDirectory()
+        let library = try Fixtures.compile("writable-rodata.c", code: """
+            __attribute__((section(".rodata"))) char rule[] = "TRUEPREDICATE";
+            char *activation(void) { return rule; }
+            """, to: directory.path("libwritable.so"))
+        let sections = try Command.run("readelf", ["-S", "-W", library.path]).standardOutput
+        let rodata = try #require(sections.split(separator: "\n").first { $0.contains(" .rodata ") })
+        #expect(rodata.contains(" WA "), "the fixture's .rodata is writable: \(rodata)")
+        let image = try ImageInspector.inspect(path: library.path, strings: ["TRUEPREDICATE"])
+        #expect(image.readOnlyStrings == ["TRUEPREDICATE"])
+    }
+
     @Test func relocatableObjectsUseSymtab() throws {
         let directory = try Fixtures.temporaryDirectory()
         let object = try Fixtures.compile("versioned.c", to: directory.path("versioned.o"), flags: ["-c"])
