@@ -44,7 +44,7 @@ enum CheckCommand {
             do {
                 try OutputFile.write(Data(HTMLRenderer().render(report).utf8), to: htmlPath)
             } catch {
-                printError("linkcheck: error: cannot write the HTML report to \(htmlPath): \(OutputFile.failure(htmlPath, error))")
+                printError("linkcheck: error: cannot write the HTML report to \(htmlPath): \(error)")
                 return 2
             }
         }
@@ -134,7 +134,7 @@ enum CheckCommand {
             do {
                 try OutputFile.write(Baseline(findings: report.findings, linkName: linkName).encoded(), to: path)
             } catch {
-                printError("linkcheck: error: cannot write the baseline to \(path): \(OutputFile.failure(path, error))")
+                printError("linkcheck: error: cannot write the baseline to \(path): \(error)")
                 return nil
             }
         }

@@ -127,7 +127,7 @@ enum RulesCommand {
             do {
                 try OutputFile.write(data, to: output)
             } catch {
-                printError("linkcheck: error: cannot write \(output): \(OutputFile.failure(output, error))")
+                printError("linkcheck: error: cannot write \(output): \(error)")
                 return 2
             }
         } else {
