@@ -24,7 +24,8 @@ public struct Report: Sendable {
     public var findings: [Finding]
     /// Files that could not be inspected, each with its reason.
     public var errors: [InspectionError]
-    /// Files passed over: not ELF, not a regular file.
+    /// What was passed over: files not ELF or not regular, folders nested
+    /// too deep, symbolic links leading outside the given paths.
     public var skipped: [SkippedEntry]
     /// Warnings about the run itself (a role name that matched no image, an
     /// unused suppression).
@@ -51,6 +52,12 @@ public struct Report: Sendable {
     /// How many findings have `severity`.
     public func count(_ severity: Severity) -> Int {
         findings.count { $0.severity == severity }
+    }
+
+    /// What was passed over of one kind: files skipped, folders not walked,
+    /// symbolic links not followed.
+    public func skipped(_ kind: SkippedEntry.Kind) -> [SkippedEntry] {
+        skipped.filter { $0.kind == kind }
     }
 
     /// The exit status of `linkcheck check`: 1 when any finding is an
