@@ -84,6 +84,7 @@ enum CheckCommand {
         guard !parsed.positionals.isEmpty else { throw UsageError("'linkcheck \(command)' needs at least one PATH") }
         guard !parsed.positionals.contains("") else { throw UsageError("a PATH is empty") }
         let jobs = try jobCount(parsed.last("jobs"))
+        let outputs = try OutputConflicts.outputs(parsed, ["html", "write-baseline"])
         for architecture in parsed.all("require-arch") where !Machine.standardNames.contains(Machine.canonicalName(architecture)) {
             throw UsageError("unknown architecture '\(architecture)' (known: \(Machine.standardNames.sorted().joined(separator: ", ")); arm64 means aarch64)")
         }
@@ -127,6 +128,11 @@ enum CheckCommand {
             searchPaths: configuration.searchPaths + parsed.all("search-path"),
             useLDLibraryPath: parsed.has("use-ld-library-path"), includeSystem: !parsed.has("no-system"))
         let discovery = Discovery(paths: parsed.positionals, followingSymbolicLinks: parsed.has("follow-symlinks"))
+        var reads = parsed.positionals.map { OutputConflicts.Read(role: "the input", path: $0) }
+        if let configPath { reads.append(.init(role: "the configuration", path: configPath)) }
+        if let path = parsed.last("baseline") { reads.append(.init(role: "the baseline", path: path)) }
+        reads += rules.packs.map { .init(role: "the rule pack", path: $0.path) }
+        try OutputConflicts.refuse(outputs, reads: reads, images: discovery)
         var report = CheckRun.check(
             discovery, rules: rules, policy: policy, resolver: resolver,
             callSites: !parsed.has("no-call-sites"), jobs: jobs)
