@@ -34,19 +34,54 @@ public struct Baseline: Sendable, Equatable {
 
     /// Reads a baseline file.
     ///
-    /// - Throws: a message naming the file when it cannot be read or is not
-    ///   a format-1 baseline.
+    /// - Throws: a message naming the file and what is wrong: it cannot be
+    ///   read (the system's reason), is not JSON (where the parser stopped),
+    ///   is out of shape (the JSON path and the problem:
+    ///   `$.findings[0].rule: missing`), or has another `format`.
     public init(path: String) throws(BaselineError) {
+        let data: Data
         do {
-            let file = try JSONDecoder().decode(File.self, from: InputFile.read(path))
-            guard file.format == 1 else { throw BaselineError(message: "\(path): unsupported baseline format \(file.format)") }
-            entries = Set(file.findings)
-        } catch let error as BaselineError {
-            throw error
-        } catch let error as InputFile.Failure {
-            throw BaselineError(message: "\(path): cannot read: \(error.reason)")
+            data = try InputFile.read(path)
         } catch {
-            throw BaselineError(message: "\(path): not a linkcheck baseline: \(error.localizedDescription)")
+            throw BaselineError(message: "\(path): cannot read: \(error.reason)")
+        }
+        let problem = { (what: String) in BaselineError(message: "\(path): not a linkcheck baseline: \(what)") }
+        do {
+            _ = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw problem("not JSON: \((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "cannot be parsed")")
+        }
+        let file: File
+        do {
+            file = try JSONDecoder().decode(File.self, from: data)
+        } catch let error as DecodingError {
+            throw problem(Self.describe(error))
+        } catch {
+            throw problem("\(error)")
+        }
+        guard file.format == 1 else { throw BaselineError(message: "\(path): unsupported baseline format \(file.format) (this linkcheck reads format 1)") }
+        entries = Set(file.findings)
+    }
+
+    /// A decoding error as `JSON path: problem`.
+    private static func describe(_ error: DecodingError) -> String {
+        func jsonPath(_ keys: [any CodingKey]) -> String {
+            "$" + keys.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
+        }
+        func kind(_ type: Any.Type) -> String {
+            switch type {
+            case is Int.Type: "an integer"
+            case is String.Type: "a string"
+            case is [Any].Type: "an array"
+            default: "an object"
+            }
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "\(jsonPath(context.codingPath + [key])): missing"
+        case .typeMismatch(let type, let context): return "\(jsonPath(context.codingPath)): must be \(kind(type))"
+        case .valueNotFound(let type, let context): return "\(jsonPath(context.codingPath)): must be \(kind(type)), not null"
+        case .dataCorrupted(let context): return "\(jsonPath(context.codingPath)): \(context.debugDescription)"
+        @unknown default: return "\(error)"
         }
     }
 

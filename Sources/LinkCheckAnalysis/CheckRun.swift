@@ -22,7 +22,17 @@ public enum CheckRun {
         paths: [String], rules: RuleSet, policy: Policy, resolver: LinkResolver = LinkResolver(),
         callSites: Bool = true, jobs: Int
     ) -> Report {
-        let discovery = Discovery(paths: paths)
+        check(Discovery(paths: paths), rules: rules, policy: policy, resolver: resolver, callSites: callSites, jobs: jobs)
+    }
+
+    /// Checks the files `discovery` found (its ``Discovery/paths`` are the
+    /// report's inputs; what it passed over is in the report's `skipped`),
+    /// as ``check(paths:rules:policy:resolver:callSites:jobs:)`` does.
+    public static func check(
+        _ discovery: Discovery, rules: RuleSet, policy: Policy, resolver: LinkResolver = LinkResolver(),
+        callSites: Bool = true, jobs: Int
+    ) -> Report {
+        let paths = discovery.paths
         let patterns = rules.stringPatterns
         let symbols = symbolSelection(rules)
         let outcomes = inspect(discovery.files, strings: patterns, symbols: symbols, jobs: jobs)

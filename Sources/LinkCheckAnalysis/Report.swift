@@ -28,7 +28,8 @@ public struct Report: Sendable {
     public var baselined: [Finding] = []
     /// Files that could not be inspected, each with its reason.
     public var errors: [InspectionError]
-    /// Files passed over: not ELF, not a regular file.
+    /// What was passed over: files not ELF or not regular, folders nested
+    /// too deep, symbolic links leading outside the given paths.
     public var skipped: [SkippedEntry]
     /// Warnings about the run itself (a role name that matched no image, an
     /// unused suppression).
@@ -70,6 +71,13 @@ public struct Report: Sendable {
         if !errors.isEmpty { return 2 }
         return findings.contains { $0.severity == .error } ? 1 : 0
     }
+
+    /// What was passed over of one kind: files skipped, folders not walked,
+    /// symbolic links not followed.
+    public func skipped(_ kind: SkippedEntry.Kind) -> [SkippedEntry] {
+        skipped.filter { $0.kind == kind }
+    }
+
 }
 
 /// A rule pack as a report names it.

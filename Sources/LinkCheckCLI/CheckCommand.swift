@@ -31,6 +31,8 @@ enum CheckCommand {
             .init(name: "write-baseline", value: "FILE", help: "Write this run's findings to FILE as a baseline."),
             .init(name: "no-call-sites", value: nil, help: "Do not disassemble to find call sites: faster, but findings name no function, and what code loads (dlopen arguments), OS version checks before loading and calls to linked-in copies of an API are not found."),
             .init(name: "jobs", value: "N", help: "Inspect up to N files at once (default, and at most: the number of cores)."),
+            .init(name: "follow-symlinks", value: nil, help: "Follow symbolic links met in folders wherever they lead (by default only those whose target lies inside a PATH given)."),
+            .init(name: "verbose", value: nil, help: "Name every file skipped and every symbolic link not followed (by default the summary counts them)."),
         ])
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -44,7 +46,7 @@ enum CheckCommand {
             do {
                 try OutputFile.write(Data(HTMLRenderer().render(report).utf8), to: htmlPath)
             } catch {
-                printError("linkcheck: error: cannot write the HTML report to \(htmlPath): \(OutputFile.failure(htmlPath, error))")
+                printError("linkcheck: error: cannot write the HTML report to \(htmlPath): \(error)")
                 return 2
             }
         }
@@ -55,7 +57,7 @@ enum CheckCommand {
         default:
             // no-color.org: a NO_COLOR that is set and not empty turns colour off.
             let color = isatty(STDOUT_FILENO) == 1 && (getenv("NO_COLOR").map { $0.pointee == 0 } ?? true)
-            write(TextRenderer(color: color).render(report))
+            write(TextRenderer(color: color, verbose: parsed.has("verbose")).render(report))
         }
         if report.images.isEmpty {
             printError("linkcheck: error: \(nothingChecked(report, parsed.positionals))")
@@ -82,6 +84,7 @@ enum CheckCommand {
         guard !parsed.positionals.isEmpty else { throw UsageError("'linkcheck \(command)' needs at least one PATH") }
         guard !parsed.positionals.contains("") else { throw UsageError("a PATH is empty") }
         let jobs = try jobCount(parsed.last("jobs"))
+        let outputs = try OutputConflicts.outputs(parsed, ["html", "write-baseline"])
         for architecture in parsed.all("require-arch") where !Machine.standardNames.contains(Machine.canonicalName(architecture)) {
             throw UsageError("unknown architecture '\(architecture)' (known: \(Machine.standardNames.sorted().joined(separator: ", ")); arm64 means aarch64)")
         }
@@ -125,8 +128,14 @@ enum CheckCommand {
         let resolver = LinkResolver(
             searchPaths: configuration.searchPaths + parsed.all("search-path"),
             useLDLibraryPath: parsed.has("use-ld-library-path"), includeSystem: !parsed.has("no-system"))
+        let discovery = Discovery(paths: parsed.positionals, followingSymbolicLinks: parsed.has("follow-symlinks"))
+        var reads = parsed.positionals.map { OutputConflicts.Read(role: "the input", path: $0) }
+        if let configPath { reads.append(.init(role: "the configuration", path: configPath)) }
+        if let path = parsed.last("baseline") { reads.append(.init(role: "the baseline", path: path)) }
+        reads += rules.packs.map { .init(role: "the rule pack", path: $0.path) }
+        try OutputConflicts.refuse(outputs, reads: reads, images: discovery)
         var report = CheckRun.check(
-            paths: parsed.positionals, rules: rules, policy: policy, resolver: resolver,
+            discovery, rules: rules, policy: policy, resolver: resolver,
             callSites: !parsed.has("no-call-sites"), jobs: jobs)
         if let path = parsed.last("write-baseline") {
             let linkNames = Dictionary(report.images.map { ($0.path, $0.soname ?? URL(fileURLWithPath: $0.path).lastPathComponent) },
@@ -135,7 +144,7 @@ enum CheckCommand {
             do {
                 try OutputFile.write(Baseline(findings: report.findings + report.baselined, linkName: linkName).encoded(), to: path)
             } catch {
-                printError("linkcheck: error: cannot write the baseline to \(path): \(OutputFile.failure(path, error))")
+                printError("linkcheck: error: cannot write the baseline to \(path): \(error)")
                 return nil
             }
         }

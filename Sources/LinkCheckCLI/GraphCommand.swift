@@ -16,8 +16,10 @@ enum GraphCommand {
         let format = parsed.last("format") ?? "dot"
         guard ["dot", "json"].contains(format) else { throw UsageError("unknown format '\(format)' (dot or json)") }
         guard let report = try CheckCommand.makeReport(parsed, command: "graph") else { return 2 }
-        // The graph has no place for them: files that failed go to stderr.
+        // The graph has no place for them: files that failed, and what was
+        // passed over, go to stderr.
         report.errors.forEach { printError(TextRenderer.errorLine($0)) }
+        TextRenderer(verbose: parsed.has("verbose")).passedOver(report.skipped).forEach { printError($0) }
         guard !report.images.isEmpty else {
             printError("linkcheck: error: \(CheckCommand.nothingChecked(report, parsed.positionals))")
             return 2

@@ -23,7 +23,9 @@ enum InspectCommand {
         let discovery = Discovery(paths: parsed.positionals)
         let results = CheckRun.inspect(discovery.files, jobs: 1)
         let problems = discovery.errors
-            + discovery.skipped.map { InspectionError.notInspectable(path: $0.path, reason: $0.reason) }
+            + discovery.skipped.filter { $0.kind == .file }.map { InspectionError.notInspectable(path: $0.path, reason: $0.reason) }
+        // Links not followed and folders not walked are not failures: said on stderr.
+        TextRenderer(verbose: true).passedOver(discovery.skipped.filter { $0.kind != .file }).forEach { printError($0) }
         if format == "json" {
             var callSites: [String: CodeAnalysis?]?
             if parsed.has("call-sites") {

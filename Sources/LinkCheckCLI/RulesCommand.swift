@@ -85,7 +85,8 @@ enum RulesCommand {
         guard (2...8).contains(prefix.count), prefix.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
             throw UsageError("--id-prefix needs 2–8 capital letters, not '\(prefix)'")
         }
-        var annotations: [SymbolGraphRules.Annotation] = []
+        let outputs = try OutputConflicts.outputs(parsed, ["output"])
+        var reads: [OutputConflicts.Read] = []
         for directory in directories {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -98,6 +99,13 @@ enum RulesCommand {
                 printError("linkcheck: error: \(directory): no *.symbols.json symbol graphs in it")
                 return 2
             }
+            reads += graphs.map { .init(role: "the symbol graph", path: directory.hasSuffix("/") ? directory + $0 : "\(directory)/\($0)") }
+        }
+        let shipped = parsed.has("include-covered") ? nil : try? RuleLoading.load(extraPacks: [], includeDefaults: true).get()
+        reads += (shipped?.packs ?? []).map { .init(role: "the rule pack", path: $0.path) }
+        try OutputConflicts.refuse(outputs, reads: reads)
+        var annotations: [SymbolGraphRules.Annotation] = []
+        for directory in directories {
             do {
                 annotations += try SymbolGraphRules.annotations(inDirectory: directory)
             } catch {
@@ -105,7 +113,7 @@ enum RulesCommand {
                 return 2
             }
         }
-        if !parsed.has("include-covered"), case .success(let shipped) = RuleLoading.load(extraPacks: [], includeDefaults: true) {
+        if let shipped {
             let covered = Set(shipped.rules.flatMap(\.matchers).compactMap { matcher -> String? in
                 if case .swift(let path) = matcher { return path }
                 return nil
@@ -127,7 +135,7 @@ enum RulesCommand {
             do {
                 try OutputFile.write(data, to: output)
             } catch {
-                printError("linkcheck: error: cannot write \(output): \(OutputFile.failure(output, error))")
+                printError("linkcheck: error: cannot write \(output): \(error)")
                 return 2
             }
         } else {

@@ -21,12 +21,15 @@ let overview = """
 
     """
 
+/// Writes `text` to standard output (``StandardStream``: a failed write
+/// makes the exit status 2, never a signal).
 func write(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
+    StandardStream.output.write(text)
 }
 
+/// Writes `line` and a newline to standard error.
 func printError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    StandardStream.error.write(line + "\n")
 }
 
 func runCommandLine(_ arguments: [String]) -> Int32 {
@@ -63,4 +66,5 @@ func runCommandLine(_ arguments: [String]) -> Int32 {
     }
 }
 
-exit(runCommandLine(Array(CommandLine.arguments.dropFirst())))
+StandardStream.prepareForWriting()
+exit(StandardStream.exitStatus(runCommandLine(Array(CommandLine.arguments.dropFirst()))))

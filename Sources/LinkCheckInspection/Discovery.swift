@@ -6,54 +6,111 @@ import Musl
 
 /// The regular files found under the paths a user gave, ready to inspect.
 public struct Discovery: Sendable, Equatable {
+    /// The paths walked, as given.
+    public var paths: [String]
     /// Regular files to inspect, sorted by path, each file (device and
     /// inode) once.
     public var files: [String] = []
-    /// Entries passed over without being opened, with the reason.
+    /// Entries passed over without being opened, with the reason: files
+    /// that are not regular, folders nested too deep, symbolic links not
+    /// followed.
     public var skipped: [SkippedEntry] = []
     /// Paths that could not be examined at all (missing, unreadable
     /// directory, symbolic-link loop).
     public var errors: [InspectionError] = []
+    /// The path in ``files`` of each file identity.
+    private var pathsByIdentity: [FileIdentity: String] = [:]
 
-    /// Walks `paths`: files are taken as they are; directories recursively,
-    /// in sorted order. Symbolic links are followed; a directory or file
-    /// reached twice (through links or a loop) is visited once, and a link
-    /// that cannot be resolved (`ELOOP`, dangling) is an error naming it.
+    /// Walks `paths`: files are taken as they are (a symbolic link given
+    /// as a path is followed wherever it points); directories recursively,
+    /// in sorted order.
+    ///
+    /// A symbolic link met in a directory (to a folder or a file) is
+    /// followed only when its target lies inside one of the directories
+    /// given (a framework's `Versions/Current → A`, `libfoo.so →
+    /// libfoo.so.1`), unless `followingSymbolicLinks`; one that leads
+    /// elsewhere (`root → /`) is skipped as a ``SkippedEntry/Kind/link``,
+    /// as `find` and `rg` pass links over unless asked. A directory or file
+    /// reached twice (through links or a loop) is visited once, under the
+    /// path without a link when there is one, and a link that cannot be
+    /// resolved (`ELOOP`, dangling) is an error naming it.
     /// FIFOs, sockets and devices are skipped without being opened.
-    public init(paths: [String]) {
-        var walker = Walker()
+    public init(paths: [String], followingSymbolicLinks: Bool = false) {
+        self.paths = paths
+        var walker = Walker(followingSymbolicLinks: followingSymbolicLinks)
+        walker.roots = paths.compactMap { path in
+            var info = stat()
+            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
+            return Walker.realPath(path)
+        }
         for path in paths {
             walker.visit(path, depth: 0)
         }
+        walker.followPendingLinks()
         files = walker.files.values.map(\.path).sorted()
+        pathsByIdentity = walker.files.mapValues(\.path)
         skipped = walker.skipped.sorted { $0.path < $1.path }
         errors = walker.errors
     }
+
+    /// The path under which ``files`` holds the file `identity` names, if
+    /// the walk found it.
+    public func path(of identity: FileIdentity) -> String? {
+        pathsByIdentity[identity]
+    }
 }
 
-/// A directory entry that discovery passed over.
+/// A directory entry that discovery (or inspection) passed over.
 public struct SkippedEntry: Sendable, Equatable {
-    public var path: String
-    /// Why: `not a regular file`, `not an ELF file`, ….
-    public var reason: String
+    /// What was passed over.
+    public enum Kind: String, Sendable {
+        /// A file not inspected: not a regular file, not an ELF file, a
+        /// core dump.
+        case file
+        /// A folder not walked: nested deeper than the limit.
+        case folder
+        /// A symbolic link not followed: it leads outside the given paths.
+        case link
+    }
 
-    public init(path: String, reason: String) {
+    public var path: String
+    /// Why: `not a regular file`, `not an ELF file`, `nested deeper than
+    /// 64 directories`, `a symbolic link to /, outside the given paths`.
+    public var reason: String
+    public var kind: Kind
+
+    public init(path: String, reason: String, kind: Kind = .file) {
         self.path = path
         self.reason = reason
+        self.kind = kind
     }
 }
 
 private struct Walker {
+    let followingSymbolicLinks: Bool
+    /// The real paths (`realpath(3)`) of the directories given.
+    var roots: [String] = []
     /// Files by identity; the path reached without a symbolic link wins.
     var files: [FileIdentity: (path: String, viaLink: Bool)] = [:]
+    /// Links met in walked folders, with their depth, followed once the
+    /// folders are walked (``followPendingLinks()``): a file or folder
+    /// inside the tree is then named by its own path, not a link's
+    /// (`Kit.framework/Versions/A/Kit`, not `Versions/Current/Kit`).
+    var pendingLinks: [(path: String, depth: Int)] = []
     var visitedDirectories = Set<FileIdentity>()
     var skipped: [SkippedEntry] = []
     var errors: [InspectionError] = []
 
+    init(followingSymbolicLinks: Bool) {
+        self.followingSymbolicLinks = followingSymbolicLinks
+    }
+
     /// Nesting bound: deeper trees are reported rather than walked.
     static let maximumDepth = 64
 
-    mutating func visit(_ path: String, depth: Int) {
+    /// Visits `path`, `depth` folders below a given path; `followingLink`
+    /// when it is a pending link being followed now.
+    mutating func visit(_ path: String, depth: Int, followingLink: Bool = false) {
         var linkInfo = stat()
         guard lstat(path, &linkInfo) == 0 else {
             errors.append(.unreadable(path: path, errno: errno))
@@ -66,6 +123,16 @@ private struct Walker {
             errors.append(.unreadable(path: path, errno: errno))
             return
         }
+        // A link met in a walked folder must stay inside the given ones,
+        // and waits until the folders are walked.
+        if isLink, depth > 0, !followingLink {
+            if !followingSymbolicLinks, let target = Self.realPath(path), !isInsideRoots(target) {
+                skipped.append(SkippedEntry(path: path, reason: "a symbolic link to \(target), outside the given paths", kind: .link))
+            } else {
+                pendingLinks.append((path, depth))
+            }
+            return
+        }
         let identity = FileIdentity(info)
         switch info.st_mode & S_IFMT {
         case S_IFREG:
@@ -74,7 +141,7 @@ private struct Walker {
         case S_IFDIR:
             guard visitedDirectories.insert(identity).inserted else { return }
             guard depth < Self.maximumDepth else {
-                skipped.append(SkippedEntry(path: path, reason: "nested deeper than \(Self.maximumDepth) directories"))
+                skipped.append(SkippedEntry(path: path, reason: "nested deeper than \(Self.maximumDepth) directories", kind: .folder))
                 return
             }
             for name in entries(of: path) {
@@ -83,6 +150,32 @@ private struct Walker {
         default:
             skipped.append(SkippedEntry(path: path, reason: "not a regular file"))
         }
+    }
+
+    /// Follows ``pendingLinks``, and the links met in the folders they lead
+    /// to, in the order they were met.
+    mutating func followPendingLinks() {
+        var index = 0
+        while index < pendingLinks.count {
+            let (path, depth) = pendingLinks[index]
+            index += 1
+            visit(path, depth: depth, followingLink: true)
+        }
+    }
+
+    /// Whether the real path `target` is one of ``roots`` or inside one.
+    func isInsideRoots(_ target: String) -> Bool {
+        roots.contains { root in
+            target == root || target.hasPrefix(root == "/" ? "/" : root + "/")
+        }
+    }
+
+    /// `path` with every symbolic link, `.` and `..` resolved
+    /// (`realpath(3)`), or `nil` when it cannot be.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// The names in directory `path` except `.` and `..`, sorted

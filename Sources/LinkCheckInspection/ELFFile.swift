@@ -29,6 +29,22 @@ final class ELFFile {
     /// The largest file read into memory to repair its header, in bytes.
     static let largestRepairedFile = 64 << 20
 
+    /// `ELFMAG`, the first four bytes of every ELF file: `\x7fELF`.
+    static let magic: [UInt8] = [0x7f, 0x45, 0x4c, 0x46]
+
+    /// Whether the regular file at `path` starts with ``magic``: what
+    /// inspection reads as an image rather than skipping as not ELF. `false`
+    /// when it cannot be opened, or is not a regular file (never opened).
+    static func startsWithMagic(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 4)
+        return pread(fd, &bytes, 4, 0) == 4 && bytes == magic
+    }
+
     /// `elf_version(EV_CURRENT)` must be called once before any other libelf
     /// call; a `static let` runs it exactly once, thread-safely.
     private static let libelfReady: Bool = elf_version(UInt32(EV_CURRENT)) != UInt32(EV_NONE)
@@ -62,7 +78,7 @@ final class ELFFile {
         }
         var magic = [UInt8](repeating: 0, count: 4)
         let got = pread(fd, &magic, 4, 0)
-        guard got == 4, magic == [0x7f, 0x45, 0x4c, 0x46] else {
+        guard got == 4, magic == Self.magic else {
             let code = errno
             close(fd)
             if got < 0 { throw .unreadable(path: path, errno: code) }

@@ -53,4 +53,11 @@ public enum ImageInspector {
             )
         }
     }
+
+    /// Whether the file at `path` is one inspection reads as an image: a
+    /// regular file that starts with the ELF magic `\x7fELF` (only its
+    /// first four bytes are read).
+    public static func isImage(path: String) -> Bool {
+        ELFFile.startsWithMagic(path)
+    }
 }

@@ -38,12 +38,13 @@ public enum CheckJSON {
             rulePacks = report.rulePacks.map { Pack(name: $0.name, version: $0.version, path: $0.path) }
             summary = Summary(
                 images: report.images.count, errors: report.count(.error), warnings: report.count(.warning),
-                notes: report.count(.note), skipped: report.skipped.count, failed: report.errors.count,
+                notes: report.count(.note), skipped: report.skipped(.file).count, failed: report.errors.count,
+                foldersPassedOver: report.skipped(.folder).count, linksNotFollowed: report.skipped(.link).count,
                 incomplete: report.count(.incomplete), baselined: report.baselined.count, exitStatus: Int(report.exitStatus))
             images = report.images.map(Image.init)
             findings = report.findings.map(FindingEntry.init)
             errors = report.errors.map { FileError(path: $0.path, message: TextRenderer.reason($0)) }
-            skipped = report.skipped.map { Skipped(path: $0.path, reason: $0.reason) }
+            skipped = report.skipped.map { Skipped(path: $0.path, reason: $0.reason, kind: $0.kind.rawValue) }
             notices = report.notices
             remarks = report.remarks
             graph = Graph(report)
@@ -60,7 +61,8 @@ public enum CheckJSON {
     }
 
     struct Summary: Encodable {
-        var images, errors, warnings, notes, skipped, failed, incomplete, baselined, exitStatus: Int
+        var images, errors, warnings, notes, skipped, failed, foldersPassedOver, linksNotFollowed, incomplete, baselined: Int
+        var exitStatus: Int
     }
 
     struct Image: Encodable {
@@ -185,7 +187,7 @@ public enum CheckJSON {
     }
 
     struct Skipped: Encodable {
-        var path, reason: String
+        var path, reason, kind: String
     }
 }
 

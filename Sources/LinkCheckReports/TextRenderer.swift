@@ -5,14 +5,18 @@ import LinkCheckRules
 /// Renders a ``Report`` as compiler-style diagnostics, one line per finding
 /// (`PATH: SEVERITY: [RULE-ID] MESSAGE`, as clang and swiftc print them, so
 /// editors and Xcode pick them up), then one line per file that could not be
-/// inspected, per notice, and a summary line.
+/// inspected, per notice, what was passed over, and a summary line.
 public struct TextRenderer {
     /// Colour the severities with ANSI escapes (only for a terminal, and
     /// never when `NO_COLOR` is set: the caller decides).
     public var color: Bool
+    /// Name every file skipped and every symbolic link not followed
+    /// (`--verbose`); otherwise the summary counts them.
+    public var verbose: Bool
 
-    public init(color: Bool = false) {
+    public init(color: Bool = false, verbose: Bool = false) {
         self.color = color
+        self.verbose = verbose
     }
 
     public func render(_ report: Report) -> String {
@@ -29,6 +33,7 @@ public struct TextRenderer {
         for remark in report.remarks {
             lines.append("linkcheck: \(label(.note)) \(remark)")
         }
+        lines += passedOver(report.skipped)
         lines.append(Self.summary(report))
         return lines.joined(separator: "\n") + "\n"
     }
@@ -40,14 +45,41 @@ public struct TextRenderer {
     }
 
     /// `linkcheck: 9 images (1 incomplete), 3 errors, 1 warning, 5 notes; 2
-    /// files skipped, 0 files failed; 4 findings in the baseline`.
+    /// files skipped, 0 files failed`, then `, 3 links not followed` and
+    /// `; 4 findings in the baseline` when there are any.
     public static func summary(_ report: Report) -> String {
         let incomplete = report.count(.incomplete)
+        let links = report.skipped(.link).count
         return "linkcheck: \(count(report.images.count, "image"))\(incomplete > 0 ? " (\(incomplete) incomplete)" : ""), "
             + "\(count(report.count(.error), "error")), \(count(report.count(.warning), "warning")), "
             + "\(count(report.count(.note), "note")); "
-            + "\(count(report.skipped.count, "file")) skipped, \(count(report.errors.count, "file")) failed"
+            + "\(count(report.skipped(.file).count, "file")) skipped, \(count(report.errors.count, "file")) failed"
+            + (links == 0 ? "" : ", \(count(links, "link")) not followed")
             + (report.baselined.isEmpty ? "" : "; \(count(report.baselined.count, "finding")) in the baseline")
+    }
+
+    /// What was passed over, for the lines before the summary: with
+    /// ``verbose``, each file skipped and each link not followed
+    /// (`d/root: note: not followed: a symbolic link to /, outside the
+    /// given paths`); always one line per reason naming the folders not
+    /// walked (`linkcheck: note: passed over 2 folders nested deeper than
+    /// 64 directories: a/…, b/…`).
+    public func passedOver(_ skipped: [SkippedEntry]) -> [String] {
+        var lines: [String] = []
+        if verbose {
+            for entry in skipped where entry.kind != .folder {
+                let what = entry.kind == .link ? "not followed" : "skipped"
+                lines.append("\(Self.oneLine(entry.path)): \(label(.note)) \(what): \(Self.oneLine(entry.reason))")
+            }
+        }
+        let folders = skipped.filter { $0.kind == .folder }
+        var reasons: [String] = []
+        for folder in folders where !reasons.contains(folder.reason) { reasons.append(folder.reason) }
+        for reason in reasons {
+            let paths = folders.filter { $0.reason == reason }.map { Self.oneLine($0.path) }
+            lines.append("linkcheck: \(label(.note)) passed over \(Self.count(paths.count, "folder")) \(reason): \(paths.joined(separator: ", "))")
+        }
+        return lines
     }
 
     /// Where the finding's calls are: ` [called from F at 0x… and N more;

@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Reading the JSON files linkcheck is given (rule packs, symbol graphs,
 /// `linkcheck.json`, baselines): only a regular file is opened, so a FIFO
 /// cannot block the run, and a failure says what is wrong in words.
@@ -11,22 +17,52 @@ public enum InputFile {
         public var description: String { reason }
     }
 
-    /// The contents of the regular file at `path`.
+    /// The contents of the regular file at `path` (`open(2)` with
+    /// `O_NONBLOCK`, so that a FIFO put there meanwhile cannot block,
+    /// `fstat(2)`, `read(2)`).
     ///
     /// - Throws: ``Failure``.
     public static func read(_ path: String) throws(Failure) -> Data {
         var info = stat()
-        if stat(path, &info) == 0 {
-            switch info.st_mode & S_IFMT {
-            case S_IFREG: break
-            case S_IFDIR: throw Failure(reason: "is a directory")
-            default: throw Failure(reason: "is not a regular file (a FIFO, socket or device)")
-            }
+        if stat(path, &info) == 0 { try requireRegular(info) }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        guard descriptor >= 0 else { throw Failure(errno: errno) }
+        defer { close(descriptor) }
+        guard fstat(descriptor, &info) == 0 else { throw Failure(errno: errno) }
+        try requireRegular(info)
+        return try readToEnd(descriptor)
+    }
+
+    private static func requireRegular(_ info: stat) throws(Failure) {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: throw Failure(reason: "is a directory")
+        default: throw Failure(reason: "is not a regular file (a FIFO, socket or device)")
         }
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw Failure(reason: (error as NSError).localizedFailureReason ?? error.localizedDescription)
+    }
+}
+
+extension InputFile.Failure {
+    /// The system's message for `code`: `No such file or directory`,
+    /// `Permission denied`.
+    init(errno code: Int32) {
+        reason = String(cString: strerror(code))
+    }
+}
+
+/// Everything `descriptor` reads until end of file (`read(2)`, again after
+/// `EINTR`).
+private func readToEnd(_ descriptor: Int32) throws(InputFile.Failure) -> Data {
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let count = read(descriptor, &buffer, buffer.count)
+        if count > 0 {
+            data.append(contentsOf: buffer[..<count])
+        } else if count == 0 {
+            return data
+        } else if errno != EINTR {
+            throw InputFile.Failure(errno: errno)
         }
     }
 }

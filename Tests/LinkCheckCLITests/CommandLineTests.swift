@@ -24,7 +24,9 @@ import Testing
                       ["check"], ["frobnicate"], ["check", "--format", "xml", "x"], ["check", "--jobs", "0", "x"],
                       ["check", "--extension", "Ext=spaceship", "x"], ["check", "--rules"],
                       ["check", "--extension", "=share", "x"], ["check", "--extension", "Ext=", "x"],
-                      ["check", "--require-arch", "bogus", "x"], ["check", ""], ["inspect", ""]])
+                      ["check", "--require-arch", "bogus", "x"], ["check", ""], ["inspect", ""],
+                      ["check", "--html", "", "x"], ["check", "--write-baseline=", "x"],
+                      ["rules", "extract", "--symbol-graph-dir", "x", "--output", ""]])
     func usageErrorsExitTwo(arguments: [String]) throws {
         let output = try Command.linkcheck(arguments)
         #expect(output.status == 2)

@@ -68,8 +68,8 @@ import Testing
         #expect(errors.first?["path"] == "lib/bad.so")
         let summary = try #require(document["summary"] as? [String: Int])
         #expect(summary == [
-            "images": 1, "errors": 1, "warnings": 0, "notes": 1, "skipped": 1, "failed": 1, "incomplete": 0, "baselined": 0,
-            "exitStatus": 2,
+            "images": 1, "errors": 1, "warnings": 0, "notes": 1, "skipped": 1, "failed": 1, "foldersPassedOver": 0,
+            "linksNotFollowed": 0, "incomplete": 0, "baselined": 0, "exitStatus": 2,
         ])
     }
 
@@ -88,6 +88,46 @@ import Testing
     @Test func textSnapshot() throws {
         let actual = TextRenderer().render(RendererTests.report)
         #expect(try Snapshot.expected("check-report.txt", actual: actual) == actual)
+    }
+}
+
+/// What was passed over, before the summary.
+@Suite struct PassedOverRenderingTests {
+    static let report = Report(
+        inputs: ["lib"], rulePacks: [], images: [], findings: [], errors: [],
+        skipped: [
+            SkippedEntry(path: "lib/README", reason: "not an ELF file"),
+            SkippedEntry(path: "lib/a/deep", reason: "nested deeper than 64 directories", kind: .folder),
+            SkippedEntry(path: "lib/b/deep", reason: "nested deeper than 64 directories", kind: .folder),
+            SkippedEntry(path: "lib/root", reason: "a symbolic link to /, outside the given paths", kind: .link),
+        ],
+        notices: [])
+
+    @Test func foldersPassedOverAreNamedOncePerReason() {
+        #expect(TextRenderer().render(Self.report) == """
+            linkcheck: note: passed over 2 folders nested deeper than 64 directories: lib/a/deep, lib/b/deep
+            linkcheck: 0 images, 0 errors, 0 warnings, 0 notes; 1 file skipped, 0 files failed, 1 link not followed
+
+            """)
+    }
+
+    @Test func verboseNamesEveryFileSkippedAndLinkNotFollowed() {
+        #expect(TextRenderer(verbose: true).render(Self.report) == """
+            lib/README: note: skipped: not an ELF file
+            lib/root: note: not followed: a symbolic link to /, outside the given paths
+            linkcheck: note: passed over 2 folders nested deeper than 64 directories: lib/a/deep, lib/b/deep
+            linkcheck: 0 images, 0 errors, 0 warnings, 0 notes; 1 file skipped, 0 files failed, 1 link not followed
+
+            """)
+    }
+
+    @Test func jsonCountsEachKindAndNamesIt() throws {
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(CheckJSON.render(Self.report).utf8)) as? [String: Any])
+        let summary = try #require(document["summary"] as? [String: Int])
+        #expect(summary["skipped"] == 1)
+        #expect(summary["foldersPassedOver"] == 2)
+        #expect(summary["linksNotFollowed"] == 1)
+        #expect((document["skipped"] as? [[String: String]])?.map { $0["kind"] } == ["file", "folder", "folder", "link"])
     }
 }
 

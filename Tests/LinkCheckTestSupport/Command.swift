@@ -2,9 +2,12 @@ import Foundation
 
 /// What a finished command printed and returned.
 public struct CommandOutput: Sendable {
+    /// The exit status, or the signal's number when ``killedBySignal``.
     public var status: Int32
     public var standardOutput: String
     public var standardError: String
+    /// The process died of a signal (a trap is SIGILL, a closed pipe SIGPIPE).
+    public var killedBySignal = false
 }
 
 /// A command that exited non-zero where success was required.
@@ -48,7 +51,8 @@ public enum Command {
         return CommandOutput(
             status: process.terminationStatus,
             standardOutput: String(decoding: outData, as: UTF8.self),
-            standardError: String(decoding: errorData.data, as: UTF8.self))
+            standardError: String(decoding: errorData.data, as: UTF8.self),
+            killedBySignal: process.terminationReason == .uncaughtSignal)
     }
 
     /// Like ``capture(_:_:environment:currentDirectory:)`` but throws

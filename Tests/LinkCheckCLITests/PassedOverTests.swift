@@ -1,0 +1,97 @@
+import Foundation
+import LinkCheckTestSupport
+import Testing
+
+/// What a walk passes over is said: symbolic links leading out of the tree
+/// (counted, named with `--verbose`, followed with `--follow-symlinks`) and
+/// folders nested too deep (named, once per reason, before the summary).
+@Suite struct PassedOverTests {
+    /// `tree/lib.so`, and `tree/elsewhere → ../outside` holding another ELF
+    /// library, `libout.so`.
+    static func treeWithALinkOut() throws -> (TemporaryDirectory, outside: String) {
+        let directory = try Fixtures.temporaryDirectory()
+        let manager = FileManager.default
+        try manager.createDirectory(at: directory.path("tree"), withIntermediateDirectories: true)
+        try manager.createDirectory(at: directory.path("outside"), withIntermediateDirectories: true)
+        try manager.copyItem(atPath: FailedWriteTests.library, toPath: directory.path("tree/lib.so").path)
+        try manager.copyItem(atPath: FailedWriteTests.library, toPath: directory.path("outside/libout.so").path)
+        try manager.createSymbolicLink(atPath: directory.path("tree/elsewhere").path, withDestinationPath: "../outside")
+        let outside = try #require(realpath(directory.path("outside").path, nil).map { path in
+            defer { free(path) }
+            return String(cString: path)
+        })
+        return (directory, outside)
+    }
+
+    @Test func aDirectoryLinkOutOfTheTreeIsNotFollowed() throws {
+        let (directory, outside) = try Self.treeWithALinkOut()
+        let run = { (arguments: [String]) in
+            try Command.capture(Fixtures.linkcheckExecutable, ["check"] + arguments + ["tree"], currentDirectory: directory.url)
+        }
+        let plain = try run([])
+        #expect(plain.status == 0)
+        #expect(plain.standardOutput == "linkcheck: 1 image, 0 errors, 0 warnings, 0 notes; 0 files skipped, 0 files failed, 1 link not followed\n")
+
+        let verbose = try run(["--verbose"])
+        #expect(verbose.standardOutput == """
+            tree/elsewhere: note: not followed: a symbolic link to \(outside), outside the given paths
+            linkcheck: 1 image, 0 errors, 0 warnings, 0 notes; 0 files skipped, 0 files failed, 1 link not followed
+
+            """)
+
+        let following = try run(["--follow-symlinks"])
+        #expect(following.standardOutput == "linkcheck: 2 images, 0 errors, 0 warnings, 0 notes; 0 files skipped, 0 files failed\n")
+
+        let json = try run(["--format", "json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let summary = try #require(document["summary"] as? [String: Int])
+        #expect(summary["linksNotFollowed"] == 1)
+        #expect(summary["skipped"] == 0)
+        #expect(document["skipped"] as? [[String: String]] == [
+            ["path": "tree/elsewhere", "reason": "a symbolic link to \(outside), outside the given paths", "kind": "link"],
+        ])
+
+        let graph = try Command.capture(Fixtures.linkcheckExecutable, ["graph", "--verbose", "tree"], currentDirectory: directory.url)
+        #expect(graph.status == 0)
+        #expect(graph.standardError == "tree/elsewhere: note: not followed: a symbolic link to \(outside), outside the given paths\n")
+        #expect(graph.standardOutput.components(separatedBy: "[label=").count == 2, "one node")
+    }
+
+    @Test func foldersPassedOverAreNamedInText() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let nested = Array(repeating: "d", count: 64).joined(separator: "/")
+        for top in ["a", "b"] {
+            try FileManager.default.createDirectory(at: directory.path("\(top)/\(nested)"), withIntermediateDirectories: true)
+        }
+        try FileManager.default.copyItem(atPath: FailedWriteTests.library, toPath: directory.path("a/lib.so").path)
+        _ = FileManager.default.createFile(atPath: directory.path("a/README").path, contents: Data("x".utf8))
+        let output = try Command.capture(Fixtures.linkcheckExecutable, ["check", "a", "b"], currentDirectory: directory.url)
+        #expect(output.status == 0)
+        // The 64th folder down is the first one not walked.
+        #expect(output.standardOutput == """
+            linkcheck: note: passed over 2 folders nested deeper than 64 directories: a/\(nested), b/\(nested)
+            linkcheck: 1 image, 0 errors, 0 warnings, 0 notes; 1 file skipped, 0 files failed
+
+            """)
+        let verbose = try Command.capture(Fixtures.linkcheckExecutable, ["check", "--verbose", "a", "b"], currentDirectory: directory.url)
+        #expect(verbose.standardOutput.hasPrefix("a/README: note: skipped: not an ELF file\nlinkcheck: note: passed over 2 folders"))
+    }
+
+    @Test(.enabled(if: ReportSchemaTests.hasValidator, "needs Python's jsonschema"))
+    func whatIsPassedOverMatchesTheSchema() throws {
+        let (directory, _) = try Self.treeWithALinkOut()
+        try FileManager.default.createDirectory(
+            at: directory.path("tree/" + Array(repeating: "d", count: 65).joined(separator: "/")), withIntermediateDirectories: true)
+        let output = try Command.capture(Fixtures.linkcheckExecutable, ["check", "--format", "json", "tree"], currentDirectory: directory.url)
+        #expect(output.status == 0)
+        try output.standardOutput.write(to: directory.path("report.json"), atomically: true, encoding: .utf8)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
+        #expect((document["summary"] as? [String: Int])?["foldersPassedOver"] == 1)
+        let schema = Fixtures.repositoryRoot.appendingPathComponent("Documentation/check-report.schema.json").path
+        let validation = try Command.capture("python3", ["-c", """
+            import json, sys, jsonschema
+            jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
+            """, directory.path("report.json").path, schema])
+        #expect(validation.status == 0, "\(validation.standardError)")
+    }
+}

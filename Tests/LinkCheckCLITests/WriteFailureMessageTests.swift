@@ -1,0 +1,54 @@
+import Foundation
+import LinkCheckTestSupport
+import Testing
+
+/// A failed write names the file and says what is wrong in plain words,
+/// never Foundation's "NSCocoaErrorDomain error 512" or "The file doesn't
+/// exist" for a file that does.
+@Suite struct WriteFailureMessageTests {
+    @Test func writeFailuresSayWhatIsWrongWithWhichFile() throws {
+        let library = FailedWriteTests.library
+        let directory = try Fixtures.temporaryDirectory()
+        let cases = [
+            (directory.url.path, "it is a folder"),
+            ("/nonexistent/report.html", "the folder /nonexistent does not exist"),
+            ("\(directory.url.path)/out/", "it names a folder (it ends with '/')"),
+        ]
+        for (path, reason) in cases {
+            let result = try Command.linkcheck(["check", "--html", path, library])
+            #expect(result.status == 2)
+            #expect(result.standardError == "linkcheck: error: cannot write the HTML report to \(path): \(reason)\n")
+        }
+        // /proc/version exists and cannot be replaced: root may open it for
+        // writing but cannot create a file beside it; others may not open it.
+        let proc = try Command.linkcheck(["check", "--html", "/proc/version", library])
+        #expect(proc.status == 2)
+        #expect([
+            "linkcheck: error: cannot write the HTML report to /proc/version: cannot create a temporary file in /proc to replace it with: No such file or directory\n",
+            "linkcheck: error: cannot write the HTML report to /proc/version: Permission denied\n",
+        ].contains(proc.standardError), "\(proc.standardError)")
+        let baseline = try Command.linkcheck(["check", "--write-baseline", "/nonexistent/b.json", library])
+        #expect(baseline.standardError == "linkcheck: error: cannot write the baseline to /nonexistent/b.json: the folder /nonexistent does not exist\n")
+    }
+
+    @Test func aBaselineThatIsNotABaselineSaysWhy() throws {
+        let library = FailedWriteTests.library
+        let directory = try Fixtures.temporaryDirectory()
+        let file = directory.path("baseline.json")
+        for (text, reason) in [
+            ("{}", "not a linkcheck baseline: $.format: missing"),
+            (#"{"format": 1, "findings": [{"image": "libA.so"}]}"#, "not a linkcheck baseline: $.findings[0].rule: missing"),
+            (#"{"format": true, "findings": []}"#, "not a linkcheck baseline: $.format: must be an integer"),
+            (#"{"format": 1, "findings": {}}"#, "not a linkcheck baseline: $.findings: must be an array"),
+            (#"{"format": 1, "#, "not a linkcheck baseline: not JSON: Unexpected end of file during JSON parse."),
+            (#"{"format": 2, "findings": []}"#, "unsupported baseline format 2 (this linkcheck reads format 1)"),
+        ] {
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            let result = try Command.linkcheck(["check", "--baseline", file.path, library])
+            #expect(result.status == 2)
+            #expect(result.standardError == "linkcheck: error: \(file.path): \(reason)\n")
+        }
+        let missing = try Command.linkcheck(["check", "--baseline", directory.path("none.json").path, library])
+        #expect(missing.standardError == "linkcheck: error: \(directory.path("none.json").path): cannot read: No such file or directory\n")
+    }
+}
