@@ -246,6 +246,19 @@ import Testing
         #expect(try Oracle.dylibsUsed(uploader).first == "@rpath/Uploader.framework/Uploader")
     }
 
+    @Test func chainedExtensionLinksAFrameworkThroughATextStub() throws {
+        let path = try MachOFixture.shareExtensionChained.path()
+        #expect(try Oracle.header(path).fileType == "EXECUTE")
+        #expect(try Oracle.usesChainedFixups(path))
+        #expect(try Self.commandNames(path).contains("LC_MAIN"))
+        #expect(try Oracle.rpaths(path) == ["@executable_path/../../Frameworks"])
+        #expect(try Oracle.dylibsUsed(path).last == "@rpath/Uploader.framework/Uploader")
+        let bindings = try Oracle.bindings(path)
+        #expect(bindings.contains(Binding(section: "__objc_classrefs", library: "Uploader", symbol: "_OBJC_CLASS_$_UPUploader")))
+        #expect(bindings.contains(Binding(section: "__got", library: "Foundation", symbol: "_NSExtensionMain")))
+        #expect(try Oracle.selectorReferences(path).isSuperset(of: ["extensionContext", "initWithEndpoint:", "upload:", "retry:"]))
+    }
+
     // MARK: - The PhotosApp sample
 
     static let photosFrameworks = ["Uploader", "SyncKit", "ImageKit", "Legacy", "Sneaky", "Plugin"]

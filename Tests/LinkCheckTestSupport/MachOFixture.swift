@@ -42,6 +42,12 @@ public enum MachOFixture: String, CaseIterable, Sendable {
     /// `MH_OBJECT` members `static-tracker.o` (imports
     /// `_OBJC_CLASS_$_UIApplication`) and `static-counter.o`.
     case staticFramework
+    /// `Share`: the share extension's executable alone, linked with chained
+    /// fixups and `-application_extension` against `Uploader.tbd`, a text
+    /// stub of Uploader (flagged `not_app_extension_safe`): the chained
+    /// linker can link a project's own frameworks only through such stubs.
+    /// Entry `_NSExtensionMain`, rpath `@executable_path/../../Frameworks`.
+    case shareExtensionChained
     /// `Mini.app`: an app (`Mini`, `MH_EXECUTE`) with the embedded
     /// framework `Uploader.framework` and the share extension
     /// `PlugIns/Share.appex` (`Share`: `MH_EXECUTE` linked with
@@ -117,6 +123,13 @@ public enum MachOFixture: String, CaseIterable, Sendable {
                 return try MachOFixtures.staticArchive(objects, to: directory.appendingPathComponent("\(target.arch)/libTracker.a"))
             }
             return try MachOFixtures.fat(archives, to: directory.appendingPathComponent("Tracker.framework/Tracker"))
+
+        case .shareExtensionChained:
+            return try MachOFixtures.link(Image(
+                sources: MachOFixtures.sources("share-extension.m"), product: .executable, linker: .chainedFixups,
+                applicationExtensionSafe: true, rpaths: ["@executable_path/../../Frameworks"], frameworks: Self.uploaderFrameworks,
+                inputs: MachOFixtures.sources("Uploader.tbd"), linkerFlags: ["-e", "_NSExtensionMain"]),
+                to: directory.appendingPathComponent("Share"))
 
         case .appWithShareExtension:
             let app = try MachOFixtures.AppBundle(named: "Mini", in: directory)
