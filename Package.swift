@@ -51,7 +51,8 @@ let package = Package(
             dependencies: ["LinkCheckCLI"]
         ),
         // Helpers the test targets share: temporary folders, compiling
-        // fixtures from Tests/Fixtures, running commands, building Samples/.
+        // fixtures from Tests/Fixtures (ELF and Mach-O, with LLVM's tools as
+        // Mach-O oracles), running commands, building Samples/.
         .target(name: "LinkCheckTestSupport", path: "Tests/LinkCheckTestSupport"),
         .testTarget(
             name: "LinkCheckInspectionTests", dependencies: ["LinkCheckInspection", "CMappedFileGuard", "LinkCheckTestSupport"]

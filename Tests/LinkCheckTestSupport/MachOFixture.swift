@@ -1,0 +1,185 @@
+import Foundation
+
+/// The Mach-O fixtures the tests share, each built from source once per test
+/// process (``path()``) into a temporary folder removed when the process
+/// exits. The recipe of each is its case in ``build(in:)``; the sources are
+/// in `Tests/Fixtures/MachO` and `Samples/PhotosApp`. Every image is for iOS
+/// 15 (armv7: iOS 10), `LC_BUILD_VERSION` platform ios or iossimulator,
+/// SDK 17.0.
+/// `MachOFixtureTests` checks each against LLVM's tools.
+public enum MachOFixture: String, CaseIterable, Sendable {
+    /// `Uploader` (the sample's sources): thin arm64 `MH_DYLIB`, bind
+    /// opcodes, not flagged. Install name `@rpath/Uploader.framework/Uploader`;
+    /// class reference `_OBJC_CLASS_$_UIApplication` (from UIKit), selector
+    /// references `sharedApplication` (a class method) and `openURL:` (an
+    /// instance method), from the C function `present_login`.
+    case uploader
+    /// The same sources with chained fixups (`DYLD_CHAINED_PTR_64`).
+    case uploaderChained
+    /// `ImageKit`: fat `MH_DYLIB`, x86_64 (simulator) and arm64, bind
+    /// opcodes, both slices flagged `MH_APP_EXTENSION_SAFE`; subclasses
+    /// UIKit's `UIView`.
+    case imageKitFat
+    /// `Sneaky`: fat `MH_DYLIB`, x86_64 (simulator) and arm64, chained
+    /// fixups, flagged, reaching `sharedApplication` and `openURL:` only by
+    /// name (`NSClassFromString`, `NSSelectorFromString`): no UIKit, no
+    /// class or selector reference for them, the names only in `__cstring`.
+    case sneakyFatChained
+    /// `Legacy` for the arm64 simulator (`LC_BUILD_VERSION` platform
+    /// iossimulator): thin `MH_DYLIB`, bind opcodes, not flagged.
+    case legacySimulator
+    /// `Codec`: a 32-bit-only framework, armv7 (`MH_MAGIC`), flagged,
+    /// linking only libSystem and importing only `dyld_stub_binder`.
+    case codec32
+    /// `Stubs`: arm64 `MH_DYLIB`, chained fixups, whose calls go through
+    /// linker-made `objc_msgSend$sharedApplication` and
+    /// `objc_msgSend$openURL:` stubs in `__TEXT,__objc_stubs`.
+    case selectorStubs
+    /// `FilterPlugin.bundle/FilterPlugin`: arm64 `MH_BUNDLE`, bind opcodes.
+    case plugInBundle
+    /// `Tracker.framework/Tracker`: a static framework, a fat file of two
+    /// static archives (x86_64 simulator and arm64), each with the
+    /// `MH_OBJECT` members `static-tracker.o` (imports
+    /// `_OBJC_CLASS_$_UIApplication`) and `static-counter.o`.
+    case staticFramework
+    /// `Share`: the share extension's executable alone, linked with chained
+    /// fixups and `-application_extension` against `Uploader.tbd`, a text
+    /// stub of Uploader (flagged `not_app_extension_safe`): the chained
+    /// linker can link a project's own frameworks only through such stubs.
+    /// Entry `_NSExtensionMain`, rpath `@executable_path/../../Frameworks`.
+    case shareExtensionChained
+    /// `Mini.app`: an app (`Mini`, `MH_EXECUTE`) with the embedded
+    /// framework `Uploader.framework` and the share extension
+    /// `PlugIns/Share.appex` (`Share`: `MH_EXECUTE` linked with
+    /// `-application_extension`, entry `_NSExtensionMain`, rpaths
+    /// `@executable_path/Frameworks` and `@executable_path/../../Frameworks`,
+    /// binary `Info.plist` with `NSExtensionPointIdentifier`
+    /// `com.apple.share-services`), both linking Uploader. The path is the
+    /// `.app` folder.
+    case appWithShareExtension
+
+    /// The fixture's path, built on first use in this process.
+    ///
+    /// - Throws: ``CommandFailure`` when a tool fails (the same error on
+    ///   every later call).
+    public func path() throws -> URL {
+        try MachOFixtureCache.shared.path(for: rawValue) { try build(in: $0) }
+    }
+
+    private static let uploaderSources = MachOFixtures.photosAppSources("Frameworks/Uploader/UPUploader.m", "Frameworks/Uploader/UPLogin.m")
+    private static let uploaderFrameworks = ["UIKit", "Foundation", "CoreFoundation"]
+
+    /// Builds the fixture into the new folder `directory`.
+    private func build(in directory: URL) throws -> URL {
+        typealias Image = MachOFixtures.Image
+        switch self {
+        case .uploader, .uploaderChained:
+            return try MachOFixtures.link(Image(
+                sources: Self.uploaderSources, product: .dylib(installName: "@rpath/Uploader.framework/Uploader"),
+                linker: self == .uploader ? .opcodes : .chainedFixups, frameworks: Self.uploaderFrameworks),
+                to: directory.appendingPathComponent("Uploader"))
+
+        case .imageKitFat, .sneakyFatChained:
+            let (name, sources, linker, frameworks): (String, [URL], MachOFixtures.Linker, [String]) = self == .imageKitFat
+                ? ("ImageKit", MachOFixtures.photosAppSources("Frameworks/ImageKit/ImageKit.m"), .opcodes, Self.uploaderFrameworks)
+                : ("Sneaky", MachOFixtures.photosAppSources("Frameworks/Sneaky/SNKLinkOpener.m"), .chainedFixups, ["Foundation", "CoreFoundation"])
+            let slices = try [MachOFixtures.Target.arm64, .x86_64Simulator].map { target in
+                try MachOFixtures.link(Image(
+                    sources: sources, product: .dylib(installName: "@rpath/\(name).framework/\(name)"), target: target,
+                    linker: linker, applicationExtensionSafe: true, frameworks: frameworks),
+                    to: directory.appendingPathComponent("\(name)-\(target.arch)"))
+            }
+            return try MachOFixtures.fat(slices, to: directory.appendingPathComponent(name))
+
+        case .legacySimulator:
+            return try MachOFixtures.link(Image(
+                sources: MachOFixtures.photosAppSources("Frameworks/Legacy/LGSettingsMigrator.m"),
+                product: .dylib(installName: "@rpath/Legacy.framework/Legacy"), target: .arm64Simulator),
+                to: directory.appendingPathComponent("Legacy"))
+
+        case .codec32:
+            return try MachOFixtures.link(Image(
+                sources: MachOFixtures.sources("codec32.c"), product: .dylib(installName: "@rpath/Codec.framework/Codec"),
+                target: .armv7, applicationExtensionSafe: true, frameworks: [], libraries: ["System"]),
+                to: directory.appendingPathComponent("Codec"))
+
+        case .selectorStubs:
+            return try MachOFixtures.link(Image(
+                sources: MachOFixtures.sources("selector-stubs.s"), product: .dylib(installName: "@rpath/Stubs.framework/Stubs"),
+                linker: .chainedFixups, frameworks: ["UIKit"]),
+                to: directory.appendingPathComponent("Stubs"))
+
+        case .plugInBundle:
+            return try MachOFixtures.link(Image(sources: MachOFixtures.sources("plugin-bundle.m"), product: .bundle),
+                                          to: directory.appendingPathComponent("FilterPlugin.bundle/FilterPlugin"))
+
+        case .staticFramework:
+            let archives = try [MachOFixtures.Target.arm64, .x86_64Simulator].map { target in
+                let objects = try ["static-tracker.m", "static-counter.c"].map { source in
+                    try MachOFixtures.compileObject(
+                        MachOFixtures.sourceDirectory.appendingPathComponent(source), for: target,
+                        to: directory.appendingPathComponent("\(target.arch)/\(source.prefix { $0 != "." }).o"))
+                }
+                return try MachOFixtures.staticArchive(objects, to: directory.appendingPathComponent("\(target.arch)/libTracker.a"))
+            }
+            return try MachOFixtures.fat(archives, to: directory.appendingPathComponent("Tracker.framework/Tracker"))
+
+        case .shareExtensionChained:
+            return try MachOFixtures.link(Image(
+                sources: MachOFixtures.sources("share-extension.m"), product: .executable, linker: .chainedFixups,
+                applicationExtensionSafe: true, rpaths: ["@executable_path/../../Frameworks"], frameworks: Self.uploaderFrameworks,
+                inputs: MachOFixtures.sources("Uploader.tbd"), linkerFlags: ["-e", "_NSExtensionMain"]),
+                to: directory.appendingPathComponent("Share"))
+
+        case .appWithShareExtension:
+            let app = try MachOFixtures.AppBundle(named: "Mini", in: directory)
+            try MachOFixtures.link(Image(
+                sources: Self.uploaderSources, product: .dylib(installName: "@rpath/Uploader.framework/Uploader"),
+                frameworks: Self.uploaderFrameworks),
+                to: app.addFramework(named: "Uploader"))
+            try MachOFixtures.link(Image(
+                sources: MachOFixtures.sources("app-main.m"), product: .executable, rpaths: ["@executable_path/Frameworks"],
+                frameworks: Self.uploaderFrameworks + ["Uploader"], frameworkSearchPaths: [app.frameworksDirectory]),
+                to: app.executable)
+            try MachOFixtures.link(Image(
+                sources: MachOFixtures.sources("share-extension.m"), product: .executable, applicationExtensionSafe: true,
+                rpaths: ["@executable_path/Frameworks", "@executable_path/../../Frameworks"],
+                frameworks: Self.uploaderFrameworks + ["Uploader"], frameworkSearchPaths: [app.frameworksDirectory],
+                linkerFlags: ["-e", "_NSExtensionMain"]),
+                to: app.addExtension(named: "Share", principalClass: "SXShareViewController", binaryPlist: true))
+            return app.url
+        }
+    }
+}
+
+/// Builds each fixture once per process, into one temporary folder that is
+/// removed when the process exits. Builds run one at a time.
+final class MachOFixtureCache: @unchecked Sendable {
+    static let shared = MachOFixtureCache()
+
+    private let directory: URL
+    private let lock = NSLock()
+    private var built: [String: Result<URL, any Error>] = [:]
+
+    private init() {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkcheck-macho-fixtures-\(UUID().uuidString)")
+        atexit {
+            try? FileManager.default.removeItem(at: MachOFixtureCache.shared.directory)
+        }
+    }
+
+    /// The result of `build(directory/key)` (a new folder), from the first
+    /// call with `key`.
+    func path(for key: String, build: (URL) throws -> URL) throws -> URL {
+        try lock.withLock {
+            if let result = built[key] { return try result.get() }
+            let folder = directory.appendingPathComponent(key)
+            let result = Result { () throws -> URL in
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                return try build(folder)
+            }
+            built[key] = result
+            return try result.get()
+        }
+    }
+}
