@@ -92,7 +92,7 @@ enum CheckCommand {
             switch Configuration.load(path: configPath) {
             case .success(let loaded): configuration = loaded
             case .failure(let failure):
-                failure.problems.forEach { printError("\($0.file): error: \($0.jsonPath): \($0.message)") }
+                failure.problems.forEach { printError($0.errorLine) }
                 return nil
             }
         }

@@ -46,12 +46,6 @@ struct RuleLoadingFailure: Error {
     var message: String?
 
     var lines: [String] {
-        (message.map { ["linkcheck: error: \($0)"] } ?? []) + problems.map { "\($0.file): error: \($0.jsonPath): \(detail($0))" }
-    }
-
-    private func detail(_ problem: RulePackProblem) -> String {
-        let text = problem.description
-        let prefix = "\(problem.file): \(problem.jsonPath): "
-        return text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
+        (message.map { ["linkcheck: error: \($0)"] } ?? []) + problems.map(\.errorLine)
     }
 }

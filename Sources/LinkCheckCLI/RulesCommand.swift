@@ -86,6 +86,7 @@ enum RulesCommand {
             throw UsageError("--id-prefix needs 2–8 capital letters, not '\(prefix)'")
         }
         var annotations: [SymbolGraphRules.Annotation] = []
+        var graphCount = 0
         for directory in directories {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -98,12 +99,16 @@ enum RulesCommand {
                 printError("linkcheck: error: \(directory): no *.symbols.json symbol graphs in it")
                 return 2
             }
+            graphCount += graphs.count
             do {
                 annotations += try SymbolGraphRules.annotations(inDirectory: directory)
             } catch {
-                printError("linkcheck: error: \(error)")
+                printError(error.errorLine)
                 return 2
             }
+        }
+        if annotations.isEmpty {
+            printError("linkcheck: note: no declaration in the \(TextRenderer.count(graphCount, "symbol graph")) is marked @available(…ApplicationExtension, unavailable), so the pack has no rules")
         }
         if !parsed.has("include-covered"), case .success(let shipped) = RuleLoading.load(extraPacks: [], includeDefaults: true) {
             let covered = Set(shipped.rules.flatMap(\.matchers).compactMap { matcher -> String? in

@@ -59,6 +59,19 @@ import Testing
         ])
     }
 
+    @Test func aTrailingCommaIsAnErrorWithItsLineAndColumn() throws {
+        let (result, directory) = try Self.load("""
+            {
+              "app": "PhotoEditorApp",
+              "frameworks": ["ShareKit", "EditorKit",],
+            }
+            """)
+        guard case .failure(let failure) = result else { Issue.record("expected a problem"); return }
+        #expect(failure.problems.map(\.errorLine) == [
+            "\(directory.path("linkcheck.json").path):3:41: error: invalid JSON: trailing comma: JSON allows no comma after the last element of an array",
+        ])
+    }
+
     @Test func invalidJSONAndMissingFiles() throws {
         let (result, _) = try Self.load("{")
         guard case .failure(let failure) = result else { Issue.record("expected a failure"); return }

@@ -37,6 +37,18 @@ import Testing
         #expect(output.standardError == "linkcheck: error: unknown option '--bogus' for 'linkcheck check' (see 'linkcheck check --help')\n")
     }
 
+    @Test func aRulePackWithATrailingCommaNamesTheLineAndColumn() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        try #"{"format": 1, "name": "p", "version": "1", "rules": [],}"#.write(to: directory.path("pack.json"), atomically: true, encoding: .utf8)
+        let output = try Command.linkcheck(["rules", "validate", directory.path("pack.json").path])
+        #expect(output.status == 2)
+        #expect(output.standardError == """
+            \(directory.path("pack.json").path):1:55: error: invalid JSON: trailing comma: JSON allows no comma after the last member of an object
+            linkcheck: 1 problem found
+
+            """)
+    }
+
     @Test func nothingCheckableExitsTwo() throws {
         let output = try Command.linkcheck(["check", "/nonexistent/linkcheck"])
         #expect(output.status == 2)
@@ -268,6 +280,14 @@ import Testing
         #expect(bad.standardError.hasPrefix("bad.json: error: $.extensions.PhotoEditorExtension: unknown extension type 'spaceship'"))
     }
 
+    @Test func aConfigurationWithATrailingCommaNamesTheLineAndColumn() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        try "{\"app\": \"PhotoEditorApp\",\n}\n".write(to: directory.path("linkcheck.json"), atomically: true, encoding: .utf8)
+        let output = try Command.capture(Fixtures.linkcheckExecutable, ["check", "/etc/hostname"], currentDirectory: directory.url)
+        #expect(output.status == 2)
+        #expect(output.standardError == "linkcheck.json:1:25: error: invalid JSON: trailing comma: JSON allows no comma after the last member of an object\n")
+    }
+
     @Test func aBaselineAcceptsTodaysFindingsAndFailsOnNewOnes() throws {
         let images = try Fixtures.sampleImages().appendingPathComponent("PhotoEditor")
         let directory = try Fixtures.temporaryDirectory()
@@ -352,6 +372,26 @@ import Testing
         let none = try Command.linkcheck(["rules", "extract", "--symbol-graph-dir", empty.url.path])
         #expect(none.status == 2)
         #expect(none.standardError.hasSuffix("no *.symbols.json symbol graphs in it\n"))
+    }
+
+    @Test func symbolGraphsWithoutAnnotationsGiveAnEmptyPackAndSaySo() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        try #"{"module": {"name": "Kit"}, "symbols": [{"identifier": {"precise": "s:3Kit1aSivp"}, "pathComponents": ["a"]}]}"#
+            .write(to: directory.path("Kit.symbols.json"), atomically: true, encoding: .utf8)
+        let output = try Command.linkcheck(["rules", "extract", "--symbol-graph-dir", directory.url.path])
+        #expect(output.status == 0)
+        let pack = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
+        #expect((pack["rules"] as? [Any])?.isEmpty == true)
+        #expect(output.standardError == "linkcheck: note: no declaration in the 1 symbol graph is marked @available(…ApplicationExtension, unavailable), so the pack has no rules\n")
+    }
+
+    @Test func aSymbolGraphOfTheWrongTypesIsAnErrorNotAnEmptyPack() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        try #"{"module": {"name": "Kit"}, "symbols": {"s:3Kit1aSivp": {}}}"#.write(to: directory.path("Kit.symbols.json"), atomically: true, encoding: .utf8)
+        let output = try Command.linkcheck(["rules", "extract", "--symbol-graph-dir", directory.url.path])
+        #expect(output.status == 2)
+        #expect(output.standardError == "\(directory.path("Kit.symbols.json").path): error: $.symbols: expected an array\n")
+        #expect(output.standardOutput.isEmpty)
     }
 }
 
