@@ -8,9 +8,9 @@ import LinkCheckRules
 ///
 /// Reading is strict: a syntax error (a trailing comma too, ``JSONSyntax``)
 /// is a ``ConfigurationProblem`` with its line and column; an unknown key, a
-/// wrong type or an unknown extension type is one naming the file and the
-/// key's JSON path. Relative paths (`rules`, `searchPaths`) are taken from
-/// the file's folder.
+/// wrong type, an unknown extension type or a search path that is not a
+/// folder is one naming the file and the key's JSON path. Relative paths
+/// (`rules`, `searchPaths`) are taken from the file's folder.
 public struct Configuration: Sendable, Equatable {
     /// The file it was read from.
     public var path: String
@@ -196,7 +196,14 @@ private struct ConfigurationReader {
             configuration.requiredArchitectures = architectures
         }
         if let value = root["rules"] { configuration.rules = (strings(value, "$.rules") ?? []).map(absolute) }
-        if let value = root["searchPaths"] { configuration.searchPaths = (strings(value, "$.searchPaths") ?? []).map(absolute) }
+        if let value = root["searchPaths"] {
+            configuration.searchPaths = (strings(value, "$.searchPaths") ?? []).map(absolute)
+            // A folder that is not there would leave its libraries unfound
+            // (LINK001) without saying why.
+            for (index, folder) in configuration.searchPaths.enumerated() {
+                if let failure = InputFile.directoryFailure(folder) { report("$.searchPaths[\(index)]", "search path \(folder) \(failure.reason)") }
+            }
+        }
         if let value = root["suppressions"] {
             if let list = value as? [Any] {
                 configuration.suppressions = list.enumerated().compactMap { suppression($1, "$.suppressions[\($0)]") }

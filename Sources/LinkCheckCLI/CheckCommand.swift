@@ -85,6 +85,9 @@ enum CheckCommand {
         for architecture in parsed.all("require-arch") where !Machine.standardNames.contains(Machine.canonicalName(architecture)) {
             throw UsageError("unknown architecture '\(architecture)' (known: \(Machine.standardNames.sorted().joined(separator: ", ")); arm64 means aarch64)")
         }
+        for folder in parsed.all("search-path") {
+            if let failure = InputFile.directoryFailure(folder) { throw UsageError("--search-path \(folder) \(failure.reason)") }
+        }
         var configuration = Configuration(path: Configuration.fileName)
         let configPath = parsed.last("config")
             ?? (FileManager.default.fileExists(atPath: Configuration.fileName) ? Configuration.fileName : nil)
@@ -114,7 +117,7 @@ enum CheckCommand {
             suppressionsFile: configuration.path)
 
         let rules: RuleSet
-        switch RuleLoading.load(extraPacks: configuration.rules + parsed.all("rules"), includeDefaults: !parsed.has("no-default-rules")) {
+        switch RuleLoading.load(extraPacks: parsed.all("rules"), includeDefaults: !parsed.has("no-default-rules"), configuration: configuration) {
         case .success(let loaded): rules = loaded
         case .failure(let failure):
             failure.lines.forEach { printError($0) }

@@ -7,6 +7,10 @@ public struct RulePackProblem: Error, Sendable, Equatable, CustomStringConvertib
         case unreadable(reason: String)
         /// The file is not valid JSON (``JSONSyntax``): where, and why.
         case invalidJSON(JSONSyntaxError)
+        /// A rule pack that a configuration names (the problem's `file`
+        /// and `jsonPath`) could not be read; `reason` is the system's
+        /// message.
+        case unreadablePack(path: String, reason: String)
         /// `format` is not a version this linkcheck reads.
         case unsupportedFormat(Int)
         /// A key the format does not define.
@@ -57,6 +61,7 @@ public struct RulePackProblem: Error, Sendable, Equatable, CustomStringConvertib
         switch kind {
         case .unreadable(let reason): "cannot read: \(reason)"
         case .invalidJSON(let error): "invalid JSON: \(error.reason)"
+        case .unreadablePack(let path, let reason): "cannot read the rule pack \(path): \(reason)"
         case .unsupportedFormat(let format): "unsupported format \(format) (this linkcheck reads format 1)"
         case .unknownKey(let key): "unknown key '\(key)'"
         case .duplicateKey(let duplicate): duplicate.problem

@@ -24,7 +24,8 @@ import Testing
                       ["check"], ["frobnicate"], ["check", "--format", "xml", "x"], ["check", "--jobs", "0", "x"],
                       ["check", "--extension", "Ext=spaceship", "x"], ["check", "--rules"],
                       ["check", "--extension", "=share", "x"], ["check", "--extension", "Ext=", "x"],
-                      ["check", "--require-arch", "bogus", "x"], ["check", ""], ["inspect", ""]])
+                      ["check", "--require-arch", "bogus", "x"], ["check", ""], ["inspect", ""],
+                      ["check", "--search-path", "/nonexistent/lib", "x"]])
     func usageErrorsExitTwo(arguments: [String]) throws {
         let output = try Command.linkcheck(arguments)
         #expect(output.status == 2)
@@ -35,6 +36,13 @@ import Testing
     @Test func unknownOptionNamesItself() throws {
         let output = try Command.linkcheck(["check", "--bogus", "x"])
         #expect(output.standardError == "linkcheck: error: unknown option '--bogus' for 'linkcheck check' (see 'linkcheck check --help')\n")
+    }
+
+    @Test func aSearchPathThatIsNotAFolderIsAUsageError() throws {
+        #expect(try Command.linkcheck(["check", "--search-path", "/nonexistent/lib", "/etc/hostname"]).standardError
+            == "linkcheck: error: --search-path /nonexistent/lib does not exist\n")
+        #expect(try Command.linkcheck(["check", "--search-path", "/etc/hostname", "/etc/hostname"]).standardError
+            == "linkcheck: error: --search-path /etc/hostname is not a directory\n")
     }
 
     @Test func aRulePackWithATrailingCommaNamesTheLineAndColumn() throws {
@@ -278,6 +286,15 @@ import Testing
         let bad = try Command.capture(Fixtures.linkcheckExecutable, ["check", "--config", "bad.json", images.path], currentDirectory: directory.url)
         #expect(bad.status == 2)
         #expect(bad.standardError.hasPrefix("bad.json: error: $.extensions.PhotoEditorExtension: unknown extension type 'spaceship'"))
+    }
+
+    @Test func aRulePackTheConfigurationNamesThatIsMissingNamesItsJSONPath() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        try #"{"rules": ["rules/own.json"]}"#.write(to: directory.path("linkcheck.json"), atomically: true, encoding: .utf8)
+        let output = try Command.capture(Fixtures.linkcheckExecutable, ["check", "/etc/hostname"], currentDirectory: directory.url)
+        #expect(output.status == 2)
+        #expect(output.standardError.hasPrefix("linkcheck.json: error: $.rules[0]: cannot read the rule pack \(directory.path("rules/own.json").path): "), "\(output.standardError)")
+        #expect(output.standardError.split(separator: "\n").count == 1)
     }
 
     @Test func aConfigurationWithATrailingCommaNamesTheLineAndColumn() throws {
