@@ -92,6 +92,15 @@ import Testing
             "defines 'dlsym': a definition outside the C library interposes the C library's dynamic-loader function, so the process's calls to it can reach this code instead",
         ])
     }
+
+    @Test func aMistypedNameGetsTheClosestNamesSuggested() {
+        let names = ["PhotoEditorExtension", "libPhotoEditorExtension.so", "PhotoEditorApp", "ShareKit", "libShareKit.so"]
+        #expect(NameSuggestions.closest(to: "PhotoEditorExtensoin", among: names) == ["PhotoEditorExtension"])
+        #expect(NameSuggestions.closest(to: "sharekit", among: names) == ["ShareKit"], "case is ignored")
+        #expect(NameSuggestions.closest(to: "Kit", among: ["Kat", "Kid", "Kitchen"]) == ["Kat", "Kid"])
+        #expect(NameSuggestions.closest(to: "Zebra", among: names).isEmpty, "nothing close enough")
+        #expect(NameSuggestions.question(["Kat", "Kid", "Kin"]) == "did you mean 'Kat', 'Kid' or 'Kin'?")
+    }
 }
 
 /// `linkcheck.json` suppressions, applied before findings propagate.

@@ -305,6 +305,22 @@ import Testing
         #expect(output.standardError == "linkcheck.json:1:25: error: invalid JSON: trailing comma: JSON allows no comma after the last member of an object\n")
     }
 
+    @Test func aMistypedRoleNameWarnsWithTheClosestImageNames() throws {
+        let images = try Fixtures.sampleImages().appendingPathComponent("PhotoEditor")
+        let directory = try Fixtures.temporaryDirectory()
+        try #"{"frameworks": ["ShareKt"]}"#.write(to: directory.path("linkcheck.json"), atomically: true, encoding: .utf8)
+        let output = try Command.capture(Fixtures.linkcheckExecutable, [
+            "check", "--extension", "PhotoEditorExtensoin=share", "--app", "Zebra", images.path,
+        ], currentDirectory: directory.url)
+        #expect(output.status == 1, "the run goes on")
+        let notices = output.standardOutput.split(separator: "\n").filter { $0.contains("role name") }
+        #expect(notices == [
+            "linkcheck: warning: role name 'PhotoEditorExtensoin' matches no scanned image; did you mean 'PhotoEditorExtension'?",
+            "linkcheck: warning: role name 'Zebra' matches no scanned image",
+            "linkcheck: warning: role name 'ShareKt' matches no scanned image; did you mean 'ShareKit'?",
+        ])
+    }
+
     @Test func aBaselineAcceptsTodaysFindingsAndFailsOnNewOnes() throws {
         let images = try Fixtures.sampleImages().appendingPathComponent("PhotoEditor")
         let directory = try Fixtures.temporaryDirectory()
