@@ -361,8 +361,9 @@ import Testing
         #expect(plugin.standardError.contains("error: linkcheck found "))
         #expect(plugin.standardError.contains("error: libPhotoEditorExtension.so: [OWN001] reached through libPhotoEditorExtension.so → libEditorKit.so → Analytics.Analytics.logAppLaunch"),
                 "the project's own annotation became a rule")
-        let json = try #require(plugin.standardOutput.range(of: "{\n").map { String(plugin.standardOutput[$0.lowerBound...]) })
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.prefix { $0 != "\u{0}" }.split(separator: "\nlinkcheck: HTML report").first!.utf8)) as? [String: Any])
+        // Standard output is the JSON document alone; the report's path is for people.
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(plugin.standardOutput.utf8)) as? [String: Any])
+        #expect(plugin.standardError.contains("[LinkCheckPlugin] HTML report: \(scratch.path)/plugins/LinkCheckPlugin/outputs/linkcheck-report.html\n"))
 
         // The CLI on the same images with the same configuration and rules.
         let rules = try Command.linkcheck(["rules", "extract", "--symbol-graph-dir", images.deletingLastPathComponent().appendingPathComponent("symbol-graphs").path])
@@ -381,7 +382,15 @@ import Testing
             })
         }
         #expect(summary(report) == summary(expected))
-        #expect(plugin.standardOutput.contains("linkcheck: HTML report: \(scratch.path)/plugins/LinkCheckPlugin/outputs/linkcheck-report.html"))
+
+        // `swift package linkcheck --format sarif > out.sarif` (the build is done: this run only checks).
+        let sarif = try Command.capture("swift", [
+            "package", "--package-path", package.path, "--scratch-path", scratch.path, "linkcheck", "--format", "sarif",
+        ])
+        #expect(sarif.status != 0)
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(sarif.standardOutput.utf8)) as? [String: Any], "\(sarif.standardOutput)")
+        #expect(log["version"] as? String == "2.1.0")
+        #expect(sarif.standardError.contains("[LinkCheckPlugin] HTML report: "))
     }
 }
 
