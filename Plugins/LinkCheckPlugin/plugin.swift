@@ -12,6 +12,13 @@ import PackagePlugin
 /// `--html PATH` (default: the plugin's work folder), `--format
 /// text|json|sarif` (also print the report so), and `--` followed by options
 /// for `linkcheck check`.
+///
+/// With `--format json` or `sarif`, standard output holds the document
+/// alone (`swift package linkcheck --format sarif > out.sarif` is valid):
+/// SwiftPM forwards both of a plugin's output streams to its standard
+/// output, so what is for people (the HTML report's path, a failed build's
+/// log) is a SwiftPM diagnostic or progress line, which go to standard
+/// error.
 @main
 struct LinkCheckPlugin: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
@@ -39,7 +46,7 @@ struct LinkCheckPlugin: CommandPlugin {
             Diagnostics.progress("Building \(product.name) (\(configurationName))")
             let result = try packageManager.build(.product(product.name), parameters: .init(configuration: configuration, logging: .concise))
             guard result.succeeded else {
-                print(result.logText)
+                Diagnostics.error(result.logText)
                 throw PluginFailure("building \(product.name) failed; linkcheck did not run")
             }
             images += result.builtArtifacts
@@ -60,7 +67,8 @@ struct LinkCheckPlugin: CommandPlugin {
 
         let linkcheck = try context.tool(named: "LinkCheckCLI").url
         let work = context.pluginWorkDirectoryURL
-        var checkArguments = ["check", "--format", "json"]
+        // What every `linkcheck check` run here is given besides its format.
+        var checkArguments: [String] = []
         let config = context.package.directoryURL.appendingPathComponent("linkcheck.json")
         if FileManager.default.fileExists(atPath: config.path) {
             checkArguments += ["--config", config.path]
@@ -70,10 +78,12 @@ struct LinkCheckPlugin: CommandPlugin {
         }
         let html = htmlOption.map { URL(fileURLWithPath: $0, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL.path }
             ?? work.appendingPathComponent("linkcheck-report.html").path
-        checkArguments += ["--html", html] + toolArguments + Array(Set(images)).sorted()
+        checkArguments += toolArguments + Array(Set(images)).sorted()
 
-        let run = try Self.run(linkcheck, checkArguments)
-        guard run.status <= 1, let report = try? JSONSerialization.jsonObject(with: run.output) as? [String: Any] else {
+        let run = try Self.run(linkcheck, ["check", "--format", "json", "--html", html] + checkArguments)
+        // Exit status 2 with a report: some file could not be inspected (the
+        // report names it); without one, nothing could be checked.
+        guard run.status <= 2, let report = try? JSONSerialization.jsonObject(with: run.output) as? [String: Any] else {
             let message = String(decoding: run.error, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             if message.contains("cannot write the HTML report"), html.hasPrefix(context.package.directoryURL.path) {
                 throw PluginFailure("\(message)\nwriting into the package directory needs `swift package --allow-writing-to-package-directory linkcheck …`")
@@ -81,15 +91,29 @@ struct LinkCheckPlugin: CommandPlugin {
             throw PluginFailure("linkcheck check failed: \(message)")
         }
         let errors = Self.diagnose(report)
-        if let format, format != "json" {
-            let rendered = try Self.run(linkcheck, checkArguments.map { $0 == "json" ? format : $0 }.filter { $0 != html && $0 != "--html" })
-            print(String(decoding: rendered.output, as: UTF8.self), terminator: "")
-        } else if format == "json" {
-            print(String(decoding: run.output, as: UTF8.self), terminator: "")
+        switch format {
+        case "json"?:
+            FileHandle.standardOutput.write(run.output)
+        case let format?:
+            let rendered = try Self.run(linkcheck, ["check", "--format", format] + checkArguments)
+            guard rendered.status <= 2, !rendered.output.isEmpty else {
+                throw PluginFailure("linkcheck check --format \(format) failed: \(String(decoding: rendered.error, as: UTF8.self))")
+            }
+            FileHandle.standardOutput.write(rendered.output)
+        case nil:
+            break
         }
-        print("linkcheck: HTML report: \(html)")
-        if errors > 0 {
-            throw PluginFailure("linkcheck found \(errors) error\(errors == 1 ? "" : "s")")
+        // Standard output is the document's alone in a machine format.
+        if format == "json" || format == "sarif" {
+            Diagnostics.progress("HTML report: \(html)")
+        } else {
+            print("linkcheck: HTML report: \(html)")
+        }
+        let failed = (report["summary"] as? [String: Any])?["failed"] as? Int ?? 0
+        if errors > 0 || failed > 0 {
+            let parts = (errors > 0 ? ["\(errors) error\(errors == 1 ? "" : "s")"] : [])
+                + (failed > 0 ? ["\(failed) file\(failed == 1 ? "" : "s") it could not inspect"] : [])
+            throw PluginFailure("linkcheck found \(parts.joined(separator: " and "))")
         }
     }
 

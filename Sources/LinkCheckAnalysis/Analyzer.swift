@@ -161,7 +161,7 @@ public struct Analyzer: Sendable {
         if let failure = codeIndex[index]?.failure {
             findings.append(Finding(
                 builtIn: BuiltInRules.partialInspection, kind: .partialInspection, image: image.path,
-                detail: "call sites not analysed (\(failure))", severity: completenessSeverity(index)))
+                detail: "call sites could not be analysed (\(failure))", severity: completenessSeverity(index)))
         }
         let unanalysed = callSitesAnalysed && !CallSiteAnalyzer.supports(image.machine, image.elfClass)
             ? " (call sites are not analysed for \(image.machine))" : ""
@@ -198,7 +198,7 @@ public struct Analyzer: Sendable {
             for match in rules.rules(matchingLibrary: needed) {
                 findings.append(finding(
                     match, image: index, kind: .neededLibrary, subject: needed, demangled: nil,
-                    detail: "links \(needed) (DT_NEEDED), a library unsafe as a whole"))
+                    detail: "links \(needed) (DT_NEEDED)"))
             }
         }
         return findings
@@ -404,7 +404,7 @@ public struct Analyzer: Sendable {
             let searched = missing.searched.isEmpty ? "" : " (searched: \(missing.searched.joined(separator: ", ")))"
             return Finding(
                 builtIn: BuiltInRules.missingLibrary, kind: .missingLibrary, image: images[missing.image].path,
-                symbol: missing.needed, detail: "needs \(missing.needed), which is not found\(searched)")
+                symbol: missing.needed, detail: "needs \(missing.needed), which the dynamic loader would not find\(searched)")
         }
     }
 
@@ -420,14 +420,14 @@ public struct Analyzer: Sendable {
         for image in images[..<scannedCount] where image.is32Bit {
             findings.append(Finding(
                 builtIn: BuiltInRules.thirtyTwoBit, kind: .architecture, image: image.path,
-                detail: "\(image.machine) is ELFCLASS32"))
+                detail: "this \(image.machine) image is 32-bit (ELFCLASS32)"))
         }
         for mismatch in graph.mismatches where mismatch.image < scannedCount {
             let image = images[mismatch.image]
             let other = images[mismatch.candidate]
             findings.append(Finding(
                 builtIn: BuiltInRules.linkMismatch, kind: .architecture, image: image.path, symbol: mismatch.needed,
-                detail: "\(image.machine) \(image.elfClass.rawValue)-bit \(image.dataEncoding.rawValue) image needs \(mismatch.needed), found only as \(other.machine) \(other.elfClass.rawValue)-bit \(other.dataEncoding.rawValue) (\(other.path))"))
+                detail: "needs \(mismatch.needed), but the only one found (\(other.path)) is \(Self.kind(of: other)), not \(Self.kind(of: image))"))
         }
         guard !policy.requiredArchitectures.isEmpty else { return findings }
         let modules = Dictionary(grouping: 0..<scannedCount, by: { images[$0].linkName })
@@ -437,7 +437,7 @@ public struct Analyzer: Sendable {
             for required in policy.requiredArchitectures where !present.contains(required) {
                 findings.append(Finding(
                     builtIn: BuiltInRules.missingArchitecture, kind: .architecture, image: first, symbol: required,
-                    detail: "\(module) is missing \(required) (built for: \(present.sorted().joined(separator: ", ")))"))
+                    detail: "\(module) is not built for \(required) (built for: \(present.sorted().joined(separator: ", ")))"))
             }
         }
         return findings
@@ -479,6 +479,11 @@ public struct Analyzer: Sendable {
         report.callSites = codeIndex[index]?.failure != nil ? "failed" : codeIndex[index] != nil ? "analysed"
             : callSitesAnalysed && !CallSiteAnalyzer.supports(image.machine, image.elfClass) ? "unsupported-machine" : "not-needed"
         return report
+    }
+
+    /// `x86_64 64-bit little-endian`: machine, class and byte order.
+    static func kind(of image: BinaryImage) -> String {
+        "\(image.machine) \(image.elfClass.rawValue)-bit \(image.dataEncoding == .lsb ? "little" : "big")-endian"
     }
 
     static func quoted(_ symbol: String, _ demangled: String?) -> String {

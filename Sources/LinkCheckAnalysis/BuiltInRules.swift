@@ -6,25 +6,25 @@ public enum BuiltInRules {
     /// A 32-bit (`ELFCLASS32`) image.
     public static let thirtyTwoBit = builtIn(
         id: "ARCH001", api: "ELFCLASS32", category: .architecture, severity: .error,
-        message: "32-bit image: extensions and the frameworks they embed must be 64-bit",
+        message: "an app extension and every framework it links must be 64-bit",
         fixit: "Build for a 64-bit architecture (aarch64 for arm64 devices, x86_64).",
         source: "App Extension Programming Guide, embedded frameworks: 64-bit architecture required")
     /// A module missing from a required architecture.
     public static let missingArchitecture = builtIn(
         id: "ARCH002", api: "required architecture", category: .architecture, severity: .error,
-        message: "module is not built for a required architecture",
+        message: "every module must be built for each required architecture",
         fixit: "Build and ship the module for every required architecture.",
         source: "App Extension Programming Guide: the app and each extension must include the platform's 64-bit architecture")
     /// A DT_NEEDED resolved to an image of another machine, class or encoding.
     public static let linkMismatch = builtIn(
         id: "ARCH003", api: "DT_NEEDED machine", category: .architecture, severity: .error,
-        message: "links an image of another machine, class or data encoding",
+        message: "the dynamic loader loads only libraries of the image's own machine, class and byte order",
         fixit: "Link the build of the library for the same architecture.",
         source: "System V ABI: a process loads only objects of its own e_machine, EI_CLASS and EI_DATA")
     /// A definition of a C loader function outside the C library.
     public static let loaderInterposition = builtIn(
-        id: "INTP001", api: "dlopen interposition", category: .reviewRisk, severity: .warning,
-        message: "defines a dynamic-loader function and so interposes the C library's",
+        id: "INTP001", api: "dynamic-loader interposition", category: .reviewRisk, severity: .warning,
+        message: "a definition outside the C library interposes the C library's dynamic-loader function, so the process's calls to it can reach this code instead",
         fixit: "Rename the function; do not wrap or replace the dynamic loader in code an extension loads.",
         source: "dlopen(3), dlsym(3): symbol interposition by earlier-loaded objects")
 
@@ -40,7 +40,7 @@ public enum BuiltInRules {
     /// A DT_NEEDED library that is nowhere the loader looks.
     public static let missingLibrary = builtIn(
         id: "LINK001", api: "DT_NEEDED", category: .reviewRisk, severity: .warning,
-        message: "the dynamic loader would not find this library, so what it brings in is not checked",
+        message: "what the library brings in is not checked",
         fixit: "Scan the folder that holds it, or pass --search-path DIR (searchPaths in linkcheck.json).",
         source: "ld.so(8): DT_RPATH, LD_LIBRARY_PATH, DT_RUNPATH, ld.so.cache, default paths")
 
@@ -79,12 +79,12 @@ public enum BuiltInRules {
     /// A loader call behind a run-time version check.
     public static let guardedLoad = builtIn(
         id: "DLOP010", api: "guarded conditional loading", category: .conditionalLoading, severity: .note,
-        message: "conditional loading behind a version check, as the guide asks",
+        message: "conditional loading after a run-time OS version check is what the App Extension Programming Guide asks for",
         fixit: "Nothing to change.", source: "App Extension Programming Guide: load frameworks conditionally after a run-time OS version check")
     /// A loader call without a run-time version check.
     public static let unguardedLoad = builtIn(
         id: "DLOP011", api: "unguarded conditional loading", category: .conditionalLoading, severity: .warning,
-        message: "the guide asks for conditional loading only after a run-time OS version check",
+        message: "the App Extension Programming Guide asks for conditional loading only after a run-time OS version check",
         fixit: "Check the OS version (ProcessInfo.isOperatingSystemAtLeast, uname) before loading.",
         source: "App Extension Programming Guide: load frameworks conditionally after a run-time OS version check")
 

@@ -83,9 +83,10 @@ public enum CheckRun {
         ).run(jobs: jobs)
         var notices = outcome.notices
         let allNames = images.map(Policy.names(of:))
-        for name in policy.extensions.keys.sorted() + policy.apps.sorted()
+        for name in policy.extensions.keys.sorted() + policy.apps.sorted() + policy.frameworks.sorted()
         where !allNames.contains(where: { $0.contains(name) }) {
-            notices.append("role name '\(name)' matches no scanned image")
+            let suggestion = NameSuggestions.question(NameSuggestions.closest(to: name, among: allNames.joined()))
+            notices.append("role name '\(name)' matches no scanned image" + (suggestion.map { "; \($0)" } ?? ""))
         }
         var report = Report(
             inputs: paths,

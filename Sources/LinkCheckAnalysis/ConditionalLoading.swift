@@ -49,10 +49,22 @@ public enum LoaderCalls {
         return site.recentString.flatMap { looksLikeLibrary($0) ? $0 : nil }
     }
 
-    /// `libfoo.so`, `libfoo.so.1`, `/path/to/libfoo.so`, `Foo.framework/Foo`, `libfoo.dylib`.
+    /// `libfoo.so`, `libfoo.so.1`, `/path/to/libfoo.so`,
+    /// `$ORIGIN/libfoo.so`, `Foo.framework/Foo`, `libfoo.dylib`: a path made
+    /// of file-name characters (letters, digits, non-ASCII, `._-+@~,=` and
+    /// `/`, and `$`, `{`, `}` for the loader's `$ORIGIN`), so never a printf
+    /// format (`%.*s/%s%s.so`, from which code builds a name at run time) or
+    /// a sentence that mentions a library.
     static func looksLikeLibrary(_ text: String) -> Bool {
-        guard !text.contains(" "), text.count < 256 else { return false }
+        guard text.utf8.count < 256, text.unicodeScalars.allSatisfy(isFileNameCharacter) else { return false }
         return text.hasSuffix(".so") || text.contains(".so.") || text.hasSuffix(".dylib") || text.contains(".framework/")
+    }
+
+    private static func isFileNameCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "a"..."z", "A"..."Z", "0"..."9", ".", "_", "-", "+", "@", "~", ",", "=", "/", "$", "{", "}": true
+        default: scalar.value >= 0x80
+        }
     }
 
     /// Run-time OS version queries: `uname(2)`, Foundation's
@@ -85,7 +97,7 @@ extension Analyzer {
             for (function, sites) in byFunction.sorted(by: { ($0.key ?? -1) < ($1.key ?? -1) }) {
                 let checked = function.map { code.importsReached(from: $0, depth: 2).filter(LoaderCalls.isVersionQuery) } ?? []
                 let rule = checked.isEmpty ? BuiltInRules.unguardedLoad : BuiltInRules.guardedLoad
-                let caller = function.map { displayName(code.functions[$0].name) } ?? "code no symbol covers"
+                let caller = function.map { displayName(code.functions[$0].name) } ?? Self.uncoveredCode(sites)
                 let detail = checked.isEmpty
                     ? "\(caller) calls \(loader) without a run-time OS version check"
                     : "\(caller) calls \(loader) after a run-time OS version check (\(checked.sorted().map(displayName).joined(separator: ", ")))"
@@ -95,6 +107,16 @@ extension Analyzer {
             }
         }
         return findings
+    }
+
+    /// `code at 0x1a2b (no symbol covers it)`, `code at 0x1a2b and 0x1c00
+    /// (no symbol covers them)`: calls outside every function symbol, by
+    /// address.
+    static func uncoveredCode(_ sites: [CallSite]) -> String {
+        let addresses = sites.map(\.address).sorted().map { "0x" + String($0, radix: 16) }
+        let shown = addresses.count > 3 ? addresses.prefix(2) + ["\(addresses.count - 2) more places"] : addresses[...]
+        let list = shown.count > 1 ? shown.dropLast().joined(separator: ", ") + " and " + shown.last! : shown.joined()
+        return "code at \(list) (no symbol covers \(addresses.count == 1 ? "it" : "them"))"
     }
 
     /// A finding per library an image loads: an error when it is unsafe and
@@ -108,24 +130,27 @@ extension Analyzer {
             let inExtensionScope = roles[index].role == .extension || !extensionsReaching[index].isEmpty
                 || (!policy.assignsRoles && roles[index].role == .framework)
             for edge in edges where edge.isKnown {
-                let from = edge.callSite.flatMap { site in
-                    site.caller.flatMap { codeIndex[index]?.functions[$0].name }.map { " (\(displayName($0)) at 0x\(String(site.address, radix: 16)))" }
+                let from = edge.callSite.map { site in
+                    let function = site.caller.flatMap { codeIndex[index]?.functions[$0].name }
+                    return " (from " + (function.map { "\(displayName($0)) at 0x\(String(site.address, radix: 16))" }
+                        ?? "code at 0x\(String(site.address, radix: 16)) that no symbol covers") + ")"
                 } ?? (edge.source == "note" ? " (declared in .note.dlopen)" : "")
                 let rule: Rule
-                var detail: String
-                var severity: Severity
+                let detail: String
+                let severity: Severity
+                var context = ""
                 if let target = edge.target {
                     passedThrough.insert(target)
                     let where_ = "\(edge.name) → \(images[target].path)"
                     if unsafeImages.contains(target) {
                         rule = BuiltInRules.unsafeLoad
                         severity = inExtensionScope ? .error : .note
-                        detail = "loads \(where_)\(from), which is not extension-safe" + (inExtensionScope ? "" : " (only the containing app runs this code)")
+                        context = inExtensionScope ? "" : " (only the containing app runs this code)"
                     } else {
                         rule = BuiltInRules.safeLoad
                         severity = rule.severity
-                        detail = "loads \(where_)\(from), which is extension-safe"
                     }
+                    detail = "loads \(where_)\(from)"
                 } else {
                     rule = BuiltInRules.missingLoad
                     severity = rule.severity
@@ -134,6 +159,7 @@ extension Analyzer {
                 var finding = Finding(
                     builtIn: rule, kind: .loadedLibrary, image: images[index].path, symbol: edge.name,
                     chain: [images[index].linkName, edge.name], detail: detail, severity: severity)
+                finding.message += context
                 if let site = edge.callSite, let code = codeIndex[index] {
                     locate(&finding, sites: [site], in: code, api: edge.name)
                 }

@@ -6,10 +6,11 @@ import LinkCheckRules
 /// architectures, extra rule packs, search paths and suppressions. The
 /// schema is `Documentation/linkcheck-config.schema.json`.
 ///
-/// Reading is strict: an unknown key, a wrong type or an unknown extension
-/// type is a ``ConfigurationProblem`` naming the file and the key's JSON
-/// path. Relative paths (`rules`, `searchPaths`) are taken from the file's
-/// folder.
+/// Reading is strict: a syntax error (a trailing comma too, ``JSONSyntax``)
+/// is a ``ConfigurationProblem`` with its line and column; an unknown key, a
+/// wrong type, an unknown extension type or a search path that is not a
+/// folder is one naming the file and the key's JSON path. Relative paths
+/// (`rules`, `searchPaths`) are taken from the file's folder.
 public struct Configuration: Sendable, Equatable {
     /// The file it was read from.
     public var path: String
@@ -49,14 +50,16 @@ public struct Configuration: Sendable, Equatable {
             return .failure(ConfigurationFailure(problems: [ConfigurationProblem(file: path, jsonPath: "$", message: "cannot read: \(error.reason)")]))
         }
         let document: Any
+        let duplicates: [JSONDuplicateKeys.Duplicate]
         do {
-            document = try JSONSerialization.jsonObject(with: data)
+            (document, duplicates) = try JSONSyntax.parse(data)
         } catch {
-            let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-            return .failure(ConfigurationFailure(problems: [ConfigurationProblem(file: path, jsonPath: "$", message: "invalid JSON: \(reason)")]))
+            return .failure(ConfigurationFailure(problems: [
+                ConfigurationProblem(file: path, jsonPath: "$", message: "invalid JSON: \(error.reason)", line: error.line, column: error.column),
+            ]))
         }
         var reader = ConfigurationReader(file: path)
-        reader.problems += JSONDuplicateKeys.find(in: data).map { duplicate in
+        reader.problems += duplicates.map { duplicate in
             ConfigurationProblem(file: path, jsonPath: duplicate.jsonPath, message: duplicate.problem)
         }
         let configuration = reader.read(document)
@@ -83,13 +86,35 @@ public struct Suppression: Sendable, Equatable {
     }
 }
 
-/// Something wrong in `linkcheck.json`, located by file and JSON path.
+/// Something wrong in `linkcheck.json`, located by file and JSON path, and
+/// by line and column (1-based) for a syntax error.
 public struct ConfigurationProblem: Error, Sendable, Equatable, CustomStringConvertible {
     public var file: String
     public var jsonPath: String
     public var message: String
+    public var line: Int?
+    public var column: Int?
 
-    public var description: String { "\(file): \(jsonPath): \(message)" }
+    public init(file: String, jsonPath: String, message: String, line: Int? = nil, column: Int? = nil) {
+        self.file = file
+        self.jsonPath = jsonPath
+        self.message = message
+        self.line = line
+        self.column = column
+    }
+
+    /// `FILE: JSONPATH: message`, or `FILE:LINE:COLUMN: message`.
+    public var description: String {
+        if let line, let column { return "\(file):\(line):\(column): \(message)" }
+        return "\(file): \(jsonPath): \(message)"
+    }
+
+    /// The problem as an error line: `FILE: error: JSONPATH: message`, or
+    /// `FILE:LINE:COLUMN: error: message`.
+    public var errorLine: String {
+        if let line, let column { return "\(file):\(line):\(column): error: \(message)" }
+        return "\(file): error: \(jsonPath): \(message)"
+    }
 }
 
 /// Every problem of one configuration file.
@@ -171,7 +196,14 @@ private struct ConfigurationReader {
             configuration.requiredArchitectures = architectures
         }
         if let value = root["rules"] { configuration.rules = (strings(value, "$.rules") ?? []).map(absolute) }
-        if let value = root["searchPaths"] { configuration.searchPaths = (strings(value, "$.searchPaths") ?? []).map(absolute) }
+        if let value = root["searchPaths"] {
+            configuration.searchPaths = (strings(value, "$.searchPaths") ?? []).map(absolute)
+            // A folder that is not there would leave its libraries unfound
+            // (LINK001) without saying why.
+            for (index, folder) in configuration.searchPaths.enumerated() {
+                if let failure = InputFile.directoryFailure(folder) { report("$.searchPaths[\(index)]", "search path \(folder) \(failure.reason)") }
+            }
+        }
         if let value = root["suppressions"] {
             if let list = value as? [Any] {
                 configuration.suppressions = list.enumerated().compactMap { suppression($1, "$.suppressions[\($0)]") }

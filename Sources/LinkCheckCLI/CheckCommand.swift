@@ -88,6 +88,9 @@ enum CheckCommand {
         for architecture in parsed.all("require-arch") where !Machine.standardNames.contains(Machine.canonicalName(architecture)) {
             throw UsageError("unknown architecture '\(architecture)' (known: \(Machine.standardNames.sorted().joined(separator: ", ")); arm64 means aarch64)")
         }
+        for folder in parsed.all("search-path") {
+            if let failure = InputFile.directoryFailure(folder) { throw UsageError("--search-path \(folder) \(failure.reason)") }
+        }
         var configuration = Configuration(path: Configuration.fileName)
         let configPath = parsed.last("config")
             ?? (FileManager.default.fileExists(atPath: Configuration.fileName) ? Configuration.fileName : nil)
@@ -95,7 +98,7 @@ enum CheckCommand {
             switch Configuration.load(path: configPath) {
             case .success(let loaded): configuration = loaded
             case .failure(let failure):
-                failure.problems.forEach { printError("\($0.file): error: \($0.jsonPath): \($0.message)") }
+                failure.problems.forEach { printError($0.errorLine) }
                 return nil
             }
         }
@@ -118,7 +121,7 @@ enum CheckCommand {
             baseline: baseline)
 
         let rules: RuleSet
-        switch RuleLoading.load(extraPacks: configuration.rules + parsed.all("rules"), includeDefaults: !parsed.has("no-default-rules")) {
+        switch RuleLoading.load(extraPacks: parsed.all("rules"), includeDefaults: !parsed.has("no-default-rules"), configuration: configuration) {
         case .success(let loaded): rules = loaded
         case .failure(let failure):
             failure.lines.forEach { printError($0) }

@@ -3,10 +3,16 @@ import LinkCheckAnalysis
 import LinkCheckRules
 
 /// Loads the rule set a command asks for: the shipped packs (unless
-/// `--no-default-rules`) followed by each `--rules FILE`.
+/// `--no-default-rules`), then those `linkcheck.json` names, then each
+/// `--rules FILE`.
 enum RuleLoading {
+    /// - Parameter configuration: the `linkcheck.json` whose `rules` to
+    ///   load; a pack it names that cannot be read is reported at the
+    ///   configuration's `$.rules[N]`.
     /// - Returns: the rule set, or every problem found in the packs.
-    static func load(extraPacks: [String], includeDefaults: Bool) -> Result<RuleSet, RuleLoadingFailure> {
+    static func load(
+        extraPacks: [String], includeDefaults: Bool, configuration: Configuration? = nil
+    ) -> Result<RuleSet, RuleLoadingFailure> {
         var paths: [String] = []
         if includeDefaults {
             let defaults = DefaultRulePacks.paths()
@@ -18,13 +24,24 @@ enum RuleLoading {
             }
             paths += defaults
         }
+        // Where each pack is named, for one that cannot be read.
+        var namedIn: [String: (file: String, jsonPath: String)] = [:]
+        if let configuration {
+            for (index, path) in configuration.rules.enumerated() where namedIn[path] == nil {
+                namedIn[path] = (configuration.path, "$.rules[\(index)]")
+            }
+            paths += configuration.rules
+        }
         paths += extraPacks
         var packs: [RulePack] = []
         var problems: [RulePackProblem] = []
         var seen = Set<String>()
         // The same file named twice is loaded once.
         for path in paths where seen.insert(URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path).inserted {
-            let (pack, found) = RulePackLoader.load(path: path)
+            var (pack, found) = RulePackLoader.load(path: path)
+            if let origin = namedIn[path], let first = found.first, case .unreadable(let reason) = first.kind {
+                found = [RulePackProblem(file: origin.file, jsonPath: origin.jsonPath, kind: .unreadablePack(path: path, reason: reason))]
+            }
             problems += found
             if let pack { packs.append(pack) }
         }
@@ -46,12 +63,6 @@ struct RuleLoadingFailure: Error {
     var message: String?
 
     var lines: [String] {
-        (message.map { ["linkcheck: error: \($0)"] } ?? []) + problems.map { "\($0.file): error: \($0.jsonPath): \(detail($0))" }
-    }
-
-    private func detail(_ problem: RulePackProblem) -> String {
-        let text = problem.description
-        let prefix = "\(problem.file): \(problem.jsonPath): "
-        return text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
+        (message.map { ["linkcheck: error: \($0)"] } ?? []) + problems.map(\.errorLine)
     }
 }

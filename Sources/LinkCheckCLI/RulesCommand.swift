@@ -109,9 +109,13 @@ enum RulesCommand {
             do {
                 annotations += try SymbolGraphRules.annotations(inDirectory: directory)
             } catch {
-                printError("linkcheck: error: \(error)")
+                printError(error.errorLine)
                 return 2
             }
+        }
+        if annotations.isEmpty {
+            let graphCount = reads.count { $0.role == "the symbol graph" }
+            printError("linkcheck: note: no declaration in the \(TextRenderer.count(graphCount, "symbol graph")) is marked @available(…ApplicationExtension, unavailable), so the pack has no rules")
         }
         if let shipped {
             let covered = Set(shipped.rules.flatMap(\.matchers).compactMap { matcher -> String? in

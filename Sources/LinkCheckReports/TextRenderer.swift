@@ -91,10 +91,11 @@ public struct TextRenderer {
             return " [in \(finding.chain[finding.chain.count - 2]): \(finding.path.joined(separator: " → "))]"
         }
         guard let first = finding.callSites.first else { return "" }
-        let caller = first.function == nil ? "code no symbol covers" : first.label
+        let address = "0x" + String(first.address, radix: 16)
+        let caller = first.function == nil ? "code at \(address) that no symbol covers" : "\(first.label) at \(address)"
         let more = finding.callSites.count > 1 ? " and \(finding.callSites.count - 1) more" : ""
         let path = finding.path.count > 1 ? "; path: \(finding.path.joined(separator: " → "))" : ""
-        return " [called from \(caller) at 0x\(String(first.address, radix: 16))\(more)\(path)]"
+        return " [called from \(caller)\(more)\(path)]"
     }
 
     /// A diagnostic kept on one line: control characters in paths or names

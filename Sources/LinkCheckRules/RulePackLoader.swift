@@ -6,8 +6,9 @@ public enum RulePackLoader {
     /// The `format` this linkcheck reads.
     public static let supportedFormat = 1
 
-    /// Reads and validates the pack at `path` (parsed with Foundation's
-    /// `JSONSerialization`).
+    /// Reads and validates the pack at `path` (its syntax with
+    /// ``JSONSyntax``, which rejects trailing commas and gives the line and
+    /// column of a syntax error).
     ///
     /// - Returns: the pack when it has no problem, and every problem found:
     ///   unreadable file, invalid JSON, unsupported `format`, unknown key,
@@ -24,14 +25,14 @@ public enum RulePackLoader {
     /// Validates a pack already in memory; `path` names it in problems.
     public static func load(data: Data, path: String) -> (pack: RulePack?, problems: [RulePackProblem]) {
         let document: Any
+        let duplicates: [JSONDuplicateKeys.Duplicate]
         do {
-            document = try JSONSerialization.jsonObject(with: data)
+            (document, duplicates) = try JSONSyntax.parse(data)
         } catch {
-            let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-            return (nil, [RulePackProblem(file: path, jsonPath: "$", kind: .invalidJSON(reason: reason))])
+            return (nil, [RulePackProblem(file: path, jsonPath: "$", kind: .invalidJSON(error))])
         }
         var reader = PackReader(file: path)
-        for duplicate in JSONDuplicateKeys.find(in: data) {
+        for duplicate in duplicates {
             reader.report(duplicate.jsonPath, .duplicateKey(duplicate))
         }
         let pack = reader.pack(document)
@@ -81,7 +82,7 @@ private struct PackReader {
         guard let root = object(document, "$", allowed: Self.packKeys) else { return nil }
         var format: Int?
         if let value = root["format"] {
-            if let number = integer(value) {
+            if let number = jsonInteger(value) {
                 format = number
                 if number != RulePackLoader.supportedFormat { report("$.format", .unsupportedFormat(number)) }
             } else {
@@ -220,11 +221,4 @@ private func isRuleID(_ id: String) -> Bool {
     let digits = id.dropFirst(letters.count)
     return (2...8).contains(letters.count) && (3...4).contains(digits.count)
         && digits.allSatisfy { $0.isASCII && $0.isNumber }
-}
-
-/// `value` as an integer when JSON spelled it as one: not a boolean (which
-/// Foundation also bridges to `Int`), not a fraction.
-private func integer(_ value: Any) -> Int? {
-    guard let number = value as? NSNumber, !["c", "d", "f"].contains(String(cString: number.objCType)) else { return nil }
-    return value as? Int
 }

@@ -1,11 +1,16 @@
 /// One thing wrong with a rule pack, located by file and JSON path
-/// (`$.rules[3].match[0].glob`).
+/// (`$.rules[3].match[0].glob`), or by file, line and column for text that
+/// is not JSON.
 public struct RulePackProblem: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
         /// The file could not be read; `reason` is the system's message.
         case unreadable(reason: String)
-        /// The file is not valid JSON; `reason` is the parser's message.
-        case invalidJSON(reason: String)
+        /// The file is not valid JSON (``JSONSyntax``): where, and why.
+        case invalidJSON(JSONSyntaxError)
+        /// A rule pack that a configuration names (the problem's `file`
+        /// and `jsonPath`) could not be read; `reason` is the system's
+        /// message.
+        case unreadablePack(path: String, reason: String)
         /// `format` is not a version this linkcheck reads.
         case unsupportedFormat(Int)
         /// A key the format does not define.
@@ -37,20 +42,34 @@ public struct RulePackProblem: Error, Sendable, Equatable, CustomStringConvertib
         self.kind = kind
     }
 
+    /// `FILE: JSONPATH: what is wrong`, or `FILE:LINE:COLUMN: invalid JSON: …`.
     public var description: String {
-        let what: String
+        if case .invalidJSON(let error) = kind { return "\(file):\(error.line):\(error.column): \(problem)" }
+        return "\(file): \(jsonPath): \(problem)"
+    }
+
+    /// The problem as an error line: `FILE: error: JSONPATH: what is wrong`,
+    /// or `FILE:LINE:COLUMN: error: invalid JSON: …` (as compilers write
+    /// them, so editors jump there).
+    public var errorLine: String {
+        if case .invalidJSON(let error) = kind { return "\(file):\(error.line):\(error.column): error: \(problem)" }
+        return "\(file): error: \(jsonPath): \(problem)"
+    }
+
+    /// What is wrong, without the location.
+    public var problem: String {
         switch kind {
-        case .unreadable(let reason): what = "cannot read: \(reason)"
-        case .invalidJSON(let reason): what = "invalid JSON: \(reason)"
-        case .unsupportedFormat(let format): what = "unsupported format \(format) (this linkcheck reads format 1)"
-        case .unknownKey(let key): what = "unknown key '\(key)'"
-        case .duplicateKey(let duplicate): what = duplicate.problem
-        case .missingField(let key): what = "missing required field '\(key)'"
-        case .wrongType(let expected): what = "expected \(expected)"
-        case .invalidValue(let reason): what = reason
-        case .duplicateID(let id, let first): what = "duplicate rule id '\(id)' (first defined in \(first))"
-        case .badGlob(let pattern, let reason): what = "bad glob '\(pattern)': \(reason)"
+        case .unreadable(let reason): "cannot read: \(reason)"
+        case .invalidJSON(let error): "invalid JSON: \(error.reason)"
+        case .unreadablePack(let path, let reason): "cannot read the rule pack \(path): \(reason)"
+        case .unsupportedFormat(let format): "unsupported format \(format) (this linkcheck reads format 1)"
+        case .unknownKey(let key): "unknown key '\(key)'"
+        case .duplicateKey(let duplicate): duplicate.problem
+        case .missingField(let key): "missing required field '\(key)'"
+        case .wrongType(let expected): "expected \(expected)"
+        case .invalidValue(let reason): reason
+        case .duplicateID(let id, let first): "duplicate rule id '\(id)' (first defined in \(first))"
+        case .badGlob(let pattern, let reason): "bad glob '\(pattern)': \(reason)"
         }
-        return "\(file): \(jsonPath): \(what)"
     }
 }

@@ -30,8 +30,10 @@ public enum SymbolGraphRules {
     /// sorted by path, each path once.
     ///
     /// - Throws: a ``RulePackProblem`` naming the file that is unreadable or
-    ///   not a symbol graph.
-    public static func annotations(inDirectory directory: String, demangler: Demangler = Demangler()) throws -> [Annotation] {
+    ///   not JSON, or the file and JSON path of the first value that is not
+    ///   of the symbol-graph type (`$.symbols` not an array,
+    ///   `$.symbols[3].availability[0]` not an object, …).
+    public static func annotations(inDirectory directory: String, demangler: Demangler = Demangler()) throws(RulePackProblem) -> [Annotation] {
         let files = (FileManager.default.enumerator(atPath: directory)?.allObjects as? [String] ?? [])
             .filter { $0.hasSuffix(".symbols.json") }.sorted()
         var byPath: [String: Annotation] = [:]
@@ -44,41 +46,52 @@ public enum SymbolGraphRules {
         return byPath.keys.sorted().map { byPath[$0]! }
     }
 
-    static func annotations(inFile path: String, demangler: Demangler) throws -> [Annotation] {
-        let graph: [String: Any]
+    static func annotations(inFile path: String, demangler: Demangler) throws(RulePackProblem) -> [Annotation] {
+        let data: Data
         do {
-            let data = try InputFile.read(path)
-            guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-                throw RulePackProblem(file: path, jsonPath: "$", kind: .wrongType(expected: "a symbol graph object"))
-            }
-            graph = object
-        } catch let problem as RulePackProblem {
-            throw problem
-        } catch let failure as InputFile.Failure {
-            throw RulePackProblem(file: path, jsonPath: "$", kind: .unreadable(reason: failure.reason))
+            data = try InputFile.read(path)
         } catch {
-            throw RulePackProblem(file: path, jsonPath: "$", kind: .invalidJSON(reason: error.localizedDescription))
+            throw RulePackProblem(file: path, jsonPath: "$", kind: .unreadable(reason: error.reason))
         }
-        let module = (graph["module"] as? [String: Any])?["name"] as? String ?? ""
-        let symbols = graph["symbols"] as? [[String: Any]] ?? []
-        return symbols.compactMap { symbol in
-            let availability = symbol["availability"] as? [[String: Any]] ?? []
-            let unavailable = availability.filter { item in
-                (item["domain"] as? String)?.hasSuffix("AppExtension") == true
-                    && item["isUnconditionallyUnavailable"] as? Bool == true
+        let document: Any
+        do {
+            document = try JSONSyntax.parse(data).document
+        } catch {
+            throw RulePackProblem(file: path, jsonPath: "$", kind: .invalidJSON(error))
+        }
+        let graph = SymbolGraphReader(file: path)
+        let root = try graph.object(document, "$", "a symbol graph object")
+        let module = try graph.string(try graph.object(root["module"], "$.module", "an object"), "name", "$.module")
+        var annotations: [Annotation] = []
+        for (index, item) in try graph.array(root["symbols"], "$.symbols").enumerated() {
+            let symbolPath = "$.symbols[\(index)]"
+            let symbol = try graph.object(item, symbolPath, "an object")
+            var unavailable: [(domain: String, message: String?)] = []
+            for (position, entry) in try graph.array(symbol["availability"], "\(symbolPath).availability", required: false).enumerated() {
+                let entryPath = "\(symbolPath).availability[\(position)]"
+                let item = try graph.object(entry, entryPath, "an object")
+                let domain = try graph.optionalString(item, "domain", entryPath)
+                let message = try graph.optionalString(item, "message", entryPath)
+                let always = try graph.boolean(item, "isUnconditionallyUnavailable", entryPath)
+                if let domain, domain.hasSuffix("AppExtension"), always { unavailable.append((domain, message)) }
+            }
+            let identifierPath = "\(symbolPath).identifier"
+            let precise = try graph.string(try graph.object(symbol["identifier"], identifierPath, "an object"), "precise", identifierPath)
+            let components = try graph.array(symbol["pathComponents"], "\(symbolPath).pathComponents").enumerated().map { position, item throws(RulePackProblem) in
+                guard let text = item as? String else {
+                    throw RulePackProblem(file: path, jsonPath: "\(symbolPath).pathComponents[\(position)]", kind: .wrongType(expected: "a string"))
+                }
+                return text
             }
             guard !unavailable.isEmpty,
-                  let precise = (symbol["identifier"] as? [String: Any])?["precise"] as? String
-            else { return nil }
-            let components = symbol["pathComponents"] as? [String] ?? []
-            guard let path = declarationPath(precise: precise, module: module, components: components, demangler: demangler)
-            else { return nil }
-            return Annotation(
-                path: path, title: components.joined(separator: "."), module: module,
-                domains: unavailable.compactMap { $0["domain"] as? String },
-                message: unavailable.compactMap { $0["message"] as? String }.first,
-                preciseIdentifier: precise)
+                  let declaration = declarationPath(precise: precise, module: module, components: components, demangler: demangler)
+            else { continue }
+            annotations.append(Annotation(
+                path: declaration, title: components.joined(separator: "."), module: module,
+                domains: unavailable.map(\.domain), message: unavailable.compactMap(\.message).first,
+                preciseIdentifier: precise))
         }
+        return annotations
     }
 
     /// The declaration path of a USR: `s:…` demangled as `$s…`, qualifiers
@@ -130,5 +143,66 @@ public enum SymbolGraphRules {
                 pack: name)
         }
         return RulePack(path: "", name: name, version: "1", description: "Generated by linkcheck rules extract from Swift symbol graphs.", rules: rules)
+    }
+}
+
+/// Reads the fields of a symbol graph linkcheck uses, with their types as
+/// swift-docc-symbolkit's `SymbolGraph` declares them; a value of another
+/// type is a ``RulePackProblem`` with its JSON path.
+private struct SymbolGraphReader {
+    let file: String
+
+    func problem(_ path: String, _ expected: String) -> RulePackProblem {
+        RulePackProblem(file: file, jsonPath: path, kind: .wrongType(expected: expected))
+    }
+
+    /// An object; an absent one is a missing field of the parent.
+    func object(_ value: Any?, _ path: String, _ expected: String) throws(RulePackProblem) -> [String: Any] {
+        guard let value else { throw RulePackProblem(file: file, jsonPath: parent(of: path), kind: .missingField(last(of: path))) }
+        guard let object = value as? [String: Any] else { throw problem(path, expected) }
+        return object
+    }
+
+    /// An array; an absent one is a missing field of the parent, or empty
+    /// when not `required`.
+    func array(_ value: Any?, _ path: String, required: Bool = true) throws(RulePackProblem) -> [Any] {
+        guard let value else {
+            if required { throw RulePackProblem(file: file, jsonPath: parent(of: path), kind: .missingField(last(of: path))) }
+            return []
+        }
+        guard let array = value as? [Any] else { throw problem(path, "an array") }
+        return array
+    }
+
+    /// The string `key` of `object` (at `path`).
+    func string(_ object: [String: Any], _ key: String, _ path: String) throws(RulePackProblem) -> String {
+        guard let text = try optionalString(object, key, path) else {
+            throw RulePackProblem(file: file, jsonPath: path, kind: .missingField(key))
+        }
+        return text
+    }
+
+    /// The string `key` of `object`, or `nil` when it is absent.
+    func optionalString(_ object: [String: Any], _ key: String, _ path: String) throws(RulePackProblem) -> String? {
+        guard let value = object[key] else { return nil }
+        guard let text = value as? String else { throw problem("\(path).\(key)", "a string") }
+        return text
+    }
+
+    /// A boolean (an absent one is `false`).
+    func boolean(_ object: [String: Any], _ key: String, _ path: String) throws(RulePackProblem) -> Bool {
+        guard let value = object[key] else { return false }
+        guard let flag = jsonBoolean(value) else { throw problem("\(path).\(key)", "true or false") }
+        return flag
+    }
+
+    /// `$.symbols[2].availability` → `$.symbols[2]`.
+    func parent(of path: String) -> String {
+        String(path[..<(path.lastIndex(of: ".") ?? path.endIndex)])
+    }
+
+    /// `$.symbols[2].availability` → `availability`.
+    func last(of path: String) -> String {
+        path.lastIndex(of: ".").map { String(path[path.index(after: $0)...]) } ?? path
     }
 }

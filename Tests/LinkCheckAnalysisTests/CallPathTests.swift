@@ -75,7 +75,7 @@ import Testing
         let missing = try Self.check("x86_64-linux-gnu", plugin: false, in: try Fixtures.temporaryDirectory())
         let warning = try #require(Self.finding(missing, "DLOP003", "libplugin.so"))
         #expect(warning.severity == .warning)
-        #expect(warning.message.hasPrefix("loads libplugin.so (load_plugin at 0x"))
+        #expect(warning.message.hasPrefix("loads libplugin.so (from load_plugin at 0x"))
     }
 
     @Test func otherMachinesSayCallSitesAreNotAnalysed() throws {
@@ -101,5 +101,35 @@ import Testing
         let expected = FileManager.default.fileExists(atPath: "/usr/lib/x86_64-linux-gnu/libzstd.so.1") ? "extension-safe" : "missing"
         #expect(load.verdict == expected)
         #expect(report.findings.contains { $0.rule == (expected == "missing" ? "DLOP003" : "DLOP002") && $0.message.contains("declared in .note.dlopen") })
+    }
+}
+
+/// Loader calls linkcheck cannot name a function or a library for
+/// (Tests/Fixtures/loader-names.c, stripped).
+@Suite struct LoaderNameTests {
+    static func check() throws -> (Report, TemporaryDirectory) {
+        let directory = try Fixtures.temporaryDirectory()
+        let library = try Fixtures.compile("loader-names.c", to: directory.path("libloader.so"), flags: ["-shared", "-O2", "-Wl,-s"])
+        return (CheckRun.check(paths: [library.path], rules: CallPathTests.rules, policy: Policy(), jobs: 1), directory)
+    }
+
+    @Test func aPrintfFormatIsNoLibraryNameSoTheLoadIsUnknown() throws {
+        let (report, _) = try Self.check()
+        let image = try #require(report.images.first)
+        let byFunction = Dictionary(image.loads.map { ($0.function ?? "", $0.name) }, uniquingKeysWith: { $1 })
+        #expect(byFunction["load_module"] == "unknown", "\(image.loads)")
+        #expect(!report.findings.contains { $0.message.contains("%") }, "\(report.findings.map(\.message))")
+    }
+
+    @Test func aLoaderCallNoSymbolCoversIsNamedByItsAddress() throws {
+        let (report, _) = try Self.check()
+        let image = try #require(report.images.first)
+        let hidden = try #require(image.loads.first { $0.name == "libhidden.so" })
+        #expect(hidden.function == nil)
+        let address = try #require(hidden.address.map { String($0, radix: 16) })
+        let unguarded = report.findings.filter { $0.rule == "DLOP011" }.map(\.message)
+        #expect(unguarded.contains { $0.hasPrefix("code at 0x\(address) (no symbol covers it) calls dlopen without a run-time OS version check: ") }, "\(unguarded)")
+        let missing = try #require(report.findings.first { $0.rule == "DLOP003" && $0.symbol == "libhidden.so" })
+        #expect(missing.message.hasPrefix("loads libhidden.so (from code at 0x\(address) that no symbol covers), which is not found where the loader would look: "), "\(missing.message)")
     }
 }

@@ -4,27 +4,32 @@ import LinkCheckTestSupport
 import Testing
 
 @Suite struct ConfigurationTests {
-    static func load(_ json: String) throws -> (Result<Configuration, ConfigurationFailure>, TemporaryDirectory) {
+    /// `json` as `linkcheck.json` in a new folder that holds `folders`.
+    static func load(_ json: String, folders: [String] = []) throws -> (Result<Configuration, ConfigurationFailure>, TemporaryDirectory) {
         let directory = try Fixtures.temporaryDirectory()
+        for folder in folders {
+            try FileManager.default.createDirectory(at: directory.path(folder), withIntermediateDirectories: true)
+        }
         let file = directory.path("linkcheck.json")
         try json.write(to: file, atomically: true, encoding: .utf8)
         return (Configuration.load(path: file.path), directory)
     }
 
     @Test func aFullConfiguration() throws {
+        let parent = try Fixtures.temporaryDirectory()
         let (result, directory) = try Self.load("""
             {"extensions": {"PhotoEditorExtension": "share", "Stickers": "imessage"}, "app": "PhotoEditorApp",
              "frameworks": ["ShareKit"], "requiredArchitectures": ["arm64", "x86_64"], "rules": ["rules/own.json"],
-             "searchPaths": ["../lib", "/opt/lib"],
+             "searchPaths": ["lib", "\(parent.url.path)"],
              "suppressions": [{"rule": "SEL001", "image": "ShareKit", "symbol": "sharedApplication", "reason": "our own class"}]}
-            """)
+            """, folders: ["lib"])
         let configuration = try result.get()
         #expect(configuration.extensions == ["PhotoEditorExtension": "share", "Stickers": "imessage"])
         #expect(configuration.apps == ["PhotoEditorApp"])
         #expect(configuration.frameworks == ["ShareKit"])
         #expect(configuration.requiredArchitectures == ["arm64", "x86_64"])
         #expect(configuration.rules == [directory.path("rules/own.json").path])
-        #expect(configuration.searchPaths == [directory.url.deletingLastPathComponent().appendingPathComponent("lib").path, "/opt/lib"])
+        #expect(configuration.searchPaths == [directory.path("lib").path, parent.url.path])
         #expect(configuration.suppressions == [Suppression(rule: "SEL001", image: "ShareKit", symbol: "sharedApplication", reason: "our own class", jsonPath: "$.suppressions[0]")])
     }
 
@@ -56,6 +61,29 @@ import Testing
         guard case .failure(let failure) = result else { Issue.record("expected a problem"); return }
         #expect(failure.problems.map(\.description) == [
             "\(directory.path("linkcheck.json").path): $.app: key 'app' appears more than once in this object (only one of the values would be used)",
+        ])
+    }
+
+    @Test func aTrailingCommaIsAnErrorWithItsLineAndColumn() throws {
+        let (result, directory) = try Self.load("""
+            {
+              "app": "PhotoEditorApp",
+              "frameworks": ["ShareKit", "EditorKit",],
+            }
+            """)
+        guard case .failure(let failure) = result else { Issue.record("expected a problem"); return }
+        #expect(failure.problems.map(\.errorLine) == [
+            "\(directory.path("linkcheck.json").path):3:41: error: invalid JSON: trailing comma: JSON allows no comma after the last element of an array",
+        ])
+    }
+
+    @Test func aSearchPathThatIsNotAFolderIsAnError() throws {
+        let (result, directory) = try Self.load(#"{"searchPaths": ["lib", "missing", "linkcheck.json"]}"#, folders: ["lib"])
+        guard case .failure(let failure) = result else { Issue.record("expected problems"); return }
+        let file = directory.path("linkcheck.json").path
+        #expect(failure.problems.map(\.description) == [
+            "\(file): $.searchPaths[1]: search path \(directory.path("missing").path) does not exist",
+            "\(file): $.searchPaths[2]: search path \(file) is not a directory",
         ])
     }
 

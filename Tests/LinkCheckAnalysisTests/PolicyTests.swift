@@ -145,6 +145,25 @@ import Testing
         let (_, findings) = Self.run([image, libc], Policy())
         #expect(findings.map { "\($0.image) \($0.rule) \($0.severity.rawValue)" } == ["/t/libHook.so INTP001 warning"])
     }
+
+    /// The message used to stop at "interposes the C library's".
+    @Test func anInterpositionSaysWhatItInterposesAndWhy() {
+        var image = Self.image("libHook.so")
+        image.exports = [Symbol(name: "dlsym", binding: .global, type: .function)]
+        let (_, findings) = Self.run([image], Policy())
+        #expect(findings.map(\.message) == [
+            "defines 'dlsym': a definition outside the C library interposes the C library's dynamic-loader function, so the process's calls to it can reach this code instead",
+        ])
+    }
+
+    @Test func aMistypedNameGetsTheClosestNamesSuggested() {
+        let names = ["PhotoEditorExtension", "libPhotoEditorExtension.so", "PhotoEditorApp", "ShareKit", "libShareKit.so"]
+        #expect(NameSuggestions.closest(to: "PhotoEditorExtensoin", among: names) == ["PhotoEditorExtension"])
+        #expect(NameSuggestions.closest(to: "sharekit", among: names) == ["ShareKit"], "case is ignored")
+        #expect(NameSuggestions.closest(to: "Kit", among: ["Kat", "Kid", "Kitchen"]) == ["Kat", "Kid"])
+        #expect(NameSuggestions.closest(to: "Zebra", among: names).isEmpty, "nothing close enough")
+        #expect(NameSuggestions.question(["Kat", "Kid", "Kin"]) == "did you mean 'Kat', 'Kid' or 'Kin'?")
+    }
 }
 
 /// `linkcheck.json` suppressions, applied before findings propagate.

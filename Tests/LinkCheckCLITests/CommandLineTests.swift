@@ -26,7 +26,8 @@ import Testing
                       ["check", "--extension", "=share", "x"], ["check", "--extension", "Ext=", "x"],
                       ["check", "--require-arch", "bogus", "x"], ["check", ""], ["inspect", ""],
                       ["check", "--html", "", "x"], ["check", "--write-baseline=", "x"],
-                      ["rules", "extract", "--symbol-graph-dir", "x", "--output", ""]])
+                      ["rules", "extract", "--symbol-graph-dir", "x", "--output", ""],
+                      ["check", "--search-path", "/nonexistent/lib", "x"]])
     func usageErrorsExitTwo(arguments: [String]) throws {
         let output = try Command.linkcheck(arguments)
         #expect(output.status == 2)
@@ -37,6 +38,25 @@ import Testing
     @Test func unknownOptionNamesItself() throws {
         let output = try Command.linkcheck(["check", "--bogus", "x"])
         #expect(output.standardError == "linkcheck: error: unknown option '--bogus' for 'linkcheck check' (see 'linkcheck check --help')\n")
+    }
+
+    @Test func aSearchPathThatIsNotAFolderIsAUsageError() throws {
+        #expect(try Command.linkcheck(["check", "--search-path", "/nonexistent/lib", "/etc/hostname"]).standardError
+            == "linkcheck: error: --search-path /nonexistent/lib does not exist\n")
+        #expect(try Command.linkcheck(["check", "--search-path", "/etc/hostname", "/etc/hostname"]).standardError
+            == "linkcheck: error: --search-path /etc/hostname is not a directory\n")
+    }
+
+    @Test func aRulePackWithATrailingCommaNamesTheLineAndColumn() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        try #"{"format": 1, "name": "p", "version": "1", "rules": [],}"#.write(to: directory.path("pack.json"), atomically: true, encoding: .utf8)
+        let output = try Command.linkcheck(["rules", "validate", directory.path("pack.json").path])
+        #expect(output.status == 2)
+        #expect(output.standardError == """
+            \(directory.path("pack.json").path):1:55: error: invalid JSON: trailing comma: JSON allows no comma after the last member of an object
+            linkcheck: 1 problem found
+
+            """)
     }
 
     @Test func nothingCheckableExitsTwo() throws {
@@ -273,6 +293,39 @@ import Testing
         #expect(bad.standardError.hasPrefix("bad.json: error: $.extensions.PhotoEditorExtension: unknown extension type 'spaceship'"))
     }
 
+    @Test func aRulePackTheConfigurationNamesThatIsMissingNamesItsJSONPath() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        try #"{"rules": ["rules/own.json"]}"#.write(to: directory.path("linkcheck.json"), atomically: true, encoding: .utf8)
+        let output = try Command.capture(Fixtures.linkcheckExecutable, ["check", "/etc/hostname"], currentDirectory: directory.url)
+        #expect(output.status == 2)
+        #expect(output.standardError.hasPrefix("linkcheck.json: error: $.rules[0]: cannot read the rule pack \(directory.path("rules/own.json").path): "), "\(output.standardError)")
+        #expect(output.standardError.split(separator: "\n").count == 1)
+    }
+
+    @Test func aConfigurationWithATrailingCommaNamesTheLineAndColumn() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        try "{\"app\": \"PhotoEditorApp\",\n}\n".write(to: directory.path("linkcheck.json"), atomically: true, encoding: .utf8)
+        let output = try Command.capture(Fixtures.linkcheckExecutable, ["check", "/etc/hostname"], currentDirectory: directory.url)
+        #expect(output.status == 2)
+        #expect(output.standardError == "linkcheck.json:1:25: error: invalid JSON: trailing comma: JSON allows no comma after the last member of an object\n")
+    }
+
+    @Test func aMistypedRoleNameWarnsWithTheClosestImageNames() throws {
+        let images = try Fixtures.sampleImages().appendingPathComponent("PhotoEditor")
+        let directory = try Fixtures.temporaryDirectory()
+        try #"{"frameworks": ["ShareKt"]}"#.write(to: directory.path("linkcheck.json"), atomically: true, encoding: .utf8)
+        let output = try Command.capture(Fixtures.linkcheckExecutable, [
+            "check", "--extension", "PhotoEditorExtensoin=share", "--app", "Zebra", images.path,
+        ], currentDirectory: directory.url)
+        #expect(output.status == 1, "the run goes on")
+        let notices = output.standardOutput.split(separator: "\n").filter { $0.contains("role name") }
+        #expect(notices == [
+            "linkcheck: warning: role name 'PhotoEditorExtensoin' matches no scanned image; did you mean 'PhotoEditorExtension'?",
+            "linkcheck: warning: role name 'Zebra' matches no scanned image",
+            "linkcheck: warning: role name 'ShareKt' matches no scanned image; did you mean 'ShareKit'?",
+        ])
+    }
+
     @Test func aBaselineAcceptsTodaysFindingsAndFailsOnNewOnes() throws {
         let images = try Fixtures.sampleImages().appendingPathComponent("PhotoEditor")
         let directory = try Fixtures.temporaryDirectory()
@@ -315,8 +368,9 @@ import Testing
                 "the project's own annotation became a rule")
         #expect(plugin.standardError.contains("error: libPhotoEditorExtension.so: [OWN002] calls 'static PhotoLibrary.PhotoLibrary.scheduleBackgroundSync() -> ()' ($s12PhotoLibraryAAO22scheduleBackgroundSyncyyFZ), whose code is linked into this image: "),
                 "the extension's call to the annotated target SwiftPM linked into it")
-        let json = try #require(plugin.standardOutput.range(of: "{\n").map { String(plugin.standardOutput[$0.lowerBound...]) })
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.prefix { $0 != "\u{0}" }.split(separator: "\nlinkcheck: HTML report").first!.utf8)) as? [String: Any])
+        // Standard output is the JSON document alone; the report's path is for people.
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(plugin.standardOutput.utf8)) as? [String: Any])
+        #expect(plugin.standardError.contains("[LinkCheckPlugin] HTML report: \(scratch.path)/plugins/LinkCheckPlugin/outputs/linkcheck-report.html\n"))
 
         // The CLI on the same images with the same configuration and rules.
         let rules = try Command.linkcheck(["rules", "extract", "--symbol-graph-dir", images.deletingLastPathComponent().appendingPathComponent("symbol-graphs").path])
@@ -335,7 +389,15 @@ import Testing
             })
         }
         #expect(summary(report) == summary(expected))
-        #expect(plugin.standardOutput.contains("linkcheck: HTML report: \(scratch.path)/plugins/LinkCheckPlugin/outputs/linkcheck-report.html"))
+
+        // `swift package linkcheck --format sarif > out.sarif` (the build is done: this run only checks).
+        let sarif = try Command.capture("swift", [
+            "package", "--package-path", package.path, "--scratch-path", scratch.path, "linkcheck", "--format", "sarif",
+        ])
+        #expect(sarif.status != 0)
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(sarif.standardOutput.utf8)) as? [String: Any], "\(sarif.standardOutput)")
+        #expect(log["version"] as? String == "2.1.0")
+        #expect(sarif.standardError.contains("[LinkCheckPlugin] HTML report: "))
     }
 }
 
@@ -361,6 +423,26 @@ import Testing
         let none = try Command.linkcheck(["rules", "extract", "--symbol-graph-dir", empty.url.path])
         #expect(none.status == 2)
         #expect(none.standardError.hasSuffix("no *.symbols.json symbol graphs in it\n"))
+    }
+
+    @Test func symbolGraphsWithoutAnnotationsGiveAnEmptyPackAndSaySo() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        try #"{"module": {"name": "Kit"}, "symbols": [{"identifier": {"precise": "s:3Kit1aSivp"}, "pathComponents": ["a"]}]}"#
+            .write(to: directory.path("Kit.symbols.json"), atomically: true, encoding: .utf8)
+        let output = try Command.linkcheck(["rules", "extract", "--symbol-graph-dir", directory.url.path])
+        #expect(output.status == 0)
+        let pack = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
+        #expect((pack["rules"] as? [Any])?.isEmpty == true)
+        #expect(output.standardError == "linkcheck: note: no declaration in the 1 symbol graph is marked @available(…ApplicationExtension, unavailable), so the pack has no rules\n")
+    }
+
+    @Test func aSymbolGraphOfTheWrongTypesIsAnErrorNotAnEmptyPack() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        try #"{"module": {"name": "Kit"}, "symbols": {"s:3Kit1aSivp": {}}}"#.write(to: directory.path("Kit.symbols.json"), atomically: true, encoding: .utf8)
+        let output = try Command.linkcheck(["rules", "extract", "--symbol-graph-dir", directory.url.path])
+        #expect(output.status == 2)
+        #expect(output.standardError == "\(directory.path("Kit.symbols.json").path): error: $.symbols: expected an array\n")
+        #expect(output.standardOutput.isEmpty)
     }
 }
 

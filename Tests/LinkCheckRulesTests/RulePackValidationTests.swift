@@ -106,6 +106,18 @@ import Testing
         ])
     }
 
+    @Test func aTrailingCommaInAPackIsAnErrorWithItsLineAndColumn() {
+        let (pack, problems) = Self.load("""
+            {"format": 1, "name": "p", "version": "1", "rules": [
+              \(Self.validRule),
+            ]}
+            """)
+        #expect(pack == nil)
+        #expect(problems.map(\.errorLine) == [
+            "pack.json:3:88: error: invalid JSON: trailing comma: JSON allows no comma after the last element of an array",
+        ])
+    }
+
     @Test func aFIFOOrAFolderIsNotReadAsAPack() throws {
         let directory = try Fixtures.temporaryDirectory()
         let fifo = directory.path("pack.json").path
@@ -119,10 +131,10 @@ import Testing
         ])
     }
 
-    @Test func theSameKeyInDifferentObjectsAndInStringsIsFine() {
-        let data = Data(#"{"a": {"b": 1, "c": ""b": 2, "b""}, "d": [{"b": 1}, {"b": 2}], "e": "{"a": 1}"}"#.utf8)
-        #expect(JSONDuplicateKeys.find(in: data).isEmpty)
-        #expect(JSONDuplicateKeys.find(in: Data(#"[{"x": [1, {"y": 1, "y": 2}]}]"#.utf8)) == [
+    @Test func theSameKeyInDifferentObjectsAndInStringsIsFine() throws {
+        let data = Data(#"{"a": {"b": 1, "c": "\"b\": 2, \"b\""}, "d": [{"b": 1}, {"b": 2}], "e": "{\"a\": 1}"}"#.utf8)
+        #expect(try JSONSyntax.check(data).isEmpty)
+        #expect(try JSONSyntax.check(Data(#"[{"x": [1, {"y": 1, "y": 2}]}]"#.utf8)) == [
             JSONDuplicateKeys.Duplicate(key: "y", jsonPath: "$[0].x[1].y"),
         ])
     }

@@ -59,6 +59,29 @@ import Testing
         #expect(rules.rules(matchingSymbol: "$s3Kit6WidgetC4sizeSivg").isEmpty)
     }
 
+    /// Fields of the wrong type were read as absent, so such a graph gave
+    /// 0 rules without a word.
+    @Test(arguments: [
+        (#"{"module": {"name": "Kit"}, "symbols": {"a": 1}}"#, "$.symbols", "expected an array"),
+        (#"{"module": {"name": "Kit"}, "symbols": [{"identifier": {"precise": "s:1"}, "pathComponents": ["a"], "availability": ["iOSAppExtension"]}]}"#,
+         "$.symbols[0].availability[0]", "expected an object"),
+        (#"{"module": {"name": "Kit"}, "symbols": [{"identifier": {"precise": "s:1"}, "pathComponents": ["a"], "availability": [{"domain": "iOSAppExtension", "isUnconditionallyUnavailable": 1}]}]}"#,
+         "$.symbols[0].availability[0].isUnconditionallyUnavailable", "expected true or false"),
+        (#"{"module": {"name": "Kit"}, "symbols": [{"identifier": {"precise": 7}, "pathComponents": ["a"]}]}"#,
+         "$.symbols[0].identifier.precise", "expected a string"),
+        (#"{"module": {"name": "Kit"}, "symbols": [{"identifier": {"precise": "s:1"}, "pathComponents": "a"}]}"#,
+         "$.symbols[0].pathComponents", "expected an array"),
+        (#"{"module": "Kit", "symbols": []}"#, "$.module", "expected an object"),
+        (#"{"module": {"name": "Kit"}}"#, "$", "missing required field 'symbols'"),
+    ] as [(String, String, String)])
+    func aSymbolGraphOfTheWrongTypesIsAnErrorWithItsJSONPath(json: String, jsonPath: String, problem: String) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        try json.write(to: directory.path("Kit.symbols.json"), atomically: true, encoding: .utf8)
+        let file = directory.path("Kit.symbols.json").path
+        let error = #expect(throws: RulePackProblem.self) { try SymbolGraphRules.annotations(inDirectory: directory.url.path) }
+        #expect(error?.description == "\(file): \(jsonPath): \(problem)")
+    }
+
     @Test func notASymbolGraph() throws {
         let directory = try Fixtures.temporaryDirectory()
         try "[1, 2]".write(to: directory.path("Bad.symbols.json"), atomically: true, encoding: .utf8)
