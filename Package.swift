@@ -13,7 +13,10 @@ let package = Package(
         .plugin(name: "LinkCheckPlugin", targets: ["LinkCheckPlugin"]),
         .library(
             name: "LinkCheckKit",
-            targets: ["LinkCheckInspection", "LinkCheckRules", "LinkCheckAnalysis", "LinkCheckReports"]
+            targets: [
+                "LinkCheckImage", "LinkCheckELF", "LinkCheckCodeIndex", "LinkCheckInspection", "LinkCheckRules",
+                "LinkCheckAnalysis", "LinkCheckReports",
+            ]
         ),
     ],
     targets: [
@@ -33,13 +36,23 @@ let package = Package(
         .systemLibrary(name: "CDemangle"),
         // SIGBUS-safe reading of a mapped file that shrinks while it is read.
         .target(name: "CMappedFileGuard"),
-        .target(name: "LinkCheckInspection", dependencies: ["CLibELF", "CCapstone", "CMappedFileGuard"]),
+        // The format-neutral image model every stage after the readers sees.
+        .target(name: "LinkCheckImage"),
+        // The ELF reader: libelf/gelf only.
+        .target(name: "LinkCheckELF", dependencies: ["LinkCheckImage", "CLibELF", "CMappedFileGuard"]),
+        // Call sites: Capstone over the code of ELF (and Mach-O) images.
+        .target(name: "LinkCheckCodeIndex", dependencies: ["LinkCheckImage", "LinkCheckELF", "CLibELF", "CCapstone", "CMappedFileGuard"]),
+        // Discovery, and the reader the magic picks.
+        .target(name: "LinkCheckInspection", dependencies: ["LinkCheckImage", "LinkCheckELF"]),
         .target(name: "LinkCheckRules", dependencies: ["CDemangle"]),
-        .target(name: "LinkCheckAnalysis", dependencies: ["LinkCheckInspection", "LinkCheckRules"]),
-        .target(name: "LinkCheckReports", dependencies: ["LinkCheckAnalysis"]),
+        .target(
+            name: "LinkCheckAnalysis",
+            dependencies: ["LinkCheckImage", "LinkCheckInspection", "LinkCheckCodeIndex", "LinkCheckRules"]
+        ),
+        .target(name: "LinkCheckReports", dependencies: ["LinkCheckImage", "LinkCheckAnalysis"]),
         .executableTarget(
             name: "LinkCheckCLI",
-            dependencies: ["LinkCheckInspection", "LinkCheckRules", "LinkCheckAnalysis", "LinkCheckReports"]
+            dependencies: ["LinkCheckImage", "LinkCheckInspection", "LinkCheckRules", "LinkCheckAnalysis", "LinkCheckReports"]
         ),
         // `swift package linkcheck`: builds the products, checks them.
         .plugin(
@@ -53,14 +66,17 @@ let package = Package(
         // Helpers the test targets share: temporary folders, compiling
         // fixtures from Tests/Fixtures (ELF and Mach-O, with LLVM's tools as
         // Mach-O oracles), running commands, building Samples/.
-        .target(name: "LinkCheckTestSupport", path: "Tests/LinkCheckTestSupport"),
+        .target(name: "LinkCheckTestSupport", dependencies: ["LinkCheckImage"], path: "Tests/LinkCheckTestSupport"),
         .testTarget(
-            name: "LinkCheckInspectionTests", dependencies: ["LinkCheckInspection", "CMappedFileGuard", "LinkCheckTestSupport"]
+            name: "LinkCheckELFTests",
+            dependencies: ["LinkCheckELF", "LinkCheckCodeIndex", "LinkCheckInspection", "CMappedFileGuard", "LinkCheckTestSupport"]
         ),
+        .testTarget(name: "LinkCheckCodeIndexTests", dependencies: ["LinkCheckCodeIndex", "LinkCheckELF", "LinkCheckTestSupport"]),
+        .testTarget(name: "LinkCheckInspectionTests", dependencies: ["LinkCheckInspection", "LinkCheckTestSupport"]),
         .testTarget(name: "LinkCheckRulesTests", dependencies: ["LinkCheckRules", "LinkCheckTestSupport"]),
         .testTarget(
             name: "LinkCheckAnalysisTests",
-            dependencies: ["LinkCheckAnalysis", "LinkCheckInspection", "LinkCheckRules", "LinkCheckTestSupport"]
+            dependencies: ["LinkCheckAnalysis", "LinkCheckImage", "LinkCheckInspection", "LinkCheckRules", "LinkCheckTestSupport"]
         ),
         // Snapshots/ holds golden files the tests read in place.
         .testTarget(name: "LinkCheckReportsTests", dependencies: ["LinkCheckReports", "LinkCheckTestSupport"], exclude: ["Snapshots"]),

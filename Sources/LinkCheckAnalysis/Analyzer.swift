@@ -1,87 +1,60 @@
 import Foundation
+import LinkCheckCodeIndex
+import LinkCheckImage
 import LinkCheckInspection
 import LinkCheckRules
 
-/// Rules × policy × link graph → findings and verdicts.
+/// Rules × policy × link graph → findings and verdicts, in this order:
 ///
-/// 1. Each image's own findings: imports, exports (provider or loader
-///    interposition), read-only strings and DT_NEEDED matched against the
-///    rules.
-/// 2. Transitive findings: an image that links, directly or not, an image
-///    with an unsafe finding gets that finding too, with the chain.
-/// 3. Severity by role: the containing app, a framework only the app links,
-///    and an extension type the rule allows turn unsafe findings into notes.
-/// 4. Architecture: 32-bit images, modules missing a required architecture,
-///    links across machine, class or data encoding.
+/// 1. each image's own findings (``OwnFindings``): its symbols, strings,
+///    Objective-C references and dependencies matched against the rules,
+///    what it provides, calls into linked-in copies, loader calls;
+/// 2. suppressions, before anything propagates;
+/// 3. transitive findings (``Propagation``): an image that links an image
+///    with an unsafe finding gets it too, with the chain;
+/// 4. what code loads (``LoadedLibraries``), architecture
+///    (``ArchitectureChecks``) and missing libraries (``MissingLibraries``);
+/// 5. the baseline, then verdicts (``Verdicts``) from what remains.
+///
+/// Severity by role (``SeverityPolicy``) applies throughout: the containing
+/// app, a framework only the app links or loads, and an extension type the
+/// rule allows turn unsafe findings into notes.
 public struct Analyzer: Sendable {
-    let images: [BinaryImage]
+    let graph: LinkGraph
     let rules: RuleSet
     let policy: Policy
-    let graph: LinkGraph
-    let roles: [AssignedRole]
-    /// `extensionsReaching[i]`: the extensions that link image `i` directly
-    /// or not (an extension reaches itself).
-    let extensionsReaching: [[Int]]
-    /// `appReaches[i]`: whether a containing app links image `i`.
-    let appReaches: [Bool]
-    let imageIndex: [String: Int]
     /// Call sites, for the images whose code was analysed.
-    let codeIndex: [Int: CodeIndex]
-    /// What each image loads at run time.
-    let loads: [Int: [LoadEdge]]
+    let code: [Int: CodeIndex]
     /// Whether call sites were analysed at all in this run.
     let callSitesAnalysed: Bool
-
-    /// SONAMEs of the C libraries that define the loader functions.
-    static let loaderProviders = ["libc.so.*", "libdl.so.*", "libc.musl-*", "ld-musl-*"]
-
-    /// How many of `images` the user gave; the rest are libraries found
-    /// outside them (reported only when a finding passes through them).
-    let scannedCount: Int
+    let matches: [SymbolMatches]
+    let severity: SeverityPolicy
+    let locator: CallLocator
+    let imageIndex: [String: Int]
 
     /// - Parameters:
-    ///   - images: the scanned images, then any libraries ``LinkResolver``
-    ///     found outside them.
-    ///   - graph: the resolved DT_NEEDED graph over `images`; when `nil`,
-    ///     DT_NEEDED is resolved among `images` by name only.
-    ///   - scannedCount: how many of `images` were scanned (all by default).
-    ///   - code: the indexed call sites of the images that need them
-    ///     (``needsCodeAnalysis(_:rules:)``), by index; `nil` when call sites
-    ///     are not analysed in this run.
-    ///   - loads: the libraries each image loads at run time, by index.
-    public init(
-        images: [BinaryImage], rules: RuleSet, policy: Policy, graph: LinkGraph? = nil, scannedCount: Int? = nil,
-        code: [Int: CodeIndex]? = nil, loads: [Int: [LoadEdge]] = [:]
-    ) {
-        self.images = images
+    ///   - graph: the images (scanned, then libraries found outside them)
+    ///     and every edge between them (``LinkResolver``).
+    ///   - code: the indexed call sites of the images that need them, by
+    ///     index; `nil` when call sites are not analysed in this run.
+    ///   - matches: each image's ``SymbolMatches``, by index, when already
+    ///     made (the rest are made here).
+    public init(graph: LinkGraph, rules: RuleSet, policy: Policy, code: [Int: CodeIndex]? = nil, matches: [Int: SymbolMatches] = [:]) {
+        self.graph = graph
         self.rules = rules
         self.policy = policy
-        self.scannedCount = scannedCount ?? images.count
-        self.imageIndex = Dictionary(images.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
-        self.codeIndex = code ?? [:]
-        self.callSitesAnalysed = code != nil
-        self.loads = loads
-        let graph = graph ?? LinkGraph(images: images)
-        self.graph = graph
-        let roles = images.map(policy.role)
-        self.roles = roles
-        var extensionsReaching = Array(repeating: [Int](), count: images.count)
-        var appReaches = Array(repeating: false, count: images.count)
-        // Roles travel along what an image links (DT_NEEDED) and what it
-        // loads at run time (dlopen): code only the app loads is app-only.
-        var next = graph.edges
-        for (index, edges) in loads { next[index] += edges.compactMap(\.target) }
-        for (index, assigned) in roles.enumerated() where assigned.role != .framework {
-            for reached in LinkGraph.reachable(from: index, over: next) {
-                if assigned.role == .extension {
-                    extensionsReaching[reached].append(index)
-                } else {
-                    appReaches[reached] = true
-                }
-            }
-        }
-        self.extensionsReaching = extensionsReaching
-        self.appReaches = appReaches
+        self.code = code ?? [:]
+        callSitesAnalysed = code != nil
+        self.matches = graph.images.indices.map { matches[$0] ?? SymbolMatches(graph.images[$0], rules: rules) }
+        severity = SeverityPolicy(images: graph.images, policy: policy, graph: graph)
+        locator = CallLocator(demangler: rules.demangler)
+        imageIndex = Dictionary(graph.images.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Analyses `images` linked among themselves by name only
+    /// (``LinkGraph/init(images:loads:)``).
+    public init(images: [BinaryImage], rules: RuleSet, policy: Policy, loads: [Int: [LoadRequest]] = [:]) {
+        self.init(graph: LinkGraph(images: images, loads: loads), rules: rules, policy: policy)
     }
 
     /// What ``run(jobs:)`` found.
@@ -111,383 +84,89 @@ public struct Analyzer: Sendable {
     /// an error finding is listed for it (``Verdict``). Images are matched
     /// against the rules `jobs` at a time.
     public func run(jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> Outcome {
+        let images = graph.images
         var suppressed: [Finding] = []
         let keep = { (finding: Finding) -> Bool in
-            guard policy.suppressions.contains(where: { Suppressions.matches($0, finding, Policy.names(of: images[self.index(of: finding.image)])) })
-            else { return true }
+            let names = Policy.names(of: images[self.imageIndex[finding.image] ?? 0])
+            guard policy.suppressions.contains(where: { Suppressions.matches($0, finding, names) }) else { return true }
             suppressed.append(finding)
             return false
         }
-        let own = parallelMap(images.indices.map { $0 }, jobs: jobs, ownFindings).map { $0.filter(keep) }
-        let (transitive, passedThrough) = transitiveFindings(own: own)
+        let own = parallelMap(images.indices.map { $0 }, jobs: jobs) { ownFindings($0).all() }.map { $0.filter(keep) }
+        let (transitive, passedThrough) = Propagation(graph: graph, rules: rules, severity: severity).findings(own: own)
         let unsafeImages = Set(own.indices.filter { index in
-            own[index].contains { $0.kind != .providedSymbol && RuleCategory(rawValue: $0.category)?.makesUnsafe == true }
+            own[index].contains { $0.kind != .providedSymbol && $0.category.makesUnsafe }
         }).union(transitive.filter { !BuiltInRules.isCompleteness($0.finding.rule) }.map(\.image))
-        let (loaded, loadedImages) = loadFindings(unsafeImages: unsafeImages)
-        let reported = Set(0..<scannedCount).union(passedThrough).union(loadedImages)
+        let (loaded, loadedImages) = LoadedLibraries(graph: graph, code: code, severity: severity, locator: locator)
+            .findings(unsafeImages: unsafeImages)
+        let reported = Set(0..<graph.scannedCount).union(passedThrough).union(loadedImages)
         var findings = own.enumerated().filter { reported.contains($0.offset) }.flatMap(\.element)
         findings += transitive.filter { reported.contains($0.image) }.map(\.finding)
-        findings += loaded + architectureFindings() + missingLibraryFindings()
+        findings += loaded + ArchitectureChecks(graph: graph, policy: policy).findings()
+            + MissingLibraries(graph: graph, severity: severity).findings()
         findings = findings.filter(keep)
         findings.sort(by: Finding.reportOrder)
-        let names = Dictionary(images.map { ($0.path, Policy.names(of: $0)) }, uniquingKeysWith: { first, _ in first })
+        let names = Dictionary(images.map { ($0.name, Policy.names(of: $0)) }, uniquingKeysWith: { first, _ in first })
         let notices = Suppressions.apply(policy.suppressions, file: policy.suppressionsFile, to: suppressed, images: names).notices
         var baselined: [Finding] = []
         if let baseline = policy.baseline {
-            let linkNames = Dictionary(images.map { ($0.path, $0.linkName) }, uniquingKeysWith: { first, _ in first })
-            let linkName = { (path: String) in linkNames[path] ?? path }
-            let new = baseline.newFindings(findings, linkName: linkName)
-            baselined = baseline.acceptedFindings(findings, linkName: linkName)
-            findings = new
+            let keys = Dictionary(images.map { ($0.name, Baseline.key(of: $0)) }, uniquingKeysWith: { first, _ in first })
+            let key = { (name: String) in keys[name] ?? name }
+            baselined = baseline.acceptedFindings(findings, key: key)
+            findings = baseline.newFindings(findings, key: key)
         }
         let byImage = Dictionary(grouping: findings, by: \.image)
         let reports = reported.sorted().map { index in
-            imageReport(index, findings: byImage[images[index].path] ?? [], reported: reported, unsafeImages: unsafeImages)
+            imageReport(index, findings: byImage[images[index].name] ?? [], reported: reported, unsafeImages: unsafeImages)
         }
         return Outcome(images: reports, findings: findings, baselined: baselined, notices: notices)
     }
 
-    /// The index of the image at `path`.
-    func index(of path: String) -> Int {
-        imageIndex[path] ?? 0
+    /// Image `index`'s own findings, with what they need.
+    func ownFindings(_ index: Int) -> OwnFindings {
+        let image = graph.images[index]
+        let analysed = code[index].flatMap { $0.failure == nil ? $0 : nil }
+        let unanalysed = callSitesAnalysed && !CodeIndex.supports(image)
+            ? " (call sites are not analysed for \(image.architecture) \(image.format == .elf ? "ELF" : "Mach-O"))" : ""
+        return OwnFindings(
+            index: index, image: image, matches: matches[index], rules: rules, severity: severity, locator: locator,
+            code: analysed, codeFailure: code[index]?.failure, unseenCalls: unseenCalls(index), unanalysedMachine: unanalysed)
     }
 
-    // MARK: - Own findings
-
-    func ownFindings(_ index: Int) -> [Finding] {
-        let image = images[index]
-        var findings: [Finding] = []
-        let code = codeIndex[index].flatMap { $0.failure == nil ? $0 : nil }
-        if let failure = codeIndex[index]?.failure {
-            findings.append(Finding(
-                builtIn: BuiltInRules.partialInspection, kind: .partialInspection, image: image.path,
-                detail: "call sites could not be analysed (\(failure))", severity: completenessSeverity(index)))
-        }
-        let unanalysed = callSitesAnalysed && !CallSiteAnalyzer.supports(image.machine, image.elfClass)
-            ? " (call sites are not analysed for \(image.machine))" : ""
-        for symbol in image.imports {
-            for match in rules.rules(matchingSymbol: symbol.name) {
-                let demangled = rules.demangler.any(symbol.name)
-                var finding = finding(
-                    match, image: index, kind: .importedSymbol, subject: symbol.name, demangled: demangled,
-                    detail: "imports \(Self.quoted(symbol.name, demangled))")
-                finding.message += unanalysed
-                if let code {
-                    locate(&finding, sites: code.callsToImport[symbol.name] ?? [], in: code, api: finding.api ?? symbol.name)
-                }
-                findings.append(finding)
-            }
-        }
-        if let code {
-            findings += staticCallFindings(index, code: code) + versionCheckFindings(index, code: code)
-        }
-        findings += exportFindings(index)
-        for warning in image.warnings {
-            findings.append(Finding(
-                builtIn: BuiltInRules.partialInspection, kind: .partialInspection, image: image.path, detail: warning,
-                severity: completenessSeverity(index)))
-        }
-        for text in image.readOnlyStrings {
-            for match in rules.rules(matchingString: text) {
-                findings.append(finding(
-                    match, image: index, kind: .stringLiteral, subject: match.matcher.pattern, demangled: nil,
-                    detail: "read-only data holds the string \"\(match.matcher.pattern)\""))
-            }
-        }
-        for needed in image.dynamic.needed {
-            for match in rules.rules(matchingLibrary: needed) {
-                findings.append(finding(
-                    match, image: index, kind: .neededLibrary, subject: needed, demangled: nil,
-                    detail: "links \(needed) (DT_NEEDED)"))
-            }
-        }
-        return findings
-    }
-
-    /// Provider notes (one per rule) and loader interpositions.
-    ///
-    /// An image that defines an API is its provider: its definitions are a
-    /// note, and calls to them from other modules' code in the same image
-    /// are ``staticCallFindings(_:code:)``. When those calls cannot be seen
-    /// (``unseenStaticCalls(_:)``) and a Swift API's module is not the
-    /// image's own (by file name or SONAME: `libAnalytics.so` is
-    /// `Analytics`), the API's code was linked into another module's image,
-    /// so the note becomes a warning that says what is unknown rather than
-    /// letting the image pass on the note alone.
-    func exportFindings(_ index: Int) -> [Finding] {
-        let image = images[index]
-        // Only what the dynamic linker sees can interpose: a static
-        // executable's own copy of libc (.symtab) cannot.
-        let isLoaderProvider = image.symbolTable != .dynsym
-            || Self.loaderProviders.contains { Glob.matches($0, image.linkName) }
-        var provided: [String: (match: RuleMatch, symbols: [String])] = [:]
-        var findings: [Finding] = []
-        for symbol in image.exports {
-            if !isLoaderProvider && symbol.name.utf8.first == UInt8(ascii: "d") && BuiltInRules.cLoaderFunctions.contains(symbol.name) {
-                findings.append(Finding(
-                    builtIn: BuiltInRules.loaderInterposition, kind: .interposedLoader, image: image.path,
-                    symbol: symbol.name, detail: "defines '\(symbol.name)'"))
-            }
-            for match in rules.rules(matchingSymbol: symbol.name, unsafeOnly: true) {
-                provided[match.rule.id, default: (match, [])].symbols.append(symbol.name)
-            }
-        }
-        let unseenCalls = unseenStaticCalls(index)
-        let names = Policy.names(of: image)
-        for (id, entry) in provided.sorted(by: { $0.key < $1.key }) {
-            let first = entry.symbols.min()!
-            let others = entry.symbols.count - 1
-            let more = others > 0 ? " and \(others) more symbol\(others == 1 ? "" : "s")" : ""
-            let provides = "provides \(entry.match.rule.api) (defines \(Self.quoted(first, rules.demangler.any(first)))\(more))"
-            var severity = Severity.note
-            var message = "\(provides); its own definitions are not violations"
-            if let unseenCalls, case .swift = entry.match.matcher,
-               let module = entry.symbols.lazy.compactMap(owningModule).first(where: { !names.contains($0) }) {
-                severity = effectiveSeverity(entry.match.rule, image: index).0 == .note ? .note : .warning
-                message = "\(provides), code of module \(module) linked into this image: whether code of other modules in it calls the API is unknown, since \(unseenCalls)"
-            }
-            findings.append(Finding(
-                rule: id, severity: severity, category: entry.match.rule.category.rawValue, kind: .providedSymbol,
-                image: image.path, symbol: first, demangled: rules.demangler.any(first),
-                message: message, fixit: nil, source: entry.match.rule.source))
-        }
-        return findings
-    }
-
-    /// Why the calls inside image `index` cannot be seen, so that
-    /// ``staticCallFindings(_:code:)`` cannot decide: call sites are off in
-    /// this run, not analysed for the image's machine, their analysis failed,
-    /// or the image is a library found outside the scanned paths (whose code
-    /// is not analysed); `nil` when its code was analysed.
-    func unseenStaticCalls(_ index: Int) -> String? {
-        if let code = codeIndex[index] { return code.failure.map { "its call sites could not be analysed (\($0))" } }
-        let image = images[index]
+    /// Why the calls inside image `index` cannot be seen, so that static
+    /// calls cannot be decided: call sites are off in this run, not
+    /// analysed for the image's machine, their analysis failed, or the image
+    /// is a library found outside the scanned paths (whose code is not
+    /// analysed); `nil` when its code was analysed.
+    func unseenCalls(_ index: Int) -> String? {
+        if let code = code[index] { return code.failure.map { "its call sites could not be analysed (\($0))" } }
+        let image = graph.images[index]
         if !callSitesAnalysed { return "call sites were not analysed (--no-call-sites)" }
-        if !CallSiteAnalyzer.supports(image.machine, image.elfClass) { return "call sites are not analysed for \(image.machine)" }
+        if !CodeIndex.supports(image) { return "call sites are not analysed for \(image.architecture)" }
         return "call sites are analysed only in the scanned images"
     }
 
-    /// ``SwiftDeclarationPath/owningModule(ofMangled:demangled:)`` of a
-    /// symbol, demangled through the rule set's demangler.
-    func owningModule(_ symbol: String) -> String? {
-        SwiftDeclarationPath.owningModule(ofMangled: symbol, demangled: rules.demangler.any(symbol))
-    }
-
-    func finding(
-        _ match: RuleMatch, image index: Int, kind: Finding.Kind, subject: String, demangled: String?, detail: String
-    ) -> Finding {
-        let (severity, context) = effectiveSeverity(match.rule, image: index)
-        var finding = Finding(
-            rule: match.rule.id, severity: severity, category: match.rule.category.rawValue, kind: kind,
-            image: images[index].path, symbol: subject, demangled: demangled,
-            message: "\(detail): \(match.rule.message)\(context)", fixit: match.rule.fixit, source: match.rule.source)
-        finding.api = Self.label(match, symbol: subject, demangled: demangled)
-        return finding
-    }
-
-    // MARK: - Transitive findings
-
-    /// The transitive findings (with the index of the image they are on),
-    /// and every image index their chains pass through.
-    func transitiveFindings(own: [[Finding]]) -> ([(image: Int, finding: Finding)], Set<Int>) {
-        var findings: [(image: Int, finding: Finding)] = []
-        var passedThrough = Set<Int>()
-        for (origin, originFindings) in own.enumerated() {
-            let unsafe = originFindings.filter { finding in
-                finding.kind != .providedSymbol && rules.rule(withID: finding.rule)?.category.makesUnsafe == true
-            }
-            let partial = originFindings.contains { $0.kind == .partialInspection }
-            guard !unsafe.isEmpty || partial else { continue }
-            for (dependent, chain) in graph.dependents(of: origin) where dependent < scannedCount {
-                passedThrough.formUnion(chain)
-                let names = chain.map { images[$0].linkName }
-                if partial {
-                    // What a linked library holds is part of what its
-                    // dependents run: one it could not read in full leaves
-                    // them incomplete too.
-                    findings.append((dependent, Finding(
-                        builtIn: BuiltInRules.partialInspection, kind: .transitive, image: images[dependent].path,
-                        symbol: images[origin].linkName, chain: names,
-                        detail: "links \(names.joined(separator: " → ")), which could be read only in part",
-                        severity: completenessSeverity(dependent))))
-                }
-                for source in unsafe {
-                    guard let rule = rules.rule(withID: source.rule) else { continue }
-                    let api = source.api ?? source.symbol ?? rule.api
-                    let (severity, context) = effectiveSeverity(rule, image: dependent)
-                    let path = (names + [api]).joined(separator: " → ")
-                    var finding = Finding(
-                        rule: rule.id, severity: severity, category: rule.category.rawValue, kind: .transitive,
-                        image: images[dependent].path, symbol: source.symbol, demangled: source.demangled,
-                        chain: names + [api],
-                        message: "reached through \(path): \(rule.message)\(context)",
-                        fixit: rule.fixit, source: rule.source)
-                    finding.callSites = source.callSites
-                    finding.path = source.path
-                    findings.append((dependent, finding))
-                }
-            }
-        }
-        return (findings, passedThrough)
-    }
-
-    /// Whether call sites matter for `image`: it imports a symbol some rule
-    /// matches, or defines one an unsafe rule matches (a statically linked
-    /// copy of an API), or declares `.note.dlopen` loads.
-    public static func needsCodeAnalysis(_ image: BinaryImage, rules: RuleSet) -> Bool {
-        image.imports.contains { !rules.rules(matchingSymbol: $0.name).isEmpty }
-            || image.exports.contains { !rules.rules(matchingSymbol: $0.name, unsafeOnly: true).isEmpty }
-    }
-
-    // MARK: - Policy
-
-    /// The severity a rule's finding has on image `index`, and a remark on
-    /// why it differs from the rule's.
-    func effectiveSeverity(_ rule: Rule, image index: Int) -> (Severity, String) {
-        guard rule.category.makesUnsafe else { return (rule.severity, "") }
-        switch roles[index].role {
-        case .app:
-            return (.note, " (allowed: the containing app may use it)")
-        case .extension:
-            if let type = roles[index].extensionType, rule.allowedIn.contains(type) {
-                return (.note, " (allowed in \(type) extensions)")
-            }
-            return (rule.severity, "")
-        case .framework:
-            let extensions = extensionsReaching[index]
-            if extensions.isEmpty {
-                if appReaches[index] && policy.assignsRoles {
-                    return (.note, " (only the containing app links or loads it)")
-                }
-                return (rule.severity, "")
-            }
-            let types = extensions.compactMap { roles[$0].extensionType }
-            if types.count == extensions.count, types.allSatisfy(rule.allowedIn.contains) {
-                return (.note, " (allowed in the \(Set(types).sorted().joined(separator: ", ")) extensions that link it)")
-            }
-            return (rule.severity, "")
-        }
-    }
-
-    /// Whether image `index` has to be extension-safe: an extension, a
-    /// framework an extension links or loads, and any framework that is not
-    /// the containing app's alone (every framework when no roles are given).
-    func mustBeExtensionSafe(_ index: Int) -> Bool {
-        switch roles[index].role {
-        case .app: false
-        case .extension: true
-        case .framework: !extensionsReaching[index].isEmpty || !appReaches[index] || !policy.assignsRoles
-        }
-    }
-
-    /// The severity of a completeness finding (`INSP001`, `LINK002`) on
-    /// image `index`: an error where the image has to be safe, since what
-    /// could not be read cannot be called safe; a warning elsewhere.
-    func completenessSeverity(_ index: Int) -> Severity {
-        mustBeExtensionSafe(index) ? .error : .warning
-    }
-
-    // MARK: - Architecture
-
-    /// A finding per DT_NEEDED of a scanned image that the loader would not
-    /// find: `LINK002` when a file of that name was found but could not be
-    /// read (an error where the image has to be safe), else `LINK001`.
-    func missingLibraryFindings() -> [Finding] {
-        graph.missing.filter { $0.image < scannedCount }.map { missing in
-            if !missing.unreadable.isEmpty {
-                let found = missing.unreadable.map { "\($0.path) (\(Self.reason($0)))" }.joined(separator: "; ")
-                return Finding(
-                    builtIn: BuiltInRules.unreadableLibrary, kind: .unreadableLibrary, image: images[missing.image].path,
-                    symbol: missing.needed, detail: "needs \(missing.needed), found as \(found)",
-                    severity: completenessSeverity(missing.image))
-            }
-            let searched = missing.searched.isEmpty ? "" : " (searched: \(missing.searched.joined(separator: ", ")))"
-            return Finding(
-                builtIn: BuiltInRules.missingLibrary, kind: .missingLibrary, image: images[missing.image].path,
-                symbol: missing.needed, detail: "needs \(missing.needed), which the dynamic loader would not find\(searched)")
-        }
-    }
-
-    /// An inspection error's text without the leading path.
-    static func reason(_ error: InspectionError) -> String {
-        let text = error.description
-        let prefix = error.path + ": "
-        return text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
-    }
-
-    func architectureFindings() -> [Finding] {
-        var findings: [Finding] = []
-        for image in images[..<scannedCount] where image.is32Bit {
-            findings.append(Finding(
-                builtIn: BuiltInRules.thirtyTwoBit, kind: .architecture, image: image.path,
-                detail: "this \(image.machine) image is 32-bit (ELFCLASS32)"))
-        }
-        for mismatch in graph.mismatches where mismatch.image < scannedCount {
-            let image = images[mismatch.image]
-            let other = images[mismatch.candidate]
-            findings.append(Finding(
-                builtIn: BuiltInRules.linkMismatch, kind: .architecture, image: image.path, symbol: mismatch.needed,
-                detail: "needs \(mismatch.needed), but the only one found (\(other.path)) is \(Self.kind(of: other)), not \(Self.kind(of: image))"))
-        }
-        guard !policy.requiredArchitectures.isEmpty else { return findings }
-        let modules = Dictionary(grouping: 0..<scannedCount, by: { images[$0].linkName })
-        for (module, members) in modules {
-            let present = Set(members.map { images[$0].machine.name })
-            let first = members.map { images[$0].path }.min()!
-            for required in policy.requiredArchitectures where !present.contains(required) {
-                findings.append(Finding(
-                    builtIn: BuiltInRules.missingArchitecture, kind: .architecture, image: first, symbol: required,
-                    detail: "\(module) is not built for \(required) (built for: \(present.sorted().joined(separator: ", ")))"))
-            }
-        }
-        return findings
-    }
-
-    // MARK: - Verdicts
-
-    /// The verdict and report of image `index`, from the findings the report
-    /// lists for it (``Verdict``).
+    /// The report of image `index`, with its verdict from `findings` (those
+    /// the report lists for it).
     func imageReport(_ index: Int, findings: [Finding], reported: Set<Int>, unsafeImages: Set<Int>) -> ImageReport {
+        let images = graph.images
         let image = images[index]
-        let verdict: Verdict
-        if findings.contains(where: { $0.severity == .error && !BuiltInRules.isCompleteness($0.rule) }) {
-            verdict = .unsafe
-        } else if findings.contains(where: { BuiltInRules.isCompleteness($0.rule) }) {
-            verdict = .incomplete
-        } else if findings.contains(where: { finding in
-            finding.rule == BuiltInRules.unsafeLoad.id
-                || (finding.kind != .providedSymbol && RuleCategory(rawValue: finding.category)?.makesUnsafe == true)
-        }) && (roles[index].role == .app || (extensionsReaching[index].isEmpty && appReaches[index])) {
-            verdict = .appOnly
-        } else {
-            verdict = .extensionSafe
-        }
         var report = ImageReport(
-            path: image.path, soname: image.dynamic.soname, machine: image.machine.name,
-            elfClass: image.elfClass, dataEncoding: image.dataEncoding, fileType: image.fileType.description,
-            role: roles[index].role, extensionType: roles[index].extensionType, verdict: verdict,
-            needed: image.dynamic.needed, links: graph.edges[index].filter(reported.contains).map { images[$0].path },
+            image: image, role: severity.roles[index],
+            verdict: Verdicts.verdict(findings: findings, appOnly: severity.isAppOnly(index)),
+            links: graph.edges[index].filter(reported.contains).map { images[$0].name },
             provides: Array(Set(findings.filter { $0.kind == .providedSymbol }.map(\.rule))).sorted(),
-            symbolTable: image.symbolTable, warnings: image.warnings, external: index >= scannedCount)
-        report.loads = (loads[index] ?? []).map { edge in
-            LoadReport(
-                name: edge.name, path: edge.target.map { images[$0].path },
-                verdict: edge.target.map { unsafeImages.contains($0) ? "unsafe" : "extension-safe" } ?? (edge.isKnown ? "missing" : "unknown"),
-                function: edge.callSite?.caller.flatMap { codeIndex[index]?.functions[$0].name }.map(displayName),
+            external: index >= graph.scannedCount)
+        report.loads = (graph.loads[index] ?? []).map { edge in
+            let verdict: LoadVerdict = edge.target.map { unsafeImages.contains($0) ? .unsafe : .extensionSafe }
+                ?? (edge.isKnown ? .missing : .unknown)
+            return LoadReport(
+                name: edge.name, image: edge.target.map { images[$0].name }, verdict: verdict,
+                function: edge.callSite?.caller.flatMap { code[index]?.functions[$0].name }.map(locator.displayName),
                 address: edge.callSite?.address, source: edge.source)
         }
-        report.callSites = codeIndex[index]?.failure != nil ? "failed" : codeIndex[index] != nil ? "analysed"
-            : callSitesAnalysed && !CallSiteAnalyzer.supports(image.machine, image.elfClass) ? "unsupported-machine" : "not-needed"
+        report.callSites = code[index]?.failure != nil ? .failed : code[index] != nil ? .analysed
+            : callSitesAnalysed && !CodeIndex.supports(image) ? .unsupported : .notNeeded
         return report
-    }
-
-    /// `x86_64 64-bit little-endian`: machine, class and byte order.
-    static func kind(of image: BinaryImage) -> String {
-        "\(image.machine) \(image.elfClass.rawValue)-bit \(image.dataEncoding == .lsb ? "little" : "big")-endian"
-    }
-
-    static func quoted(_ symbol: String, _ demangled: String?) -> String {
-        guard let demangled, demangled != symbol else { return "'\(symbol)'" }
-        return "'\(demangled)' (\(symbol))"
     }
 }

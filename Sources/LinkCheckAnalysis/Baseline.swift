@@ -1,4 +1,6 @@
 import Foundation
+import LinkCheckImage
+import LinkCheckInspection
 import LinkCheckRules
 
 /// Accepted findings (`--write-baseline FILE`, `--baseline FILE`): a run
@@ -21,10 +23,11 @@ public struct Baseline: Sendable, Equatable {
 
     public var entries: Set<Entry>
 
-    /// The baseline of `findings`; `linkName` gives an image path's SONAME
+    /// The baseline of `findings`; `key` gives an image name's baseline
+    /// key (``key(of:)``).
     /// or file name.
-    public init(findings: [Finding], linkName: (String) -> String) {
-        entries = Set(findings.map { Entry(rule: $0.rule, image: linkName($0.image), symbol: $0.symbol) })
+    public init(findings: [Finding], key: (String) -> String) {
+        entries = Set(findings.map { Entry(rule: $0.rule, image: key($0.image), symbol: $0.symbol) })
     }
 
     private struct File: Codable {
@@ -92,18 +95,32 @@ public struct Baseline: Sendable, Equatable {
         return (try? encoder.encode(File(format: 1, findings: entries.sorted()))) ?? Data()
     }
 
+    /// How a baseline names an image, so that entries survive rebuilds and
+    /// moves: its link name (SONAME or install name, else its file name),
+    /// with the slice of a fat file and the member of an archive
+    /// (`@rpath/Kit.framework/Kit[arm64]`), so two slices never share
+    /// entries.
+    public static func key(linkName: String, identity: ImageIdentity) -> String {
+        linkName + (identity.slice.map { "[\($0)]" } ?? "") + (identity.member.map { "(\($0))" } ?? "")
+    }
+
+    /// ``key(linkName:identity:)`` of an image.
+    public static func key(of image: BinaryImage) -> String {
+        key(linkName: image.linkName, identity: image.identity)
+    }
+
     /// The findings not in the baseline.
-    public func newFindings(_ findings: [Finding], linkName: (String) -> String) -> [Finding] {
-        findings.filter { !contains($0, linkName: linkName) }
+    public func newFindings(_ findings: [Finding], key: (String) -> String) -> [Finding] {
+        findings.filter { !contains($0, key: key) }
     }
 
     /// The findings the baseline holds.
-    public func acceptedFindings(_ findings: [Finding], linkName: (String) -> String) -> [Finding] {
-        findings.filter { contains($0, linkName: linkName) }
+    public func acceptedFindings(_ findings: [Finding], key: (String) -> String) -> [Finding] {
+        findings.filter { contains($0, key: key) }
     }
 
-    func contains(_ finding: Finding, linkName: (String) -> String) -> Bool {
-        entries.contains(Entry(rule: finding.rule, image: linkName(finding.image), symbol: finding.symbol))
+    func contains(_ finding: Finding, key: (String) -> String) -> Bool {
+        entries.contains(Entry(rule: finding.rule, image: key(finding.image), symbol: finding.symbol))
     }
 }
 

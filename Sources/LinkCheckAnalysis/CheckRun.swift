@@ -1,23 +1,30 @@
 import Foundation
+import LinkCheckCodeIndex
+import LinkCheckImage
 import LinkCheckInspection
 import LinkCheckRules
 
-/// The whole `check` pipeline: discovery → inspection (parallel) →
-/// analysis → ``Report``.
+/// The whole `check` pipeline, as a plain sequence of stages, each a value
+/// in and a value out:
+///
+/// discover → inspect (parallel) → index code (the images whose symbols a
+/// rule matches) → resolve every edge (dependencies, and what code loads)
+/// → analyse → ``Report``.
 public enum CheckRun {
-    /// Checks every ELF file under `paths`.
+    /// Checks every image under `paths`.
     ///
     /// - Parameters:
     ///   - paths: files and directories (walked recursively).
     ///   - rules: the rule set (default packs and `--rules` files).
-    ///   - policy: roles, extension types, required architectures.
+    ///   - policy: roles, extension types, required architectures,
+    ///     suppressions, baseline.
+    ///   - resolver: how dependencies (and what code loads) are followed
+    ///     outside the scanned paths.
+    ///   - callSites: analyse call sites (x86_64, arm64/aarch64) of the
+    ///     images that have findings, and what they load at run time.
     ///   - jobs: how many files to inspect at once (≥ 1).
     /// - Returns: the report; unreadable and malformed files are in its
-    ///   `errors`, non-ELF files in `skipped`.
-    ///   - resolver: how DT_NEEDED (and what code loads) is followed outside
-    ///     the scanned paths.
-    ///   - callSites: analyse call sites (x86_64, aarch64) of the images
-    ///     that have findings, and what they load at run time.
+    ///   `errors`, what was passed over in `skipped`.
     public static func check(
         paths: [String], rules: RuleSet, policy: Policy, resolver: LinkResolver = LinkResolver(),
         callSites: Bool = true, jobs: Int
@@ -32,87 +39,56 @@ public enum CheckRun {
         _ discovery: Discovery, rules: RuleSet, policy: Policy, resolver: LinkResolver = LinkResolver(),
         callSites: Bool = true, jobs: Int
     ) -> Report {
-        let paths = discovery.paths
-        let patterns = rules.stringPatterns
-        let symbols = symbolSelection(rules)
-        let outcomes = inspect(discovery.files, strings: patterns, symbols: symbols, jobs: jobs)
-        var images: [BinaryImage] = []
-        var errors = discovery.errors
-        var skipped = discovery.skipped
-        for outcome in outcomes {
-            switch outcome {
-            case .success(let image) where image.fileType == .core:
-                skipped.append(SkippedEntry(path: image.path, reason: "a core dump, not a linkable image"))
-            case .success(let image): images.append(image)
-            case .failure(.notELF(let path)): skipped.append(SkippedEntry(path: path, reason: "not an ELF file"))
-            case .failure(let error): errors.append(error)
-            }
+        let options = Inspection.Options(strings: rules.stringPatterns, symbols: symbolSelection(rules))
+        let inspected = Inspection.inspect(discovery, options: options, jobs: jobs)
+        let scanned = inspected.images
+        let matches = parallelMap(scanned, jobs: jobs) { SymbolMatches($0, rules: rules) }
+        let code = callSites ? indexCode(scanned, matches: matches, rules: rules, jobs: jobs) : nil
+        var loads: [Int: [LoadRequest]] = [:]
+        for (index, analysis) in code ?? [:] where analysis.failure == nil {
+            loads[index] = LoaderCalls.requests(in: analysis)
         }
-        let inspect: @Sendable (String) -> LibraryInspection = { path in
-            Result { () throws(InspectionError) in try ImageInspector.inspect(path: path, strings: patterns, symbols: symbols) }
+        let graph = resolver.resolve(scanned, loads: loads, jobs: jobs) { path in
+            Result { () throws(InspectionError) in try ImageInspector.inspect(path: path, strings: options.strings, symbols: options.symbols) }
         }
-        var session = LinkResolver.Session(resolver: resolver, scanned: images)
-        let code = callSites ? analyzeCode(images, rules: rules, jobs: jobs) : nil
-        var loads: [Int: [LoadEdge]] = [:]
-        for (index, analysis) in code ?? [:] {
-            var seen = Set<String>()
-            for site in LoaderCalls.libraryLoaders.sorted().flatMap({ analysis.callsToImport[$0] ?? [] }).sorted(by: { $0.address < $1.address }) {
-                // A name the code computes at run time is listed as unknown.
-                guard let name = LoaderCalls.loadedName(site) else {
-                    loads[index, default: []].append(LoadEdge(name: LoadEdge.unknownName, target: nil, callSite: site, source: "call"))
-                    continue
-                }
-                guard seen.insert("\(name)\u{0}\(site.caller ?? -1)").inserted else { continue }
-                let target: Int? = if case .found(let found) = session.locate(name, for: index, inspect: inspect) { found } else { nil }
-                loads[index, default: []].append(LoadEdge(name: name, target: target, callSite: site, source: "call"))
-            }
-        }
-        for (index, image) in images.enumerated() {
-            for declared in image.declaredLoads {
-                var target: Int?
-                for name in declared.sonames where target == nil {
-                    if case .found(let found) = session.locate(name, for: index, inspect: inspect) { target = found }
-                }
-                loads[index, default: []].append(LoadEdge(name: declared.sonames[0], target: target, callSite: nil, source: "note"))
-            }
-        }
-        let graph = session.resolveNeeded(jobs: jobs, inspect: inspect)
         let outcome = Analyzer(
-            images: session.images, rules: rules, policy: policy, graph: graph, scannedCount: images.count,
-            code: code, loads: loads
+            graph: graph, rules: rules, policy: policy, code: code,
+            matches: Dictionary(uniqueKeysWithValues: matches.enumerated().map { ($0, $1) })
         ).run(jobs: jobs)
-        var notices = outcome.notices
-        let allNames = images.map(Policy.names(of:))
-        for name in policy.extensions.keys.sorted() + policy.apps.sorted() + policy.frameworks.sorted()
-        where !allNames.contains(where: { $0.contains(name) }) {
-            let suggestion = NameSuggestions.question(NameSuggestions.closest(to: name, among: allNames.joined()))
-            notices.append("role name '\(name)' matches no scanned image" + (suggestion.map { "; \($0)" } ?? ""))
-        }
         var report = Report(
-            inputs: paths,
+            inputs: discovery.paths,
             rulePacks: rules.packs.map { RulePackSummary(name: $0.name, version: $0.version, path: $0.path) },
             rules: Dictionary((rules.rules + BuiltInRules.all).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }),
-            images: outcome.images.sorted { $0.path < $1.path },
+            images: outcome.images.sorted { $0.identity < $1.identity },
             findings: outcome.findings,
-            errors: errors.sorted { $0.path < $1.path },
-            skipped: skipped.sorted { $0.path < $1.path },
-            notices: notices)
+            errors: inspected.errors.sorted { $0.path < $1.path },
+            skipped: inspected.skipped.sorted { $0.path < $1.path },
+            notices: outcome.notices + unmatchedRoleNames(policy, scanned))
         report.baselined = outcome.baselined
         return report
     }
 
-    /// Call sites of the images that need them (``Analyzer/needsCodeAnalysis(_:rules:)``)
-    /// and whose machine is supported, analysed in parallel and indexed at
-    /// once (keeping the calls to functions an unsafe rule matches), so
+    /// A warning per role name (`--extension`, `--app`, linkcheck.json's
+    /// roles) that matches no scanned image, with the closest names.
+    static func unmatchedRoleNames(_ policy: Policy, _ images: [BinaryImage]) -> [String] {
+        let allNames = images.map(Policy.names(of:))
+        return (policy.extensions.keys.sorted() + policy.apps.sorted() + policy.frameworks.sorted())
+            .filter { name in !allNames.contains { $0.contains(name) } }
+            .map { name in
+                let suggestion = NameSuggestions.question(NameSuggestions.closest(to: name, among: allNames.joined()))
+                return "role name '\(name)' matches no scanned image" + (suggestion.map { "; \($0)" } ?? "")
+            }
+    }
+
+    /// Call sites of the images that need them (``SymbolMatches/needCallSites``)
+    /// and whose architecture is supported, analysed in parallel and indexed
+    /// at once (keeping the calls to functions an unsafe rule matches), so
     /// that no image's full call-site list outlives its analysis.
-    static func analyzeCode(_ images: [BinaryImage], rules: RuleSet, jobs: Int) -> [Int: CodeIndex] {
-        let candidates = images.indices.filter { index in
-            CallSiteAnalyzer.supports(images[index].machine, images[index].elfClass)
-                && Analyzer.needsCodeAnalysis(images[index], rules: rules)
-        }
+    static func indexCode(_ images: [BinaryImage], matches: [SymbolMatches], rules: RuleSet, jobs: Int) -> [Int: CodeIndex] {
+        let candidates = images.indices.filter { CodeIndex.supports(images[$0]) && matches[$0].needCallSites }
         let analyses = parallelMap(candidates, jobs: jobs) { index -> CodeIndex? in
             do {
-                return try CodeIndex.analyze(path: images[index].path) { !rules.rules(matchingSymbol: $0.name, unsafeOnly: true).isEmpty }
+                return try CodeIndex.analyze(images[index]) { !rules.rules(matchingSymbol: $0.name, unsafeOnly: true).isEmpty }
             } catch {
                 // The image inspected fine but cannot be read again (changed
                 // or removed meanwhile): its findings go on without call sites.
@@ -122,17 +98,6 @@ public enum CheckRun {
         var code: [Int: CodeIndex] = [:]
         for (index, analysis) in zip(candidates, analyses) { code[index] = analysis }
         return code
-    }
-
-    /// Inspects `files` with `jobs` workers, looking for the literals
-    /// `strings` and keeping the `symbols` selected; results in the order
-    /// of `files`.
-    public static func inspect(
-        _ files: [String], strings: [String] = [], symbols: SymbolSelection = .all, jobs: Int
-    ) -> [Result<BinaryImage, InspectionError>] {
-        parallelMap(files, jobs: jobs) { path in
-            Result { () throws(InspectionError) in try ImageInspector.inspect(path: path, strings: strings, symbols: symbols) }
-        }
     }
 
     /// The symbols findings can come from: those a rule may match

@@ -190,7 +190,7 @@ private struct ConfigurationReader {
         if let value = root["frameworks"] { configuration.frameworks = strings(value, "$.frameworks") ?? [] }
         if let value = root["requiredArchitectures"] {
             let architectures = strings(value, "$.requiredArchitectures") ?? []
-            for (index, name) in architectures.enumerated() where !Machine.standardNames.contains(Machine.canonicalName(name)) {
+            for (index, name) in architectures.enumerated() where !ArchitectureNames.isKnown(name) {
                 report("$.requiredArchitectures[\(index)]", "unknown architecture '\(name)'")
             }
             configuration.requiredArchitectures = architectures

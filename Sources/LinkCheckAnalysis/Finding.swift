@@ -41,10 +41,12 @@ public struct Finding: Sendable, Equatable {
     /// The rule id, e.g. `AEX001` or a built-in `ARCH001`.
     public var rule: String
     public var severity: Severity
-    /// The rule's category (`unavailable-api`, …) or `architecture`.
-    public var category: String
+    /// The rule's category (`unavailable-api`, …; `architecture` for the
+    /// built-in architecture checks).
+    public var category: RuleCategory
     public var kind: Kind
-    /// The image's path.
+    /// The image's name (``BinaryImage/name``: its path, with the slice and
+    /// member when the file holds several).
     public var image: String
     /// The raw symbol, string or library that matched; `nil` for image-level
     /// findings (architecture).
@@ -72,7 +74,7 @@ public struct Finding: Sendable, Equatable {
     public var path: [String] = []
 
     public init(
-        rule: String, severity: Severity, category: String, kind: Kind, image: String,
+        rule: String, severity: Severity, category: RuleCategory, kind: Kind, image: String,
         symbol: String? = nil, demangled: String? = nil, chain: [String] = [], message: String,
         fixit: String? = nil, source: String? = nil
     ) {
@@ -96,7 +98,7 @@ public struct Finding: Sendable, Equatable {
         detail: String, severity: Severity? = nil
     ) {
         self.init(
-            rule: rule.id, severity: severity ?? rule.severity, category: rule.category.rawValue, kind: kind,
+            rule: rule.id, severity: severity ?? rule.severity, category: rule.category, kind: kind,
             image: image, symbol: symbol, chain: chain, message: "\(detail): \(rule.message)", fixit: rule.fixit,
             source: rule.source)
     }

@@ -1,29 +1,39 @@
-import LinkCheckInspection
+import LinkCheckImage
 
-/// The DT_NEEDED edges between images, as ``LinkResolver`` resolved them:
-/// who links whom, which names only matched images of another machine, and
-/// which were not found at all.
+/// Every edge between images, as ``LinkResolver`` resolved them: who links
+/// whom (DT_NEEDED, dylib load commands), who loads whom at run time
+/// (`dlopen` literals, `.note.dlopen`), which names only matched images of
+/// another architecture, and which were not found.
 public struct LinkGraph: Sendable {
-    /// `edges[i]`: indices of the images image `i` links, in DT_NEEDED order.
+    /// The scanned images, then the libraries found outside them (in the
+    /// order found).
+    public private(set) var images: [BinaryImage]
+    /// How many of ``images`` the user gave.
+    public let scannedCount: Int
+    /// `edges[i]`: indices of the images image `i` links, in dependency
+    /// order.
     public private(set) var edges: [[Int]]
-    /// DT_NEEDED names that resolved only to images of another kind.
+    /// What each image loads at run time, by index.
+    public private(set) var loads: [Int: [LoadEdge]]
+    /// Dependencies that resolved only to images of another architecture
+    /// or platform.
     public private(set) var mismatches: [Mismatch]
-    /// DT_NEEDED names found nowhere the loader would look.
+    /// Dependencies found nowhere the loader would look.
     public private(set) var missing: [Missing]
     /// `directDependents[i]`: indices of the images that link image `i`.
     private var directDependents: [[Int]]
 
-    /// A DT_NEEDED entry whose only candidates are of another machine, class
-    /// or data encoding.
+    /// A dependency whose only candidates are of another machine, class,
+    /// byte order or platform.
     public struct Mismatch: Sendable, Equatable {
         public var image: Int
         public var needed: String
         public var candidate: Int
     }
 
-    /// A DT_NEEDED entry that no directory in `searched` holds as a
-    /// readable library; `unreadable` are the files found under its name
-    /// that could not be inspected.
+    /// A dependency that no folder in `searched` holds as a readable
+    /// library; `unreadable` are the files found under its name that could
+    /// not be inspected.
     public struct Missing: Sendable, Equatable {
         public var image: Int
         public var needed: String
@@ -31,29 +41,29 @@ public struct LinkGraph: Sendable {
         public var unreadable: [InspectionError] = []
     }
 
-    public init(count: Int, edges: [[Int]], mismatches: [Mismatch] = [], missing: [Missing] = []) {
+    public init(
+        images: [BinaryImage], scannedCount: Int, edges: [[Int]], loads: [Int: [LoadEdge]] = [:],
+        mismatches: [Mismatch] = [], missing: [Missing] = []
+    ) {
+        self.images = images
+        self.scannedCount = scannedCount
         self.edges = edges
+        self.loads = loads
         self.mismatches = mismatches
         self.missing = missing
-        directDependents = Array(repeating: [], count: count)
+        directDependents = Array(repeating: [], count: images.count)
         for (from, targets) in edges.enumerated() {
             for target in targets { directDependents[target].append(from) }
         }
     }
 
-    /// Resolves DT_NEEDED among `images` only, by SONAME or file name (no
-    /// file system search).
-    public init(images: [BinaryImage]) {
-        let (graph, _) = LinkResolver(searchPaths: [], includeSystem: false).resolve(images) { .failure(.notInspectable(path: $0, reason: "outside the images given")) }
-        self = graph
-    }
-
-    /// Whether the loader could load `library` into a process of `image`:
-    /// same `e_machine`, `EI_CLASS` and `EI_DATA`.
-    public static func compatible(_ library: BinaryImage, _ image: BinaryImage) -> Bool {
-        library.machine.code == image.machine.code
-            && library.elfClass == image.elfClass
-            && library.dataEncoding == image.dataEncoding
+    /// Resolves dependencies and `loads` among `images` only, by link name
+    /// or file name (no file system search): for tests and for analysing
+    /// images described in code.
+    public init(images: [BinaryImage], loads: [Int: [LoadRequest]] = [:]) {
+        self = LinkResolver(searchPaths: [], includeSystem: false).resolve(images, loads: loads) {
+            .failure(.notInspectable(path: $0, reason: "outside the images given"))
+        }
     }
 
     /// The images that link `image` directly or not, each with the shortest
@@ -86,5 +96,55 @@ public struct LinkGraph: Sendable {
             }
         }
         return seen
+    }
+}
+
+/// Something an image asks the loader for at run time: a loader call (with
+/// the library it names, when that is a literal) or a `.note.dlopen` entry.
+public struct LoadRequest: Sendable, Equatable {
+    /// The names to try, in order of preference; empty when the code
+    /// computes the name at run time.
+    public var names: [String]
+    /// The loader call, for a call.
+    public var callSite: CallSite?
+    public var source: LoadSource
+
+    public init(names: [String], callSite: CallSite?, source: LoadSource) {
+        self.names = names
+        self.callSite = callSite
+        self.source = source
+    }
+}
+
+/// Where a load comes from.
+public enum LoadSource: String, Sendable, Codable {
+    /// A loader call (`dlopen`) in the image's code.
+    case call
+    /// A `.note.dlopen` entry.
+    case note
+}
+
+/// A library an image loads at run time, and where it resolved.
+public struct LoadEdge: Sendable, Equatable {
+    /// The name as the code or the note gives it (the first name tried);
+    /// ``unknownName`` when the code computes it.
+    public var name: String
+    /// The loaded image (index into the images), or `nil` when not found.
+    public var target: Int?
+    /// The loader call, for a call.
+    public var callSite: CallSite?
+    public var source: LoadSource
+
+    /// The name of a load whose argument is not a string literal.
+    public static let unknownName = "unknown"
+
+    /// Whether the loaded name is known (a literal or a declared name).
+    public var isKnown: Bool { !(source == .call && name == Self.unknownName && target == nil) }
+
+    public init(name: String, target: Int?, callSite: CallSite?, source: LoadSource) {
+        self.name = name
+        self.target = target
+        self.callSite = callSite
+        self.source = source
     }
 }

@@ -1,9 +1,13 @@
 import Foundation
+import LinkCheckImage
 import LinkCheckInspection
 
-/// Resolves DT_NEEDED the way the dynamic loader does (`ld.so(8)`), with the
-/// scanned images standing in for the loader's cache:
+/// Resolves every edge between images the way the loaders do: DT_NEEDED as
+/// `ld.so(8)` does (``LdSoSearch``), dylib load commands as dyld does
+/// (``DyldSearch``), and what code loads at run time (`dlopen` literals,
+/// `.note.dlopen`) as the image's own dependencies are.
 ///
+/// For ELF:
 /// 1. a name with a `/` is a path (relative to the working directory);
 /// 2. DT_RPATH (only when there is no DT_RUNPATH), `LD_LIBRARY_PATH` (only
 ///    when enabled), DT_RUNPATH, each with `$ORIGIN`/`${ORIGIN}` expanded to
@@ -12,10 +16,18 @@ import LinkCheckInspection
 /// 4. the system directories (`/etc/ld.so.conf` and its includes, then
 ///    `/lib`, `/usr/lib` and their multiarch folders), unless excluded.
 ///
-/// Only a library of the same machine, class and data encoding counts as a
-/// match, as for the loader. Libraries found outside the scanned images are
-/// inspected and added (once each; their own DT_NEEDED are resolved too), so
-/// that transitivity holds through them.
+/// For Mach-O: the paths dyld tries (`@rpath` against the `LC_RPATH`
+/// entries of the whole chain of loaders, `@loader_path`,
+/// `@executable_path`), then the scanned images by install name; install
+/// names under `/System/` and `/usr/lib/` are the SDK's, neither inspected
+/// nor missing.
+///
+/// Only a library the loader could load into the image's process counts as
+/// a match (``Architecture/canLoad(_:)``, and for Mach-O the same platform:
+/// a simulator image never takes a device one). Libraries found outside the
+/// scanned images are inspected and added (once per file; a fat file adds
+/// each slice; their own dependencies are resolved too), so that
+/// transitivity holds through them.
 public struct LinkResolver: Sendable {
     public var searchPaths: [String]
     public var useLDLibraryPath: Bool
@@ -27,90 +39,202 @@ public struct LinkResolver: Sendable {
         self.includeSystem = includeSystem
     }
 
-    /// Resolves the DT_NEEDED of `scanned` and of every library found for
-    /// them. `inspect` reads a library outside the scanned set (a failure
-    /// when it is not a readable ELF file), up to `jobs` at a time.
-    ///
-    /// - Returns: the graph over `scanned` followed by the libraries found
-    ///   outside it (`external`, in the order found).
+    /// Resolves the dependencies of `scanned` and of every library found for
+    /// them, and the `loads` (by index into `scanned`). `inspect` reads a
+    /// library outside the scanned set, up to `jobs` at a time.
     public func resolve(
-        _ scanned: [BinaryImage], jobs: Int = 1, inspect: @Sendable (String) -> LibraryInspection
-    ) -> (graph: LinkGraph, external: [BinaryImage]) {
+        _ scanned: [BinaryImage], loads: [Int: [LoadRequest]] = [:], jobs: Int = 1,
+        inspect: @Sendable (String) -> LibraryInspection
+    ) -> LinkGraph {
         var session = Session(resolver: self, scanned: scanned)
-        let graph = session.resolveNeeded(jobs: jobs, inspect: inspect)
-        return (graph, Array(session.images[scanned.count...]))
+        return session.resolve(loads: loads, jobs: jobs, inspect: inspect)
     }
 
     /// One run's resolution state: the images so far (scanned, then found),
-    /// by name and by path, and the files that are not loadable.
-    public struct Session {
+    /// by name and by file, and the files that are not loadable.
+    struct Session {
         let resolver: LinkResolver
         /// The scanned images, then every library found for them.
-        public private(set) var images: [BinaryImage]
+        private(set) var images: [BinaryImage]
+        let scannedCount: Int
         private var byName: [String: [Int]] = [:]
-        /// Images by file identity, so that one file reached by two paths
-        /// (`/lib` linked to `/usr/lib`) is one image.
-        private var byFile: [FileIdentity: Int] = [:]
+        /// Images by file identity (each slice of a fat file), so that one
+        /// file reached by two paths (`/lib` linked to `/usr/lib`) is read
+        /// once.
+        private var byFile: [FileIdentity: [Int]] = [:]
         /// `stat(2)` results by path: most images need the same few
         /// libraries, looked for in the same folders.
         private var identities: [String: FileIdentity?] = [:]
-        /// ``SystemLibraryDirectories/for(_:_:)`` by machine and class.
-        private var systemDirectories: [SystemKey: [String]] = [:]
-        private struct SystemKey: Hashable {
-            let machine: Machine
-            let elfClass: ELFClass
-        }
+        /// ``SystemLibraryDirectories/for(_:)`` by architecture.
+        private var systemDirectories: [Architecture: [String]] = [:]
         /// Files found where a library was looked for that could not be
         /// inspected, by path, with the reason.
         private var unreadable: [String: InspectionError] = [:]
         /// Libraries inspected ahead of ``load(_:for:inspect:)``, by file.
         private var prefetched: [FileIdentity: LibraryInspection] = [:]
         private let ldLibraryPath: [String]
+        /// What each Mach-O image knows of the processes it is loaded into.
+        private var dyldContexts: [Int: DyldSearch.Context] = [:]
 
-        public init(resolver: LinkResolver, scanned: [BinaryImage]) {
+        init(resolver: LinkResolver, scanned: [BinaryImage]) {
             self.resolver = resolver
             images = scanned
+            scannedCount = scanned.count
             for (index, image) in scanned.enumerated() {
                 byName[image.linkName, default: []].append(index)
-                if image.dynamic.soname != nil && image.dynamic.soname != image.fileName {
+                if image.format == .elf && image.declaredName != nil && image.declaredName != image.fileName {
                     byName[image.fileName, default: []].append(index)
                 }
             }
             ldLibraryPath = resolver.useLDLibraryPath
                 ? (ProcessInfo.processInfo.environment["LD_LIBRARY_PATH"] ?? "").split(separator: ":").map(String.init) : []
             for (index, image) in scanned.enumerated() {
-                if let identity = identity(of: image.path), byFile[identity] == nil { byFile[identity] = index }
+                if let identity = identity(of: image.path), !(byFile[identity]?.contains(index) ?? false) {
+                    byFile[identity, default: []].append(index)
+                }
             }
         }
 
         /// The outcome of looking up one library name for one image.
-        public enum Lookup: Equatable {
+        enum Lookup: Equatable {
             case found(Int)
-            /// Only images of another machine, class or encoding carry the name.
+            /// Only images of another machine, class, byte order or
+            /// platform carry the name.
             case mismatch(Int)
             /// Not found; the folders searched, and the files found there
             /// under the name that could not be inspected (the loader skips
             /// them too, but what they hold is not checked).
             case missing([String], unreadable: [InspectionError])
+            /// A system library of the SDK (`/System/…`, `/usr/lib/…` on
+            /// Darwin): known, not inspected.
+            case system
         }
 
-        /// Looks `name` up for the image at `index` as the loader would (the
-        /// order in ``LinkResolver``), inspecting and adding a library found
-        /// outside the images so far.
-        public mutating func locate(_ name: String, for index: Int, inspect: (String) -> LibraryInspection) -> Lookup {
+        /// Resolves the dependencies of every image, including the libraries
+        /// found on the way, and the loads of the scanned ones. ELF images go
+        /// in waves: the libraries a wave will most likely load are
+        /// inspected first, `jobs` at a time. A Mach-O image whose chain of
+        /// loaders grows (new `LC_RPATH` folders, a new executable) is
+        /// resolved again with what it now knows.
+        mutating func resolve(loads: [Int: [LoadRequest]], jobs: Int, inspect: @Sendable (String) -> LibraryInspection) -> LinkGraph {
+            var edges: [[Int]] = Array(repeating: [], count: images.count)
+            var mismatches: [Int: [LinkGraph.Mismatch]] = [:]
+            var missing: [Int: [LinkGraph.Missing]] = [:]
+            var loadEdges: [Int: [LoadEdge]] = [:]
+            var pending = Array(0..<images.count)
+            var queued = Set(pending)
+            var head = 0
+            var waveEnd = 0
+            while head < pending.count {
+                if head == waveEnd {
+                    waveEnd = pending.count
+                    prefetch(pending[head..<waveEnd], jobs: jobs, inspect: inspect)
+                }
+                let current = pending[head]
+                head += 1
+                queued.remove(current)
+                let known = images.count
+                var targets: [Int] = []
+                mismatches[current] = []
+                missing[current] = []
+                for dependency in images[current].dependencies {
+                    switch locate(dependency.name, for: current, inspect: inspect) {
+                    case .found(let found):
+                        if found != current && !targets.contains(found) { targets.append(found) }
+                    case .mismatch(let other):
+                        mismatches[current, default: []].append(LinkGraph.Mismatch(image: current, needed: dependency.name, candidate: other))
+                    case .missing(let searched, let unreadable):
+                        // Without the system folders (--no-system) the run
+                        // stops at the scanned set: what is outside it is not
+                        // missing, just not asked about. A file found under
+                        // the name that could not be read is always said. A
+                        // weak dylib may be absent.
+                        let asked = resolver.includeSystem && (!searched.isEmpty || dependency.name.contains("/"))
+                        if !unreadable.isEmpty || (asked && dependency.kind != .weak) {
+                            missing[current, default: []].append(
+                                LinkGraph.Missing(image: current, needed: dependency.name, searched: searched, unreadable: unreadable))
+                        }
+                    case .system:
+                        break
+                    }
+                }
+                if current < scannedCount, loadEdges[current] == nil {
+                    let declared = images[current].declaredLoads.map { LoadRequest(names: $0.sonames, callSite: nil, source: .note) }
+                    loadEdges[current] = ((loads[current] ?? []) + declared).map { edge($0, for: current, inspect: inspect) }
+                }
+                // The libraries found on the way are resolved too.
+                edges += Array(repeating: [], count: images.count - known)
+                for index in known..<images.count {
+                    pending.append(index)
+                    queued.insert(index)
+                }
+                edges[current] = targets
+                // dyld: what a Mach-O image links inherits its LC_RPATH
+                // folders and executables; one resolved before it learnt
+                // them is resolved again.
+                if images[current].format == .macho {
+                    let handed = DyldSearch.context(handedDownBy: images[current], in: dyldContexts[current] ?? .init())
+                    for target in targets where images[target].format == .macho {
+                        if dyldContexts[target, default: .init()].merge(handed), !queued.contains(target) {
+                            pending.append(target)
+                            queued.insert(target)
+                        }
+                    }
+                }
+            }
+            return LinkGraph(
+                images: images, scannedCount: scannedCount, edges: edges, loads: loadEdges.filter { !$0.value.isEmpty },
+                mismatches: mismatches.keys.sorted().flatMap { mismatches[$0]! },
+                missing: missing.keys.sorted().flatMap { missing[$0]! })
+        }
+
+        /// Where a load request resolves: the first of its names found as a
+        /// dependency of the image would be.
+        private mutating func edge(_ request: LoadRequest, for index: Int, inspect: (String) -> LibraryInspection) -> LoadEdge {
+            guard let first = request.names.first else {
+                return LoadEdge(name: LoadEdge.unknownName, target: nil, callSite: request.callSite, source: request.source)
+            }
+            for name in request.names {
+                if case .found(let found) = locate(name, for: index, inspect: inspect) {
+                    return LoadEdge(name: first, target: found, callSite: request.callSite, source: request.source)
+                }
+            }
+            return LoadEdge(name: first, target: nil, callSite: request.callSite, source: request.source)
+        }
+
+        /// Looks `name` up for the image at `index` as its loader would,
+        /// inspecting and adding a library found outside the images so far.
+        mutating func locate(_ name: String, for index: Int, inspect: (String) -> LibraryInspection) -> Lookup {
+            images[index].format == .macho ? locateDylib(name, for: index, inspect: inspect) : locateELF(name, for: index, inspect: inspect)
+        }
+
+        private mutating func locateELF(_ name: String, for index: Int, inspect: (String) -> LibraryInspection) -> Lookup {
             let image = images[index]
             if name.utf8.contains(UInt8(ascii: "/")) {
                 let path = Self.path(ofNeeded: name)
-                return load(path, for: image, inspect: inspect).map(Lookup.found)
+                return load(path, for: index, inspect: inspect).map(Lookup.found)
                     ?? .missing([], unreadable: unreadable[path].map { [$0] } ?? [])
             }
-            let (project, system) = directories(for: index)
-            if let found = firstLoaded(name, in: project, for: image, inspect: inspect) { return .found(found) }
+            let project = LdSoSearch.directories(for: image, ldLibraryPath: ldLibraryPath, searchPaths: resolver.searchPaths)
+            let system = resolver.includeSystem ? systemDirectories(for: image) : []
+            if let found = firstLoaded(name, in: project, for: index, inspect: inspect) { return .found(found) }
             if let found = scannedImage(named: name, for: index) { return .found(found) }
-            if let found = firstLoaded(name, in: system, for: image, inspect: inspect) { return .found(found) }
+            if let found = firstLoaded(name, in: system, for: index, inspect: inspect) { return .found(found) }
             if let other = (byName[name] ?? []).first(where: { $0 != index }) { return .mismatch(other) }
             let searched = project + system
             return .missing(searched, unreadable: searched.compactMap { unreadable[Self.join($0, name)] })
+        }
+
+        private mutating func locateDylib(_ name: String, for index: Int, inspect: (String) -> LibraryInspection) -> Lookup {
+            let candidates = DyldSearch.candidates(for: name, linkedBy: images[index], in: dyldContexts[index] ?? .init())
+            for path in candidates {
+                if let found = load(path, for: index, inspect: inspect) { return .found(found) }
+            }
+            if let found = scannedImage(named: name, for: index) { return .found(found) }
+            if DyldSearch.isSystem(name) { return .system }
+            if let other = (byName[name] ?? []).first(where: { $0 != index }) { return .mismatch(other) }
+            let folders = candidates.map(LdSoSearch.directory(of:))
+            return .missing(folders, unreadable: candidates.compactMap { unreadable[$0] })
         }
 
         /// A DT_NEEDED name with a `/`: a path, relative to the working
@@ -119,100 +243,61 @@ public struct LinkResolver: Sendable {
             name.hasPrefix("/") ? name : URL(fileURLWithPath: name).path
         }
 
-        /// Where the image at `index` has its libraries looked for, in order:
-        /// the project's folders (DT_RPATH unless there is DT_RUNPATH,
-        /// `LD_LIBRARY_PATH`, DT_RUNPATH, with `$ORIGIN` expanded, then the
-        /// search paths), then, after the scanned images, the system's.
-        private mutating func directories(for index: Int) -> (project: [String], system: [String]) {
-            let image = images[index]
-            let expand = { (directory: String) in
-                guard directory.utf8.contains(UInt8(ascii: "$")) else { return directory }
-                let origin = image.path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(image.path[..<$0]) } ?? "."
-                return LinkResolver.expandingOrigin(in: directory, with: origin)
-            }
-            let rpath = image.dynamic.runpath.isEmpty ? image.dynamic.rpath : []
-            let project = (rpath + ldLibraryPath + image.dynamic.runpath).map(expand) + resolver.searchPaths
-            return (project, resolver.includeSystem ? systemDirectories(for: image) : [])
-        }
-
-        /// A scanned image other than `index` that carries `name` and is
-        /// compatible with it.
+        /// A scanned image other than `index` that carries `name` and that
+        /// image `index` could load.
         private func scannedImage(named name: String, for index: Int) -> Int? {
-            (byName[name] ?? []).first { $0 != index && LinkGraph.compatible(images[$0], images[index]) }
+            (byName[name] ?? []).first { $0 != index && Self.compatible(images[$0], with: images[index]) }
         }
 
-        /// Resolves the DT_NEEDED of every image, including the libraries
-        /// found on the way, in waves: the libraries the images of a wave
-        /// will most likely load are inspected first, `jobs` at a time (the
-        /// next wave is the libraries found), then the wave is resolved in
-        /// order.
-        mutating func resolveNeeded(jobs: Int = 1, inspect: @Sendable (String) -> LibraryInspection) -> LinkGraph {
-            var edges: [[Int]] = []
-            var mismatches: [LinkGraph.Mismatch] = []
-            var missing: [LinkGraph.Missing] = []
-            var current = 0
-            var waveEnd = 0
-            while current < images.count {
-                if current == waveEnd {
-                    waveEnd = images.count
-                    prefetch(current..<waveEnd, jobs: jobs, inspect: inspect)
-                }
-                var targets: [Int] = []
-                for needed in images[current].dynamic.needed {
-                    switch locate(needed, for: current, inspect: inspect) {
-                    case .found(let found):
-                        if found != current && !targets.contains(found) { targets.append(found) }
-                    case .mismatch(let other):
-                        mismatches.append(LinkGraph.Mismatch(image: current, needed: needed, candidate: other))
-                    case .missing(let searched, let unreadable):
-                        // Without the system folders (--no-system) the run
-                        // stops at the scanned set: what is outside it is not
-                        // missing, just not asked about. A file found under
-                        // the name that could not be read is always said.
-                        if !unreadable.isEmpty || (resolver.includeSystem && (!searched.isEmpty || needed.contains("/"))) {
-                            missing.append(LinkGraph.Missing(image: current, needed: needed, searched: searched, unreadable: unreadable))
-                        }
-                    }
-                }
-                edges.append(targets)
-                current += 1
-            }
-            return LinkGraph(count: images.count, edges: edges, mismatches: mismatches, missing: missing)
+        /// Whether the loader could load `library` into the process of
+        /// `image`: an architecture it can load, and for Mach-O the same
+        /// platform (device and simulator never mix).
+        static func compatible(_ library: BinaryImage, with image: BinaryImage) -> Bool {
+            guard library.format == image.format, image.architecture.canLoad(library.architecture) else { return false }
+            guard let own = image.platform?.platform, let other = library.platform?.platform else { return true }
+            return own == other
         }
 
-        /// The image at `path` if it is compatible with `image`, inspecting
-        /// it (once) when it is not known yet.
-        private mutating func load(_ path: String, for image: BinaryImage, inspect: (String) -> LibraryInspection) -> Int? {
+        /// The image at `path` that image `index` could load, inspecting the
+        /// file (once) when it is not known yet; for a fat file, the slice
+        /// of the image's architecture.
+        private mutating func load(_ path: String, for index: Int, inspect: (String) -> LibraryInspection) -> Int? {
             guard unreadable[path] == nil, let identity = identity(of: path) else { return nil }
-            if let index = byFile[identity] {
-                return LinkGraph.compatible(images[index], image) ? index : nil
+            let image = images[index]
+            if let known = byFile[identity] {
+                return known.first { Self.compatible(images[$0], with: image) }
             }
             // Reported by its real path, as `realpath(3)` gives it.
-            let library: BinaryImage
-            switch prefetched.removeValue(forKey: identity) ?? inspect(LinkResolver.realPath(path)) {
-            case .success(let inspected): library = inspected
+            let libraries: [BinaryImage]
+            switch prefetched.removeValue(forKey: identity) ?? inspect(LdSoSearch.realPath(path)) {
+            case .success(let inspected): libraries = inspected
             case .failure(let error):
                 unreadable[path] = error
                 return nil
             }
-            images.append(library)
-            byFile[identity] = images.count - 1
-            return LinkGraph.compatible(library, image) ? images.count - 1 : nil
+            var added: [Int] = []
+            for library in libraries {
+                images.append(library)
+                added.append(images.count - 1)
+            }
+            byFile[identity] = added
+            return added.first { Self.compatible(images[$0], with: image) }
         }
 
-        /// Inspects, `jobs` at a time, the libraries the images in `wave`
-        /// will load: for each DT_NEEDED, the first file found in the order of
-        /// ``locate(_:for:inspect:)`` that is not an image yet. A guess that
-        /// proves wrong (an incompatible file) costs only its inspection.
-        private mutating func prefetch(_ wave: Range<Int>, jobs: Int, inspect: @Sendable (String) -> LibraryInspection) {
+        /// Inspects, `jobs` at a time, the libraries the ELF images in
+        /// `wave` will load: for each DT_NEEDED, the first file found in the
+        /// order of ``locate(_:for:inspect:)`` that is not an image yet. A
+        /// guess that proves wrong (an incompatible file) costs only its
+        /// inspection.
+        private mutating func prefetch(_ wave: ArraySlice<Int>, jobs: Int, inspect: @Sendable (String) -> LibraryInspection) {
             var wanted: [(identity: FileIdentity, path: String)] = []
             var seen = Set<FileIdentity>()
-            for index in wave {
-                for name in images[index].dynamic.needed {
+            for index in wave where images[index].format == .elf {
+                for name in images[index].dependencyNames {
                     guard let found = likelyFile(of: name, for: index),
                           prefetched[found.identity] == nil, seen.insert(found.identity).inserted
                     else { continue }
-                    wanted.append((found.identity, LinkResolver.realPath(found.path)))
+                    wanted.append((found.identity, LdSoSearch.realPath(found.path)))
                 }
             }
             guard wanted.count > 1 else { return }
@@ -230,7 +315,9 @@ public struct LinkResolver: Sendable {
                 let path = Self.path(ofNeeded: name)
                 found = identity(of: path).map { (path, $0) }
             } else {
-                let (project, system) = directories(for: index)
+                let image = images[index]
+                let project = LdSoSearch.directories(for: image, ldLibraryPath: ldLibraryPath, searchPaths: resolver.searchPaths)
+                let system = resolver.includeSystem ? systemDirectories(for: image) : []
                 found = firstExisting(name, in: project)
                     ?? (scannedImage(named: name, for: index) == nil ? firstExisting(name, in: system) : nil)
             }
@@ -261,123 +348,25 @@ public struct LinkResolver: Sendable {
         }
 
         private mutating func systemDirectories(for image: BinaryImage) -> [String] {
-            let key = SystemKey(machine: image.machine, elfClass: image.elfClass)
-            if let known = systemDirectories[key] { return known }
-            let directories = SystemLibraryDirectories.for(image.machine, image.elfClass)
-            systemDirectories[key] = directories
+            if let known = systemDirectories[image.architecture] { return known }
+            let directories = SystemLibraryDirectories.for(image.architecture)
+            systemDirectories[image.architecture] = directories
             return directories
         }
 
         private mutating func firstLoaded(
-            _ name: String, in directories: [String], for image: BinaryImage, inspect: (String) -> LibraryInspection
+            _ name: String, in directories: [String], for index: Int, inspect: (String) -> LibraryInspection
         ) -> Int? {
             for directory in directories {
-                if let index = load(Self.join(directory, name), for: image, inspect: inspect) {
-                    return index
+                if let found = load(Self.join(directory, name), for: index, inspect: inspect) {
+                    return found
                 }
             }
             return nil
         }
     }
-
-    /// `directory` with each `${ORIGIN}`, and each `$ORIGIN` not followed by
-    /// a letter, digit or `_`, replaced by `origin` (`ld.so(8)`, "Dynamic
-    /// string tokens"; glibc's `is_dst`).
-    static func expandingOrigin(in directory: String, with origin: String) -> String {
-        var result = ""
-        var rest = Substring(directory)
-        while let dollar = rest.firstIndex(of: "$") {
-            result += rest[..<dollar]
-            let token = rest[dollar...]
-            let unbraced = token.hasPrefix("$ORIGIN")
-                && !(token.dropFirst(7).first.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") } ?? false)
-            if token.hasPrefix("${ORIGIN}") || unbraced {
-                result += origin
-                rest = token.dropFirst(unbraced ? 7 : 9)
-            } else {
-                result += "$"
-                rest = token.dropFirst()
-            }
-        }
-        return result + rest
-    }
-
-    /// `path` with symbolic links, `.` and `..` resolved (`realpath(3)`);
-    /// `path` itself when that fails.
-    static func realPath(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
 }
 
-/// What inspecting a library found during resolution gave: the image, or
-/// why it could not be read.
-public typealias LibraryInspection = Result<BinaryImage, InspectionError>
-
-/// The loader's default directories for a machine: those of
-/// `/etc/ld.so.conf` (following `include` globs), then the trusted
-/// directories `/lib` and `/usr/lib` with the Debian multiarch folder
-/// (`/lib/x86_64-linux-gnu`) and, for 64-bit machines, `lib64`.
-public enum SystemLibraryDirectories {
-    /// The multiarch triple Debian uses for a machine.
-    static func multiarch(_ machine: Machine, _ elfClass: ELFClass) -> String? {
-        switch machine.name {
-        case "x86_64": "x86_64-linux-gnu"
-        case "aarch64": "aarch64-linux-gnu"
-        case "i386": "i386-linux-gnu"
-        case "armv7": "arm-linux-gnueabihf"
-        case "riscv64": "riscv64-linux-gnu"
-        case "ppc64le": "powerpc64le-linux-gnu"
-        case "s390x": "s390x-linux-gnu"
-        case "mips64el": "mips64el-linux-gnuabi64"
-        case "loongarch64": "loongarch64-linux-gnu"
-        default: nil
-        }
-    }
-
-    /// The configured directories (`/etc/ld.so.conf`), read once per run.
-    static let configured: [String] = readConfiguration("/etc/ld.so.conf", depth: 0)
-
-    public static func `for`(_ machine: Machine, _ elfClass: ELFClass) -> [String] {
-        var directories = configured
-        let triple = multiarch(machine, elfClass)
-        for base in ["/lib", "/usr/lib"] {
-            if let triple { directories.append("\(base)/\(triple)") }
-            if elfClass == .elf64 { directories.append("\(base)64") }
-            directories.append(base)
-        }
-        var seen = Set<String>()
-        return directories.filter { seen.insert($0).inserted }
-    }
-
-    /// Directories listed in an `ld.so.conf` file: one per line, `#`
-    /// comments, `include GLOB` lines (bounded nesting).
-    static func readConfiguration(_ path: String, depth: Int) -> [String] {
-        guard depth < 8, let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
-        var directories: [String] = []
-        for rawLine in text.split(whereSeparator: \.isNewline) {
-            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first?
-                .trimmingCharacters(in: .whitespaces) ?? ""
-            if line.isEmpty { continue }
-            if line.hasPrefix("include ") {
-                let pattern = line.dropFirst("include ".count).trimmingCharacters(in: .whitespaces)
-                let absolute = pattern.hasPrefix("/") ? pattern : ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(pattern)
-                for file in expand(absolute).sorted() {
-                    directories += readConfiguration(file, depth: depth + 1)
-                }
-            } else if line.hasPrefix("/") {
-                directories.append(line)
-            }
-        }
-        return directories
-    }
-
-    /// The files a glob names (`glob(3)`).
-    static func expand(_ pattern: String) -> [String] {
-        var result = glob_t()
-        defer { globfree(&result) }
-        guard glob(pattern, 0, nil, &result) == 0 else { return [] }
-        return (0..<Int(result.gl_pathc)).compactMap { result.gl_pathv[$0].map { String(cString: $0) } }
-    }
-}
+/// What inspecting a library found during resolution gave: its images (one
+/// per slice of a fat file), or why it could not be read.
+public typealias LibraryInspection = Result<[BinaryImage], InspectionError>

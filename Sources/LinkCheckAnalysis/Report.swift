@@ -1,4 +1,5 @@
 import Foundation
+import LinkCheckImage
 import LinkCheckInspection
 import LinkCheckRules
 
@@ -18,7 +19,7 @@ public struct Report: Sendable {
     public var rules: [String: Rule]
     /// When the run happened.
     public var date: Date
-    /// One entry per inspected image, sorted by path.
+    /// One entry per reported image, sorted by name (path, slice, member).
     public var images: [ImageReport]
     /// Sorted by ``Finding/reportOrder(_:_:)``, without those a baseline
     /// accepted.
@@ -93,84 +94,126 @@ public struct RulePackSummary: Sendable, Equatable {
     }
 }
 
-/// One image as the report shows it.
+/// One image as the report shows it: what it is, who it is in the app,
+/// and its verdict.
 public struct ImageReport: Sendable, Equatable {
-    public var path: String
-    public var soname: String?
-    public var machine: String
-    public var elfClass: ELFClass
-    public var dataEncoding: ELFDataEncoding
-    /// `ET_DYN`, `ET_EXEC`, …
-    public var fileType: String
+    /// The image's name in reports: its path, with the slice and member
+    /// when there are several in the file (``ImageIdentity/description``).
+    public var name: String
+    public var identity: ImageIdentity
+    public var format: BinaryFormat
+    public var architecture: Architecture
+    public var platform: PlatformVersion?
+    public var fileType: ImageFileType
+    /// DT_SONAME or the install name, when the image declares one.
+    public var declaredName: String?
+    /// The chain name: ``BinaryImage/shortName``.
+    public var shortName: String
     public var role: Role
     /// The extension type, for extensions that were given one.
     public var extensionType: String?
     public var verdict: Verdict
-    /// DT_NEEDED, in order.
-    public var needed: [String]
-    /// The reported images this one links (paths), in DT_NEEDED order.
+    /// What it links (DT_NEEDED or dylib load commands), in order.
+    public var dependencies: [Dependency]
+    /// LC_RPATH, DT_RPATH and DT_RUNPATH entries, in order.
+    public var searchPaths: [SearchPath]
+    /// The reported images this one links (names), in dependency order.
     public var links: [String]
     /// The APIs this image defines (it is their provider), by rule id.
     public var provides: [String]
-    public var symbolTable: SymbolTableKind
+    /// The format's own facts.
+    public var facts: FormatFacts
     /// Problems inspection worked around.
     public var warnings: [String]
-    /// Found outside the scanned paths by following DT_NEEDED (a system
-    /// library), and reported because a finding passes through it.
+    /// Found outside the scanned paths by following a dependency (a system
+    /// library, a framework beside a product), and reported because a
+    /// finding passes through it.
     public var external: Bool
     /// What the image loads at run time (`dlopen` with a literal name, and
     /// `.note.dlopen`).
     public var loads: [LoadReport] = []
-    /// Whether its call sites were analysed: `analysed`, `not-needed` (no
-    /// finding needs them), `unsupported-machine`, or `failed` (the file
-    /// could not be read again; an `INSP001` warning says why).
-    public var callSites: String = "not-needed"
+    /// Whether its call sites were analysed.
+    public var callSites: CallSiteStatus = .notNeeded
 
     public init(
-        path: String, soname: String?, machine: String, elfClass: ELFClass, dataEncoding: ELFDataEncoding,
-        fileType: String, role: Role, extensionType: String?, verdict: Verdict, needed: [String], links: [String],
-        provides: [String], symbolTable: SymbolTableKind, warnings: [String], external: Bool = false
+        image: BinaryImage, role: AssignedRole, verdict: Verdict, links: [String], provides: [String], external: Bool
     ) {
-        self.path = path
-        self.soname = soname
-        self.machine = machine
-        self.elfClass = elfClass
-        self.dataEncoding = dataEncoding
-        self.fileType = fileType
-        self.role = role
-        self.extensionType = extensionType
+        name = image.name
+        identity = image.identity
+        format = image.format
+        architecture = image.architecture
+        platform = image.platform
+        fileType = image.fileType
+        declaredName = image.declaredName
+        shortName = image.shortName
+        self.role = role.role
+        extensionType = role.extensionType
         self.verdict = verdict
-        self.needed = needed
+        dependencies = image.dependencies
+        searchPaths = image.searchPaths
         self.links = links
         self.provides = provides
-        self.symbolTable = symbolTable
-        self.warnings = warnings
+        facts = image.facts
+        warnings = image.warnings
         self.external = external
     }
+
+    /// The file the image is in.
+    public var path: String { identity.path }
+
+    /// The image for people: its file name, with the slice and member
+    /// (`SVProgressHUD[arm64]`).
+    public var displayName: String {
+        let file = identity.path.split(separator: "/").last.map(String.init) ?? identity.path
+        return ImageIdentity(path: file, slice: identity.slice, member: identity.member).description
+    }
+
+    /// The link name (the declared name, else the file name).
+    public var linkName: String { declaredName ?? (identity.path.split(separator: "/").last.map(String.init) ?? identity.path) }
+}
+
+/// Whether an image's call sites were analysed.
+public enum CallSiteStatus: String, Sendable, Codable {
+    case analysed
+    /// No finding needs them.
+    case notNeeded = "not-needed"
+    /// Call sites are not analysed for the image's architecture or format.
+    case unsupported = "unsupported-machine"
+    /// The file could not be read again; an `INSP001` says why.
+    case failed
 }
 
 /// A library an image loads at run time.
 public struct LoadReport: Sendable, Equatable {
     /// The name passed to the loader (or declared in `.note.dlopen`).
     public var name: String
-    /// Where it resolves, or `nil` when not found.
-    public var path: String?
-    /// The loaded image's verdict, `missing` when not found, `unknown`
-    /// when the code computes the name at run time.
-    public var verdict: String
+    /// The loaded image's name, or `nil` when not found.
+    public var image: String?
+    public var verdict: LoadVerdict
     /// The calling function (demangled), for a loader call.
     public var function: String?
     /// The loader call's virtual address.
     public var address: UInt64?
-    /// `call` (a loader call with a literal argument) or `note` (`.note.dlopen`).
-    public var source: String
+    public var source: LoadSource
 
-    public init(name: String, path: String?, verdict: String, function: String?, address: UInt64?, source: String) {
+    public init(name: String, image: String?, verdict: LoadVerdict, function: String?, address: UInt64?, source: LoadSource) {
         self.name = name
-        self.path = path
+        self.image = image
         self.verdict = verdict
         self.function = function
         self.address = address
         self.source = source
     }
+}
+
+/// What is known of a library an image loads.
+public enum LoadVerdict: String, Sendable, Codable {
+    /// Found, and it uses an API unavailable in extensions.
+    case unsafe
+    /// Found, and extension-safe.
+    case extensionSafe = "extension-safe"
+    /// The name is known but not found where the loader would look.
+    case missing
+    /// The code computes the name at run time.
+    case unknown
 }

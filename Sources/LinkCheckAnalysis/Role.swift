@@ -1,4 +1,4 @@
-import LinkCheckInspection
+import LinkCheckImage
 
 /// What an image is in the app being checked (see `reference/app-extensions.md`).
 public enum Role: String, Sendable, Codable {
@@ -19,8 +19,8 @@ public struct Policy: Sendable, Equatable {
     public var extensions: [String: String?]
     /// Names of the containing app's image(s).
     public var apps: [String]
-    /// Standard machine names every module must be present for
-    /// (``Machine/canonicalName(_:)`` spellings are accepted).
+    /// Architecture families every module must be present for
+    /// (``Architecture/family(of:)``: `arm64` and `aarch64` are one).
     public var requiredArchitectures: [String]
     /// Names of images that are embedded frameworks even if they look like
     /// executables.
@@ -40,7 +40,7 @@ public struct Policy: Sendable, Equatable {
         self.baseline = baseline
         self.extensions = extensions
         self.apps = apps
-        self.requiredArchitectures = requiredArchitectures.map(Machine.canonicalName)
+        self.requiredArchitectures = requiredArchitectures.map(Architecture.family(of:))
         self.frameworks = frameworks
         self.suppressions = suppressions
         self.suppressionsFile = suppressionsFile
@@ -49,32 +49,38 @@ public struct Policy: Sendable, Equatable {
     /// Whether any role was assigned by name.
     public var assignsRoles: Bool { !extensions.isEmpty || !apps.isEmpty || !frameworks.isEmpty }
 
-    /// The names by which `image` can be named: its file name, its SONAME,
+    /// The names by which `image` can be named: its file name, its link
+    /// name (SONAME or install name) and short name (`SyncKit.framework`),
     /// and its module name (the file name without a `lib` prefix and a
-    /// `.so…` suffix: `libPhotoEditorExtension.so` → `PhotoEditorExtension`).
+    /// `.so…` or `.dylib` suffix: `libPhotoEditorExtension.so` →
+    /// `PhotoEditorExtension`; a framework's binary is its module).
     public static func names(of image: BinaryImage) -> Set<String> {
-        var names: Set<String> = [image.fileName, moduleName(of: image.fileName)]
-        if let soname = image.dynamic.soname {
-            names.insert(soname)
-            names.insert(moduleName(of: soname))
+        var names: Set<String> = [image.fileName, moduleName(of: image.fileName), image.shortName, moduleName(of: image.shortName)]
+        if let declared = image.declaredName {
+            names.insert(declared)
+            names.insert(moduleName(of: declared))
         }
         return names
     }
 
-    /// `libFoo.so.1` → `Foo`; names without the decoration are unchanged.
+    /// `libFoo.so.1` → `Foo`, `libFoo.dylib` → `Foo`, `Foo.framework` →
+    /// `Foo`; names without the decoration are unchanged.
     public static func moduleName(of fileName: String) -> String {
         var name = Substring(fileName)
         if let range = name.range(of: ".so") {
             let rest = name[range.upperBound...]
             if rest.isEmpty || rest.hasPrefix(".") { name = name[..<range.lowerBound] }
         }
+        for suffix in [".dylib", ".framework"] where name.hasSuffix(suffix) { name = name.dropLast(suffix.count) }
         if name.hasPrefix("lib") && name.count > 3 { name = name.dropFirst(3) }
         return String(name)
     }
 
     /// The role and extension type of `image`: named extension, named app,
-    /// named framework, any other executable (`ET_EXEC`, or `ET_DYN` with `DF_1_PIE`) is an
-    /// app, everything else a framework.
+    /// named framework; then an ELF executable (`ET_EXEC`, or `ET_DYN` with
+    /// `DF_1_PIE`) is an app, and everything else a framework. A Mach-O
+    /// executable is an app only when named: an app extension's main binary
+    /// is `MH_EXECUTE` too, so an unnamed one must be extension-safe.
     public func role(of image: BinaryImage) -> AssignedRole {
         let names = Self.names(of: image)
         if let match = extensions.keys.sorted().first(where: names.contains) {
@@ -82,7 +88,7 @@ public struct Policy: Sendable, Equatable {
         }
         if apps.contains(where: names.contains) { return AssignedRole(role: .app, extensionType: nil) }
         if frameworks.contains(where: names.contains) { return AssignedRole(role: .framework, extensionType: nil) }
-        if image.fileType == .executable || image.dynamic.isPositionIndependentExecutable {
+        if image.format == .elf && image.fileType == .executable {
             return AssignedRole(role: .app, extensionType: nil)
         }
         return AssignedRole(role: .framework, extensionType: nil)

@@ -85,8 +85,8 @@ enum CheckCommand {
         guard !parsed.positionals.contains("") else { throw UsageError("a PATH is empty") }
         let jobs = try jobCount(parsed.last("jobs"))
         let outputs = try OutputConflicts.outputs(parsed, ["html", "write-baseline"])
-        for architecture in parsed.all("require-arch") where !Machine.standardNames.contains(Machine.canonicalName(architecture)) {
-            throw UsageError("unknown architecture '\(architecture)' (known: \(Machine.standardNames.sorted().joined(separator: ", ")); arm64 means aarch64)")
+        for architecture in parsed.all("require-arch") where !ArchitectureNames.isKnown(architecture) {
+            throw UsageError("unknown architecture '\(architecture)' (known: \(ArchitectureNames.listed.joined(separator: ", ")); arm64 means aarch64)")
         }
         for folder in parsed.all("search-path") {
             if let failure = InputFile.directoryFailure(folder) { throw UsageError("--search-path \(folder) \(failure.reason)") }
@@ -141,11 +141,10 @@ enum CheckCommand {
             discovery, rules: rules, policy: policy, resolver: resolver,
             callSites: !parsed.has("no-call-sites"), jobs: jobs)
         if let path = parsed.last("write-baseline") {
-            let linkNames = Dictionary(report.images.map { ($0.path, $0.soname ?? URL(fileURLWithPath: $0.path).lastPathComponent) },
-                                       uniquingKeysWith: { first, _ in first })
-            let linkName = { (path: String) in linkNames[path] ?? URL(fileURLWithPath: path).lastPathComponent }
+            let keys = Dictionary(report.images.map { ($0.name, Baseline.key(linkName: $0.linkName, identity: $0.identity)) },
+                                  uniquingKeysWith: { first, _ in first })
             do {
-                try OutputFile.write(Baseline(findings: report.findings + report.baselined, linkName: linkName).encoded(), to: path)
+                try OutputFile.write(Baseline(findings: report.findings + report.baselined, key: { keys[$0] ?? $0 }).encoded(), to: path)
             } catch {
                 printError("linkcheck: error: cannot write the baseline to \(path): \(error)")
                 return nil

@@ -1,4 +1,5 @@
-import LinkCheckAnalysis
+import LinkCheckCodeIndex
+import LinkCheckImage
 import LinkCheckInspection
 import LinkCheckReports
 
@@ -6,11 +7,11 @@ import LinkCheckReports
 enum InspectCommand {
     static let spec = CommandSpec(
         name: "inspect",
-        summary: "Show what linkcheck reads from ELF files: header, dynamic section, imports and exports with versions.",
+        summary: "Show what linkcheck reads from ELF and Mach-O files: header, dependencies, search paths, imports and exports.",
         positionals: "FILE…",
         options: [
             .init(name: "format", value: "FORMAT", help: "text (default) or json."),
-            .init(name: "call-sites", value: nil, help: "Also list the calls to imported functions (x86_64 and aarch64), as the disassembler finds them."),
+            .init(name: "call-sites", value: nil, help: "Also list the calls to imported functions (x86_64 and arm64/aarch64), as the disassembler finds them."),
         ])
 
     /// Exit status 0 when at least one file was inspected, else 2.
@@ -21,7 +22,7 @@ enum InspectCommand {
         let format = parsed.last("format") ?? "text"
         guard ["text", "json"].contains(format) else { throw UsageError("unknown format '\(format)' (text or json)") }
         let discovery = Discovery(paths: parsed.positionals)
-        let results = CheckRun.inspect(discovery.files, jobs: 1)
+        let results = Inspection.inspect(discovery.files, jobs: 1)
         let problems = discovery.errors
             + discovery.skipped.filter { $0.kind == .file }.map { InspectionError.notInspectable(path: $0.path, reason: $0.reason) }
         // Links not followed and folders not walked are not failures: said on stderr.
@@ -30,19 +31,21 @@ enum InspectCommand {
             var callSites: [String: CodeAnalysis?]?
             if parsed.has("call-sites") {
                 callSites = [:]
-                for case .success(let image) in results {
-                    callSites?[image.path] = .some((try? CallSiteAnalyzer.analyze(path: image.path)) ?? nil)
+                for case .success(let images) in results {
+                    for image in images { callSites?[image.name] = .some((try? CodeIndex.callSites(of: image)) ?? nil) }
                 }
             }
             write(InspectRenderer.json(results + problems.map { .failure($0) }, callSites: callSites))
         } else {
             for result in results {
                 switch result {
-                case .success(let image):
-                    write(InspectRenderer.text(image))
-                    if parsed.has("call-sites") {
-                        let analysis = try? CallSiteAnalyzer.analyze(path: image.path)
-                        write(InspectRenderer.callSites(analysis ?? nil, machine: image.machine.name))
+                case .success(let images):
+                    for image in images {
+                        write(InspectRenderer.text(image))
+                        if parsed.has("call-sites") {
+                            let analysis = try? CodeIndex.callSites(of: image)
+                            write(InspectRenderer.callSites(analysis ?? nil, machine: image.architecture.name))
+                        }
                     }
                 case .failure(let error): printError("linkcheck: error: \(error)")
                 }

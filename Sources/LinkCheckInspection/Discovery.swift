@@ -1,3 +1,5 @@
+import LinkCheckImage
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -64,7 +66,7 @@ public struct Discovery: Sendable, Equatable {
 public struct SkippedEntry: Sendable, Equatable {
     /// What was passed over.
     public enum Kind: String, Sendable {
-        /// A file not inspected: not a regular file, not an ELF file, a
+        /// A file not inspected: not a regular file, not an ELF or Mach-O file, a
         /// core dump.
         case file
         /// A folder not walked: nested deeper than the limit.
@@ -74,7 +76,7 @@ public struct SkippedEntry: Sendable, Equatable {
     }
 
     public var path: String
-    /// Why: `not a regular file`, `not an ELF file`, `nested deeper than
+    /// Why: `not a regular file`, `not an ELF or Mach-O file`, `nested deeper than
     /// 64 directories`, `a symbolic link to /, outside the given paths`.
     public var reason: String
     public var kind: Kind

@@ -1,63 +1,63 @@
-import CLibELF
+import LinkCheckELF
+import LinkCheckImage
 
-/// Turns one ELF file into a ``BinaryImage``.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Reads a file with the reader its magic picks: ELF (``ELFReader``, through
+/// libelf) or Mach-O. Analysis and everything after it see only the
+/// resulting ``BinaryImage`` values.
 public enum ImageInspector {
-    /// Inspects the ELF file at `path`: header, dynamic section, symbols
-    /// with versions, and which of `strings` occur as literals in its
-    /// read-only data.
+    /// The images in the file at `path`: one for an ELF file, one per
+    /// architecture slice of a Mach-O file, one per Mach-O member of a
+    /// static archive.
     ///
-    /// `symbols` decides which global symbols become ``Symbol`` values in
-    /// ``BinaryImage/imports`` and ``BinaryImage/exports``: all of them by
-    /// default; a check that needs only what rules may match passes the
-    /// others over (``SymbolSelection/only(_:)``), which is much cheaper.
+    /// `strings` are the literals to look for in read-only data and
+    /// `symbols` which symbols to keep (``SymbolSelection``).
     ///
-    /// Structures that are malformed but not essential (a version table, a
-    /// string offset) become ``BinaryImage/warnings``; the image is still
-    /// returned.
-    ///
-    /// - Throws: ``InspectionError`` when the file cannot be read, is not
-    ///   ELF, its ELF header or section header table is malformed, or it
-    ///   changed while it was read.
+    /// - Throws: ``InspectionError`` when the file cannot be read, starts
+    ///   with no magic linkcheck reads (``InspectionError/notAnImage(path:)``),
+    ///   a structure it cannot be read without is malformed, or it changed
+    ///   while it was read.
     public static func inspect(
-        path: String, strings: [String] = [], symbols selection: SymbolSelection = .all
-    ) throws(InspectionError) -> BinaryImage {
-        try ELFFile.read(path) { file throws(InspectionError) in
-            let header = try file.header()
-            let (elfClass, encoding) = try file.classAndEncoding()
-            let ident = try file.identification()
-            let sections = try file.sections()
-            var warnings: [String] = file.repair.map { [$0] } ?? []
-            var dynamic = file.dynamicInfo(sections: sections, warnings: &warnings)
-            var symbols = file.symbolTable(sections: sections, selection: selection, warnings: &warnings)
-            if sections.isEmpty && (header.e_shoff != 0 || header.e_shnum != 0) {
-                warnings.append("the section header table (\(header.e_shnum) entries at offset \(header.e_shoff)) cannot be read: the file is truncated or corrupt")
-            }
-            if sections.isEmpty, let segment = file.dynamicSegment(selection: selection, warnings: &warnings) {
-                dynamic = segment.dynamic
-                symbols = segment.symbols
-            }
-            return BinaryImage(
-                path: path,
-                elfClass: elfClass,
-                dataEncoding: encoding,
-                machine: Machine(code: header.e_machine, elfClass: elfClass, dataEncoding: encoding),
-                fileType: ELFFileType(header.e_type),
-                osABI: osABIName(ident[Int(EI_OSABI)]),
-                dynamic: dynamic,
-                symbolTable: symbols.kind,
-                imports: symbols.imports,
-                exports: symbols.exports,
-                readOnlyStrings: file.readOnlyStrings(sections: sections, matching: strings),
-                declaredLoads: file.declaredLoads(sections: sections, warnings: &warnings),
-                warnings: warnings
-            )
+        path: String, strings: [String] = [], symbols: SymbolSelection = .all
+    ) throws(InspectionError) -> [BinaryImage] {
+        switch try FileMagic(path: path) {
+        case .elf: [try ELFReader.read(path: path, strings: strings, symbols: symbols)]
+        case .unknown: throw .notAnImage(path: path)
         }
     }
 
-    /// Whether the file at `path` is one inspection reads as an image: a
-    /// regular file that starts with the ELF magic `\x7fELF` (only its
-    /// first four bytes are read).
+    /// Whether the file at `path` starts with a magic linkcheck reads (it
+    /// is an image, or holds images); `false` when it cannot be read.
     public static func isImage(path: String) -> Bool {
-        ELFFile.startsWithMagic(path)
+        guard let magic = try? FileMagic(path: path) else { return false }
+        return magic != .unknown
+    }
+}
+
+/// The format a file's first bytes announce.
+enum FileMagic {
+    /// `\x7fELF`.
+    case elf
+    /// Anything else.
+    case unknown
+
+    /// Reads the first bytes of the regular file at `path` (never opening a
+    /// FIFO or device: `O_NONBLOCK`, and the type checked on the open file).
+    init(path: String) throws(InspectionError) {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .unreadable(path: path, errno: errno) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .unreadable(path: path, errno: errno) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw .notInspectable(path: path, reason: "not a regular file") }
+        var bytes = [UInt8](repeating: 0, count: 8)
+        let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 8, 0) }
+        guard count >= 0 else { throw .unreadable(path: path, errno: errno) }
+        self = count >= 4 && bytes[0] == 0x7F && bytes[1] == 0x45 && bytes[2] == 0x4C && bytes[3] == 0x46 ? .elf : .unknown
     }
 }

@@ -1,12 +1,12 @@
 import Foundation
 import LinkCheckAnalysis
-import LinkCheckInspection
+import LinkCheckImage
 
-/// The `--format json` document of `linkcheck check`, schema version 1
+/// The `--format json` document of `linkcheck check`, schema version 2
 /// (described in `Documentation/check-report.schema.json`). Keys are sorted,
 /// so output is byte-for-byte deterministic.
 public enum CheckJSON {
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     /// Encodes `report` with Foundation's `JSONEncoder` (sorted keys, pretty
     /// printed, `/` not escaped).
@@ -65,9 +65,17 @@ public enum CheckJSON {
         var exitStatus: Int
     }
 
+    /// An image: the same keys for both formats, then each format's own
+    /// (ELF: `soname`, `symbolTable`; Mach-O: `installName`, `platform`,
+    /// `minOS`, `sdk`, `rpaths`, `appExtensionSafe`, …).
     struct Image: Encodable {
         var path: String
-        var soname: String?
+        /// The image's name in findings and the graph, when it is not the
+        /// path alone (a slice or a member).
+        var name: String?
+        var slice: String?
+        var member: String?
+        var format: String
         var machine: String
         var `class`: Int
         var data: String
@@ -76,33 +84,68 @@ public enum CheckJSON {
         var extensionType: String?
         var verdict: String
         var needed: [String]
+        var dependencies: [DependencyEntry]?
         var links: [String]
         var provides: [String]
-        var symbolTable: String
         var warnings: [String]
         var external: Bool
         var loads: [Load]
         var callSites: String
+        // ELF
+        var soname: String?
+        var symbolTable: String?
+        // Mach-O
+        var installName: String?
+        var platform: String?
+        var minOS: String?
+        var sdk: String?
+        var rpaths: [String]?
+        var appExtensionSafe: Bool?
+        var encrypted: Bool?
+        var codeSigned: Bool?
+        var fixups: String?
 
         init(_ image: ImageReport) {
             path = image.path
-            soname = image.soname
-            machine = image.machine
-            `class` = image.elfClass.rawValue
-            data = image.dataEncoding.rawValue
-            type = image.fileType
+            name = image.name == image.path ? nil : image.name
+            slice = image.identity.slice
+            member = image.identity.member
+            format = image.format.rawValue
+            machine = image.architecture.name
+            `class` = image.architecture.is64Bit ? 64 : 32
+            data = image.architecture.byteOrder.rawValue
+            type = image.facts.fileTypeName
             role = image.role.rawValue
             extensionType = image.extensionType
             verdict = image.verdict.rawValue
-            needed = image.needed
+            needed = image.dependencies.map(\.name)
             links = image.links
             provides = image.provides
-            symbolTable = image.symbolTable.rawValue
             warnings = image.warnings
             external = image.external
             loads = image.loads.map(Load.init)
-            callSites = image.callSites
+            callSites = image.callSites.rawValue
+            switch image.facts {
+            case .elf(let facts):
+                soname = image.declaredName
+                symbolTable = facts.symbolTable.rawValue
+            case .macho(let facts):
+                installName = image.declaredName
+                dependencies = image.dependencies.map { DependencyEntry(name: $0.name, kind: $0.kind.rawValue) }
+                platform = image.platform?.platform.rawValue
+                minOS = image.platform?.minimumOS
+                sdk = image.platform?.sdk
+                rpaths = image.searchPaths.map(\.path)
+                appExtensionSafe = facts.appExtensionSafe
+                encrypted = facts.encrypted
+                codeSigned = facts.codeSigned
+                fixups = facts.fixups.rawValue
+            }
         }
+    }
+
+    struct DependencyEntry: Encodable {
+        var name, kind: String
     }
 
     struct Load: Encodable {
@@ -111,9 +154,9 @@ public enum CheckJSON {
 
         init(_ load: LoadReport) {
             name = load.name
-            verdict = load.verdict
-            source = load.source
-            path = load.path
+            verdict = load.verdict.rawValue
+            source = load.source.rawValue
+            path = load.image
             function = load.function
             address = load.address.map(hex)
         }
@@ -147,12 +190,12 @@ public enum CheckJSON {
         var edges: [Edge]
 
         init(_ report: Report) {
-            nodes = report.images.map { Node(id: $0.path, verdict: $0.verdict.rawValue, role: $0.role.rawValue) }
-            let reported = Set(report.images.map(\.path))
+            nodes = report.images.map { Node(id: $0.name, verdict: $0.verdict.rawValue, role: $0.role.rawValue) }
+            let reported = Set(report.images.map(\.name))
             edges = report.images.flatMap { image in
-                image.links.map { Edge(from: image.path, to: $0, kind: "needed") }
+                image.links.map { Edge(from: image.name, to: $0, kind: "needed") }
                     + image.loads.compactMap { load in
-                        load.path.flatMap { reported.contains($0) ? Edge(from: image.path, to: $0, kind: "dlopen") : nil }
+                        load.image.flatMap { reported.contains($0) ? Edge(from: image.name, to: $0, kind: "dlopen") : nil }
                     }
             }
         }
@@ -168,7 +211,7 @@ public enum CheckJSON {
         init(_ finding: Finding) {
             rule = finding.rule
             severity = finding.severity.rawValue
-            category = finding.category
+            category = finding.category.rawValue
             kind = finding.kind.rawValue
             image = finding.image
             message = finding.message

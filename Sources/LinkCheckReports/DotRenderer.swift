@@ -7,7 +7,7 @@ import LinkCheckAnalysis
 public enum DotRenderer {
     public static func render(_ report: Report) -> String {
         var lines = ["digraph linkcheck {", "  rankdir=TB;", "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\"];"]
-        let reported = Set(report.images.map(\.path))
+        let reported = Set(report.images.map(\.name))
         for image in report.images {
             let color = switch image.verdict {
             case .extensionSafe: "#c8ecd0"
@@ -16,16 +16,16 @@ public enum DotRenderer {
             case .incomplete: "#dddddd"
             }
             let shape = image.role == .framework ? "" : ", penwidth=2"
-            let label = "\(fileName(image.path))\\n\(image.role.rawValue) · \(image.verdict.rawValue)"
-            lines.append("  \(quoted(image.path)) [label=\(quoted(label, escapeBackslash: false)), fillcolor=\"\(color)\"\(shape)];")
+            let label = "\(image.displayName)\\n\(image.role.rawValue) · \(image.verdict.rawValue)"
+            lines.append("  \(quoted(image.name)) [label=\(quoted(label, escapeBackslash: false)), fillcolor=\"\(color)\"\(shape)];")
         }
         for image in report.images {
             for link in image.links {
-                lines.append("  \(quoted(image.path)) -> \(quoted(link));")
+                lines.append("  \(quoted(image.name)) -> \(quoted(link));")
             }
             for load in image.loads {
-                guard let path = load.path, reported.contains(path) else { continue }
-                lines.append("  \(quoted(image.path)) -> \(quoted(path)) [style=dashed, label=\"dlopen\"];")
+                guard let target = load.image, reported.contains(target) else { continue }
+                lines.append("  \(quoted(image.name)) -> \(quoted(target)) [style=dashed, label=\"dlopen\"];")
             }
         }
         lines.append("}")
@@ -37,9 +37,5 @@ public enum DotRenderer {
         var escaped = escapeBackslash ? text.replacingOccurrences(of: "\\", with: "\\\\") : text
         escaped = escaped.replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
         return "\"\(escaped)\""
-    }
-
-    static func fileName(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
     }
 }

@@ -51,8 +51,8 @@ public struct HTMLRenderer {
     /// The id of the section a finding is listed in.
     static func section(of finding: Finding) -> String {
         switch finding.category {
-        case "architecture": "architecture"
-        case "conditional-loading": "loading"
+        case .architecture: "architecture"
+        case .conditionalLoading: "loading"
         default: "findings"
         }
     }
@@ -89,18 +89,18 @@ public struct HTMLRenderer {
         let byImage = Dictionary(grouping: report.findings, by: \.image)
         var rows: [String] = []
         for image in report.images {
-            let findings = byImage[image.path] ?? []
+            let findings = byImage[image.name] ?? []
             let firstSection = Self.sections.map(\.id).first { id in findings.contains { Self.section(of: $0) == id } }
-            let name = escapeHTML(Self.fileName(image.path))
-            let link = firstSection.map { "<a href=\"#\(anchor(image.path, section: $0))\">\(name)</a>" } ?? name
+            let name = escapeHTML(image.displayName)
+            let link = firstSection.map { "<a href=\"#\(anchor(image.name, section: $0))\">\(name)</a>" } ?? name
             let counts = Severity.allCases.reversed().map { severity in
                 "<td class=\"count\">\(findings.count { $0.severity == severity })</td>"
             }
             let role = image.extensionType.map { "\(image.role.rawValue) (\($0))" } ?? image.role.rawValue
             rows.append("""
-                <tr data-image="\(escapeHTML(image.path))"><td>\(link)<br><code class="path">\(escapeHTML(image.path))</code></td>\
+                <tr data-image="\(escapeHTML(image.name))"><td>\(link)<br><code class="path">\(escapeHTML(image.name))</code></td>\
                 <td>\(escapeHTML(role))</td><td><span class="verdict \(image.verdict.rawValue)">\(image.verdict.rawValue)</span></td>\
-                <td>\(escapeHTML(image.machine)) · \(image.elfClass.rawValue)-bit</td>\(counts.joined())</tr>
+                <td>\(escapeHTML(image.architecture.name)) · \(image.architecture.is64Bit ? 64 : 32)-bit\(image.platform.map { " · " + escapeHTML($0.platform.rawValue) } ?? "")</td>\(counts.joined())</tr>
                 """)
         }
         return """
@@ -118,12 +118,12 @@ public struct HTMLRenderer {
     }
 
     func graph(_ report: Report) -> String {
-        let index = Dictionary(uniqueKeysWithValues: report.images.enumerated().map { ($1.path, $0) })
+        let index = Dictionary(uniqueKeysWithValues: report.images.enumerated().map { ($1.name, $0) })
         let edges = report.images.enumerated().flatMap { from, image in
             image.links.compactMap { index[$0].map { (from: from, to: $0) } }
         }
         let loadEdges = report.images.enumerated().flatMap { from, image in
-            image.loads.compactMap { load in load.path.flatMap { index[$0] }.map { (from: from, to: $0) } }
+            image.loads.compactMap { load in load.image.flatMap { index[$0] }.map { (from: from, to: $0) } }
         }
         let top = Set(report.images.indices.filter { report.images[$0].role != .framework })
         let layout = GraphLayout(count: report.images.count, edges: edges + loadEdges, topLayer: top)
@@ -138,17 +138,17 @@ public struct HTMLRenderer {
                 ? "M\(x1),\(y1) C\(x1),\(y1 + 30) \(x2),\(y2 - 30) \(x2),\(y2)"
                 : "M\(x1),\(from.y) C\(x1),\(from.y - 40) \(x2),\(y2 - 40) \(x2),\(y2)"
             let relation = kind == "needed" ? "DT_NEEDED" : "dlopen"
-            svg.append("<path class=\"edge \(kind)\" d=\"\(shape)\" marker-end=\"url(#arrow)\" data-from=\"\(escapeHTML(report.images[edge.from].path))\" data-to=\"\(escapeHTML(report.images[edge.to].path))\"><title>\(escapeHTML(Self.fileName(report.images[edge.from].path))) \(relation) \(escapeHTML(Self.fileName(report.images[edge.to].path)))</title></path>")
+            svg.append("<path class=\"edge \(kind)\" d=\"\(shape)\" marker-end=\"url(#arrow)\" data-from=\"\(escapeHTML(report.images[edge.from].name))\" data-to=\"\(escapeHTML(report.images[edge.to].name))\"><title>\(escapeHTML(report.images[edge.from].displayName)) \(relation) \(escapeHTML(report.images[edge.to].displayName))</title></path>")
         }
         for node in layout.nodes {
             let image = report.images[node.index]
-            let name = Self.fileName(image.path)
+            let name = image.displayName
             let label = name.count > 26 ? String(name.prefix(25)) + "…" : name
             svg.append("""
-                <g class="node \(image.verdict.rawValue)" data-image="\(escapeHTML(image.path))"><title>\(escapeHTML(image.path)): \(image.verdict.rawValue)</title>\
+                <g class="node \(image.verdict.rawValue)" data-image="\(escapeHTML(image.name))"><title>\(escapeHTML(image.name)): \(image.verdict.rawValue)</title>\
                 <rect x="\(node.x)" y="\(node.y)" width="\(width)" height="\(height)" rx="6"/>\
                 <text x="\(node.x + width / 2)" y="\(node.y + 19)" class="label">\(escapeHTML(label))</text>\
-                <text x="\(node.x + width / 2)" y="\(node.y + 36)" class="sub">\(image.role.rawValue) · \(escapeHTML(image.machine))</text></g>
+                <text x="\(node.x + width / 2)" y="\(node.y + 36)" class="sub">\(image.role.rawValue) · \(escapeHTML(image.architecture.name))</text></g>
                 """)
         }
         return """

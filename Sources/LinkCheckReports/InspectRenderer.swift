@@ -1,29 +1,71 @@
+import LinkCheckImage
 import LinkCheckInspection
 
-/// Renders what the inspector sees of one image (`linkcheck inspect`): a
-/// focused `readelf -h -d --dyn-syms`.
+/// Renders what the inspector sees of one image (`linkcheck inspect`): for
+/// ELF a focused `readelf -h -d --dyn-syms`; for Mach-O `otool -L` and
+/// `dyld_info -imports` in one.
 public enum InspectRenderer {
-    /// Plain text: header, dynamic section, imports and exports with
-    /// versions (`name@VERSION` for imports and hidden versions,
-    /// `name@@VERSION` for a default version, as readelf prints them).
+    /// Plain text: header, dependencies, search paths, then imports and
+    /// exports (ELF with versions: `name@VERSION` for imports and hidden
+    /// versions, `name@@VERSION` for a default version, as readelf prints
+    /// them; Mach-O imports with the library each binds to).
     public static func text(_ image: BinaryImage) -> String {
-        var lines = [
-            "\(image.path):",
-            "  class: ELF\(image.elfClass.rawValue)  data: \(image.dataEncoding.rawValue.uppercased())  machine: \(image.machine)  type: \(image.fileType)  OS/ABI: \(image.osABI)",
-        ]
-        if let soname = image.dynamic.soname { lines.append("  SONAME: \(soname)") }
-        for needed in image.dynamic.needed { lines.append("  DT_NEEDED: \(needed)") }
-        if !image.dynamic.rpath.isEmpty { lines.append("  DT_RPATH: \(image.dynamic.rpath.joined(separator: ":"))") }
-        if !image.dynamic.runpath.isEmpty { lines.append("  DT_RUNPATH: \(image.dynamic.runpath.joined(separator: ":"))") }
-        if image.dynamic.flags != 0 { lines.append("  DT_FLAGS: 0x\(String(image.dynamic.flags, radix: 16))") }
-        if image.dynamic.flags1 != 0 { lines.append("  DT_FLAGS_1: 0x\(String(image.dynamic.flags1, radix: 16))") }
-        lines.append("  symbol table: \(image.symbolTable.rawValue)")
+        var lines = ["\(image.name):"]
+        switch image.facts {
+        case .elf(let facts):
+            lines.append("  class: ELF\(image.architecture.is64Bit ? 64 : 32)  data: \(image.architecture.byteOrder.rawValue.uppercased())  machine: \(image.architecture)  type: \(facts.fileType)  OS/ABI: \(facts.osABI)")
+            if let soname = image.declaredName { lines.append("  SONAME: \(soname)") }
+            for needed in image.dependencyNames { lines.append("  DT_NEEDED: \(needed)") }
+            for kind in [SearchPath.Kind.rpath, .runpath] {
+                let paths = image.searchPaths.filter { $0.kind == kind }.map(\.path)
+                if !paths.isEmpty { lines.append("  DT_\(kind == .rpath ? "RPATH" : "RUNPATH"): \(paths.joined(separator: ":"))") }
+            }
+            if facts.flags != 0 { lines.append("  DT_FLAGS: 0x\(String(facts.flags, radix: 16))") }
+            if facts.flags1 != 0 { lines.append("  DT_FLAGS_1: 0x\(String(facts.flags1, radix: 16))") }
+            lines.append("  symbol table: \(facts.symbolTable.rawValue)")
+        case .macho(let facts):
+            let platform = image.platform.map { "  platform: \($0.platform.rawValue) \($0.minimumOS)" + ($0.sdk.map { " (SDK \($0))" } ?? "") } ?? ""
+            lines.append("  Mach-O \(image.architecture.is64Bit ? 64 : 32)-bit  machine: \(image.architecture)  type: \(facts.fileType)\(platform)")
+            lines.append("  flags: \(facts.flagNames.joined(separator: " "))")
+            lines.append("  MH_APP_EXTENSION_SAFE: \(facts.appExtensionSafe ? "yes" : "no")  fixups: \(facts.fixups.rawValue)"
+                + (facts.encrypted ? "  encrypted" : "") + (facts.codeSigned ? "  code signature" : ""))
+            if let installName = image.declaredName { lines.append("  LC_ID_DYLIB: \(installName)") }
+            for dependency in image.dependencies { lines.append("  \(loadCommand(dependency.kind)): \(dependency.name)") }
+            for path in image.searchPaths { lines.append("  LC_RPATH: \(path.path)") }
+            if !image.objcClassReferences.isEmpty { lines.append("  Objective-C classes referenced: \(image.objcClassReferences.joined(separator: " "))") }
+            if !image.selectorReferences.isEmpty { lines.append("  selectors referenced: \(image.selectorReferences.joined(separator: " "))") }
+        }
         lines.append("  imports (\(image.imports.count)):")
-        lines += image.imports.map { "    \(row($0, imported: true))" }
+        lines += image.imports.map { "    \(row($0, imported: true, in: image))" }
         lines.append("  exports (\(image.exports.count)):")
-        lines += image.exports.map { "    \(row($0, imported: false))" }
+        lines += image.exports.map { "    \(row($0, imported: false, in: image))" }
         lines += image.warnings.map { "  warning: \($0)" }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The load command that makes a dependency of `kind`.
+    static func loadCommand(_ kind: Dependency.Kind) -> String {
+        switch kind {
+        case .needed: "LC_LOAD_DYLIB"
+        case .weak: "LC_LOAD_WEAK_DYLIB"
+        case .reexport: "LC_REEXPORT_DYLIB"
+        case .upward: "LC_LOAD_UPWARD_DYLIB"
+        case .lazy: "LC_LAZY_LOAD_DYLIB"
+        }
+    }
+
+    /// The library a Mach-O import binds to, as `dyld_info -imports` names
+    /// it: the dependency's install name, `this-image`, `main-executable`,
+    /// `flat-namespace` or `weak`.
+    static func library(_ reference: LibraryReference?, in image: BinaryImage) -> String? {
+        switch reference {
+        case nil: nil
+        case .dependency(let index)?: image.dependencies.indices.contains(index) ? image.dependencies[index].name : "ordinal \(index + 1)"
+        case .selfImage?: "this-image"
+        case .mainExecutable?: "main-executable"
+        case .flatLookup?: "flat-namespace"
+        case .weakLookup?: "weak"
+        }
     }
 
     /// The calls to imported functions: address, caller, callee, how.
@@ -41,7 +83,10 @@ public enum InspectRenderer {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private static func row(_ symbol: Symbol, imported: Bool) -> String {
+    private static func row(_ symbol: Symbol, imported: Bool, in image: BinaryImage) -> String {
+        if image.format == .macho {
+            return symbol.name + (library(symbol.library, in: image).map { "  (from \($0))" } ?? "")
+        }
         let type = symbol.type.description.padding(toLength: 7, withPad: " ", startingAt: 0)
         let binding = symbol.binding.description.padding(toLength: 7, withPad: " ", startingAt: 0)
         guard let version = symbol.version else { return "\(type) \(binding) \(symbol.name)" }
@@ -49,64 +94,102 @@ public enum InspectRenderer {
         return "\(type) \(binding) \(symbol.name)\(separator)\(version)"
     }
 
-    /// The JSON document: an array with one object per image (`path`,
-    /// `class`, `data`, `machine`, `type`, `osabi`, `soname`, `needed`,
-    /// `runpath`, `rpath`, `flags`, `flags1`, `symbolTable`, `imports`,
-    /// `exports`, each symbol with `name`, `version`, `binding`, `type`),
-    /// and one with `path` and `error` per file that failed. With
-    /// `callSites` (by image path), each image analysed also has
+    /// The JSON document: an array with one object per image and one with
+    /// `path` and `error` per file that failed. Every image has `path`,
+    /// `format` (`elf` or `macho`), `machine`, `class`, `type`, `needed`,
+    /// `imports`, `exports` and `warnings`; ELF images also `data`,
+    /// `osabi`, `soname`, `runpath`, `rpath`, `flags`, `flags1`,
+    /// `symbolTable` (each symbol with `name`, `version`, `binding`,
+    /// `type`); Mach-O slices `name` (with the slice), `slice`, `member`,
+    /// `platform`, `minOS`, `sdk`, `installName`, `dependencies` (`name`,
+    /// `kind`), `rpaths`, `appExtensionSafe`, `objcClassRefs` and
+    /// `selectorRefs`, and imports with the `library` they bind to. With
+    /// `callSites` (by image name), each image analysed also has
     /// `callSites`: the calls to imported functions, each with `address`,
     /// `caller`, `callee`, `tailCall`, `throughGOT` and `firstArgument`, as
     /// the text lists them; `null` when its machine is not analysed.
     public static func json(
-        _ results: [Result<BinaryImage, InspectionError>], callSites: [String: CodeAnalysis?]? = nil
+        _ results: [Result<[BinaryImage], InspectionError>], callSites: [String: CodeAnalysis?]? = nil
     ) -> String {
-        encode(results.map { result in
-            var entry = Entry(result)
-            if case .success(let image) = result, let analysis = callSites?[image.path] {
-                entry.callSites = analysis.map { .analysed(CallSiteEntry.imports($0)) } ?? .notAnalysed
+        encode(results.flatMap { result -> [Entry] in
+            switch result {
+            case .failure(let failure): return [Entry(failure)]
+            case .success(let images):
+                return images.map { image in
+                    var entry = Entry(image)
+                    if let analysis = callSites?[image.name] {
+                        entry.callSites = analysis.map { .analysed(CallSiteEntry.imports($0)) } ?? .notAnalysed
+                    }
+                    return entry
+                }
             }
-            return entry
         })
     }
 
     struct Entry: Encodable {
         var path: String
+        var name, slice, member: String?
         var error: String?
+        var format: String?
         var `class`: Int?
         var data, machine, type, osabi, soname: String?
         var needed, runpath, rpath: [String]?
         var flags, flags1: UInt64?
         var symbolTable: String?
+        var platform, minOS, sdk, installName: String?
+        var dependencies: [DependencyEntry]?
+        var rpaths: [String]?
+        var appExtensionSafe: Bool?
+        var objcClassRefs, selectorRefs: [String]?
         var imports, exports: [SymbolEntry]?
         var warnings: [String]?
         /// Absent without `--call-sites`; `null` for a machine not analysed.
         var callSites: CallSites?
 
-        init(_ result: Result<BinaryImage, InspectionError>) {
-            switch result {
-            case .failure(let failure):
-                path = failure.path
-                error = TextRenderer.reason(failure)
-            case .success(let image):
-                path = image.path
-                `class` = image.elfClass.rawValue
-                data = image.dataEncoding.rawValue
-                machine = image.machine.name
-                type = image.fileType.description
-                osabi = image.osABI
-                soname = image.dynamic.soname
-                needed = image.dynamic.needed
-                runpath = image.dynamic.runpath
-                rpath = image.dynamic.rpath
-                flags = image.dynamic.flags
-                flags1 = image.dynamic.flags1
-                symbolTable = image.symbolTable.rawValue
-                imports = image.imports.map(SymbolEntry.init)
-                exports = image.exports.map(SymbolEntry.init)
-                warnings = image.warnings
+        init(_ failure: InspectionError) {
+            path = failure.path
+            error = TextRenderer.reason(failure)
+        }
+
+        init(_ image: BinaryImage) {
+            path = image.path
+            format = image.format.rawValue
+            `class` = image.architecture.is64Bit ? 64 : 32
+            data = image.architecture.byteOrder.rawValue
+            machine = image.architecture.name
+            type = image.facts.fileTypeName
+            needed = image.dependencyNames
+            imports = image.imports.map { SymbolEntry($0, in: image) }
+            exports = image.exports.map { SymbolEntry($0, in: image) }
+            warnings = image.warnings
+            switch image.facts {
+            case .elf(let facts):
+                osabi = facts.osABI
+                soname = image.declaredName
+                runpath = image.searchPaths.filter { $0.kind == .runpath }.map(\.path)
+                rpath = image.searchPaths.filter { $0.kind == .rpath }.map(\.path)
+                flags = facts.flags
+                flags1 = facts.flags1
+                symbolTable = facts.symbolTable.rawValue
+            case .macho(let facts):
+                name = image.name == image.path ? nil : image.name
+                slice = image.identity.slice
+                member = image.identity.member
+                platform = image.platform?.platform.rawValue
+                minOS = image.platform?.minimumOS
+                sdk = image.platform?.sdk
+                installName = image.declaredName
+                dependencies = image.dependencies.map { DependencyEntry(name: $0.name, kind: $0.kind.rawValue) }
+                rpaths = image.searchPaths.map(\.path)
+                appExtensionSafe = facts.appExtensionSafe
+                objcClassRefs = image.objcClassReferences
+                selectorRefs = image.selectorReferences
             }
         }
+    }
+
+    struct DependencyEntry: Encodable {
+        var name, kind: String
     }
 
     /// The `callSites` of an image: an array, or `null` when its machine
@@ -147,10 +230,16 @@ public enum InspectRenderer {
         var version: String?
         /// `true` for a hidden (non-default) version, `name@VER` in readelf.
         var versionHidden: Bool?
-        var binding, type: String
+        var binding, type: String?
+        /// For a Mach-O import: the library it binds to.
+        var library: String?
 
-        init(_ symbol: Symbol) {
+        init(_ symbol: Symbol, in image: BinaryImage) {
             name = symbol.name
+            if image.format == .macho {
+                library = InspectRenderer.library(symbol.library, in: image)
+                return
+            }
             version = symbol.version
             versionHidden = symbol.version == nil ? nil : symbol.isVersionHidden
             binding = symbol.binding.description

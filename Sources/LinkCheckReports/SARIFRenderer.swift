@@ -21,7 +21,7 @@ public struct SARIFRenderer {
             id: id, api: id, category: .reviewRisk, severity: .warning, matchers: [], message: id, fixit: "", source: "")
         }
         let ruleIndex = Dictionary(uniqueKeysWithValues: citedIDs.enumerated().map { ($1, $0) })
-        let linkNames = Dictionary(uniqueKeysWithValues: report.images.map { ($0.path, $0.soname ?? Self.fileName($0.path)) })
+        let images = Dictionary(report.images.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let log = Log(runs: [Run(
             tool: Tool(driver: Driver(rules: rules.map(ReportingDescriptor.init))),
             invocations: [Invocation(
@@ -34,13 +34,18 @@ public struct SARIFRenderer {
                         locations: [Location(physicalLocation: PhysicalLocation(artifactLocation: artifact(error.path), region: nil))])
                 })],
             results: report.findings.map { finding in
-                result(finding, ruleIndex: ruleIndex[finding.rule] ?? 0,
-                       linkName: linkNames[finding.image] ?? Self.fileName(finding.image))
+                let image = images[finding.image]
+                return result(
+                    finding, ruleIndex: ruleIndex[finding.rule] ?? 0,
+                    linkName: image.map { Baseline.key(linkName: $0.linkName, identity: $0.identity) } ?? finding.image,
+                    file: image?.path ?? finding.image)
             })])
         return encode(log)
     }
 
-    func result(_ finding: Finding, ruleIndex: Int, linkName: String) -> Result {
+    /// The SARIF result of `finding`: `linkName` is the image's baseline key
+    /// (link name, slice, member) and `file` the path of the file it is in.
+    func result(_ finding: Finding, ruleIndex: Int, linkName: String, file: String) -> Result {
         var logical: [LogicalLocation] = [LogicalLocation(name: linkName, fullyQualifiedName: finding.image, kind: "module")]
         let caller = finding.callSites.first
         if let caller, let function = caller.function {
@@ -58,13 +63,13 @@ public struct SARIFRenderer {
             ruleId: finding.rule, ruleIndex: ruleIndex, level: finding.severity.rawValue,
             message: Message(text: finding.message),
             locations: [Location(
-                physicalLocation: PhysicalLocation(artifactLocation: artifact(finding.image), region: region),
+                physicalLocation: PhysicalLocation(artifactLocation: artifact(file), region: region),
                 logicalLocations: logical)],
             partialFingerprints: ["linkcheckFinding/v1": Self.fingerprint(
                 [finding.rule, linkName, finding.symbol ?? "", finding.chain.dropLast().joined(separator: ">"),
                  caller?.function ?? ""])],
             properties: ResultProperties(
-                kind: finding.kind.rawValue, category: finding.category,
+                kind: finding.kind.rawValue, category: finding.category.rawValue,
                 chain: finding.chain.isEmpty ? nil : finding.chain))
     }
 
@@ -89,10 +94,6 @@ public struct SARIFRenderer {
         }
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
-    }
-
-    static func fileName(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
     }
 
     // MARK: - The SARIF object model (the parts linkcheck writes)

@@ -1,4 +1,5 @@
 import LinkCheckAnalysis
+import LinkCheckImage
 import LinkCheckInspection
 import LinkCheckRules
 

@@ -1,5 +1,6 @@
 import Foundation
 import LinkCheckAnalysis
+import LinkCheckImage
 import LinkCheckRules
 import LinkCheckTestSupport
 import Testing
@@ -26,8 +27,8 @@ import Testing
             "armv7-linux-gnueabihf/libcodec.so ARCH001 ",
             "i386-linux-gnu/libcodec.so ARCH001 ",
         ])
-        #expect(report.findings.allSatisfy { $0.severity == .error && $0.category == "architecture" })
-        let machines = Set(report.images.map(\.machine))
+        #expect(report.findings.allSatisfy { $0.severity == .error && $0.category == .architecture })
+        let machines = Set(report.images.map(\.architecture.name))
         #expect(machines == ["aarch64", "x86_64", "i386", "armv7"])
     }
 

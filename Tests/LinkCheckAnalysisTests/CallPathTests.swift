@@ -1,5 +1,6 @@
 import Foundation
 import LinkCheckAnalysis
+import LinkCheckImage
 import LinkCheckInspection
 import LinkCheckRules
 import LinkCheckTestSupport
@@ -52,12 +53,12 @@ import Testing
         let directory = try Fixtures.temporaryDirectory()
         let report = try Self.check(target, plugin: true, in: directory)
         let image = try #require(report.images.first { $0.path.hasSuffix("libcallsites.so") })
-        #expect(image.callSites == "analysed")
+        #expect(image.callSites == .analysed)
         #expect(image.loads == [
-            LoadReport(name: "libplugin.so", path: directory.path("plugins/libplugin.so").path, verdict: "unsafe",
-                       function: "load_plugin", address: image.loads.first?.address, source: "call"),
-            LoadReport(name: "unknown", path: nil, verdict: "unknown", function: "load_named",
-                       address: image.loads.last?.address, source: "call"),
+            LoadReport(name: "libplugin.so", image: directory.path("plugins/libplugin.so").path, verdict: .unsafe,
+                       function: "load_plugin", address: image.loads.first?.address, source: .call),
+            LoadReport(name: "unknown", image: nil, verdict: .unknown, function: "load_named",
+                       address: image.loads.last?.address, source: .call),
         ])
         let load = try #require(Self.finding(report, "DLOP001", "libplugin.so"))
         #expect(load.severity == .error, "an extension loads unsafe code at run time")
@@ -83,8 +84,8 @@ import Testing
         let report = try Self.check("armv7-linux-gnueabihf", plugin: false, in: directory)
         let shared = try #require(Self.finding(report, "TST001", "kit_shared"))
         #expect(shared.callSites.isEmpty)
-        #expect(shared.message.hasSuffix("(call sites are not analysed for armv7)"))
-        #expect(report.images.first?.callSites == "unsupported-machine")
+        #expect(shared.message.hasSuffix("(call sites are not analysed for armv7 ELF)"))
+        #expect(report.images.first?.callSites == .unsupported)
     }
 }
 
@@ -97,10 +98,10 @@ import Testing
         let image = try #require(report.images.first { $0.path == library.path })
         let load = try #require(image.loads.first)
         #expect(load.name == "libzstd.so.1")
-        #expect(load.source == "note")
-        let expected = FileManager.default.fileExists(atPath: "/usr/lib/x86_64-linux-gnu/libzstd.so.1") ? "extension-safe" : "missing"
+        #expect(load.source == .note)
+        let expected: LoadVerdict = FileManager.default.fileExists(atPath: "/usr/lib/x86_64-linux-gnu/libzstd.so.1") ? .extensionSafe : .missing
         #expect(load.verdict == expected)
-        #expect(report.findings.contains { $0.rule == (expected == "missing" ? "DLOP003" : "DLOP002") && $0.message.contains("declared in .note.dlopen") })
+        #expect(report.findings.contains { $0.rule == (expected == .missing ? "DLOP003" : "DLOP002") && $0.message.contains("declared in .note.dlopen") })
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import LinkCheckAnalysis
+import LinkCheckImage
 import LinkCheckTestSupport
 import Testing
 

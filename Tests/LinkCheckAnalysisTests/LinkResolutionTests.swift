@@ -1,5 +1,6 @@
 import Foundation
 import LinkCheckAnalysis
+import LinkCheckImage
 import LinkCheckInspection
 import LinkCheckRules
 import LinkCheckTestSupport
@@ -133,19 +134,19 @@ import Testing
                              flags: ["-shared", "-DUNSAFE", "-Wl,-soname,libunsafe.so"])
         try Fixtures.compile("linkchain.c", to: directory.path("lib32/libclean.so"), target: "i386-linux-gnu",
                              flags: ["-shared", "-DCLEAN", "-Wl,-soname,libclean.so"])
-        let scanned = try ["app/libext.so", "app/libsafe.so"].map { try ImageInspector.inspect(path: directory.path($0).path) }
+        let scanned = try ["app/libext.so", "app/libsafe.so"].flatMap { try ImageInspector.inspect(path: directory.path($0).path) }
         let inspect: @Sendable (String) -> LibraryInspection = { path in
             Result { () throws(InspectionError) in try ImageInspector.inspect(path: path) }
         }
-        let (graph, external) = LinkResolver(includeSystem: false).resolve(scanned, jobs: 1, inspect: inspect)
+        let graph = LinkResolver(includeSystem: false).resolve(scanned, jobs: 1, inspect: inspect)
         // The i386 copies are read (and kept, so that they are read once) but not linked.
-        #expect(external.map(\.path) == ["lib32/libunsafe.so", "lib/libunsafe.so", "lib32/libclean.so", "lib/libclean.so"].map {
+        #expect(graph.images.dropFirst(2).map(\.path) == ["lib32/libunsafe.so", "lib/libunsafe.so", "lib32/libclean.so", "lib/libclean.so"].map {
             directory.path($0).path
         })
         #expect(graph.edges == [[3], [5], [], [], [], []])
         let parallel = LinkResolver(includeSystem: false).resolve(scanned, jobs: 4, inspect: inspect)
-        #expect(parallel.external == external)
-        #expect(parallel.graph.edges == graph.edges)
+        #expect(parallel.images == graph.images)
+        #expect(parallel.edges == graph.edges)
     }
 
     @Test func aFIFOWhereALibraryIsLookedForIsPassedOverNotOpened() throws {
@@ -164,9 +165,8 @@ import Testing
         let directory = try Self.layout(["-Wl,--disable-new-dtags", "-Wl,-rpath,$ORIGIN/../lib"])
         let viaRpath = Self.check(directory)
         #expect(viaRpath.findings.contains { $0.kind == .transitive }, "DT_RPATH is searched")
-        let image = try ImageInspector.inspect(path: directory.path("app/libext.so").path)
-        #expect(image.dynamic.rpath == ["$ORIGIN/../lib"])
-        #expect(image.dynamic.runpath.isEmpty)
+        let image = try #require(try ImageInspector.inspect(path: directory.path("app/libext.so").path).first)
+        #expect(image.searchPaths == [SearchPath(path: "$ORIGIN/../lib", kind: .rpath)])
     }
 
     @Test func missingLibrariesAreWarningsAndSearchPathsFindThem() throws {
@@ -204,8 +204,7 @@ import Testing
     }
 
     @Test func systemDirectoriesComeFromLdSoConf() {
-        let machine = Machine(code: 62, elfClass: .elf64, dataEncoding: .lsb)
-        let directories = SystemLibraryDirectories.for(machine, .elf64)
+        let directories = SystemLibraryDirectories.for(TestImages.x86_64)
         #expect(directories.contains("/usr/lib/x86_64-linux-gnu"))
         #expect(directories.suffix(2) == ["/usr/lib64", "/usr/lib"])
     }

@@ -1,19 +1,13 @@
 import LinkCheckAnalysis
-import LinkCheckInspection
+import LinkCheckImage
 import LinkCheckRules
+import LinkCheckTestSupport
 import Testing
 
 /// Roles, verdicts and transitivity on images described in code.
 @Suite struct PolicyTests {
-    static let x86 = Machine(code: 62, elfClass: .elf64, dataEncoding: .lsb)
-
     static func image(_ name: String, needs: [String] = [], imports: [String] = [], executable: Bool = false) -> BinaryImage {
-        var dynamic = DynamicInfo()
-        dynamic.needed = needs
-        return BinaryImage(
-            path: "/t/\(name)", elfClass: .elf64, dataEncoding: .lsb, machine: x86,
-            fileType: executable ? .executable : .sharedObject, dynamic: dynamic,
-            imports: imports.map { Symbol(name: $0, binding: .global, type: .function) })
+        TestImages.elf("/t/\(name)", needs: needs, imports: imports, executable: executable)
     }
 
     static let rules: RuleSet = {
@@ -71,7 +65,7 @@ import Testing
             Self.image("libPlugin.so", imports: ["kit_shared"]),
             Self.image("libExt.so"),
         ]
-        let loads = [1: [LoadEdge(name: "libPlugin.so", target: 2, callSite: nil, source: "note")]]
+        let loads = [1: [LoadRequest(names: ["libPlugin.so"], callSite: nil, source: .note)]]
         let result = Analyzer(
             images: images, rules: Self.rules, policy: Policy(extensions: ["Ext": nil], apps: ["App"]), loads: loads
         ).run()
@@ -84,7 +78,7 @@ import Testing
 
     @Test func codeAnExtensionLoadsMustBeSafe() {
         let images = [Self.image("libExt.so"), Self.image("libPlugin.so", imports: ["kit_shared"])]
-        let loads = [0: [LoadEdge(name: "libPlugin.so", target: 1, callSite: nil, source: "note")]]
+        let loads = [0: [LoadRequest(names: ["libPlugin.so"], callSite: nil, source: .note)]]
         let result = Analyzer(images: images, rules: Self.rules, policy: Policy(extensions: ["Ext": nil]), loads: loads).run()
         #expect(result.images.map(\.verdict) == [.unsafe, .unsafe])
         #expect(result.findings.map(\.rule).sorted() == ["DLOP001", "TST001"])
@@ -139,8 +133,7 @@ import Testing
     @Test func anExportedLoaderIsAnInterposition() {
         var image = Self.image("libHook.so")
         image.exports = [Symbol(name: "dlopen", binding: .global, type: .function)]
-        var libc = Self.image("libc.so.6")
-        libc.dynamic.soname = "libc.so.6"
+        var libc = TestImages.elf("/t/libc.so.6", soname: "libc.so.6")
         libc.exports = image.exports
         let (_, findings) = Self.run([image, libc], Policy())
         #expect(findings.map { "\($0.image) \($0.rule) \($0.severity.rawValue)" } == ["/t/libHook.so INTP001 warning"])
@@ -186,10 +179,10 @@ import Testing
     }
 
     @Test func verdictsAgreeWithFindingsUnderABaseline() {
-        let linkName = { (path: String) in String(path.split(separator: "/").last!) }
+        let key = { (name: String) in String(name.split(separator: "/").last!) }
         let all = Analyzer(images: Self.images, rules: PolicyTests.rules, policy: Policy(extensions: ["Ext": nil])).run()
         #expect(all.images.map(\.verdict) == [.unsafe, .unsafe])
-        let baseline = Baseline(findings: all.findings, linkName: linkName)
+        let baseline = Baseline(findings: all.findings, key: key)
         let result = Analyzer(images: Self.images, rules: PolicyTests.rules, policy: Policy(extensions: ["Ext": nil], baseline: baseline)).run()
         #expect(result.findings.isEmpty)
         #expect(result.baselined == all.findings)

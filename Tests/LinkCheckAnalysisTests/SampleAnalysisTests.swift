@@ -1,5 +1,6 @@
 import Foundation
 import LinkCheckAnalysis
+import LinkCheckImage
 import LinkCheckInspection
 import LinkCheckRules
 import LinkCheckTestSupport
@@ -60,7 +61,7 @@ import Testing
             "ShareKit.Sharer.openInApp(photoID: Swift.String)", "ShareKit.openInContainingApp(Swift.String)",
             "UIKit.UIApplication.shared",
         ])
-        #expect(findings[0].category == "unavailable-api")
+        #expect(findings[0].category == .unavailableAPI)
     }
 
     @Test func theExtensionIsBrokenThroughShareKitWithTheChain() throws {
@@ -131,11 +132,9 @@ import Testing
         let inspect: @Sendable (String) -> LibraryInspection = { path in
             Result { () throws(InspectionError) in try ImageInspector.inspect(path: path, strings: rules.stringPatterns) }
         }
-        let images = Discovery(paths: [directory.path]).files.compactMap { try? inspect($0).get() }
-        let (graph, external) = LinkResolver().resolve(images, inspect: inspect)
-        let everySymbol = Analyzer(
-            images: images + external, rules: rules, policy: policy, graph: graph, scannedCount: images.count
-        ).run()
+        let images = Discovery(paths: [directory.path]).files.flatMap { (try? inspect($0).get()) ?? [] }
+        let graph = LinkResolver().resolve(images, inspect: inspect)
+        let everySymbol = Analyzer(graph: graph, rules: rules, policy: policy).run()
         #expect(report.findings == everySymbol.findings)
         #expect(report.images == everySymbol.images)
         #expect(report.findings.count == 27)

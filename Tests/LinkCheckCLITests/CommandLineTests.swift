@@ -138,7 +138,7 @@ import Testing
         let output = try Command.linkcheck(["check", "--format", "json", "--extension", "PhotoEditorExtension", "\(images)/PhotoEditor"])
         #expect(output.status == 1)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
-        #expect(document["schemaVersion"] as? Int == 1)
+        #expect(document["schemaVersion"] as? Int == 2)
         let findings = try #require(document["findings"] as? [[String: Any]])
         let chain = findings.first { ($0["image"] as? String)?.hasSuffix("libPhotoEditorExtension.so") == true && $0["rule"] as? String == "AEX001" }
         #expect(chain?["chain"] as? [String] == ["libPhotoEditorExtension.so", "libShareKit.so", "UIKit.UIApplication.shared"])

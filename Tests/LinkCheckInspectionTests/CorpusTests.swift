@@ -1,4 +1,5 @@
 import Foundation
+import LinkCheckImage
 import LinkCheckInspection
 import LinkCheckTestSupport
 import Testing
@@ -16,8 +17,8 @@ import Testing
         var inspected = 0
         for path in files {
             do {
-                let image = try ImageInspector.inspect(path: path)
-                #expect(image.path == path)
+                let images = try ImageInspector.inspect(path: path)
+                #expect(!images.isEmpty && images.allSatisfy { $0.path == path }, "\(path)")
                 inspected += 1
             } catch {
                 #expect(error.path == path)
@@ -31,14 +32,14 @@ import Testing
     func machineNamesEqualReadelfs() throws {
         var compared = 0
         for path in Self.corpusFiles {
-            guard let header = Readelf.header(path), let image = try? ImageInspector.inspect(path: path) else { continue }
+            guard let header = Readelf.header(path), let image = try? ImageInspector.inspect(path: path).first else { continue }
             let expected = Readelf.standardMachineName(readelfMachine: header.machine, elfClass: header.elfClass, data: header.data)
             if let expected {
-                #expect(image.machine.name == expected, "\(path): readelf says \(header.machine)")
+                #expect(image.architecture.name == expected, "\(path): readelf says \(header.machine)")
             } else {
-                #expect(image.machine.name.hasPrefix("unknown("), "\(path): readelf says \(header.machine)")
+                #expect(image.architecture.name.hasPrefix("unknown("), "\(path): readelf says \(header.machine)")
             }
-            #expect("ELF\(image.elfClass.rawValue)" == header.elfClass, "\(path)")
+            #expect("ELF\(image.architecture.is64Bit ? 64 : 32)" == header.elfClass, "\(path)")
             compared += 1
         }
         #expect(compared > 100)
@@ -60,8 +61,8 @@ import Testing
             "object-testfiles/bpf.o": "bpf",
         ]
         for (file, machine) in expectations {
-            let image = try ImageInspector.inspect(path: corpus.appendingPathComponent(file).path)
-            #expect(image.machine.name == machine, "\(file)")
+            let images = try ImageInspector.inspect(path: corpus.appendingPathComponent(file).path)
+            #expect(images.map(\.architecture.name) == [machine], "\(file)")
         }
     }
 
@@ -80,9 +81,9 @@ import Testing
 
     @Test func aBogusSectionHeaderTableIsIgnoredWithAWarning() throws {
         let path = Fixtures.corpusDirectory.appendingPathComponent("pyelftools/section_header_bogus_size.elf").path
-        let image = try ImageInspector.inspect(path: path)
-        #expect(image.machine.name == "none")
-        #expect(image.osABI == "FreeBSD")
+        let image = try #require(try ImageInspector.inspect(path: path).first)
+        #expect(image.architecture.name == "none")
+        #expect(image.facts.elf?.osABI == "FreeBSD")
         #expect(image.warnings == ["the section header table is unreadable (invalid ELF file data), so it was ignored"])
     }
 }

@@ -3,13 +3,14 @@ import LinkCheckAnalysis
 import LinkCheckInspection
 import LinkCheckReports
 import LinkCheckRules
+import LinkCheckTestSupport
 import Testing
 
 @Suite struct HTMLRendererTests {
     static func image(_ path: String, role: Role = .framework, verdict: Verdict = .extensionSafe, links: [String] = []) -> ImageReport {
-        ImageReport(path: path, soname: nil, machine: "x86_64", elfClass: .elf64, dataEncoding: .lsb, fileType: "ET_DYN",
-                    role: role, extensionType: nil, verdict: verdict, needed: [], links: links, provides: [],
-                    symbolTable: .dynsym, warnings: [])
+        ImageReport(
+            image: TestImages.elf(path), role: AssignedRole(role: role, extensionType: nil), verdict: verdict, links: links,
+            provides: [], external: false)
     }
 
     @Test func everyStringIsEscaped() {
@@ -17,7 +18,7 @@ import Testing
         let report = Report(
             inputs: [hostile], rulePacks: [RulePackSummary(name: hostile, version: hostile, path: hostile)],
             images: [Self.image("/t/\(hostile)")],
-            findings: [Finding(rule: "TST001", severity: .error, category: "unavailable-api", kind: .importedSymbol,
+            findings: [Finding(rule: "TST001", severity: .error, category: .unavailableAPI, kind: .importedSymbol,
                                image: "/t/\(hostile)", symbol: hostile, demangled: hostile, chain: [hostile, hostile],
                                message: hostile, fixit: hostile, source: hostile)],
             errors: [.malformed(path: hostile, structure: hostile, reason: hostile)], skipped: [], notices: [hostile])

@@ -12,19 +12,18 @@ import Testing
         inputs: ["lib"],
         rulePacks: [RulePackSummary(name: "p", version: "1", path: "Rules/p.json")],
         images: [ImageReport(
-            path: "lib/libA.so", soname: "libA.so", machine: "x86_64", elfClass: .elf64, dataEncoding: .lsb,
-            fileType: "ET_DYN", role: .framework, extensionType: nil, verdict: .unsafe, needed: ["libc.so.6"],
-            links: [], provides: [], symbolTable: .dynsym, warnings: [])],
+            image: TestImages.elf("lib/libA.so", soname: "libA.so", needs: ["libc.so.6"]),
+            role: AssignedRole(role: .framework, extensionType: nil), verdict: .unsafe, links: [], provides: [], external: false)],
         findings: [
-            Finding(rule: "AEX001", severity: .error, category: "unavailable-api", kind: .importedSymbol,
+            Finding(rule: "AEX001", severity: .error, category: .unavailableAPI, kind: .importedSymbol,
                     image: "lib/libA.so", symbol: "$s5UIKit13UIApplicationC6sharedACvgZ",
                     demangled: "static UIKit.UIApplication.shared.getter : UIKit.UIApplication",
                     message: "imports 'x': bad.", fixit: "Do y.", source: "UIApplication.h"),
-            Finding(rule: "LOAD001", severity: .note, category: "conditional-loading", kind: .importedSymbol,
+            Finding(rule: "LOAD001", severity: .note, category: .conditionalLoading, kind: .importedSymbol,
                     image: "lib/libA.so", symbol: "dlopen", message: "imports 'dlopen': review."),
         ],
         errors: [.malformed(path: "lib/bad.so", structure: "ELF header", reason: "invalid ELF file data")],
-        skipped: [SkippedEntry(path: "lib/README", reason: "not an ELF file")],
+        skipped: [SkippedEntry(path: "lib/README", reason: "not an ELF or Mach-O file")],
         notices: [])
 
     @Test func textIsOneClangStyleLinePerFindingThenASummary() {
@@ -45,7 +44,7 @@ import Testing
     @Test func jsonHasTheDocumentedFields() throws {
         let text = CheckJSON.render(Self.report)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-        #expect(document["schemaVersion"] as? Int == 1)
+        #expect(document["schemaVersion"] as? Int == 2)
         let image = try #require((document["images"] as? [[String: Any]])?.first)
         #expect(image["path"] as? String == "lib/libA.so")
         #expect(image["soname"] as? String == "libA.so")
@@ -96,7 +95,7 @@ import Testing
     static let report = Report(
         inputs: ["lib"], rulePacks: [], images: [], findings: [], errors: [],
         skipped: [
-            SkippedEntry(path: "lib/README", reason: "not an ELF file"),
+            SkippedEntry(path: "lib/README", reason: "not an ELF or Mach-O file"),
             SkippedEntry(path: "lib/a/deep", reason: "nested deeper than 64 directories", kind: .folder),
             SkippedEntry(path: "lib/b/deep", reason: "nested deeper than 64 directories", kind: .folder),
             SkippedEntry(path: "lib/root", reason: "a symbolic link to /, outside the given paths", kind: .link),
@@ -113,7 +112,7 @@ import Testing
 
     @Test func verboseNamesEveryFileSkippedAndLinkNotFollowed() {
         #expect(TextRenderer(verbose: true).render(Self.report) == """
-            lib/README: note: skipped: not an ELF file
+            lib/README: note: skipped: not an ELF or Mach-O file
             lib/root: note: not followed: a symbolic link to /, outside the given paths
             linkcheck: note: passed over 2 folders nested deeper than 64 directories: lib/a/deep, lib/b/deep
             linkcheck: 0 images, 0 errors, 0 warnings, 0 notes; 1 file skipped, 0 files failed, 1 link not followed
@@ -135,7 +134,7 @@ import Testing
     @Test func aNewlineInAFileNameKeepsTheDiagnosticOnOneLine() {
         let report = Report(
             inputs: [], rulePacks: [], images: [],
-            findings: [Finding(rule: "LOAD001", severity: .note, category: "conditional-loading", kind: .importedSymbol,
+            findings: [Finding(rule: "LOAD001", severity: .note, category: .conditionalLoading, kind: .importedSymbol,
                                image: "lib/odd\nname.so", symbol: "dlopen", message: "imports 'dlopen': review.")],
             errors: [], skipped: [], notices: [])
         let lines = TextRenderer().render(report).split(separator: "\n")

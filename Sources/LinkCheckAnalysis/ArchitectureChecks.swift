@@ -1,0 +1,59 @@
+import LinkCheckImage
+
+/// The built-in architecture checks on the scanned images: no 64-bit code
+/// (`ARCH001`), a module missing a required architecture (`ARCH002`), and a
+/// dependency found only for another machine, class, byte order or
+/// platform (`ARCH003`).
+struct ArchitectureChecks {
+    let graph: LinkGraph
+    let policy: Policy
+
+    func findings() -> [Finding] {
+        let images = graph.images
+        let scanned = 0..<graph.scannedCount
+        var findings: [Finding] = []
+        // One finding per file without 64-bit code: an ELF file is one
+        // image; a fat Mach-O file needs one 64-bit slice, and watchOS's
+        // arm64_32 and armv7k are that platform's own.
+        for indices in Dictionary(grouping: scanned, by: { images[$0].path }).values {
+            let first = indices.min { images[$0].identity < images[$1].identity }!
+            let image = images[first]
+            let fits = indices.contains { index in
+                images[index].architecture.is64Bit || ["arm64_32", "armv7k"].contains(images[index].architecture.name)
+            }
+            guard !fits else { continue }
+            let what = image.format == .elf
+                ? "this \(image.architecture) image is 32-bit (ELFCLASS32)"
+                : "this file has no 64-bit slice (\(indices.map { images[$0].architecture.name }.sorted().joined(separator: ", ")))"
+            findings.append(Finding(builtIn: BuiltInRules.thirtyTwoBit, kind: .architecture, image: image.name, detail: what))
+        }
+        for mismatch in graph.mismatches where mismatch.image < graph.scannedCount {
+            let image = images[mismatch.image]
+            let other = images[mismatch.candidate]
+            findings.append(Finding(
+                builtIn: BuiltInRules.linkMismatch, kind: .architecture, image: image.name, symbol: mismatch.needed,
+                detail: "needs \(mismatch.needed), but the only one found (\(other.name)) is \(Self.kind(of: other)), not \(Self.kind(of: image))"))
+        }
+        guard !policy.requiredArchitectures.isEmpty else { return findings }
+        let modules = Dictionary(grouping: scanned, by: { images[$0].linkName })
+        for (module, members) in modules {
+            let present = Set(members.map { images[$0].architecture.family })
+            let shown = Set(members.map { images[$0].architecture.name })
+            let first = members.map { images[$0].name }.min()!
+            for required in policy.requiredArchitectures where !present.contains(required) {
+                findings.append(Finding(
+                    builtIn: BuiltInRules.missingArchitecture, kind: .architecture, image: first, symbol: required,
+                    detail: "\(module) is not built for \(required) (built for: \(shown.sorted().joined(separator: ", ")))"))
+            }
+        }
+        return findings
+    }
+
+    /// `x86_64 64-bit little-endian`, `arm64 64-bit little-endian
+    /// ios-simulator`: architecture, word size, byte order and platform.
+    static func kind(of image: BinaryImage) -> String {
+        let order = image.architecture.byteOrder == .little ? "little" : "big"
+        let platform = image.platform.map { " \($0.platform.rawValue)" } ?? ""
+        return "\(image.architecture) \(image.architecture.is64Bit ? 64 : 32)-bit \(order)-endian\(platform)"
+    }
+}

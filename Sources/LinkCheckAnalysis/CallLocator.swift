@@ -1,0 +1,51 @@
+import LinkCheckCodeIndex
+import LinkCheckImage
+import LinkCheckRules
+
+/// Puts call sites and call paths on findings, naming functions as people
+/// read them.
+struct CallLocator: Sendable {
+    let demangler: Demangler
+
+    /// `ShareKit.Sharer.openInApp(photoID: Swift.String)` for a function
+    /// symbol: demangled, without the result type and `static`.
+    func displayName(_ symbol: String) -> String {
+        guard var text = demangler.any(symbol) else { return symbol }
+        if let arrow = text.range(of: " -> ", options: .backwards) { text = String(text[..<arrow.lowerBound]) }
+        if let colon = text.range(of: " : ") { text = String(text[..<colon.lowerBound]) }
+        if text.hasPrefix("static ") { text.removeFirst("static ".count) }
+        return text
+    }
+
+    /// The finding's call sites and path, from `sites` in `code`; the path
+    /// ends with `api`.
+    func locate(_ finding: inout Finding, sites: [CallSite], in code: CodeIndex, api: String) {
+        guard !sites.isEmpty else { return }
+        finding.callSites = sites.map { site in
+            let name = site.caller.map { code.functions[$0].name }
+            return FindingCallSite(
+                function: name, demangled: name.flatMap { demangler.any($0) }, displayName: name.map(displayName),
+                address: site.address, fileOffset: site.fileOffset)
+        }
+        let paths = sites.compactMap(\.caller).map(code.pathFromExported)
+        if let shortest = paths.min(by: { $0.count < $1.count }) {
+            finding.path = shortest.map { displayName(code.functions[$0].name) } + [api]
+        }
+    }
+
+    /// `'demangled' (raw)`, or `'raw'` when demangling changes nothing.
+    static func quoted(_ symbol: String, _ demangled: String?) -> String {
+        guard let demangled, demangled != symbol else { return "'\(symbol)'" }
+        return "'\(demangled)' (\(symbol))"
+    }
+
+    /// `code at 0x1a2b (no symbol covers it)`, `code at 0x1a2b and 0x1c00
+    /// (no symbol covers them)`: calls outside every function symbol, by
+    /// address.
+    static func uncoveredCode(_ sites: [CallSite]) -> String {
+        let addresses = sites.map(\.address).sorted().map { "0x" + String($0, radix: 16) }
+        let shown = addresses.count > 3 ? addresses.prefix(2) + ["\(addresses.count - 2) more places"] : addresses[...]
+        let list = shown.count > 1 ? shown.dropLast().joined(separator: ", ") + " and " + shown.last! : shown.joined()
+        return "code at \(list) (no symbol covers \(addresses.count == 1 ? "it" : "them"))"
+    }
+}

@@ -1,0 +1,93 @@
+import LinkCheckImage
+
+/// How dyld finds a Mach-O image's dylibs (`dyld(1)`; dyld's
+/// `Loader::forEachPath`): an install name is a path, with three tokens
+/// expanded.
+///
+/// - `@rpath/…` is tried against the `LC_RPATH` entries of the image and of
+///   every image in the chain of loaders above it, up to the main
+///   executable (not just the image's own, as ld.so's RUNPATH is);
+/// - `@loader_path/…` is the folder of the image that links it;
+/// - `@executable_path/…` is the folder of the main executable.
+///
+/// `LC_RPATH` entries are themselves expanded with `@loader_path` (the
+/// image that carries them) and `@executable_path`. Install names under
+/// `/System/` and `/usr/lib/` are the SDK's: known, not inspected.
+enum DyldSearch {
+    /// What one image knows of the processes it is loaded into: the folders
+    /// its loaders' `LC_RPATH` entries expand to, and the folders of the
+    /// executables that load it.
+    struct Context: Equatable {
+        /// Expanded `LC_RPATH` folders inherited from the loaders above.
+        var inheritedRunPaths: [String] = []
+        /// The folders of the main executables whose processes load it.
+        var executableFolders: [String] = []
+
+        /// Adds `other`'s folders; whether anything was new.
+        mutating func merge(_ other: Context) -> Bool {
+            let before = (inheritedRunPaths.count, executableFolders.count)
+            for folder in other.inheritedRunPaths where !inheritedRunPaths.contains(folder) { inheritedRunPaths.append(folder) }
+            for folder in other.executableFolders where !executableFolders.contains(folder) { executableFolders.append(folder) }
+            return before != (inheritedRunPaths.count, executableFolders.count)
+        }
+    }
+
+    /// The paths dyld would try for `installName`, linked by `image` in
+    /// `context`, in order; empty when the name is the SDK's (``isSystem(_:)``)
+    /// or a token cannot be expanded (no executable is known).
+    static func candidates(for installName: String, linkedBy image: BinaryImage, in context: Context) -> [String] {
+        let loaderFolder = LdSoSearch.directory(of: image.path)
+        if let rest = installName.dropPrefix("@rpath/") {
+            return runPaths(of: image, in: context).map { $0 + "/" + rest }
+        }
+        if let rest = installName.dropPrefix("@loader_path/") { return [loaderFolder + "/" + rest] }
+        if let rest = installName.dropPrefix("@executable_path/") {
+            return executableFolders(of: image, in: context).map { $0 + "/" + rest }
+        }
+        return [installName]
+    }
+
+    /// The `LC_RPATH` folders `@rpath` expands to for what `image` links:
+    /// its own entries, expanded, then those its loaders handed down.
+    static func runPaths(of image: BinaryImage, in context: Context) -> [String] {
+        let loaderFolder = LdSoSearch.directory(of: image.path)
+        var folders: [String] = []
+        for entry in image.searchPaths where entry.kind == .lcRpath {
+            if let rest = entry.path.dropPrefix("@loader_path") {
+                folders.append(loaderFolder + rest)
+            } else if let rest = entry.path.dropPrefix("@executable_path") {
+                folders += executableFolders(of: image, in: context).map { $0 + rest }
+            } else {
+                folders.append(entry.path)
+            }
+        }
+        for folder in context.inheritedRunPaths where !folders.contains(folder) { folders.append(folder) }
+        return folders
+    }
+
+    /// The folders of the main executables `image` is loaded by: its own
+    /// when it is an executable, else those its loaders handed down.
+    static func executableFolders(of image: BinaryImage, in context: Context) -> [String] {
+        image.fileType == .executable ? [LdSoSearch.directory(of: image.path)] : context.executableFolders
+    }
+
+    /// What `image` hands down to the images it links: its `LC_RPATH`
+    /// folders and those it inherited, and its executables' folders.
+    static func context(handedDownBy image: BinaryImage, in context: Context) -> Context {
+        Context(inheritedRunPaths: runPaths(of: image, in: context), executableFolders: executableFolders(of: image, in: context))
+    }
+
+    /// Whether `installName` is a system library's, which the SDK provides
+    /// and linkcheck does not inspect: `/System/Library/…`, `/usr/lib/…`.
+    static func isSystem(_ installName: String) -> Bool {
+        installName.hasPrefix("/System/") || installName.hasPrefix("/usr/lib/")
+    }
+}
+
+extension String {
+    /// The rest after `prefix`, or `nil` when the string does not start
+    /// with it.
+    func dropPrefix(_ prefix: String) -> Substring? {
+        hasPrefix(prefix) ? dropFirst(prefix.count) : nil
+    }
+}

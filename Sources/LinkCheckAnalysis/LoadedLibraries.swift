@@ -1,0 +1,62 @@
+import LinkCheckCodeIndex
+import LinkCheckImage
+import LinkCheckRules
+
+/// What the scanned images load at run time, and whether it is safe
+/// (`DLOP001`–`DLOP003`).
+struct LoadedLibraries {
+    let graph: LinkGraph
+    let code: [Int: CodeIndex]
+    let severity: SeverityPolicy
+    let locator: CallLocator
+
+    /// A finding per library an image loads: an error when it is unsafe and
+    /// the loader is in code an extension links (or, without roles, in any
+    /// framework), a note when it is safe (or only the app can run the
+    /// loader), a warning when it is not found.
+    func findings(unsafeImages: Set<Int>) -> (findings: [Finding], passedThrough: Set<Int>) {
+        let images = graph.images
+        var findings: [Finding] = []
+        var passedThrough = Set<Int>()
+        for (index, edges) in graph.loads where index < graph.scannedCount {
+            let inExtensionScope = severity.runsInAnExtension(index)
+            for edge in edges where edge.isKnown {
+                let from = edge.callSite.map { site in
+                    let function = site.caller.flatMap { code[index]?.functions[$0].name }
+                    return " (from " + (function.map { "\(locator.displayName($0)) at 0x\(String(site.address, radix: 16))" }
+                        ?? "code at 0x\(String(site.address, radix: 16)) that no symbol covers") + ")"
+                } ?? (edge.source == .note ? " (declared in .note.dlopen)" : "")
+                let rule: Rule
+                let detail: String
+                let level: Severity
+                var context = ""
+                if let target = edge.target {
+                    passedThrough.insert(target)
+                    let where_ = "\(edge.name) → \(images[target].name)"
+                    if unsafeImages.contains(target) {
+                        rule = BuiltInRules.unsafeLoad
+                        level = inExtensionScope ? .error : .note
+                        context = inExtensionScope ? "" : " (only the containing app runs this code)"
+                    } else {
+                        rule = BuiltInRules.safeLoad
+                        level = rule.severity
+                    }
+                    detail = "loads \(where_)\(from)"
+                } else {
+                    rule = BuiltInRules.missingLoad
+                    level = rule.severity
+                    detail = "loads \(edge.name)\(from), which is not found where the loader would look"
+                }
+                var finding = Finding(
+                    builtIn: rule, kind: .loadedLibrary, image: images[index].name, symbol: edge.name,
+                    chain: [images[index].shortName, edge.name], detail: detail, severity: level)
+                finding.message += context
+                if let site = edge.callSite, let code = code[index] {
+                    locator.locate(&finding, sites: [site], in: code, api: edge.name)
+                }
+                findings.append(finding)
+            }
+        }
+        return (findings, passedThrough)
+    }
+}

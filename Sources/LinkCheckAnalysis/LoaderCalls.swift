@@ -1,0 +1,74 @@
+import LinkCheckCodeIndex
+import LinkCheckImage
+
+/// Which loader calls name a library, and how to read it.
+public enum LoaderCalls {
+    /// The C loaders whose call names a library file.
+    public static let libraryLoaders: Set<String> = ["dlopen", "dlmopen"]
+
+    /// The matcher patterns of the APIs that load code (rather than look
+    /// up a symbol or class in code already loaded): the calls the guide
+    /// wants behind a run-time version check.
+    public static let loadingAPIs: Set<String> = [
+        "dlopen", "dlmopen", "CFBundleLoadExecutable", "Foundation.Bundle.load", "Foundation.Bundle.loadAndReturnError",
+    ]
+
+    /// What the code of an image asks the loader for: each call to a
+    /// library loader (``libraryLoaders``), in address order, with the name
+    /// it loads when that is known (``loadedName(_:)``) — once per name and
+    /// calling function — or as a load of an unknown name.
+    public static func requests(in code: CodeIndex) -> [LoadRequest] {
+        var requests: [LoadRequest] = []
+        var seen = Set<String>()
+        let sites = libraryLoaders.sorted().flatMap { code.callsToImport[$0] ?? [] }.sorted { $0.address < $1.address }
+        for site in sites {
+            // A name the code computes at run time is listed as unknown.
+            guard let name = loadedName(site) else {
+                requests.append(LoadRequest(names: [], callSite: site, source: .call))
+                continue
+            }
+            guard seen.insert("\(name)\u{0}\(site.caller ?? -1)").inserted else { continue }
+            requests.append(LoadRequest(names: [name], callSite: site, source: .call))
+        }
+        return requests
+    }
+
+    /// The library a loader call loads: its first argument when that is a
+    /// string literal (`dlopen`), else the last literal the function used
+    /// that looks like a library file name (`dlmopen`'s second argument,
+    /// and Swift, which converts the literal before passing it); `nil` when
+    /// neither is known.
+    public static func loadedName(_ site: CallSite) -> String? {
+        if let argument = site.firstArgument, looksLikeLibrary(argument) { return argument }
+        return site.recentString.flatMap { looksLikeLibrary($0) ? $0 : nil }
+    }
+
+    /// `libfoo.so`, `libfoo.so.1`, `/path/to/libfoo.so`,
+    /// `$ORIGIN/libfoo.so`, `Foo.framework/Foo`, `libfoo.dylib`: a path made
+    /// of file-name characters (letters, digits, non-ASCII, `._-+@~,=` and
+    /// `/`, and `$`, `{`, `}` for the loader's `$ORIGIN`), so never a printf
+    /// format (`%.*s/%s%s.so`, from which code builds a name at run time) or
+    /// a sentence that mentions a library.
+    static func looksLikeLibrary(_ text: String) -> Bool {
+        guard text.utf8.count < 256, text.unicodeScalars.allSatisfy(isFileNameCharacter) else { return false }
+        return text.hasSuffix(".so") || text.contains(".so.") || text.hasSuffix(".dylib") || text.contains(".framework/")
+    }
+
+    private static func isFileNameCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "a"..."z", "A"..."Z", "0"..."9", ".", "_", "-", "+", "@", "~", ",", "=", "/", "$", "{", "}": true
+        default: scalar.value >= 0x80
+        }
+    }
+
+    /// Run-time OS version queries: `uname(2)`, Foundation's
+    /// `ProcessInfo.operatingSystemVersion` and `isOperatingSystemAtLeast`,
+    /// UIKit's `UIDevice.systemVersion`, clang's `@available` helpers.
+    /// Mangled Swift names hold the identifiers verbatim, so raw names are
+    /// searched without demangling.
+    static func isVersionQuery(_ name: String) -> Bool {
+        name == "uname" || name == "__isOSVersionAtLeast" || name == "__isPlatformVersionAtLeast"
+            || name == "_availability_version_check"
+            || ["operatingSystemVersion", "isOperatingSystemAtLeast", "13systemVersion"].contains { name.contains($0) }
+    }
+}

@@ -1,0 +1,103 @@
+import LinkCheckCodeIndex
+import LinkCheckImage
+import LinkCheckRules
+
+/// The findings one image makes by itself, before anything propagates:
+/// its imports, read-only strings, Objective-C references and dependencies
+/// matched against the rules; what it provides (``ProvidedAPIs``) and calls
+/// into linked-in copies (``staticCallFindings()``); its loader calls
+/// without a version check (``versionCheckFindings()``); and what could not
+/// be read of it.
+struct OwnFindings {
+    let index: Int
+    let image: BinaryImage
+    let matches: SymbolMatches
+    let rules: RuleSet
+    let severity: SeverityPolicy
+    let locator: CallLocator
+    /// The image's call sites, when they were analysed.
+    let code: CodeIndex?
+    /// Why its call sites could not be analysed, when they were asked for
+    /// and failed.
+    let codeFailure: String?
+    /// Why the calls inside the image cannot be seen, when they cannot
+    /// (``Analyzer/unseenCalls(_:)``).
+    let unseenCalls: String?
+    /// A remark for findings on an image whose machine call sites are not
+    /// analysed for, in a run that analyses them.
+    let unanalysedMachine: String
+
+    func all() -> [Finding] {
+        var findings: [Finding] = []
+        if let codeFailure {
+            findings.append(Finding(
+                builtIn: BuiltInRules.partialInspection, kind: .partialInspection, image: image.name,
+                detail: "call sites could not be analysed (\(codeFailure))", severity: severity.completenessSeverity(index)))
+        }
+        for (symbol, symbolMatches) in matches.imports {
+            for match in symbolMatches {
+                let demangled = rules.demangler.any(symbol.name)
+                var finding = finding(
+                    match, kind: .importedSymbol, subject: symbol.name, demangled: demangled,
+                    detail: "imports \(CallLocator.quoted(symbol.name, demangled))")
+                finding.message += unanalysedMachine
+                if let code {
+                    locator.locate(&finding, sites: code.callsToImport[symbol.name] ?? [], in: code, api: finding.api ?? symbol.name)
+                }
+                findings.append(finding)
+            }
+        }
+        if code != nil {
+            findings += staticCallFindings() + versionCheckFindings()
+        }
+        findings += providedAPIFindings()
+        for warning in image.warnings {
+            findings.append(Finding(
+                builtIn: BuiltInRules.partialInspection, kind: .partialInspection, image: image.name, detail: warning,
+                severity: severity.completenessSeverity(index)))
+        }
+        for text in image.stringLiterals {
+            for match in rules.rules(matchingString: text) {
+                findings.append(finding(
+                    match, kind: .stringLiteral, subject: match.matcher.pattern, demangled: nil,
+                    detail: "read-only data holds the string \"\(match.matcher.pattern)\""))
+            }
+        }
+        for dependency in image.dependencies {
+            for match in rules.rules(matchingLibrary: dependency.name) {
+                findings.append(finding(
+                    match, kind: .neededLibrary, subject: dependency.name, demangled: nil,
+                    detail: "links \(dependency.name) (\(image.format == .elf ? "DT_NEEDED" : "LC_LOAD_DYLIB"))"))
+            }
+        }
+        return findings
+    }
+
+    /// A finding of `match` on this image, with the severity its role gives
+    /// it; `detail` comes before the rule's message.
+    func finding(_ match: RuleMatch, kind: Finding.Kind, subject: String, demangled: String?, detail: String) -> Finding {
+        let (severity, context) = severity.severity(of: match.rule, on: index)
+        var finding = Finding(
+            rule: match.rule.id, severity: severity, category: match.rule.category, kind: kind,
+            image: image.name, symbol: subject, demangled: demangled,
+            message: "\(detail): \(match.rule.message)\(context)", fixit: match.rule.fixit, source: match.rule.source)
+        finding.api = Self.label(match, symbol: subject, demangled: demangled)
+        return finding
+    }
+
+    /// What a path or chain ends with: the Swift or C++ path the rule
+    /// matched, else the demangled symbol, else the raw one.
+    static func label(_ match: RuleMatch, symbol: String, demangled: String?) -> String {
+        switch match.matcher {
+        case .swift(let path): path
+        case .cxx(let name): name
+        default: demangled ?? symbol
+        }
+    }
+
+    /// ``SwiftDeclarationPath/owningModule(ofMangled:demangled:)`` of a
+    /// symbol, demangled through the rule set's demangler.
+    func owningModule(_ symbol: String) -> String? {
+        SwiftDeclarationPath.owningModule(ofMangled: symbol, demangled: rules.demangler.any(symbol))
+    }
+}

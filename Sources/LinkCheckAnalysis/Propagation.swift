@@ -1,0 +1,56 @@
+import LinkCheckImage
+import LinkCheckRules
+
+/// Transitive findings: an image that links, directly or not, an image
+/// with an unsafe finding gets that finding too, with the chain of images
+/// from it down to the one that uses the API; one that links an image read
+/// only in part is incomplete too.
+struct Propagation {
+    let graph: LinkGraph
+    let rules: RuleSet
+    let severity: SeverityPolicy
+
+    /// The transitive findings of the scanned images (with the index of the
+    /// image each is on), made from `own` (each image's own findings, by
+    /// index), and every image index their chains pass through.
+    func findings(own: [[Finding]]) -> (findings: [(image: Int, finding: Finding)], passedThrough: Set<Int>) {
+        let images = graph.images
+        var findings: [(image: Int, finding: Finding)] = []
+        var passedThrough = Set<Int>()
+        for (origin, originFindings) in own.enumerated() {
+            let unsafe = originFindings.filter { $0.kind != .providedSymbol && $0.category.makesUnsafe }
+            let partial = originFindings.contains { $0.kind == .partialInspection }
+            guard !unsafe.isEmpty || partial else { continue }
+            for (dependent, chain) in graph.dependents(of: origin) where dependent < graph.scannedCount {
+                passedThrough.formUnion(chain)
+                let names = chain.map { images[$0].shortName }
+                if partial {
+                    // What a linked library holds is part of what its
+                    // dependents run: one it could not read in full leaves
+                    // them incomplete too.
+                    findings.append((dependent, Finding(
+                        builtIn: BuiltInRules.partialInspection, kind: .transitive, image: images[dependent].name,
+                        symbol: images[origin].shortName, chain: names,
+                        detail: "links \(names.joined(separator: " → ")), which could be read only in part",
+                        severity: severity.completenessSeverity(dependent))))
+                }
+                for source in unsafe {
+                    guard let rule = rules.rule(withID: source.rule) else { continue }
+                    let api = source.api ?? source.symbol ?? rule.api
+                    let (level, context) = severity.severity(of: rule, on: dependent)
+                    let path = (names + [api]).joined(separator: " → ")
+                    var finding = Finding(
+                        rule: rule.id, severity: level, category: rule.category, kind: .transitive,
+                        image: images[dependent].name, symbol: source.symbol, demangled: source.demangled,
+                        chain: names + [api],
+                        message: "reached through \(path): \(rule.message)\(context)",
+                        fixit: rule.fixit, source: rule.source)
+                    finding.callSites = source.callSites
+                    finding.path = source.path
+                    findings.append((dependent, finding))
+                }
+            }
+        }
+        return (findings, passedThrough)
+    }
+}

@@ -1,0 +1,58 @@
+import LinkCheckImage
+import LinkCheckRules
+
+extension OwnFindings {
+    /// The C libraries that define the loader functions: their definitions
+    /// are not interpositions (glibc and musl; Darwin's libSystem and
+    /// libdyld).
+    static let loaderProviders = ["libc.so.*", "libdl.so.*", "libc.musl-*", "ld-musl-*", "libSystem.*dylib", "libdyld.dylib"]
+
+    /// Provider notes (one per rule) and loader interpositions.
+    ///
+    /// An image that defines an API is its provider: its definitions are a
+    /// note, and calls to them from other modules' code in the same image
+    /// are ``staticCallFindings()``. When those calls cannot be seen
+    /// (``unseenCalls``) and a Swift API's module is not the image's own (by
+    /// file name or link name: `libAnalytics.so` is `Analytics`), the API's
+    /// code was linked into another module's image, so the note becomes a
+    /// warning that says what is unknown rather than letting the image pass
+    /// on the note alone.
+    func providedAPIFindings() -> [Finding] {
+        // Only what the dynamic linker sees can interpose: a static
+        // executable's own copy of libc (.symtab) cannot.
+        let isLoaderProvider = image.facts.elf.map { $0.symbolTable != .dynsym } ?? false
+            || Self.loaderProviders.contains { Glob.matches($0, image.shortName) }
+        var findings: [Finding] = []
+        if !isLoaderProvider {
+            for symbol in image.exports
+            where symbol.name.utf8.first == UInt8(ascii: "d") && BuiltInRules.cLoaderFunctions.contains(symbol.name) {
+                findings.append(Finding(
+                    builtIn: BuiltInRules.loaderInterposition, kind: .interposedLoader, image: image.name,
+                    symbol: symbol.name, detail: "defines '\(symbol.name)'"))
+            }
+        }
+        var provided: [String: (match: RuleMatch, symbols: [String])] = [:]
+        for (symbol, symbolMatches) in matches.exports {
+            for match in symbolMatches { provided[match.rule.id, default: (match, [])].symbols.append(symbol.name) }
+        }
+        let names = Policy.names(of: image)
+        for (id, entry) in provided.sorted(by: { $0.key < $1.key }) {
+            let first = entry.symbols.min()!
+            let others = entry.symbols.count - 1
+            let more = others > 0 ? " and \(others) more symbol\(others == 1 ? "" : "s")" : ""
+            let provides = "provides \(entry.match.rule.api) (defines \(CallLocator.quoted(first, rules.demangler.any(first)))\(more))"
+            var severity = Severity.note
+            var message = "\(provides); its own definitions are not violations"
+            if let unseenCalls, case .swift = entry.match.matcher,
+               let module = entry.symbols.lazy.compactMap(owningModule).first(where: { !names.contains($0) }) {
+                severity = self.severity.severity(of: entry.match.rule, on: index).0 == .note ? .note : .warning
+                message = "\(provides), code of module \(module) linked into this image: whether code of other modules in it calls the API is unknown, since \(unseenCalls)"
+            }
+            findings.append(Finding(
+                rule: id, severity: severity, category: entry.match.rule.category, kind: .providedSymbol,
+                image: image.name, symbol: first, demangled: rules.demangler.any(first),
+                message: message, fixit: nil, source: entry.match.rule.source))
+        }
+        return findings
+    }
+}

@@ -1,0 +1,98 @@
+import LinkCheckImage
+import LinkCheckRules
+
+/// Who must be safe, and so how severe a finding is on each image: the roles
+/// of the images and who reaches whom over the link graph (DT_NEEDED or
+/// dylib load commands, and what code loads at run time).
+struct SeverityPolicy: Sendable {
+    let policy: Policy
+    /// `roles[i]`: image `i`'s role and extension type.
+    let roles: [AssignedRole]
+    /// `extensionsReaching[i]`: the extensions that link or load image `i`,
+    /// directly or not (an extension reaches itself).
+    let extensionsReaching: [[Int]]
+    /// `appReaches[i]`: whether a containing app links or loads image `i`.
+    let appReaches: [Bool]
+
+    init(images: [BinaryImage], policy: Policy, graph: LinkGraph) {
+        self.policy = policy
+        let roles = images.map(policy.role)
+        self.roles = roles
+        var extensionsReaching = Array(repeating: [Int](), count: images.count)
+        var appReaches = Array(repeating: false, count: images.count)
+        // Roles travel along what an image links and what it loads at run
+        // time (dlopen): code only the app loads is app-only.
+        let next = graph.edges.indices.map { graph.edges[$0] + (graph.loads[$0] ?? []).compactMap(\.target) }
+        for (index, assigned) in roles.enumerated() where assigned.role != .framework {
+            for reached in LinkGraph.reachable(from: index, over: next) {
+                if assigned.role == .extension {
+                    extensionsReaching[reached].append(index)
+                } else {
+                    appReaches[reached] = true
+                }
+            }
+        }
+        self.extensionsReaching = extensionsReaching
+        self.appReaches = appReaches
+    }
+
+    /// The severity a rule's finding has on image `index`, and a remark on
+    /// why it differs from the rule's.
+    func severity(of rule: Rule, on index: Int) -> (Severity, String) {
+        guard rule.category.makesUnsafe else { return (rule.severity, "") }
+        switch roles[index].role {
+        case .app:
+            return (.note, " (allowed: the containing app may use it)")
+        case .extension:
+            if let type = roles[index].extensionType, rule.allowedIn.contains(type) {
+                return (.note, " (allowed in \(type) extensions)")
+            }
+            return (rule.severity, "")
+        case .framework:
+            let extensions = extensionsReaching[index]
+            if extensions.isEmpty {
+                if appReaches[index] && policy.assignsRoles {
+                    return (.note, " (only the containing app links or loads it)")
+                }
+                return (rule.severity, "")
+            }
+            let types = extensions.compactMap { roles[$0].extensionType }
+            if types.count == extensions.count, types.allSatisfy(rule.allowedIn.contains) {
+                return (.note, " (allowed in the \(Set(types).sorted().joined(separator: ", ")) extensions that link it)")
+            }
+            return (rule.severity, "")
+        }
+    }
+
+    /// Whether image `index` has to be extension-safe: an extension, a
+    /// framework an extension links or loads, and any framework that is not
+    /// the containing app's alone (every framework when no roles are given).
+    func mustBeExtensionSafe(_ index: Int) -> Bool {
+        switch roles[index].role {
+        case .app: false
+        case .extension: true
+        case .framework: !extensionsReaching[index].isEmpty || !appReaches[index] || !policy.assignsRoles
+        }
+    }
+
+    /// The severity of a completeness finding (`INSP001`, `LINK002`) on
+    /// image `index`: an error where the image has to be safe, since what
+    /// could not be read cannot be called safe; a warning elsewhere.
+    func completenessSeverity(_ index: Int) -> Severity {
+        mustBeExtensionSafe(index) ? .error : .warning
+    }
+
+    /// Whether code in image `index` runs in an extension: it is one, an
+    /// extension links or loads it, or no roles are given and it is a
+    /// framework.
+    func runsInAnExtension(_ index: Int) -> Bool {
+        roles[index].role == .extension || !extensionsReaching[index].isEmpty
+            || (!policy.assignsRoles && roles[index].role == .framework)
+    }
+
+    /// Whether only the containing app runs image `index`: it is the app, or
+    /// the app links or loads it and no extension does.
+    func isAppOnly(_ index: Int) -> Bool {
+        roles[index].role == .app || (extensionsReaching[index].isEmpty && appReaches[index])
+    }
+}

@@ -1,0 +1,30 @@
+import LinkCheckImage
+import LinkCheckRules
+
+/// The rules an image's imported and exported symbols match, matched once
+/// per image: what decides whether its code is analysed and what its own
+/// findings are made from.
+public struct SymbolMatches: Sendable {
+    /// Each import some rule matches, with those rules, in import order.
+    public let imports: [(symbol: Symbol, matches: [RuleMatch])]
+    /// Each export an unsafe rule matches (the image provides the API, or
+    /// holds a linked-in copy of it), in export order.
+    public let exports: [(symbol: Symbol, matches: [RuleMatch])]
+
+    /// Matches `image`'s symbols against `rules`.
+    public init(_ image: BinaryImage, rules: RuleSet) {
+        imports = image.imports.compactMap { symbol in
+            let matches = rules.rules(matchingSymbol: symbol.name)
+            return matches.isEmpty ? nil : (symbol, matches)
+        }
+        exports = image.exports.compactMap { symbol in
+            let matches = rules.rules(matchingSymbol: symbol.name, unsafeOnly: true)
+            return matches.isEmpty ? nil : (symbol, matches)
+        }
+    }
+
+    /// Whether call sites matter for the image: it imports a symbol some rule
+    /// matches, or defines one an unsafe rule matches (a statically linked
+    /// copy of an API).
+    public var needCallSites: Bool { !imports.isEmpty || !exports.isEmpty }
+}

@@ -1,0 +1,18 @@
+import LinkCheckImage
+import LinkCheckRules
+
+/// An image's verdict from the findings the report lists for it
+/// (``Verdict``): `unsafe` exactly when one of them is an error other than
+/// a completeness one; `incomplete` when it, or an image it links, could be
+/// read only in part; `app-only` when it has unsafe findings that its role
+/// made notes (only the containing app runs it); else `extension-safe`.
+enum Verdicts {
+    static func verdict(findings: [Finding], appOnly: Bool) -> Verdict {
+        if findings.contains(where: { $0.severity == .error && !BuiltInRules.isCompleteness($0.rule) }) { return .unsafe }
+        if findings.contains(where: { BuiltInRules.isCompleteness($0.rule) }) { return .incomplete }
+        let usesUnsafeAPI = findings.contains { finding in
+            finding.rule == BuiltInRules.unsafeLoad.id || (finding.kind != .providedSymbol && finding.category.makesUnsafe)
+        }
+        return usesUnsafeAPI && appOnly ? .appOnly : .extensionSafe
+    }
+}

@@ -1,0 +1,238 @@
+import CCapstone
+import CLibELF
+import LinkCheckELF
+import LinkCheckImage
+
+/// Finds call sites with Capstone: maps each imported function to its PLT
+/// entries (`.plt`, `.plt.sec`, `.plt.got`) and GOT slots (the
+/// `R_*_JUMP_SLOT` and `R_*_GLOB_DAT` relocations), then disassembles the
+/// executable sections and records every call and tail call that reaches an
+/// imported function (directly through the PLT, or through the GOT as
+/// `-fno-plt` code and aarch64 `adrp`+`ldr`+`blr` do) or a function of the
+/// image, with the enclosing function from `.symtab` (else `.dynsym`).
+public enum CallSiteAnalyzer {
+    /// Whether call sites are analysed for images of this architecture.
+    public static func supports(_ architecture: Architecture) -> Bool {
+        Disassembler.InstructionSet(architecture) != nil
+    }
+
+    /// Analyses the code of the ELF file at `path`.
+    ///
+    /// - Returns: `nil` when the machine is not x86_64 or aarch64.
+    /// - Throws: ``InspectionError`` when the file cannot be read or changed
+    ///   while it was read.
+    public static func analyze(path: String) throws(InspectionError) -> CodeAnalysis? {
+        var callSites: [CallSite] = []
+        guard let (functions, codeSize) = try scan(path: path, sinkFor: { _ in { callSites.append($0) } }) else { return nil }
+        return CodeAnalysis(functions: functions, callSites: callSites, codeSize: codeSize)
+    }
+
+    /// Analyses the code of the ELF file at `path` as ``analyze(path:)``
+    /// does, but hands each call site, in address order, to the sink that
+    /// `sinkFor` makes once the image's functions are known, instead of
+    /// keeping them: a large library has millions, of which a check keeps
+    /// few. Code is read from a mapping of its own, given back as the
+    /// decoder moves on (``ELFFile/withContents(of:_:)``).
+    ///
+    /// - Returns: the image's functions and the bytes of code decoded;
+    ///   `nil` when the machine is not x86_64 or aarch64.
+    /// - Throws: as ``analyze(path:)``.
+    public static func scan(
+        path: String, sinkFor: ([FunctionSymbol]) -> (CallSite) -> Void
+    ) throws(InspectionError) -> (functions: [FunctionSymbol], codeSize: Int)? {
+        try ELFFile.read(path) { file throws(InspectionError) in
+            let header = try file.header()
+            let (elfClass, encoding) = try file.classAndEncoding()
+            let machine = Machine(code: header.e_machine, elfClass: elfClass, dataEncoding: encoding)
+            guard let architecture = Disassembler.InstructionSet(machine.architecture(elfClass: elfClass, dataEncoding: encoding)),
+                  let disassembler = Disassembler(architecture)
+            else { return nil }
+            let sections = try file.sections()
+            let image = ImageLayout(file: file, sections: sections, architecture: architecture)
+            var scanner = CallScanner(image: image, architecture: architecture, record: sinkFor(image.functions))
+            var codeSize = 0
+            for section in sections.filter(image.isCode).withDistinctFileRanges() {
+                // Decoded pages are given back as the decoder moves on: a
+                // large library's code is never resident all at once.
+                _ = file.withContents(of: section) { bytes, release in
+                    codeSize += bytes.count
+                    disassembler.decode(bytes, at: section.header.sh_addr) { instruction in
+                        scanner.visit(instruction, sectionOffset: section.header.sh_offset, sectionAddress: section.header.sh_addr)
+                    } decoded: { count in
+                        release(count)
+                    }
+                }
+            }
+            return (image.functions, codeSize)
+        }
+    }
+}
+
+/// Addresses the scanner needs: functions, PLT entries, GOT slots, and
+/// read-only strings by address.
+struct ImageLayout {
+    var functions: [FunctionSymbol] = []
+    /// PLT entry address → the function it reaches.
+    var pltEntries: [UInt64: CallSite.Callee] = [:]
+    /// GOT slot address → the function it holds: an import, or a function
+    /// of this image called through the GOT because it is preemptible.
+    var gotSlots: [UInt64: CallSite.Callee] = [:]
+    /// Function start address → index in `functions`.
+    var functionStarts: [UInt64: Int] = [:]
+    private var readOnly: [(start: UInt64, bytes: UnsafeRawBufferPointer)] = []
+    private var pltSections: Set<Int> = []
+
+    init(file: ELFFile, sections: [Section], architecture: Disassembler.InstructionSet) {
+        readFunctions(file: file, sections: sections)
+        let byName = Dictionary(functions.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        readGOT(file: file, sections: sections, architecture: architecture, functionsByName: byName)
+        let contents = sections.filter { $0.type == UInt32(SHT_PROGBITS) }
+        // Every PLT section is set apart from code; each range is read once.
+        let distinct = Set(contents.withDistinctFileRanges().map(\.index))
+        for section in contents {
+            let flags = section.header.sh_flags
+            if section.name.hasPrefix(".plt") || section.name == ".iplt" {
+                pltSections.insert(section.index)
+                if distinct.contains(section.index), let data = section.data, let base = data.pointee.d_buf {
+                    readPLT(UnsafeRawBufferPointer(start: base, count: data.pointee.d_size), at: section.header.sh_addr, architecture)
+                }
+            } else if distinct.contains(section.index), flags & UInt64(SHF_ALLOC) != 0, flags & UInt64(SHF_EXECINSTR | SHF_WRITE) == 0,
+                      let data = section.data, let base = data.pointee.d_buf {
+                readOnly.append((section.header.sh_addr, UnsafeRawBufferPointer(start: base, count: data.pointee.d_size)))
+            }
+        }
+    }
+
+    /// Executable `SHT_PROGBITS` sections other than the PLT's.
+    func isCode(_ section: Section) -> Bool {
+        section.type == UInt32(SHT_PROGBITS) && section.header.sh_flags & UInt64(SHF_EXECINSTR) != 0
+            && !pltSections.contains(section.index)
+    }
+
+    /// The NUL-terminated printable string at virtual address `address` in
+    /// read-only data (at most 4096 bytes), or `nil`.
+    func string(at address: UInt64) -> String? {
+        guard let area = readOnly.first(where: { address >= $0.start && address - $0.start < UInt64($0.bytes.count) })
+        else { return nil }
+        let start = Int(address - area.start)
+        let tail = area.bytes[start..<min(area.bytes.count, start + 4096)]
+        guard let end = tail.firstIndex(of: 0), end > start else { return nil }
+        let bytes = tail[start..<end]
+        guard bytes.allSatisfy({ $0 >= 0x20 && $0 != 0x7f || $0 == 0x09 }) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Defined functions from `.symtab`, else `.dynsym`; exported when
+    /// `.dynsym` defines them with default or protected visibility.
+    private mutating func readFunctions(file: ELFFile, sections: [Section]) {
+        var exported = Set<String>()
+        var byAddress: [UInt64: FunctionSymbol] = [:]
+        for table in [UInt32(SHT_DYNSYM), UInt32(SHT_SYMTAB)] {
+            guard let section = sections.first(where: { $0.type == table }), let data = section.data else { continue }
+            let count = data.pointee.d_size / max(gelf_fsize(file.elf, ELF_T_SYM, 1, UInt32(EV_CURRENT)), 1)
+            var raw = GElf_Sym()
+            for index in 1..<max(count, 1) {
+                guard gelf_getsym(data, Int32(clamping: index), &raw) != nil else { break }
+                let type = raw.st_info & 0xf
+                guard type == UInt8(STT_FUNC) || type == 10, raw.st_shndx != UInt16(SHN_UNDEF), raw.st_value != 0,
+                      let name = file.string(inSection: Int(section.header.sh_link), at: Int(raw.st_name)), !name.isEmpty
+                else { continue }
+                let binding = raw.st_info >> 4
+                let visibility = raw.st_other & 0x3
+                if table == UInt32(SHT_DYNSYM), binding != 0, visibility == 0 || visibility == 3 {
+                    exported.insert(name)
+                }
+                // One name per address: a global name wins over a local one.
+                if byAddress[raw.st_value] == nil || binding != 0 {
+                    let size = max(raw.st_size, byAddress[raw.st_value]?.size ?? 0)
+                    byAddress[raw.st_value] = FunctionSymbol(name: name, address: raw.st_value, size: size, isExported: false)
+                }
+            }
+        }
+        functions = byAddress.values.sorted { $0.address < $1.address }
+        for index in functions.indices {
+            functions[index].isExported = exported.contains(functions[index].name)
+            if functions[index].size == 0 {
+                functions[index].size = index + 1 < functions.count ? functions[index + 1].address - functions[index].address : 0
+            }
+            functionStarts[functions[index].address] = index
+        }
+    }
+
+    /// GOT slots from the `JUMP_SLOT` and `GLOB_DAT` relocations against
+    /// `.dynsym` (`.rela.plt`, `.rela.dyn`; ELF spec "Relocation").
+    private mutating func readGOT(
+        file: ELFFile, sections: [Section], architecture: Disassembler.InstructionSet, functionsByName: [String: Int]
+    ) {
+        let wanted: Set<UInt64> = switch architecture {
+        case .x86_64: [6, 7]  // R_X86_64_GLOB_DAT, R_X86_64_JUMP_SLOT
+        case .aarch64: [1025, 1026]  // R_AARCH64_GLOB_DAT, R_AARCH64_JUMP_SLOT
+        }
+        let byIndex = Dictionary(sections.map { ($0.index, $0) }, uniquingKeysWith: { first, _ in first })
+        for section in sections.filter({ $0.type == UInt32(SHT_RELA) }).withDistinctFileRanges() {
+            guard let data = section.data,
+                  let symbols = byIndex[Int(section.header.sh_link)], let symbolData = symbols.data
+            else { continue }
+            let count = data.pointee.d_size / max(gelf_fsize(file.elf, ELF_T_RELA, 1, UInt32(EV_CURRENT)), 1)
+            var relocation = GElf_Rela()
+            var symbol = GElf_Sym()
+            for index in 0..<count {
+                guard gelf_getrela(data, Int32(clamping: index), &relocation) != nil else { break }
+                let type = relocation.r_info & 0xffff_ffff
+                let symbolIndex = Int32(clamping: relocation.r_info >> 32)
+                guard wanted.contains(type), symbolIndex > 0, gelf_getsym(symbolData, symbolIndex, &symbol) != nil,
+                      let name = file.string(inSection: Int(symbols.header.sh_link), at: Int(symbol.st_name)), !name.isEmpty
+                else { continue }
+                if symbol.st_shndx == UInt16(SHN_UNDEF) {
+                    gotSlots[relocation.r_offset] = .imported(name)
+                } else if let function = functionsByName[name] {
+                    gotSlots[relocation.r_offset] = .function(function)
+                }
+            }
+        }
+    }
+
+    /// PLT entries: the function reached through the GOT slot each entry jumps through (x86_64
+    /// `jmp *slot(%rip)`; aarch64 `adrp x16` + `ldr x17, [x16, #off]`),
+    /// keyed by the entry's first instruction.
+    private mutating func readPLT(_ bytes: UnsafeRawBufferPointer, at address: UInt64, _ architecture: Disassembler.InstructionSet) {
+        guard let disassembler = Disassembler(architecture) else { return }
+        var entryStart: UInt64? = address
+        var page: [UInt32: (value: UInt64, at: UInt64)] = [:]
+        let slots = gotSlots
+        var entries: [UInt64: CallSite.Callee] = [:]
+        disassembler.decode(bytes, at: address) { instruction in
+            let id = instruction.pointee.id
+            let next = instruction.pointee.address &+ UInt64(instruction.pointee.size)
+            switch architecture {
+            case .x86_64:
+                // An entry starts at the first instruction after the
+                // previous entry's jump that is not padding.
+                if entryStart == nil && id != X86_INS_NOP.rawValue { entryStart = instruction.pointee.address }
+                guard id == X86_INS_JMP.rawValue else { return }
+                if linkcheck_x86_operand_count(instruction) == 1, let operand = linkcheck_x86_operand(instruction, 0),
+                   operand.pointee.type == X86_OP_MEM, operand.pointee.mem.base == X86_REG_RIP,
+                   let start = entryStart {
+                    let slot = UInt64(bitPattern: Int64(bitPattern: next) &+ operand.pointee.mem.disp)
+                    if let callee = slots[slot] { entries[start] = callee }
+                }
+                entryStart = nil
+            case .aarch64:
+                if id == ARM64_INS_ADRP.rawValue, linkcheck_arm64_operand_count(instruction) == 2 {
+                    let register = linkcheck_arm64_operand(instruction, 0).pointee.reg.rawValue
+                    page[register] = (UInt64(bitPattern: linkcheck_arm64_operand(instruction, 1).pointee.imm), instruction.pointee.address)
+                } else if id == ARM64_INS_LDR.rawValue, linkcheck_arm64_operand_count(instruction) == 2,
+                          linkcheck_arm64_operand(instruction, 1).pointee.type == ARM64_OP_MEM {
+                    let memory = linkcheck_arm64_operand(instruction, 1).pointee.mem
+                    if let base = page[memory.base.rawValue] {
+                        let slot = base.value &+ UInt64(bitPattern: Int64(memory.disp))
+                        if let callee = slots[slot] { entries[base.at] = callee }
+                    }
+                } else if id == ARM64_INS_BR.rawValue {
+                    page = [:]
+                }
+            }
+        }
+        pltEntries.merge(entries) { first, _ in first }
+    }
+}

@@ -1,0 +1,328 @@
+import CLibELF
+import CMappedFileGuard
+import LinkCheckImage
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// An open ELF file: a file descriptor and libelf's read-only, memory-mapped
+/// descriptor of it (`elf_begin` with `ELF_C_READ_MMAP`). Closed on deinit.
+///
+/// Readers open it through ``read(_:_:)``, which guards the mapping against
+/// the file changing while it is read.
+///
+/// Only this file and the per-concept readers beside it call libelf.
+package final class ELFFile {
+    package let path: String
+    private let descriptor: Int32
+    package let elf: OpaquePointer
+    /// A repaired in-memory copy of the file, when libelf could read only
+    /// that (``recoverWithoutSectionHeaders(_:size:)``); freed on deinit.
+    private var copy: UnsafeMutableRawPointer?
+    /// What was repaired, for the image's warnings.
+    package private(set) var repair: String?
+    /// `fstat(2)` right after `open(2)`.
+    private var opened = stat()
+
+    /// The largest file read into memory to repair its header, in bytes.
+    static let largestRepairedFile = 64 << 20
+
+    /// `ELFMAG`, the first four bytes of every ELF file: `\x7fELF`.
+    static let magic: [UInt8] = [0x7f, 0x45, 0x4c, 0x46]
+
+    /// Whether the regular file at `path` starts with ``magic``: what
+    /// inspection reads as an image rather than skipping as not ELF. `false`
+    /// when it cannot be opened, or is not a regular file (never opened).
+    static func startsWithMagic(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 4)
+        return pread(fd, &bytes, 4, 0) == 4 && bytes == magic
+    }
+
+    /// `elf_version(EV_CURRENT)` must be called once before any other libelf
+    /// call; a `static let` runs it exactly once, thread-safely.
+    private static let libelfReady: Bool = elf_version(UInt32(EV_CURRENT)) != UInt32(EV_NONE)
+
+    /// Opens `path` for reading and checks that libelf sees an ELF object.
+    ///
+    /// - Throws: ``InspectionError/notInspectable(path:reason:)`` for
+    ///   anything but a regular file (never opened for reading),
+    ///   ``InspectionError/unreadable(path:errno:)`` when `open(2)`
+    ///   or `pread(2)` fails, ``InspectionError/notELF(path:)`` when the
+    ///   first four bytes are not `\x7fELF`,
+    ///   ``InspectionError/malformed(path:structure:reason:)`` when
+    ///   `elf_begin` fails or `elf_kind` is not `ELF_K_ELF`.
+    private init(path: String) throws(InspectionError) {
+        self.path = path
+        guard Self.libelfReady else {
+            throw .malformed(path: path, structure: "libelf", reason: "elf_version failed")
+        }
+        // Only a regular file is opened: a FIFO would block, a device may act
+        // on being opened. O_NONBLOCK and the second look cover a file
+        // replaced by one of those in between.
+        var info = stat()
+        if stat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFREG {
+            throw .notInspectable(path: path, reason: "not a regular file")
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        guard fd >= 0 else { throw .unreadable(path: path, errno: errno) }
+        guard fstat(fd, &opened) == 0, opened.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw .notInspectable(path: path, reason: "not a regular file")
+        }
+        var magic = [UInt8](repeating: 0, count: 4)
+        let got = pread(fd, &magic, 4, 0)
+        guard got == 4, magic == Self.magic else {
+            let code = errno
+            close(fd)
+            if got < 0 { throw .unreadable(path: path, errno: code) }
+            throw .notAnImage(path: path)
+        }
+        var elf = elf_begin(fd, ELF_C_READ_MMAP, nil)
+        if elf == nil {
+            let reason = Self.lastError()
+            if opened.st_size <= Self.largestRepairedFile,
+               let buffer = Self.recoverWithoutSectionHeaders(fd, size: Int(opened.st_size)) {
+                elf = elf_memory(buffer.assumingMemoryBound(to: CChar.self), Int(opened.st_size))
+                if elf == nil { buffer.deallocate() } else {
+                    copy = buffer
+                    repair = "the section header table is unreadable (\(reason)), so it was ignored"
+                }
+            }
+        }
+        guard let elf else {
+            close(fd)
+            throw .malformed(path: path, structure: "ELF header", reason: Self.lastError())
+        }
+        guard elf_kind(elf) == ELF_K_ELF else {
+            elf_end(elf)
+            close(fd)
+            throw .malformed(path: path, structure: "ELF header", reason: "starts with the ELF magic but is truncated or invalid")
+        }
+        self.descriptor = fd
+        self.elf = elf
+    }
+
+    deinit {
+        elf_end(elf)
+        close(descriptor)
+        copy?.deallocate()
+    }
+
+    /// A copy of the file whose header no longer points at a section header
+    /// table (`e_shoff`, `e_shnum`, `e_shstrndx` zeroed, at their offsets in
+    /// `Elf64_Ehdr` or `Elf32_Ehdr` by class): libelf rejects a file whose
+    /// table is bogus, while the loader and readelf read the rest of it.
+    /// `nil` when the copy cannot be made.
+    private static func recoverWithoutSectionHeaders(_ fd: Int32, size: Int) -> UnsafeMutableRawPointer? {
+        guard size >= MemoryLayout<Elf64_Ehdr>.size else { return nil }
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+        guard pread(fd, buffer, size, 0) == size else {
+            buffer.deallocate()
+            return nil
+        }
+        func zero(_ offset: Int?, _ count: Int) {
+            guard let offset else { return }
+            (buffer + offset).initializeMemory(as: UInt8.self, repeating: 0, count: count)
+        }
+        if buffer.load(fromByteOffset: Int(EI_CLASS), as: UInt8.self) == UInt8(ELFCLASS64) {
+            zero(MemoryLayout<Elf64_Ehdr>.offset(of: \.e_shoff), 8)
+            zero(MemoryLayout<Elf64_Ehdr>.offset(of: \.e_shnum), 2)
+            zero(MemoryLayout<Elf64_Ehdr>.offset(of: \.e_shstrndx), 2)
+        } else {
+            zero(MemoryLayout<Elf32_Ehdr>.offset(of: \.e_shoff), 4)
+            zero(MemoryLayout<Elf32_Ehdr>.offset(of: \.e_shnum), 2)
+            zero(MemoryLayout<Elf32_Ehdr>.offset(of: \.e_shstrndx), 2)
+        }
+        return buffer
+    }
+
+    /// Opens `path` and runs `read` on it as one guarded read
+    /// (`CMappedFileGuard`): a page of the file that vanishes meanwhile
+    /// (the file truncated in place) reads as zeros instead of raising
+    /// SIGBUS. Then, if that happened, or if the file's size or modification
+    /// time changed by the time `read` ends (rewritten in place), whatever
+    /// `read` returned or threw is replaced by
+    /// ``InspectionError/changedWhileRead(path:)``. A file renamed over
+    /// (replaced) is read as it was when opened.
+    package static func read<Value>(_ path: String, _ read: (ELFFile) throws(InspectionError) -> Value) throws(InspectionError) -> Value {
+        linkcheck_guard_begin()
+        defer { linkcheck_guard_end() }
+        let faults = linkcheck_guard_faults()
+        var modified = false
+        let outcome = Result { () throws(InspectionError) -> Value in
+            let file = try ELFFile(path: path)
+            defer { modified = file.modifiedSinceOpened }
+            return try read(file)
+        }
+        if modified || linkcheck_guard_faults() != faults { throw .changedWhileRead(path: path) }
+        return try outcome.get()
+    }
+
+    /// Whether the file's size or modification time differ from when it was
+    /// opened (`fstat(2)`; not the change time, which an unlink or rename
+    /// moves without touching the contents).
+    private var modifiedSinceOpened: Bool {
+        var now = stat()
+        guard fstat(descriptor, &now) == 0 else { return false }
+        return now.st_size != opened.st_size || now.st_mtim.tv_sec != opened.st_mtim.tv_sec
+            || now.st_mtim.tv_nsec != opened.st_mtim.tv_nsec
+    }
+
+    /// Calls `body` with the bytes of `section` (`sh_offset`, `sh_size`) in
+    /// a read-only mapping of their own, and a `release` that gives back the
+    /// pages of the first `n` of them (`madvise(MADV_DONTNEED)`: they leave
+    /// the resident set, and are read from the file again if touched), so
+    /// that one pass over a large section keeps little of it resident.
+    /// Falls back to libelf's data for the section, with nothing to release,
+    /// for the repaired in-memory copy or when the mapping fails; `nil` when
+    /// there are no bytes at all (`SHT_NOBITS`, outside the file).
+    package func withContents<Value>(
+        of section: Section, _ body: (UnsafeRawBufferPointer, _ release: (Int) -> Void) -> Value
+    ) -> Value? {
+        let (offset, size) = (section.header.sh_offset, section.header.sh_size)
+        let pageSize = UInt64(sysconf(Int32(_SC_PAGESIZE)))
+        let aligned = offset / pageSize * pageSize
+        if copy == nil, section.type != UInt32(SHT_NOBITS), size > 0, offset <= UInt64(opened.st_size),
+           size <= UInt64(opened.st_size) - offset, let length = Int(exactly: offset - aligned + size),
+           let mapping = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, off_t(aligned)), mapping != MAP_FAILED {
+            defer { munmap(mapping, length) }
+            let delta = Int(offset - aligned)
+            return body(UnsafeRawBufferPointer(start: mapping + delta, count: Int(size))) { count in
+                let end = (delta + count) / Int(pageSize) * Int(pageSize)
+                if end > 0 { madvise(mapping, end, MADV_DONTNEED) }
+            }
+        }
+        guard let data = section.data, let base = data.pointee.d_buf else { return nil }
+        return body(UnsafeRawBufferPointer(start: base, count: data.pointee.d_size)) { _ in }
+    }
+
+    /// libelf's message for the most recent error (`elf_errmsg(-1)`).
+    static func lastError() -> String {
+        guard let message = elf_errmsg(-1) else { return "unknown libelf error" }
+        return String(cString: message)
+    }
+
+    /// The ELF header (`gelf_getehdr`).
+    package func header() throws(InspectionError) -> GElf_Ehdr {
+        var header = GElf_Ehdr()
+        guard gelf_getehdr(elf, &header) != nil else {
+            throw .malformed(path: path, structure: "ELF header", reason: Self.lastError())
+        }
+        return header
+    }
+
+    /// The identification bytes `e_ident` (`elf_getident`).
+    package func identification() throws(InspectionError) -> [UInt8] {
+        var size = 0
+        guard let bytes = elf_getident(elf, &size), size >= Int(EI_NIDENT) else {
+            throw .malformed(path: path, structure: "e_ident", reason: Self.lastError())
+        }
+        return UnsafeBufferPointer(start: bytes, count: size).map { UInt8(bitPattern: $0) }
+    }
+
+    /// `e_ident[EI_CLASS]` and `e_ident[EI_DATA]`.
+    ///
+    /// - Throws: ``InspectionError/malformed(path:structure:reason:)`` for a
+    ///   value the ELF spec does not define.
+    package func classAndEncoding() throws(InspectionError) -> (ELFClass, ELFDataEncoding) {
+        let ident = try identification()
+        let elfClass: ELFClass
+        switch Int32(ident[Int(EI_CLASS)]) {
+        case ELFCLASS32: elfClass = .elf32
+        case ELFCLASS64: elfClass = .elf64
+        default:
+            throw .malformed(path: path, structure: "e_ident[EI_CLASS]", reason: "invalid class \(ident[Int(EI_CLASS)])")
+        }
+        switch Int32(ident[Int(EI_DATA)]) {
+        case ELFDATA2LSB: return (elfClass, .lsb)
+        case ELFDATA2MSB: return (elfClass, .msb)
+        default:
+            throw .malformed(path: path, structure: "e_ident[EI_DATA]", reason: "invalid data encoding \(ident[Int(EI_DATA)])")
+        }
+    }
+
+    /// All sections with their headers and names, in section-index order
+    /// (`elf_getshdrnum`, `elf_getshdrstrndx`, `elf_nextscn`, `gelf_getshdr`).
+    /// Handles extended section numbering (`e_shnum == 0`) through libelf.
+    package func sections() throws(InspectionError) -> [Section] {
+        var count = 0
+        guard elf_getshdrnum(elf, &count) == 0 else {
+            throw .malformed(path: path, structure: "section header table", reason: Self.lastError())
+        }
+        var namesIndex = 0
+        let hasNames = elf_getshdrstrndx(elf, &namesIndex) == 0
+        var result: [Section] = []
+        result.reserveCapacity(count)
+        var scn = elf_nextscn(elf, nil)
+        while let current = scn, result.count < count {
+            var header = GElf_Shdr()
+            if gelf_getshdr(current, &header) != nil {
+                let name = hasNames ? string(inSection: namesIndex, at: Int(header.sh_name)) ?? "" : ""
+                result.append(Section(handle: current, index: elf_ndxscn(current), header: header, name: name))
+            }
+            scn = elf_nextscn(elf, current)
+        }
+        // Section 0 is the null section, which elf_nextscn skips.
+        guard count == 0 || result.count >= count - 1 else {
+            throw .malformed(
+                path: path, structure: "section header table",
+                reason: "declares \(count) sections, but only \(result.count + 1) could be read (truncated file?)")
+        }
+        return result
+    }
+
+    /// The string at `offset` bytes into the string-table section with index
+    /// `section` (`elf_strptr`), or `nil` when the offset is out of range.
+    package func string(inSection section: Int, at offset: Int) -> String? {
+        guard let pointer = elf_strptr(elf, section, offset) else { return nil }
+        return String(cString: pointer)
+    }
+}
+
+package extension [Section] {
+    /// These sections less those whose bytes in the file overlap another's
+    /// (of two, the one starting first, or with the lower index, stays), in
+    /// their order: what a pass over section contents reads, so that section
+    /// headers that describe the same bytes again (a hostile file can have
+    /// thousands) cannot make it read them again. Its work stays within the
+    /// file's size. `SHT_NOBITS` and empty sections occupy no bytes and stay.
+    func withDistinctFileRanges() -> [Section] {
+        let occupying = indices.filter { self[$0].type != UInt32(SHT_NOBITS) && self[$0].header.sh_size > 0 }
+        let byOffset = occupying.sorted { (self[$0].header.sh_offset, $0) < (self[$1].header.sh_offset, $1) }
+        var dropped = Set<Int>()
+        var end: UInt64 = 0
+        for position in byOffset {
+            let header = self[position].header
+            if header.sh_offset < end { dropped.insert(position) } else {
+                end = header.sh_offset &+ header.sh_size < header.sh_offset ? .max : header.sh_offset &+ header.sh_size
+            }
+        }
+        return indices.filter { !dropped.contains($0) }.map { self[$0] }
+    }
+}
+
+/// One section: its libelf handle, index, header and name.
+package struct Section {
+    package let handle: OpaquePointer
+    package let index: Int
+    package let header: GElf_Shdr
+    package let name: String
+
+    /// `sh_type`.
+    package var type: UInt32 { header.sh_type }
+
+    /// The section's data as libelf translated it (`elf_getdata`), or `nil`
+    /// when it has none or libelf rejects it (`SHT_NOBITS`, a size beyond
+    /// the end of the file, …).
+    package var data: UnsafeMutablePointer<Elf_Data>? {
+        elf_getdata(handle, nil)
+    }
+}

@@ -1,0 +1,70 @@
+import CLibELF
+import LinkCheckImage
+
+/// Turns one ELF file into a ``BinaryImage`` (the format-neutral model),
+/// reading it only through libelf/gelf.
+public enum ELFReader {
+    /// Reads the ELF file at `path`: header, dynamic section, symbols with
+    /// versions, `.note.dlopen`, and which of `strings` occur as literals in
+    /// its read-only data.
+    ///
+    /// `symbols` decides which global symbols become ``Symbol`` values in
+    /// ``BinaryImage/imports`` and ``BinaryImage/exports``: all of them by
+    /// default; a check that needs only what rules may match passes the
+    /// others over (``SymbolSelection/only(_:)``), which is much cheaper.
+    ///
+    /// Structures that are malformed but not essential (a version table, a
+    /// string offset) become ``BinaryImage/warnings``; the image is still
+    /// returned.
+    ///
+    /// - Throws: ``InspectionError`` when the file cannot be read, is not
+    ///   ELF, its ELF header or section header table is malformed, or it
+    ///   changed while it was read.
+    public static func read(
+        path: String, strings: [String] = [], symbols selection: SymbolSelection = .all
+    ) throws(InspectionError) -> BinaryImage {
+        try ELFFile.read(path) { file throws(InspectionError) in
+            let header = try file.header()
+            let (elfClass, encoding) = try file.classAndEncoding()
+            let ident = try file.identification()
+            let sections = try file.sections()
+            var warnings: [String] = file.repair.map { [$0] } ?? []
+            var dynamic = file.dynamicInfo(sections: sections, warnings: &warnings)
+            var symbols = file.symbolTable(sections: sections, selection: selection, warnings: &warnings)
+            if sections.isEmpty && (header.e_shoff != 0 || header.e_shnum != 0) {
+                warnings.append("the section header table (\(header.e_shnum) entries at offset \(header.e_shoff)) cannot be read: the file is truncated or corrupt")
+            }
+            if sections.isEmpty, let segment = file.dynamicSegment(selection: selection, warnings: &warnings) {
+                dynamic = segment.dynamic
+                symbols = segment.symbols
+            }
+            let machine = Machine(code: header.e_machine, elfClass: elfClass, dataEncoding: encoding)
+            let fileType = ELFFileType(header.e_type)
+            return BinaryImage(
+                identity: ImageIdentity(path: path),
+                format: .elf,
+                architecture: machine.architecture(elfClass: elfClass, dataEncoding: encoding),
+                fileType: fileType.neutral(positionIndependentExecutable: dynamic.isPositionIndependentExecutable),
+                declaredName: dynamic.soname,
+                dependencies: dynamic.needed.map { Dependency(name: $0) },
+                searchPaths: dynamic.rpath.map { SearchPath(path: $0, kind: .rpath) }
+                    + dynamic.runpath.map { SearchPath(path: $0, kind: .runpath) },
+                imports: symbols.imports,
+                exports: symbols.exports,
+                stringLiterals: file.readOnlyStrings(sections: sections, matching: strings),
+                declaredLoads: file.declaredLoads(sections: sections, warnings: &warnings),
+                facts: .elf(ELFFacts(
+                    fileType: fileType.description, osABI: osABIName(ident[Int(EI_OSABI)]), symbolTable: symbols.kind,
+                    flags: dynamic.flags, flags1: dynamic.flags1)),
+                warnings: warnings
+            )
+        }
+    }
+
+    /// Whether the file at `path` is one inspection reads as an image: a
+    /// regular file that starts with the ELF magic `\x7fELF` (only its
+    /// first four bytes are read).
+    public static func isImage(path: String) -> Bool {
+        ELFFile.startsWithMagic(path)
+    }
+}

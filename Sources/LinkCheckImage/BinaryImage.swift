@@ -1,0 +1,122 @@
+/// One image as linkcheck sees it, whatever its format: one ELF file, one
+/// architecture slice of a Mach-O file, or one member of a static archive.
+///
+/// A plain value: it holds no file handle and no copy of the file. The
+/// readers (ELF through libelf, Mach-O our own) make it; analysis, rules,
+/// reports and the CLI see only this model, and reach a format's own facts
+/// through ``facts``.
+public struct BinaryImage: Sendable, Equatable {
+    /// Which file, slice and member this is.
+    public var identity: ImageIdentity
+    public var format: BinaryFormat
+    /// Machine, word size and byte order.
+    public var architecture: Architecture
+    /// The platform, minimum OS and SDK (Mach-O `LC_BUILD_VERSION` or
+    /// `LC_VERSION_MIN_*`); `nil` for formats that do not record them.
+    public var platform: PlatformVersion?
+    public var fileType: ImageFileType
+    /// The name other images link this one by, as the image declares it:
+    /// `DT_SONAME` (ELF) or the `LC_ID_DYLIB` install name (Mach-O); `nil`
+    /// when it declares none.
+    public var declaredName: String?
+    /// What the image links, in the order the format lists it: `DT_NEEDED`
+    /// entries, or the dylib load commands.
+    public var dependencies: [Dependency]
+    /// Where the loader looks for dependencies: DT_RPATH and DT_RUNPATH
+    /// entries, or LC_RPATH paths, in order.
+    public var searchPaths: [SearchPath]
+    /// Symbols the image needs from elsewhere: the undefined global and weak
+    /// symbols of `.dynsym` (ELF), or those bound through chained fixups or
+    /// bind opcodes (Mach-O, with their library); those the reader's
+    /// ``SymbolSelection`` kept, in table order. Names are as a language
+    /// spells them: Mach-O's leading `_` is dropped (`_dlopen` is `dlopen`).
+    public var imports: [Symbol]
+    /// Symbols the image defines for others, those the reader's
+    /// ``SymbolSelection`` kept, in table order.
+    public var exports: [Symbol]
+    /// Objective-C classes the code references (`__objc_classrefs`), by
+    /// name, sorted, each once.
+    public var objcClassReferences: [String]
+    /// Objective-C selectors the code references (`__objc_selrefs`,
+    /// `objc_msgSend$sel` stubs), sorted, each once.
+    public var selectorReferences: [String]
+    /// The string literals asked for that occur in read-only data (ELF
+    /// `.rodata`; Mach-O `__TEXT,__cstring` and `__TEXT,__const`).
+    public var stringLiterals: [String]
+    /// Libraries the image declares it loads at run time (`.note.dlopen`).
+    public var declaredLoads: [DeclaredLoad]
+    /// The format's own facts (ELF: OS ABI, `e_type`, DT_FLAGS; Mach-O:
+    /// header flags, `MH_APP_EXTENSION_SAFE`, encryption, code signature).
+    public var facts: FormatFacts
+    /// Problems that did not stop reading (a malformed version table, a
+    /// string offset out of range, a load command past the end), each
+    /// naming the structure at fault.
+    public var warnings: [String]
+
+    public init(
+        identity: ImageIdentity, format: BinaryFormat, architecture: Architecture, platform: PlatformVersion? = nil,
+        fileType: ImageFileType, declaredName: String? = nil, dependencies: [Dependency] = [],
+        searchPaths: [SearchPath] = [], imports: [Symbol] = [], exports: [Symbol] = [],
+        objcClassReferences: [String] = [], selectorReferences: [String] = [], stringLiterals: [String] = [],
+        declaredLoads: [DeclaredLoad] = [], facts: FormatFacts, warnings: [String] = []
+    ) {
+        self.identity = identity
+        self.format = format
+        self.architecture = architecture
+        self.platform = platform
+        self.fileType = fileType
+        self.declaredName = declaredName
+        self.dependencies = dependencies
+        self.searchPaths = searchPaths
+        self.imports = imports
+        self.exports = exports
+        self.objcClassReferences = objcClassReferences
+        self.selectorReferences = selectorReferences
+        self.stringLiterals = stringLiterals
+        self.declaredLoads = declaredLoads
+        self.facts = facts
+        self.warnings = warnings
+    }
+
+    /// The file the image is in (for a slice or a member, the whole file's
+    /// path), as given or as discovered.
+    public var path: String { identity.path }
+
+    /// How reports name the image: the path, with the slice and member when
+    /// there are several in the file (``ImageIdentity/description``).
+    public var name: String { identity.description }
+
+    /// The name other images link this one by: ``declaredName``, else the
+    /// file name.
+    public var linkName: String { declaredName ?? fileName }
+
+    /// The name chains show: the link name for ELF (`libShareKit.so`); for
+    /// Mach-O the framework bundle (`SyncKit.framework`) or the library's
+    /// file name (`libz.1.dylib`), not the whole install name.
+    public var shortName: String {
+        guard format == .macho else { return linkName }
+        let components = linkName.split(separator: "/")
+        if let bundle = components.last(where: { $0.hasSuffix(".framework") }) { return String(bundle) }
+        return components.last.map(String.init) ?? linkName
+    }
+
+    /// The last path component of ``path``.
+    public var fileName: String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+        return String(path[path.utf8.index(after: slash)...])
+    }
+
+    /// The names of ``dependencies``, in order.
+    public var dependencyNames: [String] { dependencies.map(\.name) }
+
+    /// `true` for 32-bit images (`ELFCLASS32`, `MH_MAGIC`).
+    public var is32Bit: Bool { !architecture.is64Bit }
+}
+
+/// The file formats linkcheck reads.
+public enum BinaryFormat: String, Sendable, Codable {
+    /// ELF (System V ABI), read through libelf.
+    case elf
+    /// Mach-O, thin or fat, and static archives of Mach-O objects.
+    case macho
+}

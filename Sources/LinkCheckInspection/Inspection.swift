@@ -1,0 +1,59 @@
+import LinkCheckImage
+
+/// The inspect stage: every file discovery found, read in parallel by the
+/// reader its magic picks (``ImageInspector``), sorted into images, files
+/// that could not be inspected, and files passed over.
+public enum Inspection {
+    /// What each reader looks for.
+    public struct Options: Sendable {
+        /// The literals to look for in read-only data.
+        public var strings: [String]
+        /// Which symbols to keep.
+        public var symbols: SymbolSelection
+
+        public init(strings: [String] = [], symbols: SymbolSelection = .all) {
+            self.strings = strings
+            self.symbols = symbols
+        }
+    }
+
+    /// The images of the files inspected, in file order (a fat file's
+    /// slices and an archive's members in file order); the files that could
+    /// not be inspected (with discovery's errors); and what was passed over:
+    /// discovery's entries, files that are neither ELF nor Mach-O, core
+    /// dumps.
+    public struct Outcome: Sendable {
+        public var images: [BinaryImage] = []
+        public var errors: [InspectionError] = []
+        public var skipped: [SkippedEntry] = []
+    }
+
+    /// Inspects the files `discovery` found, `jobs` at a time.
+    public static func inspect(_ discovery: Discovery, options: Options = Options(), jobs: Int) -> Outcome {
+        var outcome = Outcome(errors: discovery.errors, skipped: discovery.skipped)
+        for result in inspect(discovery.files, options: options, jobs: jobs) {
+            switch result {
+            case .success(let images):
+                for image in images {
+                    if image.fileType == .core {
+                        outcome.skipped.append(SkippedEntry(path: image.name, reason: "a core dump, not a linkable image"))
+                    } else {
+                        outcome.images.append(image)
+                    }
+                }
+            case .failure(.notAnImage(let path)):
+                outcome.skipped.append(SkippedEntry(path: path, reason: "not an ELF or Mach-O file"))
+            case .failure(let error):
+                outcome.errors.append(error)
+            }
+        }
+        return outcome
+    }
+
+    /// Inspects `files`, `jobs` at a time; results in the order of `files`.
+    public static func inspect(_ files: [String], options: Options = Options(), jobs: Int) -> [Result<[BinaryImage], InspectionError>] {
+        parallelMap(files, jobs: jobs) { path in
+            Result { () throws(InspectionError) in try ImageInspector.inspect(path: path, strings: options.strings, symbols: options.symbols) }
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import LinkCheckCodeIndex
+import LinkCheckELF
+import LinkCheckImage
+import LinkCheckTestSupport
+import Testing
+
+/// Call sites found with Capstone, checked against llvm-objdump (the
+/// toolchain's, which reads every target) on Tests/Fixtures/callsites.c.
+@Suite struct CallSiteTests {
+    static let objdump = "/opt/swift/usr/bin/llvm-objdump"
+
+    /// Builds callsites.c into `directory` (which the caller keeps alive).
+    static func build(_ target: String, _ flags: [String] = [], in directory: TemporaryDirectory) throws -> URL {
+        try Fixtures.compile("callsites.c", to: directory.path("libcallsites.so"), target: target, flags: ["-shared", "-O2"] + flags)
+    }
+
+    /// `address → imported name` for every call site objdump shows going to a
+    /// `<name@plt>` entry.
+    static func objdumpPLTCalls(_ library: URL) throws -> [UInt64: String] {
+        let output = try Command.run(objdump, ["-d", "--no-show-raw-insn", library.path]).standardOutput
+        var calls: [UInt64: String] = [:]
+        for match in try Browser.captures(#"\n\s*([0-9a-f]+):\s+(?:callq?|jmpq?|bl|b)\s+0x[0-9a-f]+ <([^>@]+)@plt>"#, in: output) {
+            calls[UInt64(match[0], radix: 16)!] = match[1]
+        }
+        return calls
+    }
+
+    static func imported(_ analysis: CodeAnalysis) -> [UInt64: String] {
+        var calls: [UInt64: String] = [:]
+        for site in analysis.callSites {
+            if case .imported(let name) = site.callee { calls[site.address] = name }
+        }
+        return calls
+    }
+
+    static func site(_ analysis: CodeAnalysis, calling name: String) -> CallSite? {
+        analysis.callSites.first { $0.callee == .imported(name) }
+    }
+
+    static func caller(_ analysis: CodeAnalysis, _ site: CallSite?) -> String? {
+        site?.caller.map { analysis.functions[$0].name }
+    }
+
+    @Test(arguments: ["x86_64-linux-gnu", "aarch64-linux-gnu"])
+    func pltCallsEqualObjdumps(target: String) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let library = try Self.build(target, in: directory)
+        let analysis = try #require(try CallSiteAnalyzer.analyze(path: library.path))
+        let expected = try Self.objdumpPLTCalls(library)
+        #expect(Set(expected.values) == ["kit_shared", "kit_open", "dlopen", "uname"])
+        #expect(Self.imported(analysis) == expected)
+    }
+
+    @Test(arguments: ["x86_64-linux-gnu", "aarch64-linux-gnu"])
+    func callersTailCallsAndArguments(target: String) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let library = try Self.build(target, in: directory)
+        let analysis = try #require(try CallSiteAnalyzer.analyze(path: library.path))
+        let shared = Self.site(analysis, calling: "kit_shared")
+        #expect(Self.caller(analysis, shared) == "open_in_app")
+        let open = Self.site(analysis, calling: "kit_open")
+        #expect(Self.caller(analysis, open) == "open_url")
+        #expect(open?.isTailCall == true, "return kit_open(url) compiles to a jump")
+        let loads = analysis.callSites.filter { $0.callee == .imported("dlopen") }
+        #expect(loads.map { Self.caller(analysis, $0) } == ["load_plugin", "load_named"])
+        #expect(loads.map(\.firstArgument) == ["libplugin.so", nil], "a literal, then a parameter")
+        // The internal call graph: share_photo → open_in_app, use_static_copy → kit_shared_static.
+        let names = analysis.functions.map(\.name)
+        let internalCalls = analysis.callSites.compactMap { site -> String? in
+            guard case .function(let callee) = site.callee, let caller = site.caller else { return nil }
+            return "\(names[caller]) → \(names[callee])"
+        }
+        #expect(Set(internalCalls).isSuperset(of: ["share_photo → open_in_app", "load_plugin → os_version", "use_static_copy → kit_shared_static"]))
+        #expect(analysis.functions.first { $0.name == "share_photo" }?.isExported == true)
+        #expect(analysis.functions.first { $0.name == "open_in_app" }?.isExported == false)
+    }
+
+    @Test(.enabled(if: Readelf.isAvailable, "needs readelf"))
+    func noPLTCallsGoThroughTheGOTOnX86() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let library = try Self.build("x86_64-linux-gnu", ["-fno-plt"], in: directory)
+        let analysis = try #require(try CallSiteAnalyzer.analyze(path: library.path))
+        // objdump: `call/jmp *DISP(%rip)  # SLOT`; readelf -r: SLOT → symbol.
+        let disassembly = try Command.run(Self.objdump, ["-d", "--no-show-raw-insn", library.path]).standardOutput
+        let relocations = try Command.run("readelf", ["-r", "-W", library.path]).standardOutput
+        var slots: [UInt64: String] = [:]
+        for match in try Browser.captures(#"\n([0-9a-f]{8,16})\s+[0-9a-f]+\s+R_X86_64_GLOB_DAT\s+[0-9a-f]+\s+(\w+)"#, in: relocations) {
+            slots[UInt64(match[0], radix: 16)!] = match[1]
+        }
+        var expected: [UInt64: String] = [:]
+        for match in try Browser.captures(#"\n\s*([0-9a-f]+):\s+(?:callq?|jmpq?)\s+\*0x[0-9a-f]+\(%rip\)\s+# 0x([0-9a-f]+)"#, in: disassembly) {
+            if let name = slots[UInt64(match[1], radix: 16)!] { expected[UInt64(match[0], radix: 16)!] = name }
+        }
+        #expect(Set(expected.values) == ["kit_shared", "kit_open", "dlopen", "uname"])
+        #expect(Self.imported(analysis) == expected)
+        let importCalls = analysis.callSites.filter { if case .imported = $0.callee { return true } else { return false } }
+        #expect(importCalls.allSatisfy { $0.throughGOT })
+    }
+
+    @Test func noPLTCallsAreAdrpLdrBlrOnAArch64() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let library = try Self.build("aarch64-linux-gnu", ["-fno-plt"], in: directory)
+        let analysis = try #require(try CallSiteAnalyzer.analyze(path: library.path))
+        let disassembly = try Command.run(Self.objdump, ["-d", "--no-show-raw-insn", library.path]).standardOutput
+        let registerBranches = Set(try Browser.captures(#"\n\s*([0-9a-f]+):\s+(?:blr|br)\s+x\d+"#, in: disassembly).map { UInt64($0[0], radix: 16)! })
+        let found = Self.imported(analysis)
+        #expect(Set(found.values) == ["kit_shared", "kit_open", "dlopen", "uname"])
+        #expect(Set(found.keys).isSubset(of: registerBranches), "each is a blr/br through a GOT slot")
+        let importCalls = analysis.callSites.filter { if case .imported = $0.callee { return true } else { return false } }
+        #expect(importCalls.allSatisfy { $0.throughGOT })
+        #expect(Self.site(analysis, calling: "dlopen")?.firstArgument == "libplugin.so")
+    }
+
+    /// Code larger than the disassembler decodes between two page releases
+    /// (4 MB): what follows the pages given back is still decoded.
+    @Test func callsBeyondTheCodeGivenBackAreFound() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let library = try Fixtures.compile("padded.c", code: """
+            void kit_shared(void);
+            __asm__(".text\\n.globl padding\\n.type padding,@function\\npadding:\\n.fill 5000000,1,0x90\\n.size padding,.-padding\\n");
+            void after_padding(void) { kit_shared(); }
+            """, to: directory.path("libpadded.so"), flags: ["-shared", "-O2", "-fno-optimize-sibling-calls"])
+        let analysis = try #require(try CallSiteAnalyzer.analyze(path: library.path))
+        #expect(analysis.codeSize > 5_000_000)
+        let site = try #require(Self.site(analysis, calling: "kit_shared"))
+        let caller = try #require(site.caller.map { analysis.functions[$0] })
+        #expect(caller.name == "after_padding")
+        #expect(site.address >= caller.address && site.address < caller.address + caller.size)
+        #expect(analysis.callSites.count == 1)
+    }
+
+    @Test func otherMachinesAreNotAnalysed() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let library = try Self.build("armv7-linux-gnueabihf", in: directory)
+        #expect(try CallSiteAnalyzer.analyze(path: library.path) == nil)
+        #expect(!CallSiteAnalyzer.supports(Machine(code: 40, elfClass: .elf32, dataEncoding: .lsb).architecture(elfClass: .elf32, dataEncoding: .lsb)))
+    }
+
+    @Test func theToolchainsFoundationCallsDlopenFromCFBundle() throws {
+        let path = "/opt/swift/usr/lib/swift/linux/libFoundation.so"
+        try #require(FileManager.default.fileExists(atPath: path))
+        let analysis = try #require(try CallSiteAnalyzer.analyze(path: path))
+        let callers = Set(analysis.callSites.filter { $0.callee == .imported("dlopen") }.compactMap { $0.caller.map { analysis.functions[$0].name } })
+        #expect(callers.isSuperset(of: ["_CFBundleDlfcnLoadBundle", "_CFBundleDlfcnLoadFramework"]))
+    }
+}
