@@ -33,7 +33,12 @@ let package = Package(
         .systemLibrary(name: "CDemangle"),
         // SIGBUS-safe reading of a mapped file that shrinks while it is read.
         .target(name: "CMappedFileGuard"),
-        .target(name: "LinkCheckInspection", dependencies: ["CLibELF", "CCapstone", "CMappedFileGuard"]),
+        // Which string literals occur in read-only data: shared by the ELF
+        // and Mach-O readers.
+        .target(name: "LinkCheckLiterals"),
+        .target(name: "LinkCheckInspection", dependencies: ["CLibELF", "CCapstone", "CMappedFileGuard", "LinkCheckLiterals"]),
+        // The Mach-O reader, in pure Swift (no library reads modern Mach-O).
+        .target(name: "LinkCheckMachO", dependencies: ["LinkCheckLiterals"]),
         .target(name: "LinkCheckRules", dependencies: ["CDemangle"]),
         .target(name: "LinkCheckAnalysis", dependencies: ["LinkCheckInspection", "LinkCheckRules"]),
         .target(name: "LinkCheckReports", dependencies: ["LinkCheckAnalysis"]),
@@ -56,6 +61,7 @@ let package = Package(
         .testTarget(
             name: "LinkCheckInspectionTests", dependencies: ["LinkCheckInspection", "CMappedFileGuard", "LinkCheckTestSupport"]
         ),
+        .testTarget(name: "LinkCheckMachOTests", dependencies: ["LinkCheckMachO", "LinkCheckTestSupport"]),
         .testTarget(name: "LinkCheckRulesTests", dependencies: ["LinkCheckRules", "LinkCheckTestSupport"]),
         .testTarget(
             name: "LinkCheckAnalysisTests",
