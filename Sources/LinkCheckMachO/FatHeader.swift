@@ -17,8 +17,9 @@ enum FatHeader {
     static let magic64: UInt32 = 0xcafe_babf  // FAT_MAGIC_64
 
     /// The entries of the fat header at the start of `file` (big-endian),
-    /// less those whose slice points past the end of the file or overlaps an
-    /// earlier entry's slice (each dropped with a warning). `nfat_arch` is
+    /// less those whose slice is empty, points past the end of the file, or
+    /// overlaps the header or an earlier entry's slice (each dropped with a
+    /// warning). `nfat_arch` is
     /// checked against the file's size before any entry is read.
     ///
     /// - Throws: ``ReadFailure`` when the 8-byte `fat_header` does not fit.
@@ -35,7 +36,9 @@ enum FatHeader {
                 "nfat_arch \(declared) needs \(UInt64(declared) * UInt64(entrySize)) bytes of fat_arch entries, the file has \(reader.count - 8) after the header; \(fitting) read")
         }
         var archs: [FatArch] = []
-        for index in 0..<min(Int(declared), fitting) {
+        let count = min(Int(declared), fitting)
+        let headerEnd = UInt64(8 + count * entrySize)
+        for index in 0..<count {
             let at = 8 + index * entrySize
             guard let entry = try? reader.record(is64 ? "fat_arch_64" : "fat_arch", at: at, size: entrySize) else { break }
             let arch = is64
@@ -46,7 +49,11 @@ enum FatHeader {
                 warnings.add(structure, at: at, "its slice (\(arch.size) bytes at \(hex(arch.offset))) runs past the end of the file (\(reader.count) bytes); slice skipped")
                 continue
             }
-            if arch.offset < UInt64(8 + Int(declared) * entrySize) && arch.size > 0 && fitting >= Int(declared) {
+            guard arch.size > 0 else {
+                warnings.add(structure, at: at, "an empty slice; skipped")
+                continue
+            }
+            guard arch.offset >= headerEnd else {
                 warnings.add(structure, at: at, "its slice at \(hex(arch.offset)) overlaps the fat header; slice skipped")
                 continue
             }

@@ -113,6 +113,12 @@ public struct Binding: Sendable, Hashable {
     public var importIndex: Int
     /// The addend added to the symbol's address.
     public var addend: Int64
+
+    public init(address: UInt64, importIndex: Int, addend: Int64 = 0) {
+        self.address = address
+        self.importIndex = importIndex
+        self.addend = addend
+    }
 }
 
 /// One pointer slot dyld rebases (slides) to an address in the image.
@@ -123,4 +129,9 @@ public struct Rebase: Sendable, Hashable {
     /// (the `high8` top byte left out), or for opcode images the pointer
     /// value in the file at the slot; `nil` when the slot cannot be read.
     public var target: UInt64?
+
+    public init(address: UInt64, target: UInt64?) {
+        self.address = address
+        self.target = target
+    }
 }

@@ -13,6 +13,13 @@ public struct ObjCClassReference: Sendable, Hashable {
     /// For an imported class, the import (index into ``MachOImage/imports``)
     /// bound into the slot; `nil` in `MH_OBJECT` files.
     public var importIndex: Int?
+
+    public init(address: UInt64, className: String, isImported: Bool, importIndex: Int? = nil) {
+        self.address = address
+        self.className = className
+        self.isImported = isImported
+        self.importIndex = importIndex
+    }
 }
 
 /// A `__objc_selrefs` slot: code loads the selector it refers to from it
@@ -23,6 +30,11 @@ public struct SelectorReference: Sendable, Hashable {
     /// The selector (`sharedApplication`, `openURL:options:completionHandler:`),
     /// the C string in `__objc_methname` the slot points to.
     public var selector: String
+
+    public init(address: UInt64, selector: String) {
+        self.address = address
+        self.selector = selector
+    }
 }
 
 /// An `objc_msgSend$selector` stub of `__TEXT,__objc_stubs` (Xcode 14+):
@@ -32,6 +44,11 @@ public struct ObjCStub: Sendable, Hashable {
     public var address: UInt64
     /// The selector it sends.
     public var selector: String
+
+    public init(address: UInt64, selector: String) {
+        self.address = address
+        self.selector = selector
+    }
 }
 
 /// Objective-C class references, selector references and message stubs.
