@@ -33,7 +33,9 @@ public struct StringLiteralMatcher {
         }
         self.byLastByte = byLastByte
         endsWanted = (0..<256).map { !byLastByte[$0].isEmpty }
-        shortest = wanted.map(\.count).min() ?? 1
+        // At least 1: an empty pattern matches nothing, and a run is only
+        // looked at (its last byte read) when it has a byte.
+        shortest = max(1, wanted.map(\.count).min() ?? 1)
         matched = Array(repeating: false, count: patterns.count)
     }
 

@@ -27,6 +27,19 @@ public struct CFStringLiteral: Sendable, Hashable {
     public var value: String?
 }
 
+extension MachOImage {
+    /// Which of `patterns` occur as string literals (``StringLiteralMatcher``)
+    /// in ``stringLiteralRanges``, read from `file`: the bytes of the whole
+    /// file the image was read from. What ``readOnlyStrings`` holds for the
+    /// patterns given when the file was read; ranges outside `file` are
+    /// skipped.
+    public func readOnlyStrings(matching patterns: [String], inFile file: [UInt8]) -> [String] {
+        file.withUnsafeBytes { raw in
+            StringLiterals.find(patterns, in: ByteReader(raw), ranges: stringLiteralRanges.map { ($0.section, $0.fileOffset, $0.size) })
+        }
+    }
+}
+
 /// The string literals of an image.
 enum StringLiterals {
     /// The content sections scanned: `__TEXT,__cstring` and `__TEXT,__const`,

@@ -163,6 +163,63 @@ import Testing
         }
     }
 
+    /// Chained fixups with no chains (`seg_count` 0) and an imports table of
+    /// `format` (`entries` of `size` bytes) naming from `names`.
+    static func importsOnly(format: UInt32, count: Int, entries: [UInt8], names: [UInt8]) -> [UInt8] {
+        var bytes = Bytes()
+        bytes.data += [0, 0, 0, 0]  // fixups_version
+        bytes.u32(32)  // starts_offset
+        bytes.u32(36)  // imports_offset
+        bytes.u32(UInt32(36 + entries.count))  // symbols_offset
+        bytes.u32(UInt32(count))
+        bytes.u32(format)
+        bytes.u32(0)
+        bytes.pad(to: 32)
+        bytes.u32(0)  // seg_count
+        bytes.data += entries + names
+        return bytes.data
+    }
+
+    @Test func chainedImportsWithAddendsAndSpecialOrdinals() throws {
+        let names = Array("\0_main_sym\0_flat\0_weak\0_UIView\0".utf8)
+        // DYLD_CHAINED_IMPORT_ADDEND: lib_ordinal:8 (0xff main executable,
+        // 0xfe flat lookup, 0xfd weak lookup), weak_import:1, name_offset:23;
+        // then a 32-bit addend.
+        var addend = Bytes()
+        for (ordinal, weak, name, value) in [(0xff, false, 1, Int32(-4)), (0xfe, true, 11, 16), (0xfd, false, 17, 0), (1, false, 23, 0)] {
+            addend.u32(UInt32(ordinal) | (weak ? 0x100 : 0) | UInt32(name) << 9)
+            addend.u32(UInt32(bitPattern: value))
+        }
+        let first = Self.importsOnly(format: 2, count: 4, entries: addend.data, names: names)
+        let image = try Self.read(Self.image(linkedit: first, commands: [HandMade.linkeditData(0x8000_0034, offset: 0x8000, size: UInt32(first.count))]))
+        #expect(image.imports == [
+            MachOImport(name: "_main_sym", library: .mainExecutable, source: .chainedFixups, addend: -4),
+            MachOImport(name: "_flat", library: .flatLookup, isWeak: true, source: .chainedFixups, addend: 16),
+            MachOImport(name: "_weak", library: .weakLookup, source: .chainedFixups),
+            MachOImport(name: "_UIView", library: .dylib(1), source: .chainedFixups),
+        ])
+        // DYLD_CHAINED_IMPORT_ADDEND64: lib_ordinal:16 (0xffff main
+        // executable), weak_import:1, reserved:15, name_offset:32, addend:64.
+        var wide = Bytes()
+        for (ordinal, weak, name, value) in [(0xffff, true, 1, Int64(1) << 40), (1, false, 23, -1)] {
+            wide.u32(UInt32(ordinal) | (weak ? 0x1_0000 : 0))
+            wide.u32(UInt32(name))
+            wide.u64(UInt64(bitPattern: value))
+        }
+        let second = Self.importsOnly(format: 3, count: 2, entries: wide.data, names: names)
+        let other = try Self.read(Self.image(linkedit: second, commands: [HandMade.linkeditData(0x8000_0034, offset: 0x8000, size: UInt32(second.count))]))
+        #expect(other.imports == [
+            MachOImport(name: "_main_sym", library: .mainExecutable, isWeak: true, source: .chainedFixups, addend: 1 << 40),
+            MachOImport(name: "_UIView", library: .dylib(1), source: .chainedFixups, addend: -1),
+        ])
+        // Compressed symbol names (symbols_format 1) are not decompressed.
+        var compressed = first
+        compressed.replaceSubrange(24..<28, with: [1, 0, 0, 0])
+        let third = try Self.read(Self.image(linkedit: compressed, commands: [HandMade.linkeditData(0x8000_0034, offset: 0x8000, size: UInt32(compressed.count))]))
+        #expect(third.imports.isEmpty)
+        #expect(third.warnings.contains { $0.contains("symbols_format 1 (zlib-compressed symbol names) is not decompressed by this reader") })
+    }
+
     @Test func aChainThatRunsPastItsPageStopsThereWithAWarning() throws {
         var data = Bytes()
         data.u64(0x1000 | 2 << 51)  // next: 8 bytes on, past the 16-byte page's last slot

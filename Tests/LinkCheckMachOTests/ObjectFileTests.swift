@@ -86,6 +86,8 @@ struct ObjectFileTests {
             // "PREDICATE" follows a letter and "sharedApplication" is in
             // __objc_methname, not a string-literal section.
             #expect(member.readOnlyStrings == ["TRUEPREDICATE"], "\(label)")
+            let bytes = [UInt8](try Data(contentsOf: fat))
+            #expect(member.readOnlyStrings(matching: ["use", "TRUEPREDICATE", "", "ATE"], inFile: bytes) == ["TRUEPREDICATE"], "\(label)")
             #expect(member.stringLiteralRanges.map(\.section).contains("__TEXT,__cstring"))
         }
     }

@@ -82,6 +82,69 @@ struct OracleTests {
     }
 
     @Test(arguments: paths)
+    func loadCommandsSegmentsAndSectionsEqualObjdumpPrivateHeaders(_ path: String) throws {
+        let file = try MachOFile(path: path)
+        for slice in file.slices {
+            guard case .image(let image) = slice.contents else { continue }
+            let arch = Oracle.arch(of: slice, in: file)
+            let label = "\(path) \(arch ?? "")"
+            var commands: [String] = []
+            var sections: [String] = []
+            var segments: [String] = []
+            var fields: [String: String] = [:]
+            var command = ""
+            func flush() {
+                if fields["sectname"] != nil {
+                    sections.append(["segname", "sectname", "addr", "size", "offset", "reloff", "nreloc", "reserved1", "reserved2"]
+                        .map { fields[$0].map(Self.number) ?? "-" }.joined(separator: " "))
+                } else if command.hasPrefix("LC_SEGMENT") {
+                    segments.append(["segname", "vmaddr", "vmsize", "fileoff", "filesize"].map { fields[$0].map(Self.number) ?? "-" }.joined(separator: " "))
+                }
+                fields = [:]
+            }
+            var entryOffset: String?
+            var cryptID: String?
+            for line in try Oracle.objdump(path, arch: arch, ["--private-headers"]) {
+                let words = line.split(separator: " ", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                if line.hasPrefix("Load command") || line == "Section" {
+                    flush()
+                    continue
+                }
+                guard words.count == 2 else { continue }
+                if words[0] == "cmd" {
+                    command = words[1]
+                    commands.append(command)
+                } else if fields[words[0]] == nil {
+                    fields[words[0]] = words[1]
+                }
+                if command == "LC_MAIN" && words[0] == "entryoff" { entryOffset = words[1] }
+                if command.hasPrefix("LC_ENCRYPTION_INFO") && words[0] == "cryptid" { cryptID = words[1] }
+            }
+            flush()
+            #expect(image.loadCommands.map(\.name) == commands, "\(label)")
+            #expect(image.loadCommands.count == Int(image.header.loadCommandCount), "\(label)")
+            #expect(image.segments.map { "\($0.name) \($0.address) \($0.virtualSize) \($0.fileOffset) \($0.fileSize)" } == segments, "\(label)")
+            #expect(image.sections.map {
+                "\($0.segmentName) \($0.name) \($0.address) \($0.size) \($0.fileOffset) \($0.relocationsOffset) \($0.relocationCount) \($0.reserved1) \($0.reserved2)"
+            } == sections, "\(label)")
+            #expect(image.entryPoint.map { "\($0.offset)" } == entryOffset, "\(label)")
+            if let main = image.entryPoint {
+                // LC_MAIN's entryoff is from the base: main's address.
+                #expect(image.exports.first { $0.name == "_main" }?.address == main.address, "\(label)")
+            }
+            #expect(image.encryption.map { "\($0.cryptID)" } == cryptID, "\(label)")
+        }
+    }
+
+    /// A field of `--private-headers` as a decimal number (`0x…` is
+    /// hexadecimal; "12 (index into …)" is 12); a name as it is.
+    static func number(_ field: String) -> String {
+        let first = String(field.prefix { $0 != " " })
+        if first.hasPrefix("0x"), let value = UInt64(first.dropFirst(2), radix: 16) { return "\(value)" }
+        return first
+    }
+
+    @Test(arguments: paths)
     func stubsAndSymbolPointersEqualObjdumpIndirectSymbols(_ path: String) throws {
         let file = try MachOFile(path: path)
         for slice in file.slices {
@@ -243,9 +306,46 @@ struct OracleTests {
                 }
             }
             let ours = image.classReferences.map { "\(hex($0.address)) \($0.className)" }
+            // __cfstring entries (isa, flags, str, length; pointer-sized
+            // words) from the section's hex dump, their characters from the
+            // __cstring dump.
+            for section in image.sections where section.name == "__cfstring" && image.fixupFormat == .dyldInfo {
+                var words: [UInt64] = []
+                for line in try Oracle.objdump(path, arch: arch, ["--section=\(section.qualifiedName)"]) {
+                    let columns = line.split(separator: "\t")
+                    guard columns.count == 2, UInt64(columns[0], radix: 16) != nil else { continue }
+                    let bytes = columns[1].split(separator: " ")
+                    if bytes.first?.count == 2 {  // byte by byte, in file order (little-endian)
+                        for group in stride(from: 0, to: bytes.count - 3, by: 4) {
+                            words.append(bytes[group..<group + 4].reversed().reduce(0) { $0 << 8 | UInt64($1, radix: 16)! })
+                        }
+                    } else {
+                        words += bytes.compactMap { UInt64($0, radix: 16) }
+                    }
+                }
+                if image.header.is64Bit {  // 32-bit words, low half first
+                    words = stride(from: 0, to: words.count - 1, by: 2).map { words[$0] | words[$0 + 1] << 32 }
+                }
+                let strings = try Self.cStrings(path, arch: arch)
+                let listed = stride(from: 0, to: words.count - 3, by: 4).map { index in
+                    "\(hex(section.address + UInt64(index) * UInt64(image.header.pointerSize))) \(hex(words[index + 2])) \(words[index + 3]) \(strings[words[index + 2]] ?? "-")"
+                }
+                #expect(image.cfStrings.map { "\(hex($0.address)) \(hex($0.stringAddress)) \($0.length) \($0.value ?? "-")" } == listed, "\(path) \(arch ?? "")")
+            }
             #expect(image.classReferences.map(\.address) == slots, "\(path) \(arch ?? "")")
             #expect(Set(listed).isSubset(of: ours), "\(path) \(arch ?? ""): \(Set(listed).subtracting(ours))")
         }
+    }
+
+    /// The strings of `__TEXT,__cstring` by address (`llvm-objdump
+    /// --section`: "address  string").
+    static func cStrings(_ path: String, arch: String?) throws -> [UInt64: String] {
+        var strings: [UInt64: String] = [:]
+        for line in try Oracle.objdump(path, arch: arch, ["--section=__TEXT,__cstring"]) {
+            guard let gap = line.range(of: "  "), let address = UInt64(line[..<gap.lowerBound], radix: 16) else { continue }
+            strings[address] = String(line[gap.upperBound...])
+        }
+        return strings
     }
 
     /// An undefined symbol as `llvm-nm -m` prints it.
