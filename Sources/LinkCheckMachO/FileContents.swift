@@ -29,9 +29,10 @@ enum FileContents {
         var failure: Int32 = 0
         var shortRead = false
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }
             var done = 0
             while done < size {
-                let got = pread(fd, buffer.baseAddress! + done, size - done, off_t(done))
+                let got = pread(fd, base + done, size - done, off_t(done))
                 if got < 0 {
                     if errno == EINTR { continue }
                     failure = errno
@@ -45,7 +46,7 @@ enum FileContents {
             }
             // Bytes not read are zeroed, never left uninitialized; the read
             // is discarded below anyway.
-            if done < size { buffer.baseAddress!.advanced(by: done).initialize(repeating: 0, count: size - done) }
+            if done < size { (base + done).initialize(repeating: 0, count: size - done) }
             initialized = size
         }
         if failure != 0 { throw .unreadable(path: path, errno: failure) }

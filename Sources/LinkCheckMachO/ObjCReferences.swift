@@ -58,9 +58,16 @@ enum ObjCReferences {
     /// Every slot of every `__objc_classrefs` section that names a class.
     static func classReferences(_ context: ReadContext, warnings: inout Warnings) -> [ObjCClassReference] {
         var references: [ObjCClassReference] = []
-        var unresolved = 0
         let pointerSize = UInt64(context.header.pointerSize)
         for (number, section) in context.contentSections(named: "__objc_classrefs") {
+            var unresolved = 0
+            defer {
+                if unresolved > 0 {
+                    warnings.add(
+                        "section \(section.qualifiedName)", at: context.image.fileOffset &+ Int(section.fileOffset),
+                        "\(unresolved) class references whose class could not be named")
+                }
+            }
             for index in 0..<(section.size / pointerSize) {
                 let offset = index * pointerSize
                 let address = section.address &+ offset
@@ -82,9 +89,6 @@ enum ObjCReferences {
                 }
             }
         }
-        if unresolved > 0 {
-            warnings.add("__objc_classrefs: \(unresolved) class references whose class could not be named")
-        }
         return references
     }
 
@@ -92,9 +96,16 @@ enum ObjCReferences {
     /// could be read.
     static func selectorReferences(_ context: ReadContext, warnings: inout Warnings) -> [SelectorReference] {
         var references: [SelectorReference] = []
-        var unresolved = 0
         let pointerSize = UInt64(context.header.pointerSize)
         for (number, section) in context.contentSections(named: "__objc_selrefs") {
+            var unresolved = 0
+            defer {
+                if unresolved > 0 {
+                    warnings.add(
+                        "section \(section.qualifiedName)", at: context.image.fileOffset &+ Int(section.fileOffset),
+                        "\(unresolved) selector references whose selector could not be read")
+                }
+            }
             for index in 0..<(section.size / pointerSize) {
                 let offset = index * pointerSize
                 if case .address(let target) = context.slot(section: number, offset: offset),
@@ -104,9 +115,6 @@ enum ObjCReferences {
                     unresolved += 1
                 }
             }
-        }
-        if unresolved > 0 {
-            warnings.add("__objc_selrefs: \(unresolved) selector references whose selector could not be read")
         }
         return references
     }

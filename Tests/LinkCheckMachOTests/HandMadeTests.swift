@@ -136,8 +136,8 @@ import Testing
             base: test.base, data: data.data, linkedit: fixups,
             commands: [HandMade.linkeditData(0x8000_0034, offset: 0x8000, size: UInt32(fixups.count))]))
         var expectedWarnings: [String] = []
-        if test.rebaseTarget == nil { expectedWarnings.append("__objc_selrefs: 1 selector references whose selector could not be read") }
-        if test.bind == nil { expectedWarnings.insert("__objc_classrefs: 1 class references whose class could not be named", at: 0) }
+        if test.rebaseTarget == nil { expectedWarnings.append("section __DATA,__objc_selrefs at file offset 0x4000: 1 selector references whose selector could not be read") }
+        if test.bind == nil { expectedWarnings.insert("section __DATA,__objc_classrefs at file offset 0x4008: 1 class references whose class could not be named", at: 0) }
         #expect(image.warnings == expectedWarnings)
         #expect(image.fixupFormat == .chainedFixups)
         #expect(image.imports.map(\.name) == ["_OBJC_CLASS_$_UIView", "_OBJC_CLASS_$_UIApplication"])
