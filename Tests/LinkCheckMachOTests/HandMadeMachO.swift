@@ -169,15 +169,18 @@ enum HandMade {
     }
 
     /// A fat header (`FAT_MAGIC`, big-endian) with `archs` (cputype,
-    /// offset, size) and `nfat_arch` (default: their number), then zeros up
-    /// to `size`, with `slices` written at their offsets.
-    static func fat(archs: [(cpu: Int32, offset: UInt32, size: UInt32)], nfat: UInt32? = nil, size: Int, slices: [(offset: Int, bytes: [UInt8])]) -> [UInt8] {
+    /// cpusubtype, offset, size) and `nfat_arch` (default: their number),
+    /// then zeros up to `size`, with `slices` written at their offsets.
+    static func fat(
+        archs: [(cpu: Int32, subtype: Int32, offset: UInt32, size: UInt32)], nfat: UInt32? = nil, size: Int,
+        slices: [(offset: Int, bytes: [UInt8])]
+    ) -> [UInt8] {
         var bytes = Bytes()
         bytes.u32BigEndian(0xcafe_babe)
         bytes.u32BigEndian(nfat ?? UInt32(archs.count))
         for arch in archs {
             bytes.u32BigEndian(UInt32(bitPattern: arch.cpu))
-            bytes.u32BigEndian(0)
+            bytes.u32BigEndian(UInt32(bitPattern: arch.subtype))
             bytes.u32BigEndian(arch.offset)
             bytes.u32BigEndian(arch.size)
             bytes.u32BigEndian(12)

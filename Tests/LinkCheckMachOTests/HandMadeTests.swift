@@ -380,9 +380,9 @@ import Testing
         let slice = Self.thinImage()
         let bytes = HandMade.fat(
             archs: [
-                (HandMade.arm64, 0x1000, UInt32(slice.count)),
-                (0x0100_0007, 0x1000 + 16, UInt32(slice.count)),  // overlaps the first
-                (12, 0x3000, 0x1000),  // past the end
+                (HandMade.arm64, 0, 0x1000, UInt32(slice.count)),
+                (0x0100_0007, 3, 0x1000 + 16, UInt32(slice.count)),  // overlaps the first
+                (12, 0, 0x3000, 0x1000),  // past the end
             ],
             size: 0x2000, slices: [(0x1000, slice)])
         let file = try MachOFile(bytes: bytes, path: Self.path)
@@ -398,7 +398,7 @@ import Testing
 
     @Test func aHugeNfatArchReadsOnlyTheEntriesThatFit() throws {
         let slice = Self.thinImage()
-        let bytes = HandMade.fat(archs: [(HandMade.arm64, 0x1000, UInt32(slice.count))], nfat: 0xffff_ffff, size: 0x2000, slices: [(0x1000, slice)])
+        let bytes = HandMade.fat(archs: [(HandMade.arm64, 0, 0x1000, UInt32(slice.count))], nfat: 0xffff_ffff, size: 0x2000, slices: [(0x1000, slice)])
         let file = try MachOFile(bytes: bytes, path: Self.path)
         #expect(file.warnings.first?.hasPrefix("fat_header at file offset 0x0: nfat_arch 4294967295 needs") == true)
         // The 409 entries that fit cover the whole file, the slice too: each

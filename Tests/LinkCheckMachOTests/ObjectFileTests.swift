@@ -4,15 +4,19 @@ import LinkCheckTestSupport
 import Testing
 
 /// `MH_OBJECT` files compiled (not linked) from Objective-C at test time for
-/// four architectures, put in static archives and a fat archive: their
+/// four architectures, put in static archives (llvm-ar) and a fat file of
+/// them (its header written here): their
 /// selector and class references are relocations (external ones against
 /// `l_OBJC_METH_VAR_NAME_*` on arm64 and x86_64, section-relative ones on
 /// armv7 and i386), their imports the symbol table's undefined symbols.
-@Suite(.enabled(if: ObjectFileTools.available, "needs the toolchain's clang and llvm-ar, and Debian's llvm-lipo"))
+@Suite(.enabled(if: ObjectFileTools.available, "needs the toolchain's clang, llvm-ar and llvm-objdump"))
 struct ObjectFileTests {
     static let archiver = ObjectFileTools.archiver
-    static let lipo = ObjectFileTools.lipo
-    static let targets = ["arm64-apple-ios15.0", "x86_64-apple-ios15.0-simulator", "armv7-apple-ios9.0", "i386-apple-ios9.0-simulator"]
+    /// Targets with their `cputype` and `cpusubtype`.
+    static let targets: [(triple: String, cpu: Int32, subtype: Int32)] = [
+        ("arm64-apple-ios15.0", 0x0100_000c, 0), ("x86_64-apple-ios15.0-simulator", 0x0100_0007, 3),
+        ("armv7-apple-ios9.0", 12, 9), ("i386-apple-ios9.0-simulator", 7, 3),
+    ]
     static let source = """
         __attribute__((objc_root_class)) @interface UIApplication
         + (id)sharedApplication;
@@ -36,16 +40,21 @@ struct ObjectFileTests {
     static func fatArchive(in directory: TemporaryDirectory) throws -> URL {
         let sourceFile = directory.path("use.m")
         try source.write(to: sourceFile, atomically: true, encoding: .utf8)
-        var archives: [String] = []
+        var archs: [(cpu: Int32, subtype: Int32, offset: UInt32, size: UInt32)] = []
+        var slices: [(offset: Int, bytes: [UInt8])] = []
+        var offset = 0x1000
         for target in targets {
-            let object = directory.path("use-\(target).o").path
-            try Command.run(Fixtures.clang, ["-target", target, "-fobjc-runtime=ios-15.0", "-c", sourceFile.path, "-o", object])
-            let archive = directory.path("libuse-\(target).a").path
-            try Command.run(archiver, ["rcs", "--format=darwin", archive, object])
-            archives.append(archive)
+            let object = directory.path("use-\(target.triple).o").path
+            try Command.run(Fixtures.clang, ["-target", target.triple, "-fobjc-runtime=ios-15.0", "-c", sourceFile.path, "-o", object])
+            let archive = directory.path("libuse-\(target.triple).a")
+            try Command.run(archiver, ["rcs", "--format=darwin", archive.path, object])
+            let bytes = [UInt8](try Data(contentsOf: archive))
+            archs.append((target.cpu, target.subtype, UInt32(offset), UInt32(bytes.count)))
+            slices.append((offset, bytes))
+            offset = (offset + bytes.count + 0xfff) / 0x1000 * 0x1000
         }
         let fat = directory.path("libuse.a")
-        try Command.run(lipo, ["-create"] + archives + ["-output", fat.path])
+        try Data(HandMade.fat(archs: archs, size: offset, slices: slices)).write(to: fat)
         return fat
     }
 
@@ -116,8 +125,7 @@ struct ObjectFileTests {
 
 enum ObjectFileTools {
     static let archiver = "/opt/swift/usr/bin/llvm-ar"
-    static let lipo = "/usr/lib/llvm-14/bin/llvm-lipo"
     static var available: Bool {
-        [Fixtures.clang, archiver, lipo].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) } && Oracle.isAvailable
+        [Fixtures.clang, archiver].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) } && Oracle.isAvailable
     }
 }
