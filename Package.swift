@@ -38,12 +38,17 @@ let package = Package(
         .target(name: "CMappedFileGuard"),
         // The format-neutral image model every stage after the readers sees.
         .target(name: "LinkCheckImage"),
+        // Which string literals occur in read-only data: shared by the ELF
+        // and Mach-O readers.
+        .target(name: "LinkCheckLiterals"),
         // The ELF reader: libelf/gelf only.
-        .target(name: "LinkCheckELF", dependencies: ["LinkCheckImage", "CLibELF", "CMappedFileGuard"]),
+        .target(name: "LinkCheckELF", dependencies: ["LinkCheckImage", "LinkCheckLiterals", "CLibELF", "CMappedFileGuard"]),
+        // The Mach-O reader, in pure Swift (no library reads modern Mach-O).
+        .target(name: "LinkCheckMachO", dependencies: ["LinkCheckImage", "LinkCheckLiterals"]),
         // Call sites: Capstone over the code of ELF (and Mach-O) images.
         .target(name: "LinkCheckCodeIndex", dependencies: ["LinkCheckImage", "LinkCheckELF", "CLibELF", "CCapstone", "CMappedFileGuard"]),
         // Discovery, and the reader the magic picks.
-        .target(name: "LinkCheckInspection", dependencies: ["LinkCheckImage", "LinkCheckELF"]),
+        .target(name: "LinkCheckInspection", dependencies: ["LinkCheckImage", "LinkCheckELF", "LinkCheckMachO"]),
         .target(name: "LinkCheckRules", dependencies: ["CDemangle"]),
         .target(
             name: "LinkCheckAnalysis",
@@ -73,6 +78,7 @@ let package = Package(
         ),
         .testTarget(name: "LinkCheckCodeIndexTests", dependencies: ["LinkCheckCodeIndex", "LinkCheckELF", "LinkCheckTestSupport"]),
         .testTarget(name: "LinkCheckInspectionTests", dependencies: ["LinkCheckInspection", "LinkCheckTestSupport"]),
+        .testTarget(name: "LinkCheckMachOTests", dependencies: ["LinkCheckMachO", "LinkCheckTestSupport"]),
         .testTarget(name: "LinkCheckRulesTests", dependencies: ["LinkCheckRules", "LinkCheckTestSupport"]),
         .testTarget(
             name: "LinkCheckAnalysisTests",

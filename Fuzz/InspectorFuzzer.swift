@@ -1,10 +1,12 @@
-// libFuzzer entry point for the binary inspector: each input is inspected as
+// libFuzzer entry point for the binary readers: each input is inspected as
 // an ELF file (ImageInspector, keeping every symbol and keeping a selection)
-// and, for x86_64/aarch64, disassembled for call sites (CallSiteAnalyzer).
+// and, for x86_64/aarch64, disassembled for call sites (CallSiteAnalyzer);
+// and read as a Mach-O file (MachOFile, from memory and from the file).
 // Built with the inspector's sources by Fuzz/run.sh; not part of the package.
 #if canImport(Glibc)
 import Glibc
 #endif
+import LinkCheckMachO
 
 /// `memfd_create(2)`: an anonymous in-memory file, so no input is ever
 /// written to disk. (Glibc declares it only under _GNU_SOURCE, which the
@@ -31,5 +33,14 @@ public func linkcheckFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> 
     // The raw-name path a check without call sites takes: every byte of
     // every name handed to the selection is read.
     _ = try? ImageInspector.inspect(path: path, symbols: .only { name in name.reduce(0, &+) & 1 == 0 })
+    // The Mach-O reader: everything it reads is touched.
+    if let file = try? MachOFile(bytes: Array(UnsafeBufferPointer(start: data, count: size)), path: "fuzz-input") {
+        for image in file.images {
+            _ = image.imports.count + image.exports.count + image.bindings.count + image.rebases.count
+                + image.symbolStubs.count + image.selectorReferences.count + image.classReferences.count
+                + image.warnings.count + image.dependencies.count
+        }
+    }
+    _ = try? MachOFile(path: path, strings: ["UIApplication", "sharedApplication", "TRUEPREDICATE"])
     return 0
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Fuzzes the binary inspector with libFuzzer for SECONDS (default 60),
-# seeded from ../shared/corpus. Inputs that crash it are kept in
-# .build/fuzz/crashes/; copy each into Tests/LinkCheckInspectionTests/Regressions/
-# with a line in its README on what it exercises.
+# Fuzzes the binary readers with libFuzzer for SECONDS (default 60), seeded
+# from ../shared/corpus: each input goes to the ELF inspector and to the
+# Mach-O reader. Inputs that crash them are kept in .build/fuzz/crashes/;
+# turn each into a regression test named after the case (hand-made bytes in
+# Swift, as Tests/LinkCheckMachOTests/HandMadeTests.swift does; no binaries).
 #
 #   Fuzz/run.sh [SECONDS]
 set -euo pipefail
@@ -11,14 +12,26 @@ seconds=${1:-60}
 work="$root/.build/fuzz"
 mkdir -p "$work/corpus" "$work/crashes"
 cp -n "$root"/../shared/corpus/*/* "$work/corpus/" 2>/dev/null || true
-cp -n "$root"/Tests/LinkCheckInspectionTests/Regressions/*.elf "$work/corpus/" 2>/dev/null || true
+# The Mach-O corpus is nested (owner__repo/path/in/repo): one seed per file.
+find "$root/../shared/corpus/macho" -type f ! -name '*.json' ! -name '*.md' ! -name '*.py' ! -name '*.plist' -print0 |
+    while IFS= read -r -d '' file; do
+        cp -n "$file" "$work/corpus/macho-$(basename "$file")-$(printf %s "$file" | cksum | cut -d' ' -f1)"
+    done
 
+swift_flags=(-O -sanitize=fuzzer,address -parse-as-library)
 echo "==> building the fuzzer (swiftc -sanitize=fuzzer,address)" >&2
 clang -c -O2 -fsanitize=address -I "$root/Sources/CMappedFileGuard/include" \
     "$root/Sources/CMappedFileGuard/mapped_file_guard.c" -o "$work/mapped_file_guard.o"
-swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name LinkCheckInspection \
+# The shared string-literal matcher and the Mach-O reader, as the modules
+# the inspector and the fuzz target import.
+for module in LinkCheckLiterals LinkCheckMachO; do
+    swiftc "${swift_flags[@]}" -wmo -module-name "$module" -I "$work" -emit-module \
+        -emit-module-path "$work/$module.swiftmodule" -c "$root/Sources/$module"/*.swift -o "$work/$module.o"
+done
+swiftc "${swift_flags[@]}" -module-name LinkCheckInspection -I "$work" \
     -I "$root/Sources/CLibELF" -I "$root/Sources/CCapstone" -I "$root/Sources/CMappedFileGuard/include" \
     "$root"/Sources/LinkCheckInspection/*.swift "$root/Fuzz/InspectorFuzzer.swift" "$work/mapped_file_guard.o" \
+    "$work/LinkCheckLiterals.o" "$work/LinkCheckMachO.o" \
     -lelf -lcapstone -o "$work/inspector-fuzzer" 2> >(grep -v "Cannot export local symbol" >&2)
 
 echo "==> fuzzing for $seconds s" >&2

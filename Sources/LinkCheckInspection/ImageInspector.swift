@@ -1,5 +1,6 @@
 import LinkCheckELF
 import LinkCheckImage
+import LinkCheckMachO
 
 #if canImport(Glibc)
 import Glibc
@@ -8,7 +9,8 @@ import Musl
 #endif
 
 /// Reads a file with the reader its magic picks: ELF (``ELFReader``, through
-/// libelf) or Mach-O. Analysis and everything after it see only the
+/// libelf) or Mach-O (``MachOReader``: thin, fat, or a static archive of
+/// Mach-O objects). Analysis and everything after it see only the
 /// resulting ``BinaryImage`` values.
 public enum ImageInspector {
     /// The images in the file at `path`: one for an ELF file, one per
@@ -27,6 +29,7 @@ public enum ImageInspector {
     ) throws(InspectionError) -> [BinaryImage] {
         switch try FileMagic(path: path) {
         case .elf: [try ELFReader.read(path: path, strings: strings, symbols: symbols)]
+        case .macho: try MachOReader.read(path: path, strings: strings, symbols: symbols)
         case .unknown: throw .notAnImage(path: path)
         }
     }
@@ -43,6 +46,11 @@ public enum ImageInspector {
 enum FileMagic {
     /// `\x7fELF`.
     case elf
+    /// A thin Mach-O image (`MH_MAGIC(_64)`, `MH_CIGAM(_64)`), a fat file
+    /// (`FAT_MAGIC(_64)`, which Java class files share: the reader tells
+    /// them apart) or a static archive (`!<arch>\n`, of Mach-O objects or
+    /// not: the reader tells).
+    case macho
     /// Anything else.
     case unknown
 
@@ -58,6 +66,19 @@ enum FileMagic {
         var bytes = [UInt8](repeating: 0, count: 8)
         let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 8, 0) }
         guard count >= 0 else { throw .unreadable(path: path, errno: errno) }
-        self = count >= 4 && bytes[0] == 0x7F && bytes[1] == 0x45 && bytes[2] == 0x4C && bytes[3] == 0x46 ? .elf : .unknown
+        self = Self.kind(of: bytes.prefix(max(count, 0)))
+    }
+
+    static func kind(of bytes: ArraySlice<UInt8>) -> FileMagic {
+        guard bytes.count >= 4 else { return .unknown }
+        let first = Array(bytes.prefix(4))
+        if first == [0x7F, 0x45, 0x4C, 0x46] { return .elf }
+        let machO: [[UInt8]] = [
+            [0xFE, 0xED, 0xFA, 0xCE], [0xFE, 0xED, 0xFA, 0xCF], [0xCE, 0xFA, 0xED, 0xFE], [0xCF, 0xFA, 0xED, 0xFE],
+            [0xCA, 0xFE, 0xBA, 0xBE], [0xCA, 0xFE, 0xBA, 0xBF],
+        ]
+        if machO.contains(first) { return .macho }
+        if bytes.count >= 8 && Array(bytes.prefix(8)) == Array("!<arch>\n".utf8) { return .macho }
+        return .unknown
     }
 }

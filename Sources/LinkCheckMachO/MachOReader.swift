@@ -1,0 +1,155 @@
+import LinkCheckImage
+
+/// Turns a Mach-O file into linkcheck's format-neutral ``BinaryImage``
+/// values: one per slice of a fat file, one per Mach-O member of a static
+/// archive (``MachOFile``).
+public enum MachOReader {
+    /// Reads the Mach-O file at `path`.
+    ///
+    /// `strings` are the literals to look for in `__TEXT,__cstring` and
+    /// `__TEXT,__const`; `symbols` decides which imports and exports are kept
+    /// (by their name without Mach-O's leading `_`).
+    ///
+    /// What could not be read becomes ``BinaryImage/warnings`` (so the image
+    /// is never called safe): a malformed part of the image, a problem with
+    /// the fat header (which may have lost a slice), encrypted code.
+    ///
+    /// - Throws: ``InspectionError``: unreadable, not a regular file, not
+    ///   Mach-O (or an archive with no Mach-O member), a header that cannot
+    ///   be read, or changed while it was read.
+    public static func read(
+        path: String, strings: [String] = [], symbols selection: SymbolSelection = .all
+    ) throws(InspectionError) -> [BinaryImage] {
+        let file: MachOFile
+        do {
+            file = try MachOFile(path: path, strings: strings)
+        } catch {
+            throw inspectionError(error)
+        }
+        let sliced = file.container == .fat || file.container == .fat64
+        let images = file.images.map { image in
+            neutral(image, slice: sliced ? image.cpu.name : nil, fileWarnings: file.warnings, selection: selection)
+        }
+        guard !images.isEmpty else {
+            // An `ar` archive of ELF objects (a Linux static library) holds
+            // no Mach-O member: not an image of ours. A fat file whose every
+            // slice is broken is.
+            if file.container == .archive { throw .notAnImage(path: path) }
+            throw .malformed(path: path, format: .macho, structure: "fat header", reason: file.warnings.first ?? "no slice could be read")
+        }
+        return images
+    }
+
+    /// The neutral image of one Mach-O image.
+    static func neutral(_ image: MachOImage, slice: String?, fileWarnings: [String], selection: SymbolSelection) -> BinaryImage {
+        var warnings = fileWarnings + image.warnings
+        if image.isEncrypted {
+            warnings.append("the code is encrypted (LC_ENCRYPTION_INFO cryptid \(image.encryption?.cryptID ?? 0)): what it calls cannot be read")
+        }
+        let dependencies = image.dependencies.map { Dependency(name: $0.installName, kind: kind($0.kind)) }
+        var seen = Set<String>()
+        var imports: [Symbol] = []
+        for entry in image.imports {
+            let name = cName(entry.name)
+            guard keeps(selection, name), seen.insert("\(name)\u{0}\(entry.library)").inserted else { continue }
+            imports.append(Symbol(
+                name: name, binding: entry.isWeak ? .weak : .global, type: .notype,
+                library: library(entry.library, in: image)))
+        }
+        let exports = image.exports.compactMap { entry -> Symbol? in
+            let name = cName(entry.name)
+            guard keeps(selection, name) else { return nil }
+            return Symbol(name: name, binding: entry.isWeakDefinition ? .weak : .global, type: .notype, value: entry.address ?? 0)
+        }
+        let platform = image.platform.flatMap { version -> LinkCheckImage.PlatformVersion? in
+            guard let platform = LinkCheckImage.Platform(buildVersionPlatform: version.platform.rawValue) else { return nil }
+            return LinkCheckImage.PlatformVersion(platform: platform, minimumOS: "\(version.minimumOS)", sdk: version.sdk.map { "\($0)" })
+        }
+        return BinaryImage(
+            identity: ImageIdentity(path: image.path, slice: slice, member: image.archiveMember),
+            format: .macho,
+            architecture: Architecture(
+                name: image.cpu.name, is64Bit: image.header.is64Bit,
+                byteOrder: image.header.byteOrder == .littleEndian ? .little : .big,
+                code: .macho(cpuType: image.cpu.type, cpuSubtype: image.cpu.subtype & 0x00FF_FFFF)),
+            platform: platform,
+            fileType: fileType(image.fileType),
+            declaredName: image.installName,
+            dependencies: dependencies,
+            searchPaths: image.rpaths.map { SearchPath(path: $0, kind: .lcRpath) },
+            imports: imports,
+            exports: exports,
+            objcClassReferences: Array(Set(image.classReferences.compactMap(\.className))).sorted(),
+            selectorReferences: Array(Set(image.selectorReferences.compactMap(\.selector) + image.objcStubs.map(\.selector))).sorted(),
+            stringLiterals: image.readOnlyStrings,
+            facts: .macho(MachOFacts(
+                fileType: "MH_\(image.fileType)", flags: image.header.flags.rawValue, flagNames: image.header.flags.names,
+                appExtensionSafe: image.appExtensionSafe, encrypted: image.isEncrypted, codeSigned: image.hasCodeSignature,
+                fixups: fixups(image.fixupFormat), hasBitcode: image.hasBitcode)),
+            warnings: warnings)
+    }
+
+    /// A Mach-O symbol's C-level name: without the leading `_` the compiler
+    /// adds (`_dlopen` is `dlopen`, `_$s5UIKit…` is `$s5UIKit…`).
+    static func cName(_ name: String) -> String {
+        name.utf8.first == UInt8(ascii: "_") ? String(name.dropFirst()) : name
+    }
+
+    static func keeps(_ selection: SymbolSelection, _ name: String) -> Bool {
+        var name = name
+        return name.withUTF8 { selection.keeps($0) }
+    }
+
+    static func library(_ ordinal: LibraryOrdinal, in image: MachOImage) -> LibraryReference? {
+        switch ordinal {
+        case .dylib(let number): image.dependencies.firstIndex { $0.ordinal == number }.map(LibraryReference.dependency)
+        case .image: .selfImage
+        case .mainExecutable: .mainExecutable
+        case .flatLookup: .flatLookup
+        case .weakLookup: .weakLookup
+        case .invalid: nil
+        }
+    }
+
+    static func kind(_ kind: DependencyKind) -> Dependency.Kind {
+        switch kind {
+        case .needed: .needed
+        case .weak: .weak
+        case .reexport: .reexport
+        case .upward: .upward
+        case .lazy: .lazy
+        }
+    }
+
+    static func fileType(_ type: FileType) -> ImageFileType {
+        switch type {
+        case .dylib: .sharedLibrary
+        case .execute: .executable
+        case .bundle: .bundle
+        case .object: .relocatableObject
+        case .core: .core
+        default: .other
+        }
+    }
+
+    static func fixups(_ format: FixupFormat) -> MachOFacts.Fixups {
+        switch format {
+        case .chainedFixups: .chained
+        case .dyldInfo: .opcodes
+        case .none: .none
+        }
+    }
+
+    static func inspectionError(_ error: MachOError) -> InspectionError {
+        switch error {
+        case .unreadable(let path, let code): .unreadable(path: path, errno: code)
+        case .notRegularFile(let path): .notInspectable(path: path, reason: "not a regular file")
+        case .notMachO(let path): .notAnImage(path: path)
+        case .truncated(let path, let structure, let offset, let needed, let available):
+            .malformed(
+                path: path, format: .macho, structure: structure,
+                reason: "needs \(needed) bytes at offset \(offset), the file has \(available)")
+        case .changedWhileRead(let path): .changedWhileRead(path: path)
+        }
+    }
+}

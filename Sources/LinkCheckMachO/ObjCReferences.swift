@@ -1,0 +1,207 @@
+/// A `__objc_classrefs` slot: code loads the class it refers to from it.
+public struct ObjCClassReference: Sendable, Hashable {
+    /// The slot's virtual address (what `adrp`/`ldr` or `mov [rip+…]` load).
+    public var address: UInt64
+    /// The class name (`UIApplication`): the import bound into the slot
+    /// less its `_OBJC_CLASS_$_` prefix, or for a class of the image itself
+    /// the symbol at the slot's target, else the name in its `class_ro_t`.
+    public var className: String
+    /// Whether the class comes from another image (the slot is bound to an
+    /// import, or in an `MH_OBJECT` file relocated against an undefined
+    /// symbol).
+    public var isImported: Bool
+    /// For an imported class, the import (index into ``MachOImage/imports``)
+    /// bound into the slot; `nil` in `MH_OBJECT` files.
+    public var importIndex: Int?
+
+    public init(address: UInt64, className: String, isImported: Bool, importIndex: Int? = nil) {
+        self.address = address
+        self.className = className
+        self.isImported = isImported
+        self.importIndex = importIndex
+    }
+}
+
+/// A `__objc_selrefs` slot: code loads the selector it refers to from it
+/// before `objc_msgSend`.
+public struct SelectorReference: Sendable, Hashable {
+    /// The slot's virtual address (what `ldr x1, [selref]` loads).
+    public var address: UInt64
+    /// The selector (`sharedApplication`, `openURL:options:completionHandler:`),
+    /// the C string in `__objc_methname` the slot points to.
+    public var selector: String
+
+    public init(address: UInt64, selector: String) {
+        self.address = address
+        self.selector = selector
+    }
+}
+
+/// An `objc_msgSend$selector` stub of `__TEXT,__objc_stubs` (Xcode 14+):
+/// a call to it sends `selector`.
+public struct ObjCStub: Sendable, Hashable {
+    /// The stub's virtual address.
+    public var address: UInt64
+    /// The selector it sends.
+    public var selector: String
+
+    public init(address: UInt64, selector: String) {
+        self.address = address
+        self.selector = selector
+    }
+}
+
+/// Objective-C class references, selector references and message stubs.
+enum ObjCReferences {
+    static let classPrefix = "_OBJC_CLASS_$_"
+
+    /// Every slot of every `__objc_classrefs` section that names a class.
+    static func classReferences(_ context: ReadContext, warnings: inout Warnings) -> [ObjCClassReference] {
+        var references: [ObjCClassReference] = []
+        let pointerSize = UInt64(context.header.pointerSize)
+        for (number, section) in context.contentSections(named: "__objc_classrefs") {
+            var unresolved = 0
+            defer {
+                if unresolved > 0 {
+                    warnings.add(
+                        "section \(section.qualifiedName)", at: context.image.fileOffset &+ Int(section.fileOffset),
+                        "\(unresolved) class references whose class could not be named")
+                }
+            }
+            for index in 0..<(section.size / pointerSize) {
+                let offset = index * pointerSize
+                let address = section.address &+ offset
+                switch context.slot(section: number, offset: offset) {
+                case .bound(let index):
+                    references.append(
+                        ObjCClassReference(address: address, className: className(context.imports[index].name), isImported: true, importIndex: index))
+                case .symbol(let index):
+                    references.append(
+                        ObjCClassReference(address: address, className: className(context.symbols[index].name), isImported: true, importIndex: nil))
+                case .address(let target):
+                    if let name = localClassName(context, at: target) {
+                        references.append(ObjCClassReference(address: address, className: name, isImported: false, importIndex: nil))
+                    } else {
+                        unresolved += 1
+                    }
+                case .none:
+                    unresolved += 1
+                }
+            }
+        }
+        return references
+    }
+
+    /// Every slot of every `__objc_selrefs` section whose selector string
+    /// could be read.
+    static func selectorReferences(_ context: ReadContext, warnings: inout Warnings) -> [SelectorReference] {
+        var references: [SelectorReference] = []
+        let pointerSize = UInt64(context.header.pointerSize)
+        for (number, section) in context.contentSections(named: "__objc_selrefs") {
+            var unresolved = 0
+            defer {
+                if unresolved > 0 {
+                    warnings.add(
+                        "section \(section.qualifiedName)", at: context.image.fileOffset &+ Int(section.fileOffset),
+                        "\(unresolved) selector references whose selector could not be read")
+                }
+            }
+            for index in 0..<(section.size / pointerSize) {
+                let offset = index * pointerSize
+                if case .address(let target) = context.slot(section: number, offset: offset),
+                   let selector = context.addressSpace.cString(at: target) {
+                    references.append(SelectorReference(address: section.address &+ offset, selector: selector))
+                } else {
+                    unresolved += 1
+                }
+            }
+        }
+        return references
+    }
+
+    /// The stubs of `__TEXT,__objc_stubs`: where the symbol table names them
+    /// (`_objc_msgSend$sel` symbols in the section), from the names;
+    /// otherwise by decoding each stub's selector load (arm64 and arm64_32:
+    /// `adrp x1, selref@PAGE; ldr x1|w1, [x1, selref@PAGEOFF]`; x86_64:
+    /// `mov rsi, [rip + selref]`) and looking the slot up in
+    /// `selectorReferences`.
+    static func stubs(_ context: ReadContext, selectorReferences: [SelectorReference], warnings: inout Warnings) -> [ObjCStub] {
+        let sections = context.contentSections.filter { $0.section.name == "__objc_stubs" && $0.section.segmentName == "__TEXT" }
+        guard !sections.isEmpty else { return [] }
+        let prefix = "_objc_msgSend$"
+        let numbers = Set(sections.map(\.number))
+        let named = context.symbols.filter {
+            $0.kind == .section && numbers.contains(Int($0.sectionNumber)) && $0.name.hasPrefix(prefix)
+        }
+        if !named.isEmpty {
+            return named.map { ObjCStub(address: $0.value, selector: String($0.name.dropFirst(prefix.count))) }
+                .sorted { $0.address < $1.address }
+        }
+        let selectors = Dictionary(selectorReferences.map { ($0.address, $0.selector) }, uniquingKeysWith: { first, _ in first })
+        var stubs: [ObjCStub] = []
+        for (_, section) in sections {
+            let bytes = context.bytes(of: section)
+            switch context.header.cpu.type {
+            case CPUType.arm | CPUType.abi64, CPUType.arm | CPUType.abi64_32:
+                let wide = context.header.cpu.type == CPUType.arm | CPUType.abi64
+                var offset = 0
+                while offset + 8 <= bytes.count {
+                    defer { offset += 4 }
+                    guard let adrp = bytes.u32(at: offset), let load = bytes.u32(at: offset + 4),
+                          adrp & 0x9f00_001f == 0x9000_0001,  // adrp x1, page
+                          load & 0xffc0_03ff == (wide ? 0xf940_0021 : 0xb940_0021)  // ldr x1|w1, [x1, #imm]
+                    else { continue }
+                    let pc = section.address &+ UInt64(offset)
+                    let immediate = Int64((adrp >> 29) & 0x3) | Int64((adrp >> 5) & 0x7_ffff) << 2
+                    let pageDelta = (immediate << 43) >> 31  // sign-extend 21 bits, times 4096
+                    let slot = (pc & ~0xfff) &+ UInt64(bitPattern: pageDelta) &+ UInt64((load >> 10) & 0xfff) * (wide ? 8 : 4)
+                    if let selector = selectors[slot] { stubs.append(ObjCStub(address: pc, selector: selector)) }
+                }
+            case CPUType.x86 | CPUType.abi64:
+                var offset = 0
+                while offset + 7 <= bytes.count {
+                    defer { offset += 1 }
+                    guard bytes.u8(at: offset) == 0x48, bytes.u8(at: offset + 1) == 0x8b, bytes.u8(at: offset + 2) == 0x35,
+                          let displacement = bytes.u32(at: offset + 3)
+                    else { continue }  // mov rsi, [rip + disp32]
+                    let pc = section.address &+ UInt64(offset)
+                    let slot = pc &+ 7 &+ UInt64(bitPattern: Int64(Int32(bitPattern: displacement)))
+                    if let selector = selectors[slot] { stubs.append(ObjCStub(address: pc, selector: selector)) }
+                }
+            default:
+                warnings.add("section __TEXT,__objc_stubs", at: bytes.fileOffset, "stubs of \(context.header.cpu) are not decoded; skipped")
+            }
+        }
+        return stubs
+    }
+
+    /// `_OBJC_CLASS_$_Name` → `Name`; other names as they are.
+    static func className(_ symbol: String) -> String {
+        symbol.hasPrefix(classPrefix) ? String(symbol.dropFirst(classPrefix.count)) : symbol
+    }
+
+    /// The name of the image's own class at `address` (its `class_t`): the
+    /// `_OBJC_CLASS_$_` symbol there, else the `name` of the `class_ro_t`
+    /// its `data` field points to.
+    private static func localClassName(_ context: ReadContext, at address: UInt64) -> String? {
+        if let symbol = context.definedSymbol(at: address), symbol.name.hasPrefix(classPrefix) {
+            return className(symbol.name)
+        }
+        // class_t: isa, superclass, cache, vtable, data (pointer-sized each);
+        // class_ro_t: flags, instanceStart, instanceSize, [reserved on
+        // 64-bit], ivarLayout, name.
+        let size = UInt64(context.header.pointerSize)
+        guard let data = target(context, at: address &+ 4 &* size) else { return nil }
+        let ro = data & ~UInt64(0x7)  // FAST_DATA_MASK low bits
+        guard let name = target(context, at: ro &+ (context.header.is64Bit ? 24 : 16)) else { return nil }
+        return context.addressSpace.cString(at: name)
+    }
+
+    /// The address the pointer at `address` points to: a rebase target, or
+    /// in opcode images and object files the value stored there.
+    private static func target(_ context: ReadContext, at address: UInt64) -> UInt64? {
+        if let target = context.rebaseTarget[address] { return target }
+        guard context.fixupFormat != .chainedFixups else { return nil }
+        return context.addressSpace.pointer(at: address)
+    }
+}

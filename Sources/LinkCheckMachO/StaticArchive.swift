@@ -1,0 +1,107 @@
+/// A static archive (`!<arch>\n`, `ar(5)`): a thin file or a fat slice
+/// whose members are `MH_OBJECT` images.
+public struct StaticArchive: Sendable {
+    /// One image per Mach-O member, in archive order, each with its member
+    /// name (``MachOImage/archiveMember``).
+    public var members: [MachOImage]
+    /// Problems with the archive's own structure (member headers, names,
+    /// members that are not Mach-O), each naming the member and its file
+    /// offset.
+    public var warnings: [String]
+
+    /// `!<arch>\n`.
+    static let magic: [UInt8] = Array("!<arch>\n".utf8)
+
+    /// Whether `bytes` start with the archive magic.
+    static func isArchive(_ bytes: ByteReader) -> Bool {
+        guard bytes.count >= magic.count else { return false }
+        return magic.indices.allSatisfy { bytes.u8(at: $0) == magic[$0] }
+    }
+
+    /// Reads the archive in `bytes`: walks the 60-byte member headers
+    /// (`ar_hdr`), takes BSD long names (`#1/NN`, the name in the first NN
+    /// bytes of the member) and GNU ones (`/N` into the `//` member), skips
+    /// the symbol tables (`__.SYMDEF`, `__.SYMDEF SORTED`, `__.SYMDEF_64`,
+    /// `/`, `/SYM64/`) and reads each Mach-O member as an image. A member
+    /// header that cannot be read ends the walk with a warning.
+    static func read(_ bytes: ByteReader, path: String, strings: [String]) -> StaticArchive {
+        var archive = StaticArchive(members: [], warnings: [])
+        var warnings = Warnings()
+        var gnuNames: ByteReader? = nil
+        var gnuNameCache: [Int: String] = [:]
+        var offset = magic.count
+        while offset < bytes.count {
+            if offset % 2 == 1 && bytes.u8(at: offset) == 0x0a { offset += 1 }  // padding to an even offset
+            guard offset < bytes.count else { break }
+            let headerAt = bytes.fileOffset + offset
+            guard let header = try? bytes.record("ar_hdr", at: offset, size: 60) else {
+                warnings.add("ar_hdr", at: headerAt, "a member header runs past the end of the archive; the rest not read")
+                break
+            }
+            guard header.u8(58) == 0x60, header.u8(59) == 0x0a else {
+                warnings.add("ar_hdr", at: headerAt, "a member header without its \"`\\n\" terminator; the rest not read")
+                break
+            }
+            let rawName = header.name(0, length: 16).trimmingTrailingSpaces
+            guard let size = Int(header.name(48, length: 10).trimmingTrailingSpaces), size >= 0,
+                  size <= bytes.count - offset - 60
+            else {
+                warnings.add("ar_hdr \(rawName)", at: headerAt, "its size field is not a number that fits in the archive; the rest not read")
+                break
+            }
+            let dataStart = offset + 60
+            offset = dataStart + size
+            var contentStart = dataStart
+            var name = rawName
+            if rawName.hasPrefix("#1/") {
+                guard let length = Int(rawName.dropFirst(3)), length >= 0, length <= size else {
+                    warnings.add("ar_hdr \(rawName)", at: headerAt, "a BSD long name whose length is not a number within the member; member skipped")
+                    continue
+                }
+                name = bytes.fixedString(at: dataStart, length: length) ?? ""
+                contentStart = dataStart + length
+            } else if rawName == "//" {
+                gnuNames = bytes.window(offset: dataStart, size: size)
+                gnuNameCache = [:]
+                continue
+            } else if rawName.hasPrefix("/"), let index = Int(rawName.dropFirst()) {
+                guard let names = gnuNames, index >= 0, index < names.count else {
+                    warnings.add("ar_hdr \(rawName)", at: headerAt, "a GNU long name outside the // member; member skipped")
+                    continue
+                }
+                if let known = gnuNameCache[index] { name = known } else {
+                    // `name/\n` entries.
+                    var end = index
+                    while end < names.count, let byte = names.u8(at: end), byte != 0x0a, byte != 0 { end += 1 }
+                    name = names.fixedString(at: index, length: end - index) ?? ""
+                    if name.hasSuffix("/") { name.removeLast() }
+                    gnuNameCache[index] = name
+                }
+            } else if rawName.hasSuffix("/") && rawName != "/" {
+                name = String(rawName.dropLast())
+            }
+            if ["__.SYMDEF", "__.SYMDEF SORTED", "__.SYMDEF_64", "__.SYMDEF_64 SORTED", "/", "/SYM64/"].contains(name) { continue }
+            guard let member = bytes.window(offset: contentStart, size: dataStart + size - contentStart) else { continue }
+            do {
+                if let image = try ImageReader.read(member, path: path, member: name, strings: strings) {
+                    archive.members.append(image)
+                } else {
+                    warnings.add("archive member \(name)", at: member.fileOffset, "not a Mach-O object; skipped")
+                }
+            } catch {
+                warnings.add("archive member \(name)", at: member.fileOffset, "\(error.description); skipped")
+            }
+        }
+        archive.warnings = warnings.all
+        return archive
+    }
+}
+
+extension String {
+    /// The string less trailing spaces (the padding of `ar_hdr` fields).
+    var trimmingTrailingSpaces: String {
+        var result = Substring(self)
+        while result.last == " " { result = result.dropLast() }
+        return String(result)
+    }
+}
