@@ -26,8 +26,13 @@ public struct Baseline: Sendable, Equatable {
     /// The baseline of `findings`; `key` gives an image name's baseline
     /// key (``key(of:)``).
     /// or file name.
+    ///
+    /// Completeness findings (`INSP001`, `LINK002`) are left out: what could
+    /// not be read is never accepted as safe.
     public init(findings: [Finding], key: (String) -> String) {
-        entries = Set(findings.map { Entry(rule: $0.rule, image: key($0.image), symbol: $0.symbol) })
+        entries = Set(findings.filter { !BuiltInRules.isCompleteness($0.rule) }.map {
+            Entry(rule: $0.rule, image: key($0.image), symbol: $0.symbol)
+        })
     }
 
     private struct File: Codable {
@@ -119,8 +124,10 @@ public struct Baseline: Sendable, Equatable {
         findings.filter { contains($0, key: key) }
     }
 
+    /// Whether the baseline accepts `finding`: never a completeness one.
     func contains(_ finding: Finding, key: (String) -> String) -> Bool {
-        entries.contains(Entry(rule: finding.rule, image: key(finding.image), symbol: finding.symbol))
+        !BuiltInRules.isCompleteness(finding.rule)
+            && entries.contains(Entry(rule: finding.rule, image: key(finding.image), symbol: finding.symbol))
     }
 }
 

@@ -238,6 +238,10 @@ private struct ConfigurationReader {
         let symbol = text("symbol", required: false)
         let reason = text("reason", required: true)
         guard let rule, let image, let reason else { return nil }
+        guard !BuiltInRules.isCompleteness(rule) else {
+            report("\(path).rule", "\(rule) cannot be suppressed: an image read only in part is never called safe; replace the damaged file instead")
+            return nil
+        }
         return Suppression(rule: rule, image: image, symbol: symbol, reason: reason, jsonPath: path)
     }
 }

@@ -20,7 +20,8 @@ public struct LinkGraph: Sendable {
     public private(set) var mismatches: [Mismatch]
     /// Dependencies found nowhere the loader would look.
     public private(set) var missing: [Missing]
-    /// `directDependents[i]`: indices of the images that link image `i`.
+    /// `directDependents[i]`: indices of the images that link or load
+    /// image `i`.
     private var directDependents: [[Int]]
 
     /// A dependency whose only candidates are of another machine, class,
@@ -55,6 +56,17 @@ public struct LinkGraph: Sendable {
         for (from, targets) in edges.enumerated() {
             for target in targets { directDependents[target].append(from) }
         }
+        for (from, loaded) in loads.sorted(by: { $0.key < $1.key }) {
+            for target in loaded.compactMap(\.target) where !directDependents[target].contains(from) {
+                directDependents[target].append(from)
+            }
+        }
+    }
+
+    /// Whether image `from` reaches image `to` only by loading it at run
+    /// time (a `dlopen` or `.note.dlopen` edge, not a dependency).
+    public func loadsOnly(from: Int, to: Int) -> Bool {
+        !edges[from].contains(to) && (loads[from] ?? []).contains { $0.target == to }
     }
 
     /// Resolves dependencies and `loads` among `images` only, by link name
@@ -66,9 +78,10 @@ public struct LinkGraph: Sendable {
         }
     }
 
-    /// The images that link `image` directly or not, each with the shortest
-    /// chain of indices from it down to `image` (both ends included).
-    /// Breadth-first over reversed edges; cycles are visited once.
+    /// The images that link or load `image` directly or not, each with the
+    /// shortest chain of indices from it down to `image` (both ends
+    /// included). Breadth-first over reversed edges (dependencies, then
+    /// loads); cycles are visited once.
     public func dependents(of image: Int) -> [Int: [Int]] {
         var chains: [Int: [Int]] = [image: [image]]
         var queue = [image]

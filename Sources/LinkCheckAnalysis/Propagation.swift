@@ -1,10 +1,11 @@
 import LinkCheckImage
 import LinkCheckRules
 
-/// Transitive findings: an image that links, directly or not, an image
-/// with an unsafe finding gets that finding too, with the chain of images
-/// from it down to the one that uses the API; one that links an image read
-/// only in part is incomplete too.
+/// Transitive findings: an image that links or loads, directly or not, an
+/// image with an unsafe finding gets that finding too, with the chain of
+/// images from it down to the one that uses the API (a hop made by loading
+/// at run time is marked `(dlopen)`); one that links an image read only in
+/// part is incomplete too.
 struct Propagation {
     let graph: LinkGraph
     let rules: RuleSet
@@ -21,9 +22,15 @@ struct Propagation {
             let unsafe = originFindings.filter { $0.kind != .providedSymbol && $0.category.makesUnsafe }
             let partial = originFindings.contains { $0.kind == .partialInspection }
             guard !unsafe.isEmpty || partial else { continue }
-            for (dependent, chain) in graph.dependents(of: origin) where dependent < graph.scannedCount {
+            // An image that loads the origin itself has DLOP001 for that
+            // hop (``LoadedLibraries``); what links it gets the chain.
+            for (dependent, chain) in graph.dependents(of: origin)
+            where dependent < graph.scannedCount && !graph.loadsOnly(from: chain[0], to: chain[1]) {
                 passedThrough.formUnion(chain)
-                let names = chain.map { images[$0].shortName }
+                let names = chain.indices.map { position in
+                    position > 0 && graph.loadsOnly(from: chain[position - 1], to: chain[position])
+                        ? images[chain[position]].shortName + " (dlopen)" : images[chain[position]].shortName
+                }
                 if partial {
                     // What a linked library holds is part of what its
                     // dependents run: one it could not read in full leaves

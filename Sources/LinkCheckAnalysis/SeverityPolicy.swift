@@ -13,6 +13,11 @@ struct SeverityPolicy: Sendable {
     let extensionsReaching: [[Int]]
     /// `appReaches[i]`: whether a containing app links or loads image `i`.
     let appReaches: [Bool]
+    /// `orphanReaches[i]`: whether a framework no extension and no app links
+    /// or loads (one that has to be safe in its own right, when roles are
+    /// given) links or loads image `i`, directly or not: then image `i`
+    /// has to be safe too, even when the app also links it.
+    let orphanReaches: [Bool]
 
     init(images: [BinaryImage], policy: Policy, graph: LinkGraph) {
         self.policy = policy
@@ -34,6 +39,13 @@ struct SeverityPolicy: Sendable {
         }
         self.extensionsReaching = extensionsReaching
         self.appReaches = appReaches
+        var orphanReaches = Array(repeating: false, count: images.count)
+        if policy.assignsRoles {
+            for index in roles.indices where roles[index].role == .framework && extensionsReaching[index].isEmpty && !appReaches[index] {
+                for reached in LinkGraph.reachable(from: index, over: next) { orphanReaches[reached] = true }
+            }
+        }
+        self.orphanReaches = orphanReaches
     }
 
     /// The severity a rule's finding has on image `index`, and a remark on
@@ -51,7 +63,7 @@ struct SeverityPolicy: Sendable {
         case .framework:
             let extensions = extensionsReaching[index]
             if extensions.isEmpty {
-                if appReaches[index] && policy.assignsRoles {
+                if isAppOnly(index) {
                     return (.note, " (only the containing app links or loads it)")
                 }
                 return (rule.severity, "")
@@ -71,7 +83,7 @@ struct SeverityPolicy: Sendable {
         switch roles[index].role {
         case .app: false
         case .extension: true
-        case .framework: !extensionsReaching[index].isEmpty || !appReaches[index] || !policy.assignsRoles
+        case .framework: !isAppOnly(index)
         }
     }
 
@@ -91,8 +103,10 @@ struct SeverityPolicy: Sendable {
     }
 
     /// Whether only the containing app runs image `index`: it is the app, or
-    /// the app links or loads it and no extension does.
+    /// roles are given and the app links or loads it while no extension, and
+    /// no framework that has to be safe in its own right, does.
     func isAppOnly(_ index: Int) -> Bool {
-        roles[index].role == .app || (extensionsReaching[index].isEmpty && appReaches[index])
+        roles[index].role == .app
+            || (policy.assignsRoles && extensionsReaching[index].isEmpty && appReaches[index] && !orphanReaches[index])
     }
 }

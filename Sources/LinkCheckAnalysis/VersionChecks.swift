@@ -25,7 +25,10 @@ extension OwnFindings {
                 let detail = checked.isEmpty
                     ? "\(caller) calls \(loader) without a run-time OS version check"
                     : "\(caller) calls \(loader) after a run-time OS version check (\(checked.sorted().map(locator.displayName).joined(separator: ", ")))"
-                var finding = Finding(builtIn: rule, kind: .versionCheck, image: image.name, symbol: loader, detail: detail)
+                // Only the containing app runs this code: the guide's advice,
+                // not a reason to stop a release.
+                let level = rule.severity == .warning && severity.isAppOnly(index) ? Severity.note : rule.severity
+                var finding = Finding(builtIn: rule, kind: .versionCheck, image: image.name, symbol: loader, detail: detail, severity: level)
                 locator.locate(&finding, sites: sites, in: code, api: loader)
                 findings.append(finding)
             }

@@ -69,8 +69,8 @@ import Testing
         let result = Analyzer(
             images: images, rules: Self.rules, policy: Policy(extensions: ["Ext": nil], apps: ["App"]), loads: loads
         ).run()
-        // The app's own code is clean; what it loads is app-only.
-        #expect(result.images.map(\.verdict) == [.extensionSafe, .appOnly, .appOnly, .extensionSafe])
+        // What the app links loads an unsafe plug-in: app-only, all three.
+        #expect(result.images.map(\.verdict) == [.appOnly, .appOnly, .appOnly, .extensionSafe])
         #expect(!result.findings.contains { $0.severity == .error })
         let plugin = result.findings.filter { $0.image == "/t/libPlugin.so" }
         #expect(plugin.map(\.message) == ["imports 'kit_shared': unavailable (only the containing app links or loads it)"])
@@ -83,6 +83,34 @@ import Testing
         #expect(result.images.map(\.verdict) == [.unsafe, .unsafe])
         #expect(result.findings.map(\.rule).sorted() == ["DLOP001", "TST001"])
         #expect(result.findings.allSatisfy { $0.severity == .error })
+    }
+
+    @Test func unsafeCodeLoadedByWhatAnExtensionLinksReachesTheExtension() {
+        // libExt.so links libLoader.so, which dlopens libUnsafe.so.
+        let images = [
+            Self.image("libExt.so", needs: ["libLoader.so"]), Self.image("libLoader.so"),
+            Self.image("libUnsafe.so", imports: ["kit_shared"]),
+        ]
+        let loads = [1: [LoadRequest(names: ["libUnsafe.so"], callSite: nil, source: .call)]]
+        let result = Analyzer(images: images, rules: Self.rules, policy: Policy(extensions: ["Ext": nil]), loads: loads).run()
+        #expect(result.images.map(\.verdict) == [.unsafe, .unsafe, .unsafe])
+        let ext = result.findings.filter { $0.image == "/t/libExt.so" }
+        #expect(ext.map(\.rule) == ["TST001"])
+        #expect(ext.first?.severity == .error)
+        #expect(ext.first?.chain == ["libExt.so", "libLoader.so", "libUnsafe.so (dlopen)", "kit_shared"])
+        // The loader's own hop is DLOP001, not a second copy of the API finding.
+        #expect(result.findings.filter { $0.image == "/t/libLoader.so" }.map(\.rule) == ["DLOP001"])
+    }
+
+    @Test func withTheAppAloneNamedAFrameworkNoOneLinksMustBeSafeAndSoMustWhatItLinks() {
+        // libExt.so is not named; it links libKit.so, which the app links too.
+        let images = [
+            Self.image("libApp.so", needs: ["libKit.so"]), Self.image("libExt.so", needs: ["libKit.so"]),
+            Self.image("libKit.so", imports: ["kit_shared"]),
+        ]
+        let (reports, findings) = Self.run(images, Policy(apps: ["App"]))
+        #expect(reports.map(\.verdict) == [.appOnly, .unsafe, .unsafe])
+        #expect(findings.filter { $0.image == "/t/libKit.so" }.map(\.severity) == [.error])
     }
 
     @Test func aSafeFrameworkOnlyTheAppLinksStaysExtensionSafe() {

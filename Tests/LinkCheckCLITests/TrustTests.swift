@@ -87,6 +87,29 @@ import Testing
         let text = try Command.linkcheck(["check", "--baseline", baseline] + roles + [images])
         #expect(text.standardOutput.hasSuffix("; \(count) findings in the baseline\n"))
     }
+    @Test func aBaselinedPartialImageStaysIncomplete() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let prefix = directory.path("libFoundation.so")
+        try Data(contentsOf: URL(fileURLWithPath: Self.library)).prefix(4096).write(to: prefix)
+        let baseline = directory.path("baseline.json").path
+        _ = try Command.linkcheck(["check", "--write-baseline", baseline, prefix.path])
+        let written = try String(contentsOfFile: baseline, encoding: .utf8)
+        #expect(!written.contains("INSP001"), "what could not be read is never accepted: \(written)")
+        let output = try Command.linkcheck(["check", "--format", "json", "--baseline", baseline, prefix.path])
+        #expect(output.status == 1)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
+        #expect((report["images"] as? [[String: Any]])?.map { $0["verdict"] as? String } == ["incomplete"])
+    }
+
+    @Test func aSuppressionOfINSP001IsAConfigurationError() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let config = directory.path("linkcheck.json")
+        try #"{"suppressions": [{"rule": "INSP001", "image": "libFoundation.so", "reason": "known"}]}"#.write(to: config, atomically: true, encoding: .utf8)
+        let output = try Command.linkcheck(["check", "--config", config.path, Self.library])
+        #expect(output.status == 2)
+        #expect(output.standardError.contains("$.suppressions[0].rule: INSP001 cannot be suppressed"), "\(output.standardError)")
+    }
+
 }
 
 /// A small deterministic random number generator (SplitMix64), so that a
