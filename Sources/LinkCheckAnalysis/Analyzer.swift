@@ -13,7 +13,9 @@ import LinkCheckRules
 /// 3. transitive findings (``Propagation``): an image that links an image
 ///    with an unsafe finding gets it too, with the chain;
 /// 4. what code loads (``LoadedLibraries``), architecture
-///    (``ArchitectureChecks``) and missing libraries (``MissingLibraries``);
+///    (``ArchitectureChecks``), missing libraries (``MissingLibraries``),
+///    and Mach-O frameworks' `MH_APP_EXTENSION_SAFE` against their code
+///    (``ExtensionSafeFlagCheck``);
 /// 5. the baseline, then verdicts (``Verdicts``) from what remains.
 ///
 /// Severity by role (``SeverityPolicy``) applies throughout: the containing
@@ -104,6 +106,13 @@ public struct Analyzer: Sendable {
         findings += transitive.filter { reported.contains($0.image) }.map(\.finding)
         findings += loaded + ArchitectureChecks(graph: graph, policy: policy).findings()
             + MissingLibraries(graph: graph, severity: severity).findings()
+        let flags = ExtensionSafeFlagCheck(graph: graph, severity: severity)
+        let usesAPI = Set(findings.filter { $0.kind != .providedSymbol && $0.category.makesUnsafe }.map(\.image))
+        var flagCases: [Int: ExtensionSafeFlag] = [:]
+        for index in reported {
+            flagCases[index] = flags.flagCase(index, usesUnavailableAPI: usesAPI.contains(images[index].name))
+        }
+        findings += flags.findings(cases: flagCases)
         findings = findings.filter(keep)
         findings.sort(by: Finding.reportOrder)
         let names = Dictionary(images.map { ($0.name, Policy.names(of: $0)) }, uniquingKeysWith: { first, _ in first })
@@ -117,7 +126,9 @@ public struct Analyzer: Sendable {
         }
         let byImage = Dictionary(grouping: findings, by: \.image)
         let reports = reported.sorted().map { index in
-            imageReport(index, findings: byImage[images[index].name] ?? [], reported: reported, unsafeImages: unsafeImages)
+            var report = imageReport(index, findings: byImage[images[index].name] ?? [], reported: reported, unsafeImages: unsafeImages)
+            report.extensionSafeFlag = flagCases[index]
+            return report
         }
         return Outcome(images: reports, findings: findings, baselined: baselined, notices: notices)
     }

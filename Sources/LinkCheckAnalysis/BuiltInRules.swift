@@ -58,6 +58,21 @@ public enum BuiltInRules {
         rule == partialInspection.id || rule == unreadableLibrary.id
     }
 
+    /// A Mach-O framework that has to be extension-safe but was not built
+    /// with `-application_extension`.
+    public static let unflaggedFramework = builtIn(
+        id: "FLAG001", api: "MH_APP_EXTENSION_SAFE", category: .reviewRisk, severity: .warning,
+        message: "the linker warns when an extension links a dylib without MH_APP_EXTENSION_SAFE (\"linking against a dylib which is not safe for use in application extensions\")",
+        fixit: "Build the framework with -application_extension (Xcode: Require Only App-Extension-Safe API, APPLICATION_EXTENSION_API_ONLY = YES).",
+        source: "ld64 Resolver::doFile and lld MachO: -application_extension; <mach-o/loader.h> MH_APP_EXTENSION_SAFE 0x02000000")
+    /// A Mach-O framework flagged extension-safe that uses APIs unavailable
+    /// in extensions.
+    public static let flagNotEvidence = builtIn(
+        id: "FLAG002", api: "MH_APP_EXTENSION_SAFE", category: .reviewRisk, severity: .warning,
+        message: "the flag is a claim, not evidence: the linker sets it without looking at the code (and LD_APPLICATION_EXTENSION_SAFE sets it without checking at all)",
+        fixit: "Remove the unavailable API from the framework, or move it into a framework only the containing app links.",
+        source: "ld64: -application_extension sets MH_APP_EXTENSION_SAFE; the check of the code is the compiler's (-fapplication-extension)")
+
     /// A library loaded at run time that is not extension-safe.
     public static let unsafeLoad = builtIn(
         id: "DLOP001", api: "dlopen of an unsafe library", category: .conditionalLoading, severity: .error,
@@ -106,5 +121,6 @@ public enum BuiltInRules {
     }
 
     public static let all = [thirtyTwoBit, missingArchitecture, linkMismatch, loaderInterposition, partialInspection, missingLibrary, unreadableLibrary,
+        unflaggedFramework, flagNotEvidence,
         unsafeLoad, safeLoad, missingLoad, guardedLoad, unguardedLoad]
 }

@@ -14,6 +14,10 @@ public struct Finding: Sendable, Equatable {
         case providedSymbol = "provides"
         /// The image defines a C loader's symbol and so interposes it.
         case interposedLoader = "interposition"
+        /// The image references a matched Objective-C class, or a class and
+        /// a selector of a matched method (Mach-O `__objc_classrefs`,
+        /// `__objc_selrefs`).
+        case objcReference = "objc"
         /// A matched string literal is in the image's read-only data.
         case stringLiteral = "string"
         /// The image links (DT_NEEDED) a library that is unsafe as a whole.
@@ -36,6 +40,8 @@ public struct Finding: Sendable, Equatable {
         case loadedLibrary = "loaded-library"
         /// A loader call, with or without a run-time OS version check.
         case versionCheck = "version-check"
+        /// A Mach-O framework's `MH_APP_EXTENSION_SAFE` flag against its code.
+        case extensionSafeFlag = "extension-safe-flag"
     }
 
     /// The rule id, e.g. `AEX001` or a built-in `ARCH001`.

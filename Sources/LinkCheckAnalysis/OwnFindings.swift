@@ -34,8 +34,14 @@ struct OwnFindings {
                 builtIn: BuiltInRules.partialInspection, kind: .partialInspection, image: image.name,
                 detail: "call sites could not be analysed (\(codeFailure))", severity: severity.completenessSeverity(index)))
         }
+        // An Objective-C class's import (`OBJC_CLASS_$_X`) is the class
+        // reference's finding already (``objcFindings()``).
+        let classesReferenced = Set(matches.objc.flatMap { match -> [String] in
+            guard case .objc(let name) = match.matcher, name.selector == nil else { return [] }
+            return ["\(match.rule.id) OBJC_CLASS_$_\(name.className)", "\(match.rule.id) OBJC_METACLASS_$_\(name.className)"]
+        })
         for (symbol, symbolMatches) in matches.imports {
-            for match in symbolMatches {
+            for match in symbolMatches where !classesReferenced.contains("\(match.rule.id) \(symbol.name)") {
                 let demangled = rules.demangler.any(symbol.name)
                 var finding = finding(
                     match, kind: .importedSymbol, subject: symbol.name, demangled: demangled,
@@ -47,6 +53,7 @@ struct OwnFindings {
                 findings.append(finding)
             }
         }
+        findings += objcFindings()
         if code != nil {
             findings += staticCallFindings() + versionCheckFindings()
         }

@@ -134,6 +134,9 @@ public struct ImageReport: Sendable, Equatable {
     public var loads: [LoadReport] = []
     /// Whether its call sites were analysed.
     public var callSites: CallSiteStatus = .notNeeded
+    /// For a Mach-O framework that has to be extension-safe: the linker's
+    /// flag against the code's evidence (``ExtensionSafeFlag``).
+    public var extensionSafeFlag: ExtensionSafeFlag?
 
     public init(
         image: BinaryImage, role: AssignedRole, verdict: Verdict, links: [String], provides: [String], external: Bool

@@ -54,8 +54,15 @@ public struct Policy: Sendable, Equatable {
     /// and its module name (the file name without a `lib` prefix and a
     /// `.so…` or `.dylib` suffix: `libPhotoEditorExtension.so` →
     /// `PhotoEditorExtension`; a framework's binary is its module).
+    /// For a binary inside a bundle, the bundle's folder name and its stem
+    /// too (`PhotosShare.appex`, `PhotosShare`).
     public static func names(of image: BinaryImage) -> Set<String> {
         var names: Set<String> = [image.fileName, moduleName(of: image.fileName), image.shortName, moduleName(of: image.shortName)]
+        let bundleSuffixes = [".app", ".appex", ".framework", ".bundle", ".xpc"]
+        if let bundle = image.path.split(separator: "/").dropLast().last(where: { folder in bundleSuffixes.contains { folder.hasSuffix($0) } }) {
+            names.insert(String(bundle))
+            names.insert(String(bundle[..<(bundle.lastIndex(of: ".") ?? bundle.endIndex)]))
+        }
         if let declared = image.declaredName {
             names.insert(declared)
             names.insert(moduleName(of: declared))

@@ -10,6 +10,9 @@ public struct SymbolMatches: Sendable {
     /// Each export an unsafe rule matches (the image provides the API, or
     /// holds a linked-in copy of it), in export order.
     public let exports: [(symbol: Symbol, matches: [RuleMatch])]
+    /// The rules the image's Objective-C class and selector references
+    /// match (``RuleSet/rules(matchingClasses:selectors:unsafeOnly:)``).
+    public let objc: [RuleMatch]
 
     /// Matches `image`'s symbols against `rules`.
     public init(_ image: BinaryImage, rules: RuleSet) {
@@ -21,10 +24,11 @@ public struct SymbolMatches: Sendable {
             let matches = rules.rules(matchingSymbol: symbol.name, unsafeOnly: true)
             return matches.isEmpty ? nil : (symbol, matches)
         }
+        objc = rules.rules(matchingClasses: Set(image.objcClassReferences), selectors: Set(image.selectorReferences))
     }
 
     /// Whether call sites matter for the image: it imports a symbol some rule
-    /// matches, or defines one an unsafe rule matches (a statically linked
-    /// copy of an API).
-    public var needCallSites: Bool { !imports.isEmpty || !exports.isEmpty }
+    /// matches, defines one an unsafe rule matches (a statically linked copy
+    /// of an API), or references an Objective-C class or method one matches.
+    public var needCallSites: Bool { !imports.isEmpty || !exports.isEmpty || !objc.isEmpty }
 }

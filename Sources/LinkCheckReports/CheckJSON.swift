@@ -104,6 +104,7 @@ public enum CheckJSON {
         var encrypted: Bool?
         var codeSigned: Bool?
         var fixups: String?
+        var extensionSafeFlag: String?
 
         init(_ image: ImageReport) {
             path = image.path
@@ -140,6 +141,7 @@ public enum CheckJSON {
                 encrypted = facts.encrypted
                 codeSigned = facts.codeSigned
                 fixups = facts.fixups.rawValue
+                extensionSafeFlag = image.extensionSafeFlag?.rawValue
             }
         }
     }

@@ -59,6 +59,9 @@ public enum Matcher: Sendable, Equatable, CustomStringConvertible {
     /// An `fnmatch(3)` pattern over DT_NEEDED names: linking the library is
     /// the violation.
     case library(String)
+    /// An Objective-C class or method (``ObjCName``), matched against an
+    /// image's class and selector references.
+    case objc(ObjCName)
 
     /// The JSON key that spells this matcher kind in a rule pack.
     public var kind: String {
@@ -69,6 +72,7 @@ public enum Matcher: Sendable, Equatable, CustomStringConvertible {
         case .cxx: "cxx"
         case .string: "string"
         case .library: "library"
+        case .objc: "objc"
         }
     }
 
@@ -78,6 +82,7 @@ public enum Matcher: Sendable, Equatable, CustomStringConvertible {
         case .symbol(let value), .glob(let value), .swift(let value), .cxx(let value),
              .string(let value), .library(let value):
             value
+        case .objc(let name): name.description
         }
     }
 

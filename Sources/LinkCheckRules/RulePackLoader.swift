@@ -174,7 +174,7 @@ private struct PackReader {
         for (index, item) in list.enumerated() {
             let itemPath = "\(path)[\(index)]"
             guard let object = item as? [String: Any], object.count == 1, let (key, argument) = object.first else {
-                report(itemPath, .wrongType(expected: "an object with exactly one of symbol, glob, swift, cxx, string, library"))
+                report(itemPath, .wrongType(expected: "an object with exactly one of symbol, glob, swift, cxx, objc, string, library"))
                 continue
             }
             guard let pattern = argument as? String, !pattern.isEmpty else {
@@ -200,6 +200,12 @@ private struct PackReader {
                     report("\(itemPath).swift", .invalidValue(reason))
                 } else {
                     result.append(.swift(pattern))
+                }
+            case "objc":
+                if let name = ObjCName(pattern) {
+                    result.append(.objc(name))
+                } else {
+                    report("\(itemPath).objc", .invalidValue("an Objective-C class (UIApplication), class method (+[UIApplication sharedApplication]) or instance method (-[UIApplication openURL:])"))
                 }
             case "cxx":
                 if pattern.contains("(") || pattern.components(separatedBy: "::").contains(where: \.isEmpty) {

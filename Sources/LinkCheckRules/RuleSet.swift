@@ -30,6 +30,7 @@ public final class RuleSet: Sendable {
     private let cxxNames: [(name: String, fragment: [UInt8], rule: Int)]
     private let strings: [String: [Int]]
     private let libraries: [(pattern: String, rule: Int)]
+    private let objcNames: [(name: ObjCName, rule: Int)]
 
     /// Indexes `packs`. Rule ids must be unique across packs: a repeated id
     /// is a problem (``RulePackProblem/Kind/duplicateID(_:firstSeen:)``) and
@@ -66,6 +67,7 @@ public final class RuleSet: Sendable {
         var cxxNames: [(String, [UInt8], Int)] = []
         var strings: [String: [Int]] = [:]
         var libraries: [(String, Int)] = []
+        var objcNames: [(ObjCName, Int)] = []
         for (index, rule) in rules.enumerated() {
             for matcher in rule.matchers {
                 switch matcher {
@@ -76,6 +78,7 @@ public final class RuleSet: Sendable {
                 case .cxx(let name): cxxNames.append((name, Array(CxxQualifiedName.mangledFragment(of: name).utf8), index))
                 case .string(let text): strings[text, default: []].append(index)
                 case .library(let pattern): libraries.append((pattern, index))
+                case .objc(let name): objcNames.append((name, index))
                 }
             }
         }
@@ -101,6 +104,7 @@ public final class RuleSet: Sendable {
         self.cxxNames = cxxNames
         self.strings = strings
         self.libraries = libraries
+        self.objcNames = objcNames
     }
 
     /// The rules that symbol `name` (raw, mangled) matches, each once with
@@ -203,6 +207,33 @@ public final class RuleSet: Sendable {
         libraries.filter { Glob.matches($0.pattern, library) }
             .map { RuleMatch(rule: rules[$0.rule], matcher: .library($0.pattern)) }
     }
+}
+
+extension RuleSet {
+    /// The rules whose `objc` matchers an image's Objective-C references
+    /// satisfy, each once with the first matcher that matched, in rule
+    /// order: a class matcher when `classes` holds the class; a method
+    /// matcher when `classes` holds its class and `selectors` its selector.
+    ///
+    /// - Parameters:
+    ///   - classes: the classes the image references (`__objc_classrefs`).
+    ///   - selectors: the selectors it references (`__objc_selrefs`,
+    ///     `objc_msgSend$sel` stubs).
+    ///   - unsafeOnly: consider only rules whose category makes an image
+    ///     unsafe.
+    public func rules(matchingClasses classes: Set<String>, selectors: Set<String>, unsafeOnly: Bool = false) -> [RuleMatch] {
+        guard !objcNames.isEmpty, !classes.isEmpty else { return [] }
+        var matched: [Int: ObjCName] = [:]
+        for (name, rule) in objcNames where matched[rule] == nil && (!unsafeOnly || rules[rule].category.makesUnsafe) {
+            guard classes.contains(name.className) else { continue }
+            if let selector = name.selector, !selectors.contains(selector) { continue }
+            matched[rule] = name
+        }
+        return matched.keys.sorted().map { RuleMatch(rule: rules[$0], matcher: .objc(matched[$0]!)) }
+    }
+
+    /// Whether any rule has an `objc` matcher.
+    public var hasObjCMatchers: Bool { !objcNames.isEmpty }
 }
 
 /// A rule together with the matcher of it that matched.

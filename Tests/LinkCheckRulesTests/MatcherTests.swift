@@ -170,6 +170,24 @@ import Testing
         #expect(rules.stringPatterns == ["TRUEPREDICATE"], "what the inspector is asked to find")
     }
 
+    @Test func objcClassAndMethodMatchers() throws {
+        let sharedApplication = try #require(ObjCName("+[UIApplication sharedApplication]"))
+        let openURL = try #require(ObjCName("-[UIApplication openURL:options:completionHandler:]"))
+        let session = try #require(ObjCName("AVCaptureSession"))
+        #expect(sharedApplication.className == "UIApplication" && sharedApplication.selector == "sharedApplication" && sharedApplication.isClassMethod)
+        #expect(openURL.selector == "openURL:options:completionHandler:" && !openURL.isClassMethod)
+        #expect(session.selector == nil && session.description == "AVCaptureSession")
+        for bad in ["+[UIApplication]", "-[UIApplication open URL:]", "[UIApplication sharedApplication]", "9Class", "+[UIApplication openURL::x]", ""] {
+            #expect(ObjCName(bad) == nil, "\(bad)")
+        }
+        let rules = Self.ruleSet([.objc(sharedApplication), .objc(openURL), .objc(session)])
+        // A method needs both its class and its selector referenced.
+        #expect(rules.rules(matchingClasses: ["UIApplication"], selectors: ["sharedApplication"]).count == 1)
+        #expect(rules.rules(matchingClasses: ["UIApplication"], selectors: ["openURL:"]).isEmpty, "a shorter selector is another method")
+        #expect(rules.rules(matchingClasses: ["UIScreen"], selectors: ["sharedApplication"]).isEmpty, "another class's selector of that name")
+        #expect(rules.rules(matchingClasses: ["AVCaptureSession"], selectors: []).map(\.matcher) == [.objc(session)])
+    }
+
     @Test func neededLibrary() {
         let rules = Self.ruleSet([.library("libInFieldCollection*")])
         #expect(rules.rules(matchingLibrary: "libInFieldCollection.so.1").map(\.rule.id) == ["TST001"])

@@ -74,7 +74,7 @@ import Testing
             "pack.json: $.rules[1].colour: unknown key 'colour'",
             "pack.json: $.rules[1].severity: unknown severity 'fatal' (error, warning or note)",
             "pack.json: $.rules[1].match[0].glob: bad glob 'foo[bar': unclosed '[' at offset 3",
-            "pack.json: $.rules[1].match[1]: expected an object with exactly one of symbol, glob, swift, cxx, string, library",
+            "pack.json: $.rules[1].match[1]: expected an object with exactly one of symbol, glob, swift, cxx, objc, string, library",
             "pack.json: $.rules[1].match[2].regex: unknown key 'regex'",
             "pack.json: $.rules[2].id: id 'bad' must be 2–8 capital letters then 3–4 digits, e.g. AEX001",
             "pack.json: $.rules[2]: missing required field 'api'",

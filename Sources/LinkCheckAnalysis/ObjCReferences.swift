@@ -1,0 +1,21 @@
+import LinkCheckCodeIndex
+import LinkCheckImage
+import LinkCheckRules
+
+extension OwnFindings {
+    /// A finding per rule whose `objc` matcher the image's class and
+    /// selector references satisfy: in a Swift or Objective-C iOS binary
+    /// `UIApplication.shared` is a message send (`ldr x1,
+    /// selref(sharedApplication); bl _objc_msgSend`), so no symbol shows it.
+    func objcFindings() -> [Finding] {
+        matches.objc.map { match in
+            guard case .objc(let name) = match.matcher else { preconditionFailure("an objc match has an objc matcher") }
+            let what = name.selector.map { "the class \(name.className) and the selector \($0)" } ?? "the class \(name.className)"
+            var finding = finding(
+                match, kind: .objcReference, subject: name.description, demangled: nil,
+                detail: "references \(name) (\(what))")
+            finding.message += unanalysedMachine
+            return finding
+        }
+    }
+}

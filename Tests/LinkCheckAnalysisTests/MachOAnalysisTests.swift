@@ -1,0 +1,127 @@
+import Foundation
+import LinkCheckAnalysis
+import LinkCheckImage
+import LinkCheckInspection
+import LinkCheckRules
+import LinkCheckTestSupport
+import Testing
+
+/// The checks on Mach-O: Objective-C rules, the linker's
+/// `MH_APP_EXTENSION_SAFE` beside the code's evidence, dyld's search, and
+/// architecture by slice, on the PhotosApp sample built from source.
+@Suite struct MachOAnalysisTests {
+    static func defaultRules() throws -> RuleSet {
+        let packs = DefaultRulePacks.paths().compactMap { RulePackLoader.load(path: $0).pack }
+        return RuleSet.build(packs: packs).0
+    }
+
+    static let roles = Policy(extensions: ["PhotosShare": "share"], apps: ["Photos"])
+
+    /// The PhotosApp bundle, checked with the default rules and its roles.
+    static func photosReport(_ bundle: URL? = nil, policy: Policy = roles, callSites: Bool = true) throws -> (Report, String) {
+        let app = try bundle ?? MachOFixtures.photosApp()
+        return (CheckRun.check(paths: [app.path], rules: try defaultRules(), policy: policy, callSites: callSites, jobs: 2), app.path)
+    }
+
+    static func image(_ report: Report, _ relative: String, in app: String) -> ImageReport? {
+        report.images.first { $0.name == "\(app)/\(relative)" }
+    }
+
+    @Test func theShareExtensionReachesSharedApplicationThroughTwoFrameworks() throws {
+        let (report, app) = try Self.photosReport()
+        let share = report.findings.filter { $0.image == "\(app)/PlugIns/PhotosShare.appex/PhotosShare" && $0.rule == "AEX001" }
+        #expect(share.map(\.chain) == [["PhotosShare", "SyncKit.framework", "Uploader.framework", "+[UIApplication sharedApplication]"]])
+        #expect(share.map(\.severity) == [.error])
+        let uploader = report.findings.filter { $0.image == "\(app)/Frameworks/Uploader.framework/Uploader" && $0.rule == "AEX001" }
+        #expect(uploader.map(\.kind) == [.objcReference])
+        #expect(uploader.first?.message.hasPrefix("references +[UIApplication sharedApplication] (the class UIApplication and the selector sharedApplication): ") == true)
+        let verdicts = Dictionary(uniqueKeysWithValues: report.images.map { ($0.name.replacingOccurrences(of: app + "/", with: ""), $0.verdict) })
+        #expect(verdicts["PlugIns/PhotosShare.appex/PhotosShare"] == .unsafe)
+        #expect(verdicts["Frameworks/SyncKit.framework/SyncKit"] == .unsafe)
+        #expect(verdicts["Frameworks/Uploader.framework/Uploader"] == .unsafe)
+        #expect(verdicts["Frameworks/Legacy.framework/Legacy"] == .extensionSafe)
+        #expect(verdicts["Frameworks/ImageKit.framework/ImageKit[arm64]"] == .extensionSafe)
+        #expect(verdicts["Photos"] == .appOnly)
+        #expect(report.exitStatus == 1)
+    }
+
+    @Test func theLinkersFlagBesideTheCodesEvidenceInFourCases() throws {
+        let (report, app) = try Self.photosReport()
+        let cases = Dictionary(uniqueKeysWithValues: report.images.compactMap { image in
+            image.extensionSafeFlag.map { (image.name.replacingOccurrences(of: app + "/Frameworks/", with: ""), $0) }
+        })
+        #expect(cases["ImageKit.framework/ImageKit[arm64]"] == .flaggedAndClean)
+        #expect(cases["SyncKit.framework/SyncKit"] == .flaggedButUnsafe)
+        #expect(cases["Legacy.framework/Legacy"] == .unflaggedButClean)
+        #expect(cases["Uploader.framework/Uploader"] == .unflaggedAndUnsafe)
+        let flags = report.findings.filter { $0.kind == .extensionSafeFlag }.map {
+            "\($0.rule) \($0.image.replacingOccurrences(of: app + "/Frameworks/", with: ""))"
+        }
+        #expect(flags.contains("FLAG001 Legacy.framework/Legacy"))
+        #expect(flags.contains("FLAG001 Uploader.framework/Uploader"))
+        #expect(flags.contains("FLAG002 SyncKit.framework/SyncKit"))
+        #expect(!flags.contains { $0.contains("ImageKit") })
+        let legacy = try #require(report.findings.first { $0.rule == "FLAG001" && $0.image.hasSuffix("/Legacy") })
+        #expect(legacy.severity == .warning)
+        #expect(legacy.message.hasPrefix("Legacy.framework is not built with -application_extension (no MH_APP_EXTENSION_SAFE) (linked by PhotosShare → Legacy.framework), though it uses no API unavailable in app extensions"))
+    }
+
+    @Test func aFrameworkThatReachesSharedApplicationOnlyByNameGetsSelectorWarnings() throws {
+        let (report, app) = try Self.photosReport()
+        let sneaky = report.findings.filter { $0.image == "\(app)/Frameworks/Sneaky.framework/Sneaky" }
+        #expect(sneaky.map(\.rule).sorted() == ["LOAD008", "LOAD012", "SEL001", "SEL002"])
+        #expect(!sneaky.contains { $0.severity == .error })
+    }
+
+    @Test func dyldsRpathFromTheExtensionReachesTheAppsFrameworks() throws {
+        let (report, app) = try Self.photosReport()
+        let share = try #require(Self.image(report, "PlugIns/PhotosShare.appex/PhotosShare", in: app))
+        #expect(share.links.map { $0.replacingOccurrences(of: app + "/", with: "") }.sorted() == [
+            "Frameworks/ImageKit.framework/ImageKit[arm64]", "Frameworks/Legacy.framework/Legacy",
+            "Frameworks/Sneaky.framework/Sneaky", "Frameworks/SyncKit.framework/SyncKit",
+        ])
+        #expect(!report.findings.contains { $0.rule == "LINK001" }, "system install names are the SDK's, not missing")
+    }
+
+    @Test func deviceAndSimulatorSlicesNeverMix() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let bundle = directory.path("Photos.app")
+        try FileManager.default.copyItem(at: try MachOFixtures.photosApp(), to: bundle)
+        let legacy = bundle.appendingPathComponent("Frameworks/Legacy.framework/Legacy")
+        try FileManager.default.removeItem(at: legacy)
+        try FileManager.default.copyItem(at: try MachOFixture.legacySimulator.path(), to: legacy)
+        let (report, app) = try Self.photosReport(bundle)
+        let mismatches = report.findings.filter { $0.rule == "ARCH003" && $0.image == "\(app)/PlugIns/PhotosShare.appex/PhotosShare" }
+        #expect(mismatches.map(\.symbol) == ["@rpath/Legacy.framework/Legacy"])
+        #expect(mismatches.first?.message.contains("is arm64 64-bit little-endian ios-simulator, not arm64 64-bit little-endian ios") == true,
+                "\(mismatches.first?.message ?? "")")
+    }
+
+    @Test func aThirtyTwoBitOnlyFrameworkHasNo64BitSlice() throws {
+        let codec = try MachOFixture.codec32.path()
+        let report = CheckRun.check(paths: [codec.path], rules: try Self.defaultRules(), policy: Policy(), jobs: 1)
+        #expect(report.findings.map(\.rule) == ["ARCH001"])
+        #expect(report.findings.first?.message.hasPrefix("this file has no 64-bit slice (armv7)") == true)
+        #expect(report.images.map(\.verdict) == [.unsafe])
+    }
+
+    @Test func requiredArchitecturesCountSlices() throws {
+        let imageKit = try MachOFixture.imageKitFat.path()
+        let rules = try Self.defaultRules()
+        let both = CheckRun.check(paths: [imageKit.path], rules: rules, policy: Policy(requiredArchitectures: ["arm64", "x86_64"]), jobs: 1)
+        #expect(!both.findings.contains { $0.rule == "ARCH002" })
+        #expect(Set(both.images.map(\.name)) == [imageKit.path + "[arm64]", imageKit.path + "[x86_64]"])
+        let uploader = try MachOFixture.uploader.path()
+        let one = CheckRun.check(paths: [uploader.path], rules: rules, policy: Policy(requiredArchitectures: ["x86_64"]), jobs: 1)
+        #expect(one.findings.filter { $0.rule == "ARCH002" }.map(\.message).first?.hasPrefix("@rpath/Uploader.framework/Uploader is not built for x86_64 (built for: arm64)") == true)
+    }
+
+    @Test func anUnnamedMachOExecutableIsNotTakenForTheApp() throws {
+        // An extension's main binary is MH_EXECUTE as the app's is: without
+        // roles it must be safe, so its findings are errors.
+        let (report, app) = try Self.photosReport(policy: Policy())
+        let photos = try #require(Self.image(report, "Photos", in: app))
+        #expect(photos.role == .framework)
+        #expect(report.findings.contains { $0.image == "\(app)/Photos" && $0.rule == "AEX001" && $0.severity == .error })
+    }
+}
