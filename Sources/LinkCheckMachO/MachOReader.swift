@@ -81,12 +81,23 @@ public enum MachOReader {
             exports: exports,
             objcClassReferences: Array(Set(image.classReferences.compactMap(\.className))).sorted(),
             selectorReferences: Array(Set(image.selectorReferences.compactMap(\.selector) + image.objcStubs.map(\.selector))).sorted(),
-            stringLiterals: image.readOnlyStrings,
+            stringLiterals: stringLiterals(of: image),
             facts: .macho(MachOFacts(
                 fileType: "MH_\(image.fileType)", flags: image.header.flags.rawValue, flagNames: image.header.flags.names,
                 appExtensionSafe: image.appExtensionSafe, encrypted: image.isEncrypted, codeSigned: image.hasCodeSignature,
                 fixups: fixups(image.fixupFormat), hasBitcode: image.hasBitcode)),
             warnings: warnings)
+    }
+
+    /// The literals found in `__TEXT,__cstring` and `__TEXT,__const`, less
+    /// the selector names that are there only as the targets of selector
+    /// references (lld merges `__objc_methname` into `__cstring`): a
+    /// selector the code sends is a selector reference, not a string. One
+    /// that a `CFString` also holds (`NSSelectorFromString(@"…")`) stays.
+    static func stringLiterals(of image: MachOImage) -> [String] {
+        let selectors = Set(image.selectorReferences.compactMap(\.selector) + image.objcStubs.map(\.selector))
+        let constants = Set(image.cfStrings.compactMap(\.value))
+        return image.readOnlyStrings.filter { !selectors.contains($0) || constants.contains($0) }
     }
 
     /// A Mach-O symbol's C-level name: without the leading `_` the compiler
