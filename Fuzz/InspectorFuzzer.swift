@@ -1,11 +1,15 @@
-// libFuzzer entry point for the binary readers: each input is inspected as
-// an ELF file (ImageInspector, keeping every symbol and keeping a selection)
-// and, for x86_64/aarch64, disassembled for call sites (CallSiteAnalyzer);
-// and read as a Mach-O file (MachOFile, from memory and from the file).
-// Built with the inspector's sources by Fuzz/run.sh; not part of the package.
+// libFuzzer entry point for the binary readers: each input is inspected
+// with the reader its magic picks (ImageInspector: ELF or Mach-O, keeping
+// every symbol and keeping a selection), disassembled for call sites where
+// they are analysed (CodeIndex), and read as a Mach-O file from memory too
+// (MachOFile). Built against the engine's modules by Fuzz/run.sh; not part
+// of the package.
 #if canImport(Glibc)
 import Glibc
 #endif
+import LinkCheckCodeIndex
+import LinkCheckImage
+import LinkCheckInspection
 import LinkCheckMachO
 
 /// `memfd_create(2)`: an anonymous in-memory file, so no input is ever
@@ -26,9 +30,9 @@ public func linkcheckFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> 
         written += result
     }
     let path = "/proc/self/fd/\(fd)"
-    if let image = try? ImageInspector.inspect(path: path) {
-        _ = image.imports.count + image.exports.count + image.readOnlyStrings.count
-        _ = try? CallSiteAnalyzer.analyze(path: path)
+    for image in (try? ImageInspector.inspect(path: path)) ?? [] {
+        _ = image.imports.count + image.exports.count + image.stringLiterals.count + image.selectorReferences.count
+        _ = try? CodeIndex.callSites(of: image)
     }
     // The raw-name path a check without call sites takes: every byte of
     // every name handed to the selection is read.

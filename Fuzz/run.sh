@@ -22,16 +22,18 @@ swift_flags=(-O -sanitize=fuzzer,address -parse-as-library)
 echo "==> building the fuzzer (swiftc -sanitize=fuzzer,address)" >&2
 clang -c -O2 -fsanitize=address -I "$root/Sources/CMappedFileGuard/include" \
     "$root/Sources/CMappedFileGuard/mapped_file_guard.c" -o "$work/mapped_file_guard.o"
-# The shared string-literal matcher and the Mach-O reader, as the modules
-# the inspector and the fuzz target import.
-for module in LinkCheckLiterals LinkCheckMachO; do
-    swiftc "${swift_flags[@]}" -wmo -module-name "$module" -I "$work" -emit-module \
-        -emit-module-path "$work/$module.swiftmodule" -c "$root/Sources/$module"/*.swift -o "$work/$module.o"
+# The engine's modules the fuzz target imports, in dependency order, each
+# built as a module of its own (as SwiftPM builds them).
+includes=(-I "$work" -I "$root/Sources/CLibELF" -I "$root/Sources/CCapstone" -I "$root/Sources/CMappedFileGuard/include")
+objects=()
+for module in LinkCheckImage LinkCheckLiterals LinkCheckMachO LinkCheckELF LinkCheckInspection LinkCheckCodeIndex; do
+    swiftc "${swift_flags[@]}" -wmo -module-name "$module" -package-name linkcheck "${includes[@]}" -emit-module \
+        -emit-module-path "$work/$module.swiftmodule" -c "$root/Sources/$module"/*.swift -o "$work/$module.o" \
+        2> >(grep -v "Cannot export local symbol" >&2)
+    objects+=("$work/$module.o")
 done
-swiftc "${swift_flags[@]}" -module-name LinkCheckInspection -I "$work" \
-    -I "$root/Sources/CLibELF" -I "$root/Sources/CCapstone" -I "$root/Sources/CMappedFileGuard/include" \
-    "$root"/Sources/LinkCheckInspection/*.swift "$root/Fuzz/InspectorFuzzer.swift" "$work/mapped_file_guard.o" \
-    "$work/LinkCheckLiterals.o" "$work/LinkCheckMachO.o" \
+swiftc "${swift_flags[@]}" -module-name InspectorFuzzer -package-name linkcheck "${includes[@]}" \
+    "$root/Fuzz/InspectorFuzzer.swift" "${objects[@]}" "$work/mapped_file_guard.o" \
     -lelf -lcapstone -o "$work/inspector-fuzzer" 2> >(grep -v "Cannot export local symbol" >&2)
 
 echo "==> fuzzing for $seconds s" >&2
