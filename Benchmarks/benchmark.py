@@ -3,8 +3,9 @@
 
     Benchmarks/benchmark.py [--runs N] [DIR ...]
 
-Default folders: the Swift toolchain's library folder and
-/usr/lib/x86_64-linux-gnu. For each folder, on the same files:
+Default folders: the Swift toolchain's library folder,
+/usr/lib/x86_64-linux-gnu and the Mach-O corpus (../shared/corpus/macho).
+For each folder of ELF files, on the same files:
 
 - linkcheck check --no-call-sites with the default rule packs (symbols,
   Swift paths, strings, libraries; no disassembly),
@@ -13,6 +14,12 @@ Default folders: the Swift toolchain's library folder and
 - linkcheck check (call sites analysed for the images with findings),
 - scanelf -qR -s with the packs' plain symbol names (pax-utils),
 - readelf --dyn-syms -W run once per file (binutils).
+
+For a folder of Mach-O files (thin, fat, static archives): linkcheck check
+--no-call-sites with all rules and with the symbol rules, against
+`llvm-nm -m -u --arch=all` (the toolchain's) run once per file. Every folder
+also gets linkcheck's cost per MB of input, so that reading Mach-O can be
+compared with reading ELF.
 
 Each command runs once to warm the page cache, then N times (--runs,
 default 5), the commands taking turns; the warm figures are the medians. The
@@ -69,6 +76,23 @@ def elf_files(folder):
         try:
             if path.is_file() and not path.is_symlink() and path.open("rb").read(4) == b"\x7fELF":
                 files.append(str(path))
+        except OSError:
+            pass
+    return files
+
+
+MACHO_MAGICS = {b"\xfe\xed\xfa\xce", b"\xfe\xed\xfa\xcf", b"\xce\xfa\xed\xfe", b"\xcf\xfa\xed\xfe",
+                b"\xca\xfe\xba\xbe", b"\xca\xfe\xba\xbf"}
+
+
+def macho_files(folder):
+    files = []
+    for path in sorted(pathlib.Path(folder).rglob("*")):
+        try:
+            if path.is_file() and not path.is_symlink():
+                head = path.open("rb").read(8)
+                if head[:4] in MACHO_MAGICS or head == b"!<arch>\n":
+                    files.append(str(path))
         except OSError:
             pass
     return files
@@ -132,7 +156,8 @@ def analysed_code(binary, folder):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("folders", nargs="*", default=["/opt/swift/usr/lib/swift/linux", "/usr/lib/x86_64-linux-gnu"])
+    parser.add_argument("folders", nargs="*", default=[
+        "/opt/swift/usr/lib/swift/linux", "/usr/lib/x86_64-linux-gnu", str(ROOT.parent / "shared/corpus/macho")])
     parser.add_argument("--runs", type=int, default=5, help="warm runs per command (the median is reported)")
     arguments = parser.parse_args()
     missing = [package for tool, package in [("scanelf", "pax-utils"), ("readelf", "binutils"), ("/usr/bin/time", "time")]
@@ -155,6 +180,9 @@ def main():
     for folder in arguments.folders:
         if not os.path.isdir(folder):
             print(f"\n{folder}: absent, skipped")
+            continue
+        if not elf_files(folder) and macho_files(folder):
+            benchmark_macho(folder, binary, symbol_rules, arguments.runs)
             continue
         files = elf_files(folder)
         listing = tempfile.NamedTemporaryFile("w", delete=False)
@@ -192,11 +220,44 @@ def main():
               f"{analysed} images disassembled: {extra * 1000 / max(code / 1e6, 0.001):.0f} ms per MB")
         scanelf, readelf = results["scanelf -qR -s"][0], results["readelf loop"][0]
         symbols_only, all_rules = results["linkcheck (symbol rules)"][0], results["linkcheck (all rules)"][0]
+        megabytes = sum(os.path.getsize(path) for path in files) / 1e6
+        print(f"  input: {megabytes:.1f} MB; linkcheck (symbol rules) {symbols_only * 1000 / megabytes:.2f} ms per MB, "
+              f"(all rules) {all_rules * 1000 / megabytes:.2f} ms per MB")
         print(f"  ratios (warm wall): symbol rules/scanelf {symbols_only / scanelf:.2f}×, "
               f"all rules/scanelf {all_rules / scanelf:.2f}×, "
               f"readelf loop/symbol rules {readelf / symbols_only:.1f}×, "
               f"readelf loop/all rules {readelf / all_rules:.1f}×, "
               f"call sites/all rules {results['linkcheck (call sites)'][0] / all_rules:.1f}×")
+
+def benchmark_macho(folder, binary, symbol_rules, runs):
+    """linkcheck against an llvm-nm loop on the Mach-O files of `folder`."""
+    files = macho_files(folder)
+    megabytes = sum(os.path.getsize(path) for path in files) / 1e6
+    nm = shutil.which("llvm-nm") or "/opt/swift/usr/bin/llvm-nm"
+    listing = tempfile.NamedTemporaryFile("w", delete=False)
+    listing.write("\n".join(files) + "\n")
+    listing.close()
+    commands = {
+        "linkcheck (all rules)": [binary, "check", "--no-call-sites", folder],
+        "linkcheck (symbol rules)": [binary, "check", "--no-call-sites", "--no-default-rules"] + symbol_rules + [folder],
+        "llvm-nm -m -u loop": f"while read -r f; do {nm} -m -u --arch=all \"$f\"; done < {listing.name}",
+    }
+    print(f"\n{folder}: {len(files)} Mach-O files, {megabytes:.1f} MB")
+    print(f"  {'tool':24} {'warm wall s':>11} {'cpu s':>7} {'peak MB':>8}")
+    for command in commands.values():
+        measure(command)
+    samples = {name: [measure(command) for _ in range(max(runs, 1))] for name, command in commands.items()}
+    results = {}
+    for name, values in samples.items():
+        results[name] = tuple(statistics.median(value[field] for value in values) for field in range(3))
+        wall, cpu, rss = results[name]
+        print(f"  {name:24} {wall:11.3f} {cpu:7.3f} {rss:8.1f}")
+    os.unlink(listing.name)
+    symbols_only, all_rules = results["linkcheck (symbol rules)"][0], results["linkcheck (all rules)"][0]
+    print(f"  input: {megabytes:.1f} MB; linkcheck (symbol rules) {symbols_only * 1000 / megabytes:.2f} ms per MB, "
+          f"(all rules) {all_rules * 1000 / megabytes:.2f} ms per MB")
+    print(f"  ratios (warm wall): llvm-nm loop/symbol rules {results['llvm-nm -m -u loop'][0] / symbols_only:.1f}×")
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -54,13 +54,17 @@ struct LinkCheckPlugin: CommandPlugin {
                 .map { $0.url.path }
         }
 
-        // The embedded frameworks the products link from dependency packages
-        // (their dynamic library products, built beside the products).
+        // The embedded frameworks the products link from dependency packages:
+        // their dynamic library products, built beside the products, in the
+        // file the platform names a dynamic library (the build reports only
+        // the products it was asked for): lib<name>.so (ELF), lib<name>.dylib
+        // (Mach-O), <name>.dll.
         if let binDirectory = images.first.map({ URL(fileURLWithPath: $0).deletingLastPathComponent() }) {
             for package in dependencyPackages(of: context.package) {
                 for case let library as LibraryProduct in package.products where library.kind == .dynamic {
-                    let path = binDirectory.appendingPathComponent("lib\(library.name).so").path
-                    if FileManager.default.fileExists(atPath: path) { images.append(path) }
+                    let candidates = ["lib\(library.name).so", "lib\(library.name).dylib", "\(library.name).dll"]
+                    images += candidates.map { binDirectory.appendingPathComponent($0).path }
+                        .filter { FileManager.default.fileExists(atPath: $0) }
                 }
             }
         }
