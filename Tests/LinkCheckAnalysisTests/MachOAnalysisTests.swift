@@ -86,6 +86,21 @@ import Testing
         #expect(!report.findings.contains { $0.rule == "LINK001" }, "system install names are the SDK's, not missing")
     }
 
+    @Test func rpathsAreInheritedAlongTheChainOfLoaders() throws {
+        // Only the extension is scanned: SyncKit is found through its
+        // @executable_path/../../Frameworks rpath, and Uploader, which
+        // SyncKit links by @rpath but carries no LC_RPATH for, through the
+        // extension's rpaths handed down the chain (dyld's rule, not ld.so's).
+        let app = try MachOFixtures.photosApp()
+        let share = app.appendingPathComponent("PlugIns/PhotosShare.appex")
+        let report = CheckRun.check(paths: [share.path], rules: try Self.defaultRules(), policy: Self.roles, jobs: 1)
+        let finding = try #require(report.findings.first { $0.rule == "AEX001" && $0.image.hasSuffix("/PhotosShare") })
+        #expect(finding.chain == ["PhotosShare", "SyncKit.framework", "Uploader.framework", "+[UIApplication sharedApplication]"])
+        let external = report.images.filter(\.external).map { $0.name.replacingOccurrences(of: app.path + "/", with: "") }.sorted()
+        #expect(external == ["Frameworks/SyncKit.framework/SyncKit", "Frameworks/Uploader.framework/Uploader"])
+        #expect(!report.findings.contains { $0.rule == "LINK001" })
+    }
+
     @Test func deviceAndSimulatorSlicesNeverMix() throws {
         let directory = try Fixtures.temporaryDirectory()
         let bundle = directory.path("Photos.app")
