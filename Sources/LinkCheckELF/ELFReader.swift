@@ -34,10 +34,17 @@ public enum ELFReader {
             if sections.isEmpty && (header.e_shoff != 0 || header.e_shnum != 0) {
                 warnings.append("the section header table (\(header.e_shnum) entries at offset \(header.e_shoff)) cannot be read: the file is truncated or corrupt")
             }
-            if sections.isEmpty, let segment = file.dynamicSegment(selection: selection, warnings: &warnings) {
+            // The loader reads only program headers: when the sections are
+            // missing or disagree with them, read what it reads.
+            let segments = file.programHeaders()
+            let disagreement = sections.isEmpty
+                ? "no section headers" : file.sectionViewDisagreement(sections: sections, segments: segments, dynamic: dynamic)
+            if let disagreement,
+               let segment = file.dynamicSegment(segments, because: disagreement, selection: selection, warnings: &warnings) {
                 dynamic = segment.dynamic
                 symbols = segment.symbols
             }
+            if let missing = file.missingLoadSegment(header: header, segments: segments) { warnings.append(missing) }
             let machine = Machine(code: header.e_machine, elfClass: elfClass, dataEncoding: encoding)
             let fileType = ELFFileType(header.e_type)
             return BinaryImage(
