@@ -8,8 +8,9 @@ public enum ELFReader {
     /// versions, `.note.dlopen`, and which of `strings` occur as literals in
     /// its read-only data.
     ///
-    /// `symbols` decides which global symbols become ``Symbol`` values in
-    /// ``BinaryImage/imports`` and ``BinaryImage/exports``: all of them by
+    /// `symbols` decides which symbols become ``Symbol`` values in
+    /// ``BinaryImage/imports``, ``BinaryImage/exports`` and
+    /// ``BinaryImage/definitions`` (`.symtab`'s local functions): all of them by
     /// default; a check that needs only what rules may match passes the
     /// others over (``SymbolSelection/only(_:)``), which is much cheaper.
     ///
@@ -58,6 +59,7 @@ public enum ELFReader {
                     + dynamic.runpath.map { SearchPath(path: $0, kind: .runpath) },
                 imports: symbols.imports,
                 exports: symbols.exports,
+                definitions: file.localFunctions(sections: sections, selection: selection, warnings: &warnings),
                 stringLiterals: file.readOnlyStrings(sections: sections, matching: strings),
                 declaredLoads: file.declaredLoads(sections: sections, warnings: &warnings),
                 facts: .elf(ELFFacts(
