@@ -37,6 +37,11 @@ public struct Report: Sendable {
     public var notices: [String]
     /// Information about the run (findings a baseline accepted).
     public var remarks: [String] = []
+    /// Every file the run read as an image, sorted, each once: the scanned
+    /// files (those that failed too) and every library found while
+    /// following dependencies and loads, reported or not, readable or not.
+    /// What an output must never replace.
+    public var filesRead: [String] = []
 
     public init(
         inputs: [String], rulePacks: [RulePackSummary], rules: [String: Rule] = [:], date: Date = Date(),

@@ -140,6 +140,8 @@ enum CheckCommand {
         var report = CheckRun.check(
             discovery, rules: rules, policy: policy, resolver: resolver,
             callSites: !parsed.has("no-call-sites"), jobs: jobs)
+        // Libraries found while resolving are known only now.
+        try OutputConflicts.refuse(outputs, reads: report.filesRead.map { .init(role: "the library", path: $0) })
         if let path = parsed.last("write-baseline") {
             let keys = Dictionary(report.images.map { ($0.name, Baseline.key(linkName: $0.linkName, identity: $0.identity)) },
                                   uniquingKeysWith: { first, _ in first })
