@@ -106,7 +106,7 @@ enum CheckCommand {
         do {
             baseline = try parsed.last("baseline").map { path throws(BaselineError) in try Baseline(path: path) }
         } catch {
-            printError("linkcheck: error: \(error)")
+            printError(error.errorLine)
             return nil
         }
         var extensionTypes: [String: String?] = configuration.extensions.mapValues { $0 }
