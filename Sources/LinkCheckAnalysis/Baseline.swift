@@ -40,12 +40,15 @@ public struct Baseline: Sendable, Equatable {
         var findings: [Entry]
     }
 
-    /// Reads a baseline file.
+    /// Reads a baseline file, as strictly as rule packs and `linkcheck.json`
+    /// (``JSONSyntax``: RFC 8259 exactly, no trailing comma or comment, each
+    /// key once per object).
     ///
     /// - Throws: a message naming the file and what is wrong: it cannot be
-    ///   read (the system's reason), is not JSON (where the parser stopped),
-    ///   is out of shape (the JSON path and the problem:
-    ///   `$.findings[0].rule: missing`), or has another `format`.
+    ///   read (the system's reason), is not JSON (the line and column where
+    ///   it leaves the grammar, and why), is out of shape (the JSON path and
+    ///   the problem: `$.findings[0].rule: missing`), or has another
+    ///   `format`.
     public init(path: String) throws(BaselineError) {
         let data: Data
         do {
@@ -54,11 +57,13 @@ public struct Baseline: Sendable, Equatable {
             throw BaselineError(message: "\(path): cannot read: \(error.reason)")
         }
         let problem = { (what: String) in BaselineError(message: "\(path): not a linkcheck baseline: \(what)") }
+        let duplicates: [JSONDuplicateKeys.Duplicate]
         do {
-            _ = try JSONSerialization.jsonObject(with: data)
+            duplicates = try JSONSyntax.parse(data).duplicates
         } catch {
-            throw problem("not JSON: \((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "cannot be parsed")")
+            throw BaselineError(path: path, syntaxError: error)
         }
+        if let duplicate = duplicates.first { throw problem("\(duplicate.jsonPath): \(duplicate.problem)") }
         let file: File
         do {
             file = try JSONDecoder().decode(File.self, from: data)
@@ -133,6 +138,32 @@ public struct Baseline: Sendable, Equatable {
 
 /// A baseline file that cannot be used.
 public struct BaselineError: Error, Sendable, CustomStringConvertible {
+    /// The file and what is wrong: `b.json: not a linkcheck baseline:
+    /// $.format: missing`, `b.json:1:18: invalid JSON: trailing comma: …`.
     public var message: String
+    /// Where the text leaves the JSON grammar, for a syntax error.
+    public var syntaxError: JSONSyntaxError?
+
+    public init(message: String) {
+        self.message = message
+    }
+
+    /// A syntax error in the file at `path`.
+    init(path: String, syntaxError: JSONSyntaxError) {
+        message = "\(path):\(syntaxError.line):\(syntaxError.column): invalid JSON: \(syntaxError.reason)"
+        self.syntaxError = syntaxError
+        file = path
+    }
+
+    private var file: String?
+
     public var description: String { message }
+
+    /// The line `linkcheck` prints: a syntax error as compilers print one,
+    /// `FILE:LINE:COLUMN: error: invalid JSON: …` (as for rule packs and
+    /// `linkcheck.json`); anything else `linkcheck: error: FILE: …`.
+    public var errorLine: String {
+        guard let syntaxError, let file else { return "linkcheck: error: \(message)" }
+        return "\(file):\(syntaxError.line):\(syntaxError.column): error: invalid JSON: \(syntaxError.reason)"
+    }
 }

@@ -65,6 +65,8 @@ public enum CheckRun {
             skipped: inspected.skipped.sorted { $0.path < $1.path },
             notices: outcome.notices + unmatchedRoleNames(policy, scanned))
         report.baselined = outcome.baselined
+        report.filesRead = Set(graph.images.map(\.path) + graph.missing.flatMap(\.unreadable).map(\.path)
+            + inspected.errors.map(\.path)).sorted()
         return report
     }
 

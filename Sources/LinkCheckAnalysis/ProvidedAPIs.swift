@@ -9,14 +9,16 @@ extension OwnFindings {
 
     /// Provider notes (one per rule) and loader interpositions.
     ///
-    /// An image that defines an API is its provider: its definitions are a
-    /// note, and calls to them from other modules' code in the same image
-    /// are ``staticCallFindings()``. When those calls cannot be seen
+    /// An image that defines an API, exported or, when it exports none of
+    /// it, for its own use (``SymbolMatches/definitions``), is its provider:
+    /// its definitions are a note, and calls to them from other modules' code in the same
+    /// image are ``staticCallFindings()``. When those calls cannot be seen
     /// (``unseenCalls``) and a Swift API's module is not the image's own (by
-    /// file name or link name: `libAnalytics.so` is `Analytics`), the API's
-    /// code was linked into another module's image, so the note becomes a
-    /// warning that says what is unknown rather than letting the image pass
-    /// on the note alone.
+    /// file name or link name: `libAnalytics.so` is `Analytics`), or a C API
+    /// is defined but not exported (an internal copy, every call to which is
+    /// a finding), the API's code was linked into the image, so the note
+    /// becomes a warning that says what is unknown rather than letting the
+    /// image pass on the note alone.
     func providedAPIFindings() -> [Finding] {
         // Only what the dynamic linker sees can interpose: a static
         // executable's own copy of libc (.symtab) cannot.
@@ -31,9 +33,15 @@ extension OwnFindings {
                     symbol: symbol.name, detail: "defines '\(symbol.name)'"))
             }
         }
-        var provided: [String: (match: RuleMatch, symbols: [String])] = [:]
+        var provided: [String: (match: RuleMatch, symbols: [String], exported: Bool)] = [:]
         for (symbol, symbolMatches) in matches.exports {
-            for match in symbolMatches { provided[match.rule.id, default: (match, [])].symbols.append(symbol.name) }
+            for match in symbolMatches { provided[match.rule.id, default: (match, [], true)].symbols.append(symbol.name) }
+        }
+        // Internal definitions count for an API the image does not export.
+        for (symbol, symbolMatches) in matches.definitions {
+            for match in symbolMatches where provided[match.rule.id]?.exported != true {
+                provided[match.rule.id, default: (match, [], false)].symbols.append(symbol.name)
+            }
         }
         let names = Policy.names(of: image)
         for (id, entry) in provided.sorted(by: { $0.key < $1.key }) {
@@ -43,10 +51,20 @@ extension OwnFindings {
             let provides = "provides \(entry.match.rule.api) (defines \(CallLocator.quoted(first, rules.demangler.any(first)))\(more))"
             var severity = Severity.note
             var message = "\(provides); its own definitions are not violations"
-            if let unseenCalls, case .swift = entry.match.matcher,
-               let module = entry.symbols.lazy.compactMap(owningModule).first(where: { !names.contains($0) }) {
-                severity = self.severity.severity(of: entry.match.rule, on: index).0 == .note ? .note : .warning
-                message = "\(provides), code of module \(module) linked into this image: whether code of other modules in it calls the API is unknown, since \(unseenCalls)"
+            if let unseenCalls {
+                let unknown: String?
+                if case .swift = entry.match.matcher {
+                    unknown = entry.symbols.lazy.compactMap(owningModule).first(where: { !names.contains($0) }).map { module in
+                        "code of module \(module) linked into this image: whether code of other modules in it calls the API is unknown"
+                    }
+                } else {
+                    // Every call to an internal copy is a finding.
+                    unknown = entry.exported ? nil : "an internal copy linked into this image: whether code in it calls the API is unknown"
+                }
+                if let unknown {
+                    severity = self.severity.severity(of: entry.match.rule, on: index).0 == .note ? .note : .warning
+                    message = "\(provides), \(unknown), since \(unseenCalls)"
+                }
             }
             findings.append(Finding(
                 rule: id, severity: severity, category: entry.match.rule.category, kind: .providedSymbol,

@@ -37,6 +37,11 @@ public struct Report: Sendable {
     public var notices: [String]
     /// Information about the run (findings a baseline accepted).
     public var remarks: [String] = []
+    /// Every file the run read as an image, sorted, each once: the scanned
+    /// files (those that failed too) and every library found while
+    /// following dependencies and loads, reported or not, readable or not.
+    /// What an output must never replace.
+    public var filesRead: [String] = []
 
     public init(
         inputs: [String], rulePacks: [RulePackSummary], rules: [String: Rule] = [:], date: Date = Date(),
@@ -65,11 +70,11 @@ public struct Report: Sendable {
     }
 
     /// The exit status of `linkcheck check`: 2 when an input could not be
-    /// read or a file could not be inspected (as `grep` does: the rest is
-    /// still checked and reported), else 1 when any finding is an error,
-    /// else 0.
+    /// read, a file could not be inspected or a folder was passed over for
+    /// its depth (inputs not read: as `grep` does, the rest is still
+    /// checked and reported), else 1 when any finding is an error, else 0.
     public var exitStatus: Int32 {
-        if !errors.isEmpty { return 2 }
+        if !errors.isEmpty || skipped.contains(where: { $0.kind == .folder }) { return 2 }
         return findings.contains { $0.severity == .error } ? 1 : 0
     }
 

@@ -10,6 +10,11 @@ public struct SymbolMatches: Sendable {
     /// Each export an unsafe rule matches (the image provides the API, or
     /// holds a linked-in copy of it), in export order.
     public let exports: [(symbol: Symbol, matches: [RuleMatch])]
+    /// Each function the image defines for its own use
+    /// (``BinaryImage/definitions``) that an unsafe rule matches: a
+    /// linked-in copy of the API that the image does not export, in table
+    /// order.
+    public let definitions: [(symbol: Symbol, matches: [RuleMatch])]
     /// The rules the image's Objective-C class and selector references
     /// match (``RuleSet/rules(matchingClasses:selectors:unsafeOnly:)``).
     public let objc: [RuleMatch]
@@ -20,15 +25,18 @@ public struct SymbolMatches: Sendable {
             let matches = rules.rules(matchingSymbol: symbol.name)
             return matches.isEmpty ? nil : (symbol, matches)
         }
-        exports = image.exports.compactMap { symbol in
+        let unsafe = { (symbol: Symbol) -> (symbol: Symbol, matches: [RuleMatch])? in
             let matches = rules.rules(matchingSymbol: symbol.name, unsafeOnly: true)
             return matches.isEmpty ? nil : (symbol, matches)
         }
+        exports = image.exports.compactMap(unsafe)
+        definitions = image.definitions.compactMap(unsafe)
         objc = rules.rules(matchingClasses: Set(image.objcClassReferences), selectors: Set(image.selectorReferences))
     }
 
     /// Whether call sites matter for the image: it imports a symbol some rule
-    /// matches, defines one an unsafe rule matches (a statically linked copy
-    /// of an API), or references an Objective-C class or method one matches.
-    public var needCallSites: Bool { !imports.isEmpty || !exports.isEmpty || !objc.isEmpty }
+    /// matches, defines one an unsafe rule matches, exported or not (a
+    /// statically linked copy of an API), or references an Objective-C class
+    /// or method one matches.
+    public var needCallSites: Bool { !imports.isEmpty || !exports.isEmpty || !definitions.isEmpty || !objc.isEmpty }
 }

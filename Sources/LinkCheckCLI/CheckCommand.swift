@@ -106,7 +106,7 @@ enum CheckCommand {
         do {
             baseline = try parsed.last("baseline").map { path throws(BaselineError) in try Baseline(path: path) }
         } catch {
-            printError("linkcheck: error: \(error)")
+            printError(error.errorLine)
             return nil
         }
         var extensionTypes: [String: String?] = configuration.extensions.mapValues { $0 }
@@ -140,6 +140,8 @@ enum CheckCommand {
         var report = CheckRun.check(
             discovery, rules: rules, policy: policy, resolver: resolver,
             callSites: !parsed.has("no-call-sites"), jobs: jobs)
+        // Libraries found while resolving are known only now.
+        try OutputConflicts.refuse(outputs, reads: report.filesRead.map { .init(role: "the library", path: $0) })
         if let path = parsed.last("write-baseline") {
             let keys = Dictionary(report.images.map { ($0.name, Baseline.key(linkName: $0.linkName, identity: $0.identity)) },
                                   uniquingKeysWith: { first, _ in first })

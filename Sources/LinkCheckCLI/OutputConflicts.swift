@@ -10,7 +10,9 @@ import Musl
 /// (`--html`, `--write-baseline`, `rules extract --output`) that names a
 /// file it reads (an input given, an ELF image found under an input folder,
 /// the configuration, a rule pack, the baseline, a symbol graph), or the
-/// file another output names.
+/// file another output names; and before writing anything, `check` refuses
+/// one that names a library it read while resolving dependencies
+/// (``Report/filesRead``), which only then is known.
 ///
 /// Files are compared by device and inode (a hard link, a symbolic link or
 /// `./x` for `x` is the same file) and, for files that do not exist yet, by

@@ -16,6 +16,12 @@ struct DynamicInfo: Sendable, Equatable {
     var flags: UInt64 = 0
     /// DT_FLAGS_1 (`DF_1_*` bits), 0 when absent.
     var flags1: UInt64 = 0
+    /// DT_SYMTAB: the virtual address of the dynamic symbol table, `nil`
+    /// when absent.
+    var symbolTableAddress: UInt64?
+    /// DT_STRTAB: the virtual address of the dynamic string table, `nil`
+    /// when absent.
+    var stringTableAddress: UInt64?
 
     init() {}
 }
@@ -73,6 +79,8 @@ extension ELFFile {
             case Int64(DT_RUNPATH): info.runpath = text(entry, "DT_RUNPATH").map(Self.searchPath) ?? []
             case Int64(DT_FLAGS): info.flags = entry.d_un.d_val
             case Int64(DT_FLAGS_1): info.flags1 = entry.d_un.d_val
+            case Int64(DT_SYMTAB): info.symbolTableAddress = entry.d_un.d_ptr
+            case Int64(DT_STRTAB): info.stringTableAddress = entry.d_un.d_ptr
             default: break
             }
         }

@@ -1,28 +1,37 @@
 import CLibELF
 import LinkCheckImage
 
-/// Reading an image that has no section header table (stripped with
-/// `strip --strip-section-headers`, or packed): the dynamic linker needs only
-/// program headers, so linkcheck reads what it needs the same way, from the
-/// `PT_DYNAMIC` segment (System V ABI, "Dynamic Section" and "Hash Table";
-/// the GNU hash table layout from binutils' `elf.c`).
+/// Reading an image through its program headers alone: the dynamic linker
+/// needs only those, so when there is no section header table (stripped with
+/// `strip --strip-section-headers`, or packed) or it disagrees with them
+/// (``ELFFile/sectionViewDisagreement(sections:segments:dynamic:)``),
+/// linkcheck reads what it needs the same way, from the `PT_DYNAMIC` segment
+/// (System V ABI, "Dynamic Section" and "Hash Table"; the GNU hash table
+/// layout from binutils' `elf.c`).
 struct DynamicSegment {
     var dynamic: DynamicInfo
     var symbols: SymbolTableContents
 }
 
 extension ELFFile {
-    /// The dynamic section and `.dynsym` read through `PT_DYNAMIC`: DT_STRTAB
-    /// and DT_SYMTAB addresses mapped to file offsets through the `PT_LOAD`
-    /// segments, the symbol count from DT_HASH (`nchain`) or DT_GNU_HASH.
-    /// Symbol versions are not read this way (a warning says so). `nil` when
-    /// there is no `PT_DYNAMIC` (a static executable, an object file).
+    /// The dynamic section and `.dynsym` read through `PT_DYNAMIC` among
+    /// `segments` (the program headers): DT_STRTAB and DT_SYMTAB addresses
+    /// mapped to file offsets through the `PT_LOAD` segments, the symbol
+    /// count from DT_HASH (`nchain`) or DT_GNU_HASH. Symbol versions are not
+    /// read this way. Each warning starts with `reason`, why the section
+    /// headers were not used (`no section headers`): one says the image was
+    /// read this way, or that the segment or the symbol table in it could
+    /// not be read. `nil` when there is no `PT_DYNAMIC` (a static executable,
+    /// an object file) or it cannot be read.
     /// Only the symbols `selection` keeps are made into values.
-    func dynamicSegment(selection: SymbolSelection, warnings: inout [String]) -> DynamicSegment? {
-        let segments = programHeaders()
-        guard let dynamic = segments.first(where: { $0.p_type == UInt32(PT_DYNAMIC) }),
-              let data = rawChunk(offset: dynamic.p_offset, size: dynamic.p_filesz, type: ELF_T_DYN)
-        else { return nil }
+    func dynamicSegment(
+        _ segments: [GElf_Phdr], because reason: String, selection: SymbolSelection, warnings: inout [String]
+    ) -> DynamicSegment? {
+        guard let dynamic = segments.first(where: { $0.p_type == UInt32(PT_DYNAMIC) }) else { return nil }
+        guard let data = rawChunk(offset: dynamic.p_offset, size: dynamic.p_filesz, type: ELF_T_DYN) else {
+            warnings.append("\(reason), and PT_DYNAMIC (\(dynamic.p_filesz) bytes at offset \(dynamic.p_offset)) could not be read")
+            return nil
+        }
         let entrySize = max(gelf_fsize(elf, ELF_T_DYN, 1, UInt32(EV_CURRENT)), 1)
         let entries = dynamicEntries(data, count: data.pointee.d_size / entrySize)
         func address(_ tag: Int32) -> UInt64? {
@@ -49,7 +58,7 @@ extension ELFFile {
               let count = dynamicSymbolCount(hash: address(DT_HASH), gnuHash: address(DT_GNU_HASH), segments: segments),
               let table = rawChunk(offset: offset, size: count &* symbolSize, type: ELF_T_SYM)
         else {
-            warnings.append("no section headers, and the dynamic symbol table could not be located through PT_DYNAMIC")
+            warnings.append("\(reason), and the dynamic symbol table could not be located through PT_DYNAMIC")
             return DynamicSegment(dynamic: info, symbols: SymbolTableContents(kind: .none))
         }
         var raw = GElf_Sym()
@@ -58,17 +67,21 @@ extension ELFFile {
             guard SymbolTableContents.isGlobal(raw), let name = bytes(UInt64(raw.st_name)) else { continue }
             symbols.add(raw, name: name) { nil }
         }
-        warnings.append("no section headers: read through PT_DYNAMIC; symbol versions not read")
+        warnings.append("\(reason): read through PT_DYNAMIC; symbol versions not read")
         return DynamicSegment(dynamic: info, symbols: symbols)
     }
 
-    /// The program headers (`elf_getphdrnum`, `gelf_getphdr`).
+    /// The program headers (`elf_getphdrnum`, `gelf_getphdr`), up to the
+    /// first that cannot be read (libelf reads the table in one piece, so
+    /// a table past the end of the file gives none, whatever count the
+    /// header claims).
     func programHeaders() -> [GElf_Phdr] {
         var count = 0
         guard elf_getphdrnum(elf, &count) == 0 else { return [] }
         var headers: [GElf_Phdr] = []
         var header = GElf_Phdr()
-        for index in 0..<count where gelf_getphdr(elf, Int32(clamping: index), &header) != nil {
+        for index in 0..<count {
+            guard gelf_getphdr(elf, Int32(clamping: index), &header) != nil else { break }
             headers.append(header)
         }
         return headers

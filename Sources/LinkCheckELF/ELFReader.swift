@@ -8,8 +8,9 @@ public enum ELFReader {
     /// versions, `.note.dlopen`, and which of `strings` occur as literals in
     /// its read-only data.
     ///
-    /// `symbols` decides which global symbols become ``Symbol`` values in
-    /// ``BinaryImage/imports`` and ``BinaryImage/exports``: all of them by
+    /// `symbols` decides which symbols become ``Symbol`` values in
+    /// ``BinaryImage/imports``, ``BinaryImage/exports`` and
+    /// ``BinaryImage/definitions`` (`.symtab`'s local functions): all of them by
     /// default; a check that needs only what rules may match passes the
     /// others over (``SymbolSelection/only(_:)``), which is much cheaper.
     ///
@@ -34,10 +35,17 @@ public enum ELFReader {
             if sections.isEmpty && (header.e_shoff != 0 || header.e_shnum != 0) {
                 warnings.append("the section header table (\(header.e_shnum) entries at offset \(header.e_shoff)) cannot be read: the file is truncated or corrupt")
             }
-            if sections.isEmpty, let segment = file.dynamicSegment(selection: selection, warnings: &warnings) {
+            // The loader reads only program headers: when the sections are
+            // missing or disagree with them, read what it reads.
+            let segments = file.programHeaders()
+            let disagreement = sections.isEmpty
+                ? "no section headers" : file.sectionViewDisagreement(sections: sections, segments: segments, dynamic: dynamic)
+            if let disagreement,
+               let segment = file.dynamicSegment(segments, because: disagreement, selection: selection, warnings: &warnings) {
                 dynamic = segment.dynamic
                 symbols = segment.symbols
             }
+            if let missing = file.missingLoadSegment(header: header, segments: segments) { warnings.append(missing) }
             let machine = Machine(code: header.e_machine, elfClass: elfClass, dataEncoding: encoding)
             let fileType = ELFFileType(header.e_type)
             return BinaryImage(
@@ -51,6 +59,7 @@ public enum ELFReader {
                     + dynamic.runpath.map { SearchPath(path: $0, kind: .runpath) },
                 imports: symbols.imports,
                 exports: symbols.exports,
+                definitions: file.localFunctions(sections: sections, selection: selection, warnings: &warnings),
                 stringLiterals: file.readOnlyStrings(sections: sections, matching: strings),
                 declaredLoads: file.declaredLoads(sections: sections, warnings: &warnings),
                 facts: .elf(ELFFacts(

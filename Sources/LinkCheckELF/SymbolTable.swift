@@ -83,4 +83,45 @@ extension ELFFile {
         }
         return contents
     }
+
+    /// The functions the image defines for its own use
+    /// (``BinaryImage/definitions``), from `.symtab` (`SHT_SYMTAB`): defined
+    /// (`st_shndx` other than `SHN_UNDEF`) `STT_FUNC` or `STT_GNU_IFUNC`
+    /// entries with binding `STB_LOCAL`, or with visibility `STV_HIDDEN` or
+    /// `STV_INTERNAL`; each name once, in table order, only those
+    /// `selection` keeps. The type and binding are tested before the name
+    /// is looked up, so a large table costs little more than one pass.
+    /// Names whose string offset is out of range are skipped and reported in
+    /// `warnings`. Empty without `.symtab`.
+    func localFunctions(sections: [Section], selection: SymbolSelection, warnings: inout [String]) -> [Symbol] {
+        guard let table = sections.first(where: { $0.type == UInt32(SHT_SYMTAB) }), let data = table.data else { return [] }
+        let count = data.pointee.d_size / max(gelf_fsize(elf, ELF_T_SYM, 1, UInt32(EV_CURRENT)), 1)
+        let strings = Int(table.header.sh_link)
+        var functions: [Symbol] = []
+        var seen = Set<String>()
+        var badNames = 0
+        var raw = GElf_Sym()
+        for index in 1..<max(count, 1) {
+            guard gelf_getsym(data, Int32(clamping: index), &raw) != nil else { break }
+            let type = SymbolType(raw.st_info & 0xf)
+            let visibility = raw.st_other & 0x3
+            guard type == .function || type == .indirectFunction, raw.st_shndx != UInt16(SHN_UNDEF),
+                  SymbolBinding(raw.st_info >> 4) == .local || visibility == UInt8(STV_HIDDEN) || visibility == UInt8(STV_INTERNAL)
+            else { continue }
+            guard let name = elf_strptr(elf, strings, Int(raw.st_name)) else {
+                badNames += 1
+                continue
+            }
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self), count: strlen(name))
+            guard !bytes.isEmpty, selection.keeps(bytes) else { continue }
+            let text = String(decoding: bytes, as: UTF8.self)
+            guard seen.insert(text).inserted else { continue }
+            functions.append(Symbol(
+                name: text, binding: SymbolBinding(raw.st_info >> 4), type: type, value: raw.st_value, size: raw.st_size))
+        }
+        if badNames > 0 {
+            warnings.append("\(table.name): \(badNames) local function name offsets out of range of section \(strings)")
+        }
+        return functions
+    }
 }

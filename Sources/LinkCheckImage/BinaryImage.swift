@@ -34,6 +34,16 @@ public struct BinaryImage: Sendable, Equatable {
     /// Symbols the image defines for others, those the reader's
     /// ``SymbolSelection`` kept, in table order.
     public var exports: [Symbol]
+    /// Functions the image defines for its own use, not exports: the
+    /// defined `STT_FUNC` and `STT_GNU_IFUNC` entries of ELF `.symtab` that
+    /// are local (`STB_LOCAL`, as a version script's `local: *` or a static
+    /// function leaves them) or hidden (`STV_HIDDEN`, `STV_INTERNAL`); those
+    /// the reader's ``SymbolSelection`` kept, in table order, each name
+    /// once; for Mach-O, the `nlist` entries defined in a section of code
+    /// that are not `N_EXT` or are `N_PEXT`, without the leading `_`. The
+    /// code of a module linked in statically shows here when it exports
+    /// nothing; empty when the image has no such symbol table (stripped).
+    public var definitions: [Symbol]
     /// Objective-C classes the code references (`__objc_classrefs`), by
     /// name, sorted, each once.
     public var objcClassReferences: [String]
@@ -56,7 +66,7 @@ public struct BinaryImage: Sendable, Equatable {
     public init(
         identity: ImageIdentity, format: BinaryFormat, architecture: Architecture, platform: PlatformVersion? = nil,
         fileType: ImageFileType, declaredName: String? = nil, dependencies: [Dependency] = [],
-        searchPaths: [SearchPath] = [], imports: [Symbol] = [], exports: [Symbol] = [],
+        searchPaths: [SearchPath] = [], imports: [Symbol] = [], exports: [Symbol] = [], definitions: [Symbol] = [],
         objcClassReferences: [String] = [], selectorReferences: [String] = [], stringLiterals: [String] = [],
         declaredLoads: [DeclaredLoad] = [], facts: FormatFacts, warnings: [String] = []
     ) {
@@ -70,6 +80,7 @@ public struct BinaryImage: Sendable, Equatable {
         self.searchPaths = searchPaths
         self.imports = imports
         self.exports = exports
+        self.definitions = definitions
         self.objcClassReferences = objcClassReferences
         self.selectorReferences = selectorReferences
         self.stringLiterals = stringLiterals

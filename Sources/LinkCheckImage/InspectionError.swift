@@ -22,12 +22,16 @@ public enum InspectionError: Error, Sendable, Hashable, CustomStringConvertible 
     /// What was read is discarded. A file replaced by renaming a new one
     /// over it is read as it was when opened.
     case changedWhileRead(path: String)
+    /// The file's name is not valid UTF-8: Swift strings replace such bytes
+    /// with U+FFFD, so `path` (holding U+FFFD) names no file, and linkcheck
+    /// cannot open the one that exists.
+    case invalidFileName(path: String)
 
     /// The file the error is about.
     public var path: String {
         switch self {
         case .unreadable(let path, _), .notAnImage(let path), .malformed(let path, _, _, _), .notInspectable(let path, _),
-             .changedWhileRead(let path): path
+             .changedWhileRead(let path), .invalidFileName(let path): path
         }
     }
 
@@ -43,6 +47,8 @@ public enum InspectionError: Error, Sendable, Hashable, CustomStringConvertible 
             "\(path): skipped: \(reason)"
         case .changedWhileRead(let path):
             "\(path): changed while it was read; check it again once it is written"
+        case .invalidFileName(let path):
+            "\(path): the file name is not valid UTF-8, which linkcheck cannot open"
         }
     }
 }

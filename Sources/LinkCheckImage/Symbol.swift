@@ -1,5 +1,6 @@
-/// One imported or exported symbol, as far as linkage is concerned: an entry
-/// of ELF `.dynsym` or `.symtab`, or a Mach-O bind or export.
+/// One imported, exported or internally defined symbol, as far as linkage
+/// is concerned: an entry of ELF `.dynsym` or `.symtab`, or a Mach-O bind,
+/// export or `nlist` entry.
 public struct Symbol: Sendable, Hashable {
     /// The raw (mangled) name from the symbol's string table, without the
     /// leading `_` that Mach-O adds to every C-level name.

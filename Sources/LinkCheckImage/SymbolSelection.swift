@@ -1,5 +1,6 @@
-/// Which of an image's global symbols inspection keeps as ``Symbol`` values
-/// in ``BinaryImage/imports`` and ``BinaryImage/exports``.
+/// Which of an image's symbols inspection keeps as ``Symbol`` values in
+/// ``BinaryImage/imports``, ``BinaryImage/exports`` and
+/// ``BinaryImage/definitions``.
 ///
 /// Making a `String` of every name is most of what reading a symbol table
 /// costs; a scan that only needs the symbols some rule may match tests the
@@ -7,7 +8,7 @@
 public struct SymbolSelection: Sendable {
     private let keep: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)?
 
-    /// Every global symbol (what `inspect` shows).
+    /// Every symbol (what `inspect` shows).
     public static let all = SymbolSelection(keep: nil)
 
     /// Only the symbols whose raw name `keep` accepts: the bytes of the

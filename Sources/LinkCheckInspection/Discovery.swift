@@ -17,8 +17,9 @@ public struct Discovery: Sendable, Equatable {
     /// that are not regular, folders nested too deep, symbolic links not
     /// followed.
     public var skipped: [SkippedEntry] = []
-    /// Paths that could not be examined at all (missing, unreadable
-    /// directory, symbolic-link loop).
+    /// Paths that could not be examined at all (missing, an unreadable
+    /// directory, a path given that is a dangling link or a link loop, a
+    /// name that is not valid UTF-8).
     public var errors: [InspectionError] = []
     /// The path in ``files`` of each file identity.
     private var pathsByIdentity: [FileIdentity: String] = [:]
@@ -34,9 +35,14 @@ public struct Discovery: Sendable, Equatable {
     /// elsewhere (`root → /`) is skipped as a ``SkippedEntry/Kind/link``,
     /// as `find` and `rg` pass links over unless asked. A directory or file
     /// reached twice (through links or a loop) is visited once, under the
-    /// path without a link when there is one, and a link that cannot be
-    /// resolved (`ELOOP`, dangling) is an error naming it.
-    /// FIFOs, sockets and devices are skipped without being opened.
+    /// path without a link when there is one. A link met in a directory
+    /// that dangles or loops (`ELOOP`) is skipped as a link, with the
+    /// reason; a path given that cannot be resolved is an error naming it.
+    /// FIFOs, sockets and devices are skipped without being opened. A name
+    /// that is not valid UTF-8 (a directory entry's raw bytes, or a path
+    /// given that holds U+FFFD, as Swift repairs such bytes, and does not
+    /// exist) is an error: linkcheck cannot open it
+    /// (``InspectionError/invalidFileName(path:)``).
     public init(paths: [String], followingSymbolicLinks: Bool = false) {
         self.paths = paths
         var walker = Walker(followingSymbolicLinks: followingSymbolicLinks)
@@ -71,13 +77,16 @@ public struct SkippedEntry: Sendable, Equatable {
         case file
         /// A folder not walked: nested deeper than the limit.
         case folder
-        /// A symbolic link not followed: it leads outside the given paths.
+        /// A symbolic link not followed: it leads outside the given paths,
+        /// dangles or loops.
         case link
     }
 
     public var path: String
     /// Why: `not a regular file`, `not an ELF or Mach-O file`, `nested deeper than
-    /// 64 directories`, `a symbolic link to /, outside the given paths`.
+    /// 64 directories`, `a symbolic link to /, outside the given paths`,
+    /// `a symbolic link to /nonexistent, which does not exist`, `a symbolic
+    /// link loop`.
     public var reason: String
     public var kind: Kind
 
@@ -115,14 +124,25 @@ private struct Walker {
     mutating func visit(_ path: String, depth: Int, followingLink: Bool = false) {
         var linkInfo = stat()
         guard lstat(path, &linkInfo) == 0 else {
-            errors.append(.unreadable(path: path, errno: errno))
+            let code = errno
+            errors.append(code == ENOENT && path.unicodeScalars.contains("\u{FFFD}")
+                ? .invalidFileName(path: path) : .unreadable(path: path, errno: code))
             return
         }
         let isLink = linkInfo.st_mode & S_IFMT == S_IFLNK
         // Only a symbolic link needs a second look at what it points to.
         var info = linkInfo
         guard !isLink || stat(path, &info) == 0 else {
-            errors.append(.unreadable(path: path, errno: errno))
+            let code = errno
+            // A link met in a folder that leads nowhere is passed over; one
+            // given is an input that cannot be read.
+            if depth > 0, code == ENOENT || code == ENOTDIR || code == ELOOP {
+                let reason = code == ELOOP
+                    ? "a symbolic link loop" : "a symbolic link to \(Self.linkText(path) ?? "?"), which does not exist"
+                skipped.append(SkippedEntry(path: path, reason: reason, kind: .link))
+            } else {
+                errors.append(.unreadable(path: path, errno: code))
+            }
             return
         }
         // A link met in a walked folder must stay inside the given ones,
@@ -180,8 +200,18 @@ private struct Walker {
         return String(cString: resolved)
     }
 
+    /// What the symbolic link at `path` holds (`readlink(2)`), or `nil`.
+    static func linkText(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count >= 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// The names in directory `path` except `.` and `..`, sorted
-    /// (`opendir`/`readdir`).
+    /// (`opendir`/`readdir`). A name whose bytes are not valid UTF-8 is an
+    /// error (``InspectionError/invalidFileName(path:)``), not a name: its
+    /// repaired spelling would name no file.
     mutating func entries(of path: String) -> [String] {
         guard let directory = opendir(path) else {
             errors.append(.unreadable(path: path, errno: errno))
@@ -193,7 +223,13 @@ private struct Walker {
         // to the name), so the name is read in place, never copied whole.
         let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         while let entry = readdir(directory) {
-            let name = String(cString: (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self))
+            let bytes = (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: UInt8.self)
+            let raw = UnsafeBufferPointer(start: bytes, count: strlen(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self)))
+            let name = String(decoding: raw, as: UTF8.self)
+            guard name.utf8.elementsEqual(raw) else {
+                errors.append(.invalidFileName(path: path.hasSuffix("/") ? path + name : path + "/" + name))
+                continue
+            }
             if name != "." && name != ".." { names.append(name) }
         }
         return names.sorted()

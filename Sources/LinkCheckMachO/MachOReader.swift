@@ -61,6 +61,21 @@ public enum MachOReader {
             guard keeps(selection, name) else { return nil }
             return Symbol(name: name, binding: entry.isWeakDefinition ? .weak : .global, type: .notype, value: entry.address ?? 0)
         }
+        // Functions for the image's own use: local or private-external
+        // nlist entries defined in a section of code, less the assembler's
+        // temporary labels (`ltmp0`, `L…`: every C-level name starts with `_`).
+        let sections = image.sections
+        var defined = Set<String>()
+        let definitions = image.symbols.compactMap { entry -> Symbol? in
+            let number = Int(entry.sectionNumber)
+            guard entry.kind == .section, !entry.isExternal || entry.isPrivateExternal,
+                  number >= 1, number <= sections.count, sections[number - 1].containsInstructions,
+                  let first = entry.name.utf8.first, first != UInt8(ascii: "l"), first != UInt8(ascii: "L")
+            else { return nil }
+            let name = cName(entry.name)
+            guard !name.isEmpty, keeps(selection, name), defined.insert(name).inserted else { return nil }
+            return Symbol(name: name, binding: entry.isExternal ? .global : .local, type: .function, value: entry.value)
+        }
         let platform = image.platform.flatMap { version -> LinkCheckImage.PlatformVersion? in
             guard let platform = LinkCheckImage.Platform(buildVersionPlatform: version.platform.rawValue) else { return nil }
             return LinkCheckImage.PlatformVersion(platform: platform, minimumOS: "\(version.minimumOS)", sdk: version.sdk.map { "\($0)" })
@@ -79,6 +94,7 @@ public enum MachOReader {
             searchPaths: image.rpaths.map { SearchPath(path: $0, kind: .lcRpath) },
             imports: imports,
             exports: exports,
+            definitions: definitions,
             objcClassReferences: Array(Set(image.classReferences.compactMap(\.className))).sorted(),
             selectorReferences: Array(Set(image.selectorReferences.compactMap(\.selector) + image.objcStubs.map(\.selector))).sorted(),
             stringLiterals: stringLiterals(of: image),

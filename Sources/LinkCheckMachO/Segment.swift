@@ -55,6 +55,10 @@ public struct Section: Sendable, Hashable {
     /// `segname,sectname`, as `llvm-objdump --section` spells a section.
     public var qualifiedName: String { "\(segmentName),\(name)" }
 
+    /// Whether the section holds code: `S_ATTR_PURE_INSTRUCTIONS`
+    /// (0x80000000) or `S_ATTR_SOME_INSTRUCTIONS` (0x400) in ``flags``.
+    public var containsInstructions: Bool { flags & 0x8000_0400 != 0 }
+
     /// Whether the section occupies bytes in the file (not zero-fill).
     public var hasFileContents: Bool {
         !(type == .zeroFill || type == .gigabyteZeroFill || type == .threadLocalZeroFill) && size > 0

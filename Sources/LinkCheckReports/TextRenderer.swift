@@ -34,7 +34,7 @@ public struct TextRenderer {
         for remark in report.remarks {
             lines.append("linkcheck: \(label(.note)) \(remark)")
         }
-        lines += passedOver(report.skipped)
+        lines += passedOver(report.skipped, failing: true)
         lines.append(Self.summary(report))
         return lines.joined(separator: "\n") + "\n"
     }
@@ -64,8 +64,10 @@ public struct TextRenderer {
     /// (`d/root: note: not followed: a symbolic link to /, outside the
     /// given paths`); always one line per reason naming the folders not
     /// walked (`linkcheck: note: passed over 2 folders nested deeper than
-    /// 64 directories: a/…, b/…`).
-    public func passedOver(_ skipped: [SkippedEntry]) -> [String] {
+    /// 64 directories: a/…, b/…`); for a check's report (`failing`), which
+    /// those folders make exit with status 2, the line says so
+    /// (`… 64 directories, whose files are not read (exit status 2): a/…`).
+    public func passedOver(_ skipped: [SkippedEntry], failing: Bool = false) -> [String] {
         var lines: [String] = []
         if verbose {
             for entry in skipped where entry.kind != .folder {
@@ -78,7 +80,8 @@ public struct TextRenderer {
         for folder in folders where !reasons.contains(folder.reason) { reasons.append(folder.reason) }
         for reason in reasons {
             let paths = folders.filter { $0.reason == reason }.map { Self.oneLine($0.path) }
-            lines.append("linkcheck: \(label(.note)) passed over \(Self.count(paths.count, "folder")) \(reason): \(paths.joined(separator: ", "))")
+            let consequence = failing ? ", whose files are not read (exit status 2)" : ""
+            lines.append("linkcheck: \(label(.note)) passed over \(Self.count(paths.count, "folder")) \(reason)\(consequence): \(paths.joined(separator: ", "))")
         }
         return lines
     }

@@ -51,6 +51,20 @@ import Testing
         #expect(report.images.first { $0.path == directory.path("app/libext.so").path }?.verdict == .incomplete)
     }
 
+    @Test(arguments: SectionHeaderDamage.sectionsOnly)
+    func aLibraryFoundThroughDTNeededWithDamagedSectionHeadersStillMakesTheExtensionUnsafe(_ damage: SectionHeaderDamage) throws {
+        let directory = try Self.layout()
+        let unsafe = directory.path("lib/libunsafe.so")
+        try damage.applied(to: Data(contentsOf: unsafe)).write(to: unsafe)
+        let report = Self.check(directory)
+        let ext = directory.path("app/libext.so").path
+        #expect(report.findings.filter { $0.image == ext }.map { "\($0.rule) \($0.severity) \($0.chain.joined(separator: " → "))" } == [
+            "INSP001 error libext.so → libunsafe.so", "TST001 error libext.so → libunsafe.so → kit_shared",
+        ])
+        #expect(report.findings.filter { $0.image == unsafe.path }.map(\.rule) == ["INSP001", "TST001"])
+        #expect(report.images.first { $0.path == ext }?.verdict == .unsafe)
+    }
+
     @Test func runpathWithOriginReachesAnUnsafeLibraryOutsideTheInputs() throws {
         let directory = try Self.layout()
         let report = Self.check(directory)

@@ -92,6 +92,29 @@ import Testing
         #expect(again.standardOutput == "linkcheck: 1 image, 0 errors, 0 warnings, 0 notes; 1 file skipped, 0 files failed\n")
     }
 
+    /// A library found through DT_NEEDED is known only after resolution:
+    /// it is refused then, before anything is written, whether it is
+    /// reported or not.
+    @Test(arguments: ["--html", "--write-baseline"])
+    func anOutputThatIsALibraryFoundThroughDTNeededIsRefused(option: String) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        for folder in ["libs", "app"] {
+            try FileManager.default.createDirectory(at: directory.path(folder), withIntermediateDirectories: true)
+        }
+        try Fixtures.compile("linkchain.c", to: directory.path("libs/libbar.so"), flags: ["-shared", "-DCLEAN", "-Wl,-soname,libbar.so"])
+        try Fixtures.compile("linkchain.c", to: directory.path("app/libapp.so"), flags: [
+            "-shared", "-L\(directory.path("libs").path)", "-lbar", "-Wl,-rpath,$ORIGIN/../libs",
+        ])
+        let before = try Data(contentsOf: directory.path("libs/libbar.so"))
+        let result = try Self.run(["check", option, "libs/libbar.so", "app"], in: directory)
+        #expect(result.status == 2)
+        #expect(result.standardError == "linkcheck: error: \(option) libs/libbar.so would replace the library \(directory.path("libs/libbar.so").path), which this run reads\n")
+        #expect(result.standardOutput.isEmpty, "nothing written")
+        #expect(try Data(contentsOf: directory.path("libs/libbar.so")) == before)
+        let elsewhere = try Self.run(["check", option, "out", "app"], in: directory)
+        #expect(elsewhere.status == 0, "\(elsewhere)")
+    }
+
     @Test func aRuleExtractOutputThatIsASymbolGraphIsRefused() throws {
         let directory = try Fixtures.temporaryDirectory()
         try FileManager.default.createDirectory(at: directory.path("graphs"), withIntermediateDirectories: true)

@@ -66,10 +66,10 @@ import Testing
         try FileManager.default.copyItem(atPath: FailedWriteTests.library, toPath: directory.path("a/lib.so").path)
         _ = FileManager.default.createFile(atPath: directory.path("a/README").path, contents: Data("x".utf8))
         let output = try Command.capture(Fixtures.linkcheckExecutable, ["check", "a", "b"], currentDirectory: directory.url)
-        #expect(output.status == 0)
+        #expect(output.status == 2, "folders not walked are inputs not read")
         // The 64th folder down is the first one not walked.
         #expect(output.standardOutput == """
-            linkcheck: note: passed over 2 folders nested deeper than 64 directories: a/\(nested), b/\(nested)
+            linkcheck: note: passed over 2 folders nested deeper than 64 directories, whose files are not read (exit status 2): a/\(nested), b/\(nested)
             linkcheck: 1 image, 0 errors, 0 warnings, 0 notes; 1 file skipped, 0 files failed
 
             """)
@@ -83,15 +83,51 @@ import Testing
         try FileManager.default.createDirectory(
             at: directory.path("tree/" + Array(repeating: "d", count: 65).joined(separator: "/")), withIntermediateDirectories: true)
         let output = try Command.capture(Fixtures.linkcheckExecutable, ["check", "--format", "json", "tree"], currentDirectory: directory.url)
-        #expect(output.status == 0)
+        #expect(output.status == 2, "a folder passed over for its depth is an input not read")
         try output.standardOutput.write(to: directory.path("report.json"), atomically: true, encoding: .utf8)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
         #expect((document["summary"] as? [String: Int])?["foldersPassedOver"] == 1)
+        #expect((document["summary"] as? [String: Int])?["exitStatus"] == 2)
         let schema = Fixtures.repositoryRoot.appendingPathComponent("Documentation/check-report.schema.json").path
         let validation = try Command.capture("python3", ["-c", """
             import json, sys, jsonschema
             jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
             """, directory.path("report.json").path, schema])
         #expect(validation.status == 0, "\(validation.standardError)")
+    }
+
+    /// A dangling link in a walked folder was a failed file (exit 2), a
+    /// link out of the tree only not followed: both are links not followed.
+    @Test func aDanglingLinkInAWalkedFolderIsALinkNotFollowed() throws {
+        let (directory, _) = try Self.treeWithALinkOut()
+        try FileManager.default.createSymbolicLink(atPath: directory.path("tree/dangling").path, withDestinationPath: "/nonexistent")
+        let output = try Command.capture(Fixtures.linkcheckExecutable, ["check", "--verbose", "tree"], currentDirectory: directory.url)
+        #expect(output.status == 0, "\(output)")
+        #expect(output.standardOutput.hasPrefix("tree/dangling: note: not followed: a symbolic link to /nonexistent, which does not exist\n"))
+        #expect(output.standardOutput.hasSuffix("0 files failed, 2 links not followed\n"))
+        let given = try Command.capture(Fixtures.linkcheckExecutable, ["check", "tree/dangling", "tree"], currentDirectory: directory.url)
+        #expect(given.status == 2, "a path given that dangles is an input that cannot be read")
+        #expect(given.standardOutput.contains("tree/dangling: error: cannot inspect: cannot read: No such file or directory\n"))
+    }
+
+    @Test func aFileNameThatIsNotUTF8FailsTheRunSayingWhy() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let raw = Array(directory.url.path.utf8) + Array("/bad".utf8) + [0xff] + Array("utf.so".utf8)
+        try Data(contentsOf: URL(fileURLWithPath: FailedWriteTests.library)).withUnsafeBytes { bytes in
+            let descriptor = open(raw.map { CChar(bitPattern: $0) } + [0], O_CREAT | O_WRONLY, 0o644)
+            #expect(descriptor >= 0)
+            #expect(write(descriptor, bytes.baseAddress, bytes.count) == bytes.count)
+            close(descriptor)
+        }
+        let output = try Command.capture(Fixtures.linkcheckExecutable, ["check", "."], currentDirectory: directory.url)
+        #expect(output.status == 2)
+        #expect(output.standardOutput.contains("./bad\u{FFFD}utf.so: error: cannot inspect: the file name is not valid UTF-8, which linkcheck cannot open\n"),
+                "\(output.standardOutput)")
+        // Given on the command line, through a shell that passes the bytes.
+        let given = try Command.capture("/bin/sh", ["-c", #""$0" check "$(printf 'bad\377utf.so')""#, Fixtures.linkcheckExecutable],
+                                        currentDirectory: directory.url)
+        #expect(given.status == 2)
+        #expect(given.standardOutput.hasPrefix("bad\u{FFFD}utf.so: error: cannot inspect: the file name is not valid UTF-8, which linkcheck cannot open\n"),
+                "\(given.standardOutput)")
     }
 }

@@ -12,8 +12,10 @@ import Testing
     /// libShareExtension.so, from Tests/Fixtures/ShareExtension.swift and an
     /// object file of Tests/Fixtures/Telemetry.swift, linked by `swiftc
     /// -emit-library`; and the rule pack `linkcheck rules extract` makes from
-    /// Telemetry's symbol graph.
-    static func build(in directory: TemporaryDirectory) throws -> (library: String, rules: String) {
+    /// Telemetry's symbol graph. With `exportingOnly`, a version script
+    /// exports that symbol alone: the rest, Telemetry's API included, is
+    /// local (in `.symtab` only).
+    static func build(in directory: TemporaryDirectory, exportingOnly: String? = nil) throws -> (library: String, rules: String) {
         let source = Fixtures.sourceDirectory
         try Command.run(Fixtures.swiftc, [
             "-parse-as-library", "-module-name", "Telemetry", source.appendingPathComponent("Telemetry.swift").path,
@@ -22,11 +24,17 @@ import Testing
             "-emit-object", "-o", directory.path("Telemetry.o").path,
         ])
         let library = directory.path("libShareExtension.so").path
+        var versionScript: [String] = []
+        if let exportingOnly {
+            let map = directory.path("exports.map")
+            try "{ global: \(exportingOnly); local: *; };\n".write(to: map, atomically: true, encoding: .utf8)
+            versionScript = ["-Xlinker", "--version-script=\(map.path)"]
+        }
         try Command.run(Fixtures.swiftc, [
             "-parse-as-library", "-module-name", "ShareExtension", "-I", directory.url.path,
             source.appendingPathComponent("ShareExtension.swift").path, directory.path("Telemetry.o").path,
             "-emit-library", "-o", library,
-        ])
+        ] + versionScript)
         let rules = directory.path("rules.json").path
         let extract = try Command.linkcheck(["rules", "extract", "--symbol-graph-dir", directory.path("graphs").path, "--output", rules])
         #expect(extract.status == 0, "\(extract.standardError)")
@@ -109,6 +117,74 @@ import Testing
         try FileManager.default.copyItem(atPath: library, toPath: own)
         let provider = try Command.linkcheck(["check", "--no-call-sites", "--format", "json", "--rules", rules, own])
         #expect(try Self.findings(provider).map { "\($0["rule"] ?? "") \($0["kind"] ?? "") \($0["severity"] ?? "")" } == ["OWN001 provides note"])
+    }
+
+    static let didSelectPost = "$s14ShareExtension13didSelectPostyyF"
+
+    /// Only the extension's entry point exported: Telemetry's API is a
+    /// local function of `.symtab`, still called from the extension's code.
+    @Test func anAnnotatedAPIWhoseSymbolsAreLocalIsStillAFindingPerCall() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let (library, rules) = try Self.build(in: directory, exportingOnly: Self.didSelectPost)
+        let exports = try Readelf.dynamicSymbolNames(library).exports
+        #expect(!exports.contains(Self.recordLaunch), "the API is not exported: \(exports)")
+        let json = try Command.linkcheck(["check", "--format", "json", "--extension", "ShareExtension", "--rules", rules, library])
+        #expect(json.status == 1)
+        let findings = try Self.findings(json)
+        #expect(findings.map { "\($0["rule"] ?? "") \($0["kind"] ?? "") \($0["severity"] ?? "") \($0["symbol"] ?? "")" } == [
+            "OWN001 static-call error \(Self.recordLaunch)",
+            "OWN001 provides note \(Self.recordLaunch)",
+        ])
+        let objdump = try Self.objdumpCalls(to: Self.recordLaunch, in: library)
+        let sites = try #require(findings.first?["callSites"] as? [[String: Any]])
+        #expect(sites.map { $0["address"] as? String } == objdump.filter { !$0.caller.hasPrefix("$s9TelemetryAAO14recordLaunches") }
+            .map { "0x" + String($0.address, radix: 16) })
+        #expect(sites.count == 2)
+    }
+
+    @Test func withoutCallSitesAnAnnotatedAPIWhoseSymbolsAreLocalIsAWarning() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let (library, rules) = try Self.build(in: directory, exportingOnly: Self.didSelectPost)
+        let output = try Command.linkcheck(["check", "--no-call-sites", "--extension", "ShareExtension", "--rules", rules, library])
+        #expect(output.status == 0, "--no-call-sites gives warnings, not errors")
+        #expect(output.standardOutput == """
+            \(library): warning: [OWN001] provides Telemetry.Telemetry.recordLaunch(_:) (defines 'static Telemetry.Telemetry.recordLaunch(Swift.String) -> ()' ($s9TelemetryAAO12recordLaunchyySSFZ)), code of module Telemetry linked into this image: whether code of other modules in it calls the API is unknown, since call sites were not analysed (--no-call-sites)
+            linkcheck: 1 image, 0 errors, 1 warning, 0 notes; 0 files skipped, 0 files failed
+
+            """)
+    }
+
+    /// A C function a rule matches, linked in and kept local by a version
+    /// script: every call to it is a finding; without call sites, a warning.
+    @Test func aCFunctionARuleMatchesLinkedInAsALocalCopyIsAFindingPerCall() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let map = directory.path("exports.map")
+        try "{ global: share_entry; local: *; };\n".write(to: map, atomically: true, encoding: .utf8)
+        let library = try Fixtures.compile("copy.c", code: """
+            __attribute__((noinline)) void kit_shared(void) { __asm__ volatile(""); }
+            void share_entry(void) { kit_shared(); __asm__ volatile(""); }
+            """, to: directory.path("libcopy.so"), flags: ["-shared", "-Wl,--version-script=\(map.path)"]).path
+        let rules = directory.path("rules.json").path
+        try #"{"format": 1, "name": "t", "version": "1", "rules": [{"id": "TST001", "api": "kit_shared", "category": "unavailable-api", "severity": "error", "match": [{"symbol": "kit_shared"}], "message": "unavailable", "fixit": "f", "source": "s"}]}"#
+            .write(toFile: rules, atomically: true, encoding: .utf8)
+        let objdump = try Self.objdumpCalls(to: "kit_shared", in: library)
+        #expect(objdump.map(\.caller) == ["share_entry"])
+        let output = try Command.linkcheck(["check", "--no-default-rules", "--rules", rules, library])
+        #expect(output.status == 1)
+        let address = "0x" + String(try #require(objdump.first).address, radix: 16)
+        #expect(output.standardOutput == """
+            \(library): error: [TST001] calls 'kit_shared', whose code is linked into this image: unavailable [called from share_entry at \(address); path: share_entry → kit_shared]
+            \(library): note: [TST001] provides kit_shared (defines 'kit_shared'); its own definitions are not violations
+            linkcheck: 1 image, 1 error, 0 warnings, 1 note; 0 files skipped, 0 files failed
+
+            """)
+        let unseen = try Command.linkcheck(["check", "--no-call-sites", "--no-default-rules", "--rules", rules, library])
+        #expect(unseen.status == 0)
+        #expect(unseen.standardOutput == """
+            \(library): warning: [TST001] provides kit_shared (defines 'kit_shared'), an internal copy linked into this image: whether code in it calls the API is unknown, since call sites were not analysed (--no-call-sites)
+            linkcheck: 1 image, 0 errors, 1 warning, 0 notes; 0 files skipped, 0 files failed
+
+            """)
     }
 
     /// Samples/PhotoEditor: the PhotoEditorExtension product's target calls

@@ -19,11 +19,14 @@ import Testing
         let images = try #require(report["images"] as? [[String: Any]])
         #expect(images.map { $0["verdict"] as? String } == ["incomplete"])
         let findings = try #require(report["findings"] as? [[String: Any]])
-        #expect(findings.map { "\($0["rule"]!) \($0["severity"]!)" } == ["INSP001 error"])
+        // The section header table and PT_DYNAMIC both lie past the cut.
+        #expect(findings.map { "\($0["rule"]!) \($0["severity"]!)" } == ["INSP001 error", "INSP001 error"])
+        let message = try #require(findings.last?["message"] as? String)
+        #expect(message.hasPrefix("no section headers, and PT_DYNAMIC (") && message.contains(") could not be read: "), "\(message)")
         let summary = try #require(report["summary"] as? [String: Int])
         #expect(summary["incomplete"] == 1)
         let text = try Command.linkcheck(["check", prefix.path])
-        #expect(text.standardOutput.hasSuffix("linkcheck: 1 image (1 incomplete), 1 error, 0 warnings, 0 notes; 0 files skipped, 0 files failed\n"))
+        #expect(text.standardOutput.hasSuffix("linkcheck: 1 image (1 incomplete), 2 errors, 0 warnings, 0 notes; 0 files skipped, 0 files failed\n"))
     }
 
     @Test func randomBytesBehindAnELFHeaderAreIncompleteNotSafe() throws {
@@ -41,6 +44,41 @@ import Testing
         // part (incomplete, exit 1): never extension-safe with exit 0.
         #expect((verdicts == ["incomplete"] && output.status == 1) || (failed == 1 && output.status == 2), "\(output.standardOutput)")
         #expect(verdicts?.contains("extension-safe") != true)
+    }
+
+    /// A library that imports kit_shared (Tests/Fixtures/linkchain.c), a
+    /// copy of it with `damage`, and a rule pack that denies kit_shared.
+    static func damagedUnsafeLibrary(_ damage: SectionHeaderDamage, in directory: TemporaryDirectory) throws -> (library: String, rules: String) {
+        let intact = try Fixtures.compile("linkchain.c", to: directory.path("libintact.so"), flags: ["-shared", "-DUNSAFE"])
+        let library = directory.path("libunsafe.so")
+        try damage.applied(to: Data(contentsOf: intact)).write(to: library)
+        try FileManager.default.removeItem(at: intact)
+        let rules = directory.path("rules.json")
+        try #"{"format": 1, "name": "t", "version": "1", "rules": [{"id": "TST001", "api": "kit_shared", "category": "unavailable-api", "severity": "error", "match": [{"symbol": "kit_shared"}], "message": "unavailable", "fixit": "f", "source": "s"}]}"#
+            .write(to: rules, atomically: true, encoding: .utf8)
+        return (library.path, rules.path)
+    }
+
+    @Test(arguments: SectionHeaderDamage.sectionsOnly)
+    func aDamagedSectionHeaderTableDoesNotLetAnUnsafeLibraryPass(_ damage: SectionHeaderDamage) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let (library, rules) = try Self.damagedUnsafeLibrary(damage, in: directory)
+        let output = try Command.linkcheck(["check", "--format", "json", "--no-default-rules", "--rules", rules, library])
+        #expect(output.status == 1)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
+        let findings = try #require(report["findings"] as? [[String: Any]])
+        #expect(findings.map { "\($0["rule"]!) \($0["severity"]!)" } == ["INSP001 error", "TST001 error"])
+        #expect((report["images"] as? [[String: Any]])?.map { $0["verdict"] as? String } == ["unsafe"])
+    }
+
+    @Test func randomBytesAfterTheELFHeaderAtFullSizeAreNeverSafe() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let (library, rules) = try Self.damagedUnsafeLibrary(.everythingAfterTheHeader, in: directory)
+        let output = try Command.linkcheck(["check", "--format", "json", "--no-default-rules", "--rules", rules, library])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
+        let verdicts = (report["images"] as? [[String: Any]])?.map { $0["verdict"] as? String }
+        let failed = (report["summary"] as? [String: Int])?["failed"]
+        #expect((verdicts == ["incomplete"] && output.status == 1) || (failed == 1 && output.status == 2), "\(output.standardOutput)")
     }
 
     @Test func aMissingInputFailsTheRunButTheRestIsChecked() throws {
@@ -110,18 +148,4 @@ import Testing
         #expect(output.standardError.contains("$.suppressions[0].rule: INSP001 cannot be suppressed"), "\(output.standardError)")
     }
 
-}
-
-/// A small deterministic random number generator (SplitMix64), so that a
-/// test's random bytes are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

@@ -40,7 +40,8 @@ import Testing
             (#"{"format": 1, "findings": [{"image": "libA.so"}]}"#, "not a linkcheck baseline: $.findings[0].rule: missing"),
             (#"{"format": true, "findings": []}"#, "not a linkcheck baseline: $.format: must be an integer"),
             (#"{"format": 1, "findings": {}}"#, "not a linkcheck baseline: $.findings: must be an array"),
-            (#"{"format": 1, "#, "not a linkcheck baseline: not JSON: Unexpected end of file during JSON parse."),
+            (#"{"format": 1, "format": 1, "findings": []}"#,
+             "not a linkcheck baseline: $.format: key 'format' appears more than once in this object (only one of the values would be used)"),
             (#"{"format": 2, "findings": []}"#, "unsupported baseline format 2 (this linkcheck reads format 1)"),
         ] {
             try text.write(to: file, atomically: true, encoding: .utf8)
@@ -50,5 +51,27 @@ import Testing
         }
         let missing = try Command.linkcheck(["check", "--baseline", directory.path("none.json").path, library])
         #expect(missing.standardError == "linkcheck: error: \(directory.path("none.json").path): cannot read: No such file or directory\n")
+    }
+
+    /// Read as strictly as rule packs and linkcheck.json: the place and the
+    /// reason, never Foundation's parser text; a byte order mark is fine
+    /// there as here.
+    @Test func aBaselineThatIsNotJSONNamesTheLineAndColumn() throws {
+        let library = FailedWriteTests.library
+        let directory = try Fixtures.temporaryDirectory()
+        let file = directory.path("baseline.json")
+        for (text, place) in [
+            (#"{"format": 1, "findings": [],}"#, "1:29: error: invalid JSON: trailing comma: JSON allows no comma after the last member of an object"),
+            ("{\n  \"format\": 1,\n  \"findings\": [\n", "4:1: error: invalid JSON: unexpected end of file: expected a value"),
+            ("x", "1:1: error: invalid JSON: unknown word 'x': JSON's words are true, false and null, and strings need double quotes"),
+            ("", "1:1: error: invalid JSON: the file is empty: expected a JSON value"),
+        ] {
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            let result = try Command.linkcheck(["check", "--baseline", file.path, library])
+            #expect(result.status == 2)
+            #expect(result.standardError == "\(file.path):\(place)\n")
+        }
+        try Data([0xEF, 0xBB, 0xBF] + Array(#"{"format": 1, "findings": []}"#.utf8)).write(to: file)
+        #expect(try Command.linkcheck(["check", "--baseline", file.path, library]).status == 0)
     }
 }

@@ -80,13 +80,38 @@ import Testing
         #expect(selected.exports == all.exports.filter { $0.name.hasPrefix("api_") })
         #expect(selected.exports.map { "\($0.name)@\($0.version ?? "")" }.sorted() == ["api_v1@LIBFIX_1.0", "api_v2@LIBFIX_2.0"])
         #expect(selected.imports.map(\.name).sorted() == ["dep_func", "dlopen"])
+        #expect(selected.definitions == all.definitions.filter { $0.name.hasPrefix("d") || $0.name.hasPrefix("api_") })
         var withoutSymbols = selected
-        (withoutSymbols.imports, withoutSymbols.exports) = (all.imports, all.exports)
+        (withoutSymbols.imports, withoutSymbols.exports, withoutSymbols.definitions) = (all.imports, all.exports, all.definitions)
         #expect(withoutSymbols == all, "everything but the symbol lists is the same")
 
         let stripped = Fixtures.corpusDirectory.appendingPathComponent("object-testfiles/base-strip").path
         let throughSegment = try ELFReader.read(path: stripped, symbols: .only { $0.starts(with: "_ITM".utf8) })
         #expect(throughSegment.imports.map(\.name) == ["_ITM_deregisterTMCloneTable", "_ITM_registerTMCloneTable"])
+    }
+
+    /// The defined functions of `.symtab` that are local or hidden, as
+    /// `readelf -s` lists them (the version script's `local: *` makes
+    /// `hidden_helper` local).
+    @Test func localAndHiddenFunctionsOfSymtabAreDefinitionsNotExports() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let library = try Self.buildVersionedLibrary(in: directory)
+        let output = try Command.run("readelf", ["-s", "-W", library.path]).standardOutput
+        let symtab = try #require(output.components(separatedBy: "Symbol table '.symtab'").last)
+        var oracle: [String] = []
+        for line in symtab.split(separator: "\n") {
+            // "    12: 0000000000001139    22 FUNC    LOCAL  DEFAULT   14 name"
+            let fields = line.split(separator: " ").map(String.init)
+            guard fields.count >= 8, fields[0].hasSuffix(":"), fields[3] == "FUNC" || fields[3] == "IFUNC", fields[6] != "UND",
+                  fields[4] == "LOCAL" || fields[5] == "HIDDEN" || fields[5] == "INTERNAL"
+            else { continue }
+            oracle.append(fields[7])
+        }
+        #expect(oracle.contains("hidden_helper"))
+        let image = try ELFReader.read(path: library.path)
+        #expect(image.definitions.map(\.name) == oracle)
+        #expect(image.definitions.allSatisfy { $0.type == .function && $0.value != 0 })
+        #expect(Set(image.definitions.map(\.name)).isDisjoint(with: image.exports.map(\.name)))
     }
 
     @Test func readOnlyStrings() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import LinkCheckImage
 import LinkCheckInspection
 import LinkCheckTestSupport
 import Testing
@@ -31,10 +32,61 @@ import Testing
 
         let discovery = Discovery(paths: [directory.url.path])
         #expect(discovery.files == [directory.path("lib/libfoo.so.1.2").path], "the file itself, once")
-        #expect(Set(discovery.errors) == [
-            .unreadable(path: directory.path("one").path, errno: ELOOP),
-            .unreadable(path: directory.path("two").path, errno: ELOOP),
+        #expect(discovery.errors.isEmpty, "a loop met in a folder is passed over")
+        #expect(discovery.skipped == [
+            SkippedEntry(path: directory.path("one").path, reason: "a symbolic link loop", kind: .link),
+            SkippedEntry(path: directory.path("two").path, reason: "a symbolic link loop", kind: .link),
         ])
+    }
+
+    /// `d/dangling → /nonexistent` was opened and failed the run, while a
+    /// link out of the tree was only not followed.
+    @Test func aDanglingLinkInAWalkedFolderIsPassedOverNotAnError() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        _ = FileManager.default.createFile(atPath: directory.path("lib.so").path, contents: Data("x".utf8))
+        try FileManager.default.createSymbolicLink(atPath: directory.path("dangling").path, withDestinationPath: "/nonexistent")
+        try FileManager.default.createSymbolicLink(atPath: directory.path("through-a-file").path, withDestinationPath: "lib.so/x")
+        for following in [false, true] {
+            let discovery = Discovery(paths: [directory.url.path], followingSymbolicLinks: following)
+            #expect(discovery.files == [directory.path("lib.so").path])
+            #expect(discovery.errors.isEmpty)
+            #expect(discovery.skipped == [
+                SkippedEntry(path: directory.path("dangling").path, reason: "a symbolic link to /nonexistent, which does not exist", kind: .link),
+                SkippedEntry(path: directory.path("through-a-file").path, reason: "a symbolic link to lib.so/x, which does not exist", kind: .link),
+            ])
+        }
+    }
+
+    @Test func aDanglingLinkOrALoopGivenAsAPathIsAnError() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        try FileManager.default.createSymbolicLink(atPath: directory.path("dangling").path, withDestinationPath: "/nonexistent")
+        try FileManager.default.createSymbolicLink(atPath: directory.path("loop").path, withDestinationPath: "loop")
+        let discovery = Discovery(paths: [directory.path("dangling").path, directory.path("loop").path])
+        #expect(discovery.errors == [
+            .unreadable(path: directory.path("dangling").path, errno: ENOENT), .unreadable(path: directory.path("loop").path, errno: ELOOP),
+        ])
+        #expect(discovery.skipped.isEmpty)
+    }
+
+    /// `check "$(printf 'bad\xffutf.so')"` said "No such file or directory"
+    /// for a file that exists: Swift strings repair the name to U+FFFD.
+    @Test func aNameThatIsNotUTF8IsAnErrorSayingSo() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let raw = Array(directory.url.path.utf8) + Array("/bad".utf8) + [0xff] + Array("utf.so".utf8)
+        let descriptor = open(raw.map { CChar(bitPattern: $0) } + [0], O_CREAT | O_WRONLY, 0o644)
+        #expect(descriptor >= 0)
+        close(descriptor)
+        let repaired = directory.path("bad\u{FFFD}utf.so").path
+        #expect(!FileManager.default.fileExists(atPath: repaired), "the repaired name names no file")
+        let walked = Discovery(paths: [directory.url.path])
+        #expect(walked.errors == [.invalidFileName(path: repaired)])
+        #expect(walked.files.isEmpty)
+        #expect(Discovery(paths: [repaired]).errors == [.invalidFileName(path: repaired)])
+        #expect(InspectionError.invalidFileName(path: repaired).description
+            == "\(repaired): the file name is not valid UTF-8, which linkcheck cannot open")
+        // A name that holds U+FFFD itself is valid UTF-8, and read as such.
+        _ = FileManager.default.createFile(atPath: repaired, contents: Data("x".utf8))
+        #expect(Discovery(paths: [repaired]).files == [repaired])
     }
 
     @Test func fifosAreSkippedWithoutOpening() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import LinkCheckMachO
+import LinkCheckTestSupport
 import Testing
 
 /// Damaged copies of every corpus file (cut short at a stride and around
@@ -71,18 +72,5 @@ import Testing
                 #expect(error.description.hasPrefix(path + ": "))
             }
         }
-    }
-}
-
-/// SplitMix64 (Steele, Lea, Flood 2014): a small deterministic generator.
-struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
     }
 }

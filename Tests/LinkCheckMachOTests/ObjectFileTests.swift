@@ -123,6 +123,39 @@ struct ObjectFileTests {
     }
 }
 
+/// The functions an object keeps to itself: a static one (non-external)
+/// and a hidden one (private external), as `llvm-nm -m` lists them in
+/// `__TEXT,__text`, without the leading `_`; the exported one and data are
+/// not among them.
+@Suite(.enabled(if: ObjectFileTools.available, "needs the toolchain's clang and llvm-nm"))
+struct LocalDefinitionTests {
+    @Test func staticAndHiddenFunctionsAreDefinitionsNotExports() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let source = directory.path("local.c")
+        try """
+            __attribute__((noinline)) static int helper(int x) { return x * 3; }
+            __attribute__((visibility("hidden"))) int hidden_api(int x) { return helper(x) + 1; }
+            int exported_api(int x) { return hidden_api(x); }
+            int table = 4;
+            """.write(to: source, atomically: true, encoding: .utf8)
+        let object = directory.path("local.o")
+        try Command.run(Fixtures.clang, ["-target", "arm64-apple-ios15.0", "-O1", "-c", source.path, "-o", object.path])
+        let listing = try Command.run(MachOOracle.nm, ["-m", object.path]).standardOutput
+        let oracle = listing.split(separator: "\n").compactMap { line -> String? in
+            // "0000000000000018 (__TEXT,__text) non-external _helper"
+            guard line.contains("(__TEXT,__text) non-external _") || line.contains("(__TEXT,__text) private external _"),
+                  let name = line.split(separator: " ").last
+            else { return nil }
+            return String(name.dropFirst())
+        }
+        #expect(Set(oracle) == ["helper", "hidden_api"])
+        let image = try #require(try MachOReader.read(path: object.path).first)
+        #expect(Set(image.definitions.map(\.name)) == Set(oracle))
+        #expect(image.exports.map(\.name).contains("exported_api"))
+        #expect(!image.definitions.map(\.name).contains("exported_api"))
+    }
+}
+
 enum ObjectFileTools {
     static let archiver = "/opt/swift/usr/bin/llvm-ar"
     static var available: Bool {

@@ -104,7 +104,7 @@ import Testing
 
     @Test func foldersPassedOverAreNamedOncePerReason() {
         #expect(TextRenderer().render(Self.report) == """
-            linkcheck: note: passed over 2 folders nested deeper than 64 directories: lib/a/deep, lib/b/deep
+            linkcheck: note: passed over 2 folders nested deeper than 64 directories, whose files are not read (exit status 2): lib/a/deep, lib/b/deep
             linkcheck: 0 images, 0 errors, 0 warnings, 0 notes; 1 file skipped, 0 files failed, 1 link not followed
 
             """)
@@ -114,7 +114,7 @@ import Testing
         #expect(TextRenderer(verbose: true).render(Self.report) == """
             lib/README: note: skipped: not an ELF or Mach-O file
             lib/root: note: not followed: a symbolic link to /, outside the given paths
-            linkcheck: note: passed over 2 folders nested deeper than 64 directories: lib/a/deep, lib/b/deep
+            linkcheck: note: passed over 2 folders nested deeper than 64 directories, whose files are not read (exit status 2): lib/a/deep, lib/b/deep
             linkcheck: 0 images, 0 errors, 0 warnings, 0 notes; 1 file skipped, 0 files failed, 1 link not followed
 
             """)
@@ -126,6 +126,7 @@ import Testing
         #expect(summary["skipped"] == 1)
         #expect(summary["foldersPassedOver"] == 2)
         #expect(summary["linksNotFollowed"] == 1)
+        #expect(summary["exitStatus"] == 2, "folders not walked are inputs not read")
         #expect((document["skipped"] as? [[String: String]])?.map { $0["kind"] } == ["file", "folder", "folder", "link"])
     }
 }

@@ -24,7 +24,7 @@ public enum Browser {
             "--enable-logging=stderr", "--v=0", "--window-size=1400,2400", "--hide-scrollbars",
         ]
         let isolated = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
-        func run(_ arguments: [String]) throws -> CommandOutput {
+        @discardableResult func run(_ arguments: [String]) throws -> CommandOutput {
             isolated ? try Command.run("/usr/bin/unshare", ["-n", chromium] + arguments) : try Command.run(chromium, arguments)
         }
         let output = try run(flags + ["--dump-dom", file.absoluteString])

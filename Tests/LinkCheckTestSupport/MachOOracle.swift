@@ -53,7 +53,7 @@ public enum MachOOracle {
     }
 
     static var objdump: String { MachOFixtures.toolchainBin.appendingPathComponent("llvm-objdump").path }
-    static var nm: String { MachOFixtures.toolchainBin.appendingPathComponent("llvm-nm").path }
+    public static var nm: String { MachOFixtures.toolchainBin.appendingPathComponent("llvm-nm").path }
     static var ar: String { MachOFixtures.toolchainBin.appendingPathComponent("llvm-ar").path }
     static var readobj: String { MachOFixtures.llvm14Bin.appendingPathComponent("llvm-readobj").path }
     static var lipo: String { MachOFixtures.llvm14Bin.appendingPathComponent("llvm-lipo").path }
