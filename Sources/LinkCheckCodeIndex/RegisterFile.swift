@@ -19,28 +19,40 @@ enum RegisterValue: Equatable {
 /// (a write to `w1`/`esi` is a write to `x1`/`rsi`), with the calling
 /// convention's argument registers and the registers a call preserves
 /// (AAPCS64: `x19`–`x29`; System V and Apple x86_64: `rbx`, `rbp`,
-/// `r12`–`r15`).
+/// `r12`–`r15`). Other registers (vector, flags, `sp`) are not tracked:
+/// they read as holding nothing.
 struct RegisterFile {
     let instructionSet: Disassembler.InstructionSet
-    private var values: [UInt32: RegisterValue] = [:]
+    /// By general-purpose register number: `x0`–`x30`, or x86_64's 16 in
+    /// ``x86Families`` order.
+    private var values = [RegisterValue?](repeating: nil, count: 31)
+    /// Whether a register number survives a call.
+    private let preserved: [Bool]
 
     init(_ instructionSet: Disassembler.InstructionSet) {
         self.instructionSet = instructionSet
+        switch instructionSet {
+        case .aarch64: preserved = (0..<31).map { (19...29).contains($0) }
+        case .x86_64:
+            let kept: Set<x86_reg> = [X86_REG_RBX, X86_REG_RBP, X86_REG_R12, X86_REG_R13, X86_REG_R14, X86_REG_R15]
+            preserved = (0..<31).map { $0 < Self.x86Families.count && kept.contains(Self.x86Families[$0][0]) }
+        }
     }
 
     /// The value of `register` (any of its widths).
     subscript(register: UInt32) -> RegisterValue? {
-        get { values[canonical(register)] }
-        set { values[canonical(register)] = newValue }
+        get { number(register).flatMap { values[$0] } }
+        set { if let number = number(register) { values[number] = newValue } }
     }
 
     /// Forgets every register (a new function starts).
-    mutating func clearAll() { values = [:] }
+    mutating func clearAll() {
+        for number in values.indices { values[number] = nil }
+    }
 
     /// What a call leaves: the registers it preserves.
     mutating func clearCallerSaved() {
-        let preserved = instructionSet == .aarch64 ? Self.arm64CalleeSaved : Self.x86CalleeSaved
-        values = values.filter { preserved.contains($0.key) }
+        for number in values.indices where !preserved[number] { values[number] = nil }
     }
 
     /// Argument register `index` (0-based): `x0`… or `rdi`, `rsi`, `rdx`, `rcx`.
@@ -63,30 +75,27 @@ struct RegisterFile {
         case .aarch64:
             (ARM64_REG_X0.rawValue...ARM64_REG_X28.rawValue).contains(register)
                 || register == ARM64_REG_X29.rawValue || register == ARM64_REG_X30.rawValue
-        case .x86_64: Self.x86Wide.contains(register)
+        case .x86_64: Int(register) < Self.x86Wide.count && Self.x86Wide[Int(register)]
         }
     }
 
-    /// The 64-bit name of `register`: `w5` → `x5`, `esi`/`si`/`sil` → `rsi`;
-    /// others as they are.
-    private func canonical(_ register: UInt32) -> UInt32 {
+    /// The number of the general-purpose register `register` is (a width
+    /// of): `w5` and `x5` → 5; `esi`, `si`, `sil` → `rsi`'s; `nil` for
+    /// others.
+    private func number(_ register: UInt32) -> Int? {
         switch instructionSet {
         case .aarch64:
-            let (w0, w28) = (ARM64_REG_W0.rawValue, ARM64_REG_W28.rawValue)
-            if register >= w0 && register <= w28 { return ARM64_REG_X0.rawValue + (register - w0) }
-            if register == ARM64_REG_W29.rawValue { return ARM64_REG_X29.rawValue }
-            if register == ARM64_REG_W30.rawValue { return ARM64_REG_X30.rawValue }
-            return register
+            if register >= ARM64_REG_X0.rawValue && register <= ARM64_REG_X28.rawValue { return Int(register - ARM64_REG_X0.rawValue) }
+            if register >= ARM64_REG_W0.rawValue && register <= ARM64_REG_W28.rawValue { return Int(register - ARM64_REG_W0.rawValue) }
+            if register == ARM64_REG_X29.rawValue || register == ARM64_REG_W29.rawValue { return 29 }
+            if register == ARM64_REG_X30.rawValue || register == ARM64_REG_W30.rawValue { return 30 }
+            return nil
         case .x86_64:
-            return Self.x86Canonical[register] ?? register
+            guard Int(register) < Self.x86Numbers.count else { return nil }
+            let number = Self.x86Numbers[Int(register)]
+            return number >= 0 ? Int(number) : nil
         }
     }
-
-    private static let arm64CalleeSaved = Set(
-        (ARM64_REG_X19.rawValue...ARM64_REG_X28.rawValue) + [ARM64_REG_X29.rawValue, ARM64_REG_SP.rawValue])
-
-    private static let x86CalleeSaved = Set(
-        [X86_REG_RBX, X86_REG_RBP, X86_REG_R12, X86_REG_R13, X86_REG_R14, X86_REG_R15, X86_REG_RSP].map(\.rawValue))
 
     /// Each x86_64 general-purpose register, 64-bit name first, then its
     /// narrower names.
@@ -98,7 +107,6 @@ struct RegisterFile {
         [X86_REG_RSI, X86_REG_ESI, X86_REG_SI, X86_REG_SIL],
         [X86_REG_RDI, X86_REG_EDI, X86_REG_DI, X86_REG_DIL],
         [X86_REG_RBP, X86_REG_EBP, X86_REG_BP, X86_REG_BPL],
-        [X86_REG_RSP, X86_REG_ESP, X86_REG_SP, X86_REG_SPL],
         [X86_REG_R8, X86_REG_R8D, X86_REG_R8W, X86_REG_R8B],
         [X86_REG_R9, X86_REG_R9D, X86_REG_R9W, X86_REG_R9B],
         [X86_REG_R10, X86_REG_R10D, X86_REG_R10W, X86_REG_R10B],
@@ -109,8 +117,20 @@ struct RegisterFile {
         [X86_REG_R15, X86_REG_R15D, X86_REG_R15W, X86_REG_R15B],
     ]
 
-    private static let x86Wide = Set(x86Families.map { $0[0].rawValue })
+    /// Capstone's x86 register id → its family's number in ``x86Families``
+    /// (-1: not a tracked register).
+    private static let x86Numbers: [Int8] = {
+        var numbers = [Int8](repeating: -1, count: Int(X86_REG_ENDING.rawValue))
+        for (number, family) in x86Families.enumerated() {
+            for register in family { numbers[Int(register.rawValue)] = Int8(number) }
+        }
+        return numbers
+    }()
 
-    private static let x86Canonical: [UInt32: UInt32] = Dictionary(
-        x86Families.flatMap { family in family.map { ($0.rawValue, family[0].rawValue) } }, uniquingKeysWith: { first, _ in first })
+    /// Capstone's x86 register id → whether it is a 64-bit one.
+    private static let x86Wide: [Bool] = {
+        var wide = [Bool](repeating: false, count: Int(X86_REG_ENDING.rawValue))
+        for family in x86Families { wide[Int(family[0].rawValue)] = true }
+        return wide
+    }()
 }
