@@ -45,8 +45,11 @@ let package = Package(
         .target(name: "LinkCheckELF", dependencies: ["LinkCheckImage", "LinkCheckLiterals", "CLibELF", "CMappedFileGuard"]),
         // The Mach-O reader, in pure Swift (no library reads modern Mach-O).
         .target(name: "LinkCheckMachO", dependencies: ["LinkCheckImage", "LinkCheckLiterals"]),
-        // Call sites: Capstone over the code of ELF (and Mach-O) images.
-        .target(name: "LinkCheckCodeIndex", dependencies: ["LinkCheckImage", "LinkCheckELF", "CLibELF", "CCapstone", "CMappedFileGuard"]),
+        // Call sites: Capstone over the code of ELF and Mach-O images.
+        .target(
+            name: "LinkCheckCodeIndex",
+            dependencies: ["LinkCheckImage", "LinkCheckELF", "LinkCheckMachO", "CLibELF", "CCapstone", "CMappedFileGuard"]
+        ),
         // Discovery, and the reader the magic picks.
         .target(name: "LinkCheckInspection", dependencies: ["LinkCheckImage", "LinkCheckELF", "LinkCheckMachO"]),
         .target(name: "LinkCheckRules", dependencies: ["CDemangle"]),
@@ -76,7 +79,10 @@ let package = Package(
             name: "LinkCheckELFTests",
             dependencies: ["LinkCheckELF", "LinkCheckCodeIndex", "LinkCheckInspection", "CMappedFileGuard", "LinkCheckTestSupport"]
         ),
-        .testTarget(name: "LinkCheckCodeIndexTests", dependencies: ["LinkCheckCodeIndex", "LinkCheckELF", "LinkCheckTestSupport"]),
+        .testTarget(
+            name: "LinkCheckCodeIndexTests",
+            dependencies: ["LinkCheckCodeIndex", "LinkCheckELF", "LinkCheckMachO", "LinkCheckTestSupport"]
+        ),
         .testTarget(name: "LinkCheckInspectionTests", dependencies: ["LinkCheckInspection", "LinkCheckTestSupport"]),
         .testTarget(name: "LinkCheckMachOTests", dependencies: ["LinkCheckMachO", "LinkCheckTestSupport"]),
         .testTarget(name: "LinkCheckRulesTests", dependencies: ["LinkCheckRules", "LinkCheckTestSupport"]),

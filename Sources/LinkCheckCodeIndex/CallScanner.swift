@@ -1,12 +1,16 @@
 import CCapstone
-import LinkCheckELF
 import LinkCheckImage
 
 /// Walks decoded instructions in address order and records call sites,
-/// tracking just enough register state for PLT/GOT targets and for the
-/// string literal in the first argument register.
-struct CallScanner {
-    let image: ImageLayout
+/// for either format (``CodeLayout``). It tracks, per function and without
+/// following branches, what each register holds (``RegisterFile``): enough
+/// for calls through a pointer slot (`adrp`+`ldr`+`blr`, `call *slot(%rip)`,
+/// `mov reg, [slot]` then `call reg`), the string literal in the first
+/// argument register, and the selector and class reference of an
+/// Objective-C message send. A call keeps only the registers the callee
+/// preserves.
+struct CallScanner<Layout: CodeLayout> {
+    let image: Layout
     let architecture: Disassembler.InstructionSet
     /// Receives each call site, in address order.
     let record: (CallSite) -> Void
@@ -16,21 +20,20 @@ struct CallScanner {
     /// First function that starts after the current instruction.
     private var cursor = 0
     private var lastAddress: UInt64 = 0
-    /// The string whose address is in `rdi`/`x0`.
-    private var firstArgument: String?
+    private var registers: RegisterFile
     /// The last string the current function referenced.
     private var recentString: String?
-    /// aarch64: register → address it holds (`adrp`, `add`, `adr`).
-    private var addresses: [UInt32: UInt64] = [:]
-    /// aarch64: register → GOT slot it was loaded from (`ldr`).
-    private var loadedSlots: [UInt32: UInt64] = [:]
 
-    init(image: ImageLayout, architecture: Disassembler.InstructionSet, record: @escaping (CallSite) -> Void) {
+    init(image: Layout, architecture: Disassembler.InstructionSet, record: @escaping (CallSite) -> Void) {
         self.image = image
         self.architecture = architecture
         self.record = record
+        registers = RegisterFile(architecture)
     }
 
+    /// Scans one instruction of a section whose bytes start at file offset
+    /// `sectionOffset` (from the start of the file) and virtual address
+    /// `sectionAddress`.
     mutating func visit(_ instruction: UnsafeMutablePointer<cs_insn>, sectionOffset: UInt64, sectionAddress: UInt64) {
         let address = instruction.pointee.address
         enterFunction(at: address)
@@ -61,10 +64,8 @@ struct CallScanner {
             ? candidate : nil
         if current != function {
             function = current
-            firstArgument = nil
             recentString = nil
-            addresses = [:]
-            loadedSlots = [:]
+            registers.clearAll()
         }
     }
 
@@ -78,21 +79,71 @@ struct CallScanner {
 
     /// Records a call; the strings only for calls to imports (what a loader
     /// loads), which keeps the many internal calls of a large image small.
-    private mutating func recordCall(_ callee: CallSite.Callee, _ site: Site, tail: Bool, throughGOT: Bool) {
-        let isImport = if case .imported = callee { true } else { false }
+    /// A call to a message-send function gets its selector (the stub's,
+    /// else the selector reference in the selector register) and the class
+    /// reference in the receiver register.
+    private func recordCall(_ callee: CallSite.Callee, _ site: Site, tail: Bool, throughGOT: Bool, stubSelector: String? = nil) {
+        var firstArgument: String?
+        var selector: String?
+        var receiverClass: String?
+        if case .imported(let name) = callee {
+            if case .address(let address) = registers[registers.argument(0)] { firstArgument = image.string(at: address) }
+            if let send = MessageSend.arguments(of: name, on: architecture) {
+                selector = stubSelector ?? slot(in: registers.argument(send.selector)).flatMap(image.selector(referencedAt:))
+                if !send.toSuper { receiverClass = slot(in: registers.argument(send.receiver)).flatMap(image.className(referencedAt:)) }
+            }
+        }
         record(CallSite(
             address: site.address, fileOffset: site.fileOffset, caller: function, callee: callee,
-            isTailCall: tail, throughGOT: throughGOT, firstArgument: isImport ? firstArgument : nil,
-            recentString: isImport ? recentString : nil))
+            isTailCall: tail, throughGOT: throughGOT, firstArgument: firstArgument,
+            recentString: callee.isImported ? recentString : nil,
+            selector: selector, receiverClass: receiverClass))
     }
 
-    /// A direct transfer to `target`: a PLT entry or a function start.
-    private mutating func direct(_ target: UInt64, _ site: Site, tail: Bool) {
-        if let callee = image.pltEntries[target] {
-            recordCall(callee, site, tail: tail, throughGOT: false)
-        } else if let callee = image.functionStarts[target], !(tail && isInsideCurrentFunction(target)), !(tail && callee == function) {
-            recordCall(.function(callee), site, tail: tail, throughGOT: false)
+    /// The slot `register` was loaded from.
+    private func slot(in register: UInt32) -> UInt64? {
+        if case .loaded(let slot) = registers[register] { return slot }
+        return nil
+    }
+
+    /// A direct transfer to `target`: a stub or a function start. Returns
+    /// the callee when the transfer is recorded.
+    @discardableResult
+    private func direct(_ target: UInt64, _ site: Site, tail: Bool) -> CallSite.Callee? {
+        if let stub = image.stub(at: target) {
+            recordCall(stub.callee, site, tail: tail, throughGOT: false, stubSelector: stub.selector)
+            return stub.callee
         }
+        if let callee = image.functionStarts[target], !(tail && isInsideCurrentFunction(target)), !(tail && callee == function) {
+            recordCall(.function(callee), site, tail: tail, throughGOT: false)
+            return .function(callee)
+        }
+        return nil
+    }
+
+    /// A transfer through the pointer slot at `slot`; returns the callee
+    /// when it is known.
+    @discardableResult
+    private func indirect(through slot: UInt64?, _ site: Site, tail: Bool) -> CallSite.Callee? {
+        guard let slot, let callee = image.pointerSlot(at: slot) else { return nil }
+        recordCall(callee, site, tail: tail, throughGOT: true)
+        return callee
+    }
+
+    /// After a call returns: only the preserved registers keep their
+    /// values, except that `objc_opt_self` and `objc_opt_class` return the
+    /// class reference they were given.
+    private mutating func returned(from callee: CallSite.Callee?) {
+        let receiver = registers[registers.argument(0)]
+        registers.clearCallerSaved()
+        if case .imported(let name) = callee, MessageSend.returnsClassArgument(name), case .loaded = receiver {
+            registers[registers.result] = receiver
+        }
+    }
+
+    /// Notes a register that now holds `address`, when it is a string.
+    private mutating func noteString(at address: UInt64) {
+        if let text = image.string(at: address) { recentString = text }
     }
 
     // MARK: - x86_64
@@ -100,31 +151,47 @@ struct CallScanner {
     private mutating func visitX86(_ instruction: UnsafeMutablePointer<cs_insn>, _ site: Site) {
         let id = instruction.pointee.id
         let count = linkcheck_x86_operand_count(instruction)
+        func operand(_ index: UInt32) -> cs_x86_op { linkcheck_x86_operand(instruction, index)!.pointee }
         if id == X86_INS_CALL.rawValue || id == X86_INS_JMP.rawValue, count == 1 {
-            let operand = linkcheck_x86_operand(instruction, 0)!.pointee
             let tail = id == X86_INS_JMP.rawValue
-            if operand.type == X86_OP_IMM {
-                direct(UInt64(bitPattern: operand.imm), site, tail: tail)
-            } else if operand.type == X86_OP_MEM, operand.mem.base == X86_REG_RIP {
-                let slot = UInt64(bitPattern: Int64(bitPattern: site.next) &+ operand.mem.disp)
-                if let callee = image.gotSlots[slot] { recordCall(callee, site, tail: tail, throughGOT: true) }
+            let target = operand(0)
+            var callee: CallSite.Callee?
+            if target.type == X86_OP_IMM {
+                callee = direct(UInt64(bitPattern: target.imm), site, tail: tail)
+            } else if target.type == X86_OP_MEM, target.mem.base == X86_REG_RIP {
+                callee = indirect(through: UInt64(bitPattern: Int64(bitPattern: site.next) &+ target.mem.disp), site, tail: tail)
+            } else if target.type == X86_OP_REG {
+                callee = indirect(through: slot(in: target.reg.rawValue), site, tail: tail)
             }
-            if !tail { firstArgument = nil }
+            if !tail { returned(from: callee) }
             return
         }
-        guard count == 2 else { return }
-        let destination = linkcheck_x86_operand(instruction, 0)!.pointee
-        guard destination.type == X86_OP_REG else { return }
-        let writesFirstArgument = destination.reg == X86_REG_RDI || destination.reg == X86_REG_EDI
-        let source = linkcheck_x86_operand(instruction, 1)!.pointee
-        if id == X86_INS_LEA.rawValue, source.type == X86_OP_MEM, source.mem.base == X86_REG_RIP {
-            let text = image.string(at: UInt64(bitPattern: Int64(bitPattern: site.next) &+ source.mem.disp))
-            if let text { recentString = text }
-            if writesFirstArgument { firstArgument = text }
-        } else if writesFirstArgument {
-            firstArgument = id == X86_INS_MOV.rawValue && source.type == X86_OP_IMM
-                ? image.string(at: UInt64(bitPattern: source.imm)) : nil
+        // mov/lea into a register: what it now holds.
+        var assignment: (register: UInt32, value: RegisterValue?)?
+        if id == X86_INS_MOV.rawValue || id == X86_INS_LEA.rawValue, count == 2, operand(0).type == X86_OP_REG {
+            let destination = operand(0).reg.rawValue
+            let source = operand(1)
+            var value: RegisterValue?
+            if source.type == X86_OP_MEM, source.mem.base == X86_REG_RIP, source.mem.index == X86_REG_INVALID {
+                let address = UInt64(bitPattern: Int64(bitPattern: site.next) &+ source.mem.disp)
+                if id == X86_INS_LEA.rawValue {
+                    value = .address(address)
+                    noteString(at: address)
+                } else if registers.isWide(destination) {
+                    value = .loaded(from: address)
+                }
+            } else if id == X86_INS_MOV.rawValue, source.type == X86_OP_IMM {
+                value = .address(UInt64(bitPattern: source.imm))
+            } else if id == X86_INS_MOV.rawValue, source.type == X86_OP_REG, registers.isWide(destination), registers.isWide(source.reg.rawValue) {
+                value = registers[source.reg.rawValue]
+            }
+            assignment = (destination, value)
         }
+        forgetWritten(instruction, operands: count) { index in
+            let operand = operand(index)
+            return operand.type == X86_OP_REG ? (operand.reg.rawValue, operand.access) : nil
+        }
+        if let assignment { registers[assignment.register] = assignment.value }
     }
 
     // MARK: - aarch64
@@ -133,69 +200,94 @@ struct CallScanner {
         let id = instruction.pointee.id
         let count = linkcheck_arm64_operand_count(instruction)
         func operand(_ index: UInt32) -> cs_arm64_op { linkcheck_arm64_operand(instruction, index)!.pointee }
-        let x0 = ARM64_REG_X0.rawValue
         switch id {
         case ARM64_INS_BL.rawValue where count == 1 && operand(0).type == ARM64_OP_IMM:
-            direct(UInt64(bitPattern: operand(0).imm), site, tail: false)
-            forgetCallerSavedRegisters()
+            returned(from: direct(UInt64(bitPattern: operand(0).imm), site, tail: false))
+            return
         case ARM64_INS_B.rawValue where count == 1 && operand(0).type == ARM64_OP_IMM
             && linkcheck_arm64_condition(instruction) == ARM64_CC_INVALID:
             direct(UInt64(bitPattern: operand(0).imm), site, tail: true)
+            return
         case ARM64_INS_BLR.rawValue, ARM64_INS_BR.rawValue:
             guard count == 1, operand(0).type == ARM64_OP_REG else { return }
-            if let slot = loadedSlots[operand(0).reg.rawValue], let callee = image.gotSlots[slot] {
-                recordCall(callee, site, tail: id == ARM64_INS_BR.rawValue, throughGOT: true)
-            }
-            if id == ARM64_INS_BLR.rawValue { forgetCallerSavedRegisters() }
-        case ARM64_INS_ADRP.rawValue, ARM64_INS_ADR.rawValue:
-            guard count == 2, operand(0).type == ARM64_OP_REG, operand(1).type == ARM64_OP_IMM else { return }
-            let register = operand(0).reg.rawValue
-            let value = UInt64(bitPattern: operand(1).imm)
-            addresses[register] = value
-            loadedSlots[register] = nil
-            if id == ARM64_INS_ADR.rawValue { noteString(at: value, in: register, x0: x0) }
-        case ARM64_INS_ADD.rawValue:
-            guard count == 3, operand(0).type == ARM64_OP_REG, operand(1).type == ARM64_OP_REG, operand(2).type == ARM64_OP_IMM,
-                  let base = addresses[operand(1).reg.rawValue]
-            else {
-                if count >= 1, operand(0).type == ARM64_OP_REG { clear(operand(0).reg.rawValue, x0: x0) }
-                return
-            }
-            let value = base &+ UInt64(bitPattern: operand(2).imm)
-            addresses[operand(0).reg.rawValue] = value
-            noteString(at: value, in: operand(0).reg.rawValue, x0: x0)
-        case ARM64_INS_LDR.rawValue:
-            guard count == 2, operand(0).type == ARM64_OP_REG else { return }
-            let register = operand(0).reg.rawValue
-            if operand(1).type == ARM64_OP_MEM, let base = addresses[operand(1).mem.base.rawValue] {
-                loadedSlots[register] = base &+ UInt64(bitPattern: Int64(operand(1).mem.disp))
-            } else {
-                loadedSlots[register] = nil
-            }
-            addresses[register] = nil
-            if register == x0 { firstArgument = nil }
+            let callee = indirect(through: slot(in: operand(0).reg.rawValue), site, tail: id == ARM64_INS_BR.rawValue)
+            if id == ARM64_INS_BLR.rawValue { returned(from: callee) }
+            return
         default:
-            if count >= 1, operand(0).type == ARM64_OP_REG, operand(0).reg.rawValue == x0 { firstArgument = nil }
+            break
+        }
+        var assignment: (register: UInt32, value: RegisterValue?)?
+        if count >= 2, operand(0).type == ARM64_OP_REG {
+            let destination = operand(0).reg.rawValue
+            let wide = registers.isWide(destination)
+            switch id {
+            case ARM64_INS_ADRP.rawValue where operand(1).type == ARM64_OP_IMM:
+                assignment = (destination, .page(UInt64(bitPattern: operand(1).imm)))
+            case ARM64_INS_ADR.rawValue where operand(1).type == ARM64_OP_IMM:
+                let address = UInt64(bitPattern: operand(1).imm)
+                noteString(at: address)
+                assignment = (destination, .address(address))
+            case ARM64_INS_ADD.rawValue where wide && count == 3 && operand(1).type == ARM64_OP_REG && operand(2).type == ARM64_OP_IMM:
+                var value: RegisterValue?
+                switch registers[operand(1).reg.rawValue] {
+                case .page(let base), .address(let base):
+                    let address = base &+ UInt64(bitPattern: operand(2).imm)
+                    noteString(at: address)
+                    value = .address(address)
+                default:
+                    break
+                }
+                assignment = (destination, value)
+            case ARM64_INS_LDR.rawValue where count == 2, ARM64_INS_LDUR.rawValue where count == 2:
+                var value: RegisterValue?
+                let source = operand(1)
+                if wide, source.type == ARM64_OP_IMM {
+                    value = .loaded(from: UInt64(bitPattern: source.imm))
+                } else if wide, source.type == ARM64_OP_MEM, source.mem.index == ARM64_REG_INVALID {
+                    switch registers[source.mem.base.rawValue] {
+                    case .page(let base), .address(let base):
+                        value = .loaded(from: base &+ UInt64(bitPattern: Int64(source.mem.disp)))
+                    default:
+                        break
+                    }
+                }
+                assignment = (destination, value)
+            case ARM64_INS_MOV.rawValue where count == 2 && operand(1).type == ARM64_OP_REG:
+                assignment = (destination, wide && registers.isWide(operand(1).reg.rawValue) ? registers[operand(1).reg.rawValue] : nil)
+            default:
+                break
+            }
+        }
+        forgetWritten(instruction, operands: count) { index in
+            let operand = operand(index)
+            if operand.type == ARM64_OP_REG { return (operand.reg.rawValue, operand.access) }
+            // A pre- or post-indexed address writes its base register back.
+            if operand.type == ARM64_OP_MEM, linkcheck_arm64_writeback(instruction) { return (operand.mem.base.rawValue, UInt8(CS_AC_WRITE.rawValue)) }
+            return nil
+        }
+        if let assignment { registers[assignment.register] = assignment.value }
+    }
+
+    /// Forgets every register the instruction writes: its register operands
+    /// that Capstone marks written (the first one also when it gives no
+    /// access at all, as for some aliases), and those it writes implicitly
+    /// (`regs_write`).
+    private mutating func forgetWritten(
+        _ instruction: UnsafeMutablePointer<cs_insn>, operands count: UInt8, register: (UInt32) -> (UInt32, UInt8)?
+    ) {
+        for index in 0..<UInt32(count) {
+            guard let (written, access) = register(index) else { continue }
+            if access & UInt8(CS_AC_WRITE.rawValue) != 0 || index == 0 && access == 0 { registers[written] = nil }
+        }
+        for index in 0..<UInt32(linkcheck_registers_written_count(instruction)) {
+            registers[UInt32(linkcheck_register_written(instruction, index))] = nil
         }
     }
+}
 
-    private mutating func noteString(at address: UInt64, in register: UInt32, x0: UInt32) {
-        let text = image.string(at: address)
-        if let text { recentString = text }
-        if register == x0 { firstArgument = text }
-    }
-
-    private mutating func clear(_ register: UInt32, x0: UInt32) {
-        addresses[register] = nil
-        loadedSlots[register] = nil
-        if register == x0 { firstArgument = nil }
-    }
-
-    /// After a call, only the callee-saved registers keep their values; the
-    /// scanner keeps none.
-    private mutating func forgetCallerSavedRegisters() {
-        addresses = [:]
-        loadedSlots = [:]
-        firstArgument = nil
+extension CallSite.Callee {
+    /// An imported function.
+    var isImported: Bool {
+        if case .imported = self { true } else { false }
     }
 }

@@ -68,9 +68,9 @@ public enum CallSiteAnalyzer {
     }
 }
 
-/// Addresses the scanner needs: functions, PLT entries, GOT slots, and
-/// read-only strings by address.
-struct ImageLayout {
+/// Addresses the scanner needs in an ELF image: functions, PLT entries,
+/// GOT slots, and read-only strings by address.
+struct ImageLayout: CodeLayout {
     var functions: [FunctionSymbol] = []
     /// PLT entry address → the function it reaches.
     var pltEntries: [UInt64: CallSite.Callee] = [:]
@@ -79,7 +79,8 @@ struct ImageLayout {
     var gotSlots: [UInt64: CallSite.Callee] = [:]
     /// Function start address → index in `functions`.
     var functionStarts: [UInt64: Int] = [:]
-    private var readOnly: [(start: UInt64, bytes: UnsafeRawBufferPointer)] = []
+    /// Read-only sections, in libelf's buffers (valid while the file is open).
+    private var readOnly = ReadOnlyMemory()
     private var pltSections: Set<Int> = []
 
     init(file: ELFFile, sections: [Section], architecture: Disassembler.InstructionSet) {
@@ -98,7 +99,7 @@ struct ImageLayout {
                 }
             } else if distinct.contains(section.index), flags & UInt64(SHF_ALLOC) != 0, flags & UInt64(SHF_EXECINSTR | SHF_WRITE) == 0,
                       let data = section.data, let base = data.pointee.d_buf {
-                readOnly.append((section.header.sh_addr, UnsafeRawBufferPointer(start: base, count: data.pointee.d_size)))
+                readOnly.add(UnsafeRawBufferPointer(start: base, count: data.pointee.d_size), at: section.header.sh_addr)
             }
         }
     }
@@ -109,17 +110,16 @@ struct ImageLayout {
             && !pltSections.contains(section.index)
     }
 
-    /// The NUL-terminated printable string at virtual address `address` in
-    /// read-only data (at most 4096 bytes), or `nil`.
+    func stub(at address: UInt64) -> Stub? {
+        pltEntries[address].map { Stub(callee: $0) }
+    }
+
+    func pointerSlot(at address: UInt64) -> CallSite.Callee? {
+        gotSlots[address]
+    }
+
     func string(at address: UInt64) -> String? {
-        guard let area = readOnly.first(where: { address >= $0.start && address - $0.start < UInt64($0.bytes.count) })
-        else { return nil }
-        let start = Int(address - area.start)
-        let tail = area.bytes[start..<min(area.bytes.count, start + 4096)]
-        guard let end = tail.firstIndex(of: 0), end > start else { return nil }
-        let bytes = tail[start..<end]
-        guard bytes.allSatisfy({ $0 >= 0x20 && $0 != 0x7f || $0 == 0x09 }) else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
+        readOnly.string(at: address)
     }
 
     /// Defined functions from `.symtab`, else `.dynsym`; exported when

@@ -1,14 +1,20 @@
 import LinkCheckImage
 
-
 /// The call sites of one image, indexed for findings and kept small: the
-/// calls to each import (with their addresses and literals), the calls to
-/// the functions that matter (denylisted copies), and the internal call
-/// graph as deduplicated function-to-function edges.
+/// calls to each import (with their addresses and literals), the
+/// Objective-C message sends of each selector, the calls to the functions
+/// that matter (denylisted copies), and the internal call graph as
+/// deduplicated function-to-function edges.
 public struct CodeIndex: Sendable {
     public let functions: [FunctionSymbol]
-    /// Imported name → the call sites that reach it.
+    /// Imported name → the call sites that reach it. Message sends are
+    /// calls to `objc_msgSend` (or the variant called) here too.
     public let callsToImport: [String: [CallSite]]
+    /// Selector → the message sends of it (``CallSite/selector``), each
+    /// with the class of a class message (``CallSite/receiverClass``):
+    /// `sharedApplication` → the calls of `+[UIApplication
+    /// sharedApplication]` (and of any other class's `sharedApplication`).
+    public let callsToSelector: [String: [CallSite]]
     /// Function → the call sites that reach it, for the functions kept.
     public let callsToFunction: [Int: [CallSite]]
     /// Function → the functions that call it.
@@ -24,6 +30,7 @@ public struct CodeIndex: Sendable {
     public init(failure reason: String) {
         functions = []
         callsToImport = [:]
+        callsToSelector = [:]
         callsToFunction = [:]
         callers = [:]
         callees = [:]
@@ -32,9 +39,14 @@ public struct CodeIndex: Sendable {
     }
 
     /// Whether call sites are analysed for `image`: x86_64 and
-    /// arm64/aarch64 code, 64-bit and little-endian.
+    /// arm64/aarch64 code, 64-bit and little-endian; for Mach-O, linked
+    /// images (not `MH_OBJECT` files or archive members, whose code is not
+    /// relocated yet) whose code is not encrypted.
     public static func supports(_ image: BinaryImage) -> Bool {
-        image.format == .elf && CallSiteAnalyzer.supports(image.architecture)
+        switch image.format {
+        case .elf: CallSiteAnalyzer.supports(image.architecture)
+        case .macho: MachOCallSiteAnalyzer.supports(image)
+        }
     }
 
     /// Every call site of `image` (reading its file again), for
@@ -45,13 +57,17 @@ public struct CodeIndex: Sendable {
     ///   while it was read.
     public static func callSites(of image: BinaryImage) throws(InspectionError) -> CodeAnalysis? {
         guard supports(image) else { return nil }
-        return try CallSiteAnalyzer.analyze(path: image.path)
+        switch image.format {
+        case .elf: return try CallSiteAnalyzer.analyze(path: image.path)
+        case .macho: return try MachOCallSiteAnalyzer.analyze(image)
+        }
     }
 
     /// Analyses the code of `image` (reading its file again) and indexes its
-    /// call sites as they are found (``CallSiteAnalyzer/scan(path:sinkFor:)``),
-    /// never holding them all, keeping the call sites of the functions for
-    /// which `keepCallsTo` is true.
+    /// call sites as they are found (``CallSiteAnalyzer/scan(path:sinkFor:)``
+    /// for ELF, `MachOCallSiteAnalyzer` for Mach-O), never holding them
+    /// all, keeping the call sites of the functions for which `keepCallsTo`
+    /// is true.
     ///
     /// - Returns: `nil` when call sites are not analysed for the image
     ///   (``supports(_:)``).
@@ -60,21 +76,26 @@ public struct CodeIndex: Sendable {
     public static func analyze(_ image: BinaryImage, keepCallsTo: @escaping (FunctionSymbol) -> Bool) throws(InspectionError) -> CodeIndex? {
         guard supports(image) else { return nil }
         var builder: Builder?
-        let scanned = try CallSiteAnalyzer.scan(path: image.path) { functions in
+        let sinkFor = { (functions: [FunctionSymbol]) -> (CallSite) -> Void in
             let made = Builder(functions: functions, keepCallsTo: keepCallsTo)
             builder = made
             return made.add
+        }
+        let scanned = switch image.format {
+        case .elf: try CallSiteAnalyzer.scan(path: image.path, sinkFor: sinkFor)
+        case .macho: try MachOCallSiteAnalyzer.scan(image, sinkFor: sinkFor)
         }
         guard scanned != nil, let builder else { return nil }
         return builder.index()
     }
 
     private init(
-        functions: [FunctionSymbol], callsToImport: [String: [CallSite]], callsToFunction: [Int: [CallSite]],
-        callers: [Int32: [Int32]], callees: [Int32: [Int32]], importsCalled: [Int32: Set<String>]
+        functions: [FunctionSymbol], callsToImport: [String: [CallSite]], callsToSelector: [String: [CallSite]],
+        callsToFunction: [Int: [CallSite]], callers: [Int32: [Int32]], callees: [Int32: [Int32]], importsCalled: [Int32: Set<String>]
     ) {
         self.functions = functions
         self.callsToImport = callsToImport
+        self.callsToSelector = callsToSelector
         self.callsToFunction = callsToFunction
         self.callers = callers
         self.callees = callees
@@ -87,6 +108,7 @@ public struct CodeIndex: Sendable {
         let functions: [FunctionSymbol]
         let kept: Set<Int>
         var imports: [String: [CallSite]] = [:]
+        var selectors: [String: [CallSite]] = [:]
         var toFunction: [Int: [CallSite]] = [:]
         /// Caller and callee, as `caller << 32 | callee`.
         var edges = Set<Int64>()
@@ -101,6 +123,7 @@ public struct CodeIndex: Sendable {
             switch site.callee {
             case .imported(let name):
                 imports[name, default: []].append(site)
+                if let selector = site.selector { selectors[selector, default: []].append(site) }
                 if let caller = site.caller { importsCalled[Int32(caller), default: []].insert(name) }
             case .function(let callee):
                 if kept.contains(callee) { toFunction[callee, default: []].append(site) }
@@ -117,17 +140,19 @@ public struct CodeIndex: Sendable {
                 callees[caller, default: []].append(callee)
             }
             return CodeIndex(
-                functions: functions, callsToImport: imports, callsToFunction: toFunction,
+                functions: functions, callsToImport: imports, callsToSelector: selectors, callsToFunction: toFunction,
                 callers: callers, callees: callees, importsCalled: importsCalled)
         }
     }
 
     /// The shortest chain of functions from an entry point down to
     /// `function` (both included), breadth-first over the callers. An entry
-    /// point is an exported function nothing in the image calls (debug
-    /// builds export internal Swift functions too, so "exported" alone would
-    /// stop at the helper); failing that, any exported function; failing
-    /// that, `[function]`.
+    /// point is a function that other images or the Objective-C runtime call
+    /// and nothing in the image calls: an exported function, or an
+    /// Objective-C method (`-[UPUploader retry:]`, which the runtime calls
+    /// for a message send from anywhere). Debug builds export internal Swift
+    /// functions too, so "exported" alone would stop at the helper. Failing
+    /// that, any such function; failing that, `[function]`.
     public func pathFromExported(to function: Int) -> [Int] {
         var previous: [Int: Int] = [function: function]
         var queue = [function]
@@ -141,7 +166,7 @@ public struct CodeIndex: Sendable {
         while head < queue.count {
             let current = queue[head]
             head += 1
-            if functions[current].isExported {
+            if Self.isEntryPoint(functions[current]) {
                 if (callers[Int32(current)] ?? []).isEmpty { return path(from: current) }
                 if firstExported == nil { firstExported = current }
             }
@@ -151,6 +176,13 @@ public struct CodeIndex: Sendable {
             }
         }
         return firstExported.map(path(from:)) ?? [function]
+    }
+
+    /// Whether other images or the Objective-C runtime call `function`:
+    /// it is exported, or named as an Objective-C method is (`-[Class
+    /// selector]`, `+[Class selector]`).
+    private static func isEntryPoint(_ function: FunctionSymbol) -> Bool {
+        function.isExported || (function.name.hasPrefix("-[") || function.name.hasPrefix("+[")) && function.name.hasSuffix("]")
     }
 
     /// The imports that `function` calls, directly or through at most

@@ -75,6 +75,18 @@ public struct MachOFile: Sendable {
         try self.init(bytes: bytes, path: path, strings: strings)
     }
 
+    /// Reads the file at `path` as ``init(path:strings:)`` does, and returns
+    /// its bytes too (the whole file, from the same read, so they agree
+    /// with the model): for readers of what the model does not keep, such
+    /// as the instructions of code sections, at the image's
+    /// ``MachOImage/fileOffset`` plus a section's ``Section/fileOffset``.
+    ///
+    /// - Throws: as ``init(path:strings:)``.
+    static func readWithContents(path: String) throws(MachOError) -> (file: MachOFile, contents: [UInt8]) {
+        let bytes = try FileContents.read(path: path)
+        return (try MachOFile(bytes: bytes, path: path), bytes)
+    }
+
     /// Reads a file already in memory; `path` names it in errors and
     /// warnings. The entry point for fuzzing.
     ///

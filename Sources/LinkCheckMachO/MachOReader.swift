@@ -26,9 +26,8 @@ public enum MachOReader {
         } catch {
             throw inspectionError(error)
         }
-        let sliced = file.container == .fat || file.container == .fat64
         let images = file.images.map { image in
-            neutral(image, slice: sliced ? image.cpu.name : nil, fileWarnings: file.warnings, selection: selection)
+            neutral(image, slice: slice(of: image, in: file), fileWarnings: file.warnings, selection: selection)
         }
         guard !images.isEmpty else {
             // An `ar` archive of ELF objects (a Linux static library) holds
@@ -38,6 +37,34 @@ public enum MachOReader {
             throw .malformed(path: path, format: .macho, structure: "fat header", reason: file.warnings.first ?? "no slice could be read")
         }
         return images
+    }
+
+    /// Reads the image ``read(path:strings:symbols:)`` gave `identity`
+    /// again (by path, slice and archive member), with the bytes of its
+    /// whole file from the same read: for what the neutral model does not
+    /// keep, such as the instructions of its code (at
+    /// ``MachOImage/fileOffset`` plus ``Section/fileOffset``).
+    ///
+    /// - Throws: ``InspectionError`` as ``read(path:strings:symbols:)``, and
+    ///   ``InspectionError/changedWhileRead(path:)`` when the file no longer
+    ///   holds that image.
+    public static func image(_ identity: ImageIdentity) throws(InspectionError) -> (image: MachOImage, contents: [UInt8]) {
+        let read: (file: MachOFile, contents: [UInt8])
+        do {
+            read = try MachOFile.readWithContents(path: identity.path)
+        } catch {
+            throw inspectionError(error)
+        }
+        guard let image = read.file.images.first(where: {
+            $0.archiveMember == identity.member && slice(of: $0, in: read.file) == identity.slice
+        }) else { throw .changedWhileRead(path: identity.path) }
+        return (image, read.contents)
+    }
+
+    /// The ``ImageIdentity/slice`` of `image`: its architecture's name in a
+    /// fat file, `nil` in a thin file or archive.
+    static func slice(of image: MachOImage, in file: MachOFile) -> String? {
+        file.container == .fat || file.container == .fat64 ? image.cpu.name : nil
     }
 
     /// The neutral image of one Mach-O image.
@@ -117,8 +144,9 @@ public enum MachOReader {
     }
 
     /// A Mach-O symbol's C-level name: without the leading `_` the compiler
-    /// adds (`_dlopen` is `dlopen`, `_$s5UIKit…` is `$s5UIKit…`).
-    static func cName(_ name: String) -> String {
+    /// adds (`_dlopen` is `dlopen`, `_$s5UIKit…` is `$s5UIKit…`); names
+    /// without one (`-[UPUploader retry:]`) as they are.
+    public static func cName(_ name: String) -> String {
         name.utf8.first == UInt8(ascii: "_") ? String(name.dropFirst()) : name
     }
 

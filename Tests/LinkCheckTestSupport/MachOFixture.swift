@@ -35,6 +35,16 @@ public enum MachOFixture: String, CaseIterable, Sendable {
     /// linker-made `objc_msgSend$sharedApplication` and
     /// `objc_msgSend$openURL:` stubs in `__TEXT,__objc_stubs`.
     case selectorStubs
+    /// `CallSites`: fat `MH_DYLIB`, arm64 and x86_64 (simulator), bind
+    /// opcodes, from `callsites.m` and `callsites-<arch>.s`: calls to
+    /// imports through stubs and GOT slots, `dlopen` of a literal, class,
+    /// instance and `super` messages, a class through `objc_opt_self`,
+    /// another class's `sharedApplication`, `objc_msgSend_stret` (x86_64),
+    /// and the path `-[CSUploader retry:]` → `cs_present_login` →
+    /// `cs_application` → `+[UIApplication sharedApplication]`.
+    case callSites
+    /// The same with chained fixups (`DYLD_CHAINED_PTR_64`).
+    case callSitesChained
     /// `FilterPlugin.bundle/FilterPlugin`: arm64 `MH_BUNDLE`, bind opcodes.
     case plugInBundle
     /// `Tracker.framework/Tracker`: a static framework, a fat file of two
@@ -108,6 +118,16 @@ public enum MachOFixture: String, CaseIterable, Sendable {
                 sources: MachOFixtures.sources("selector-stubs.s"), product: .dylib(installName: "@rpath/Stubs.framework/Stubs"),
                 linker: .chainedFixups, frameworks: ["UIKit"]),
                 to: directory.appendingPathComponent("Stubs"))
+
+        case .callSites, .callSitesChained:
+            let slices = try [MachOFixtures.Target.arm64, .x86_64Simulator].map { target in
+                try MachOFixtures.link(Image(
+                    sources: MachOFixtures.sources("callsites.m", "callsites-\(target.arch).s"),
+                    product: .dylib(installName: "@rpath/CallSites.framework/CallSites"), target: target,
+                    linker: self == .callSites ? .opcodes : .chainedFixups, frameworks: Self.uploaderFrameworks),
+                    to: directory.appendingPathComponent("CallSites-\(target.arch)"))
+            }
+            return try MachOFixtures.fat(slices, to: directory.appendingPathComponent("CallSites"))
 
         case .plugInBundle:
             return try MachOFixtures.link(Image(sources: MachOFixtures.sources("plugin-bundle.m"), product: .bundle),

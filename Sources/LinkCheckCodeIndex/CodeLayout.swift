@@ -1,0 +1,71 @@
+import LinkCheckImage
+
+/// What ``CallScanner`` needs to know about an image's addresses, whatever
+/// its format: its functions, the stubs a direct call can reach (ELF PLT
+/// entries; Mach-O `__stubs`, `__auth_stubs` and `__objc_stubs`), the
+/// pointer slots an indirect call can load (GOT), the Objective-C
+/// references code loads, and read-only strings. Every address is a
+/// virtual address. ``ImageLayout`` (ELF) and ``MachOCodeLayout`` provide
+/// it.
+protocol CodeLayout {
+    /// The image's functions, sorted by address, one per address.
+    var functions: [FunctionSymbol] { get }
+    /// Function start address → index in ``functions``.
+    var functionStarts: [UInt64: Int] { get }
+    /// The stub whose first instruction is at `address`, when a direct
+    /// call or jump there reaches an import (or a function of the image)
+    /// through one.
+    func stub(at address: UInt64) -> Stub?
+    /// What the pointer slot at `address` holds, when an indirect call
+    /// through it reaches a function: an import, or a function of the
+    /// image.
+    func pointerSlot(at address: UInt64) -> CallSite.Callee?
+    /// The NUL-terminated printable string at `address` in read-only data,
+    /// or `nil`.
+    func string(at address: UInt64) -> String?
+    /// The selector the `__objc_selrefs` slot at `address` refers to.
+    func selector(referencedAt address: UInt64) -> String?
+    /// The class the `__objc_classrefs` slot at `address` refers to.
+    func className(referencedAt address: UInt64) -> String?
+}
+
+extension CodeLayout {
+    func selector(referencedAt address: UInt64) -> String? { nil }
+    func className(referencedAt address: UInt64) -> String? { nil }
+}
+
+/// What a call to a stub reaches.
+struct Stub {
+    var callee: CallSite.Callee
+    /// The selector an `objc_msgSend$sel` stub loads before it jumps to
+    /// `objc_msgSend`; `nil` for other stubs.
+    var selector: String?
+}
+
+/// Read-only data by virtual address, for the string literals code loads
+/// the address of. The buffers belong to the caller and must outlive it.
+struct ReadOnlyMemory {
+    /// Sorted by start address.
+    private var areas: [(start: UInt64, bytes: UnsafeRawBufferPointer)] = []
+
+    /// Adds the bytes of a section mapped at virtual address `start`.
+    mutating func add(_ bytes: UnsafeRawBufferPointer, at start: UInt64) {
+        let position = areas.lastIndex(atOrBefore: start, address: \.start).map { $0 + 1 } ?? 0
+        areas.insert((start, bytes), at: position)
+    }
+
+    /// The NUL-terminated string of printable characters (and tabs) at
+    /// `address` (at most 4096 bytes) in the area that starts last at or
+    /// before it, or `nil`.
+    func string(at address: UInt64) -> String? {
+        guard let index = areas.lastIndex(atOrBefore: address, address: \.start), case let area = areas[index],
+              address - area.start < UInt64(area.bytes.count)
+        else { return nil }
+        let start = Int(address - area.start)
+        let tail = area.bytes[start..<min(area.bytes.count, start + 4096)]
+        guard let end = tail.firstIndex(of: 0), end > start else { return nil }
+        let bytes = tail[start..<end]
+        guard bytes.allSatisfy({ $0 >= 0x20 && $0 != 0x7f || $0 == 0x09 }) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
