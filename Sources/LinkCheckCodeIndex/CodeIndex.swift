@@ -145,6 +145,18 @@ public struct CodeIndex: Sendable {
         }
     }
 
+    /// The message sends of `selector` that may reach a method of
+    /// `className`: for a class method those whose receiver is that class
+    /// object or not known; for an instance method those whose receiver is
+    /// not a class object the code loaded (an instance: not known here), since
+    /// a send to a class object calls a class method.
+    public func messageSends(of selector: String, to className: String, classMethod: Bool) -> [CallSite] {
+        (callsToSelector[selector] ?? []).filter { site in
+            guard let receiver = site.receiverClass else { return true }
+            return classMethod && receiver == className
+        }
+    }
+
     /// The shortest chain of functions from an entry point down to
     /// `function` (both included), breadth-first over the callers. An entry
     /// point is a function that other images or the Objective-C runtime call

@@ -35,6 +35,11 @@ import Testing
         let uploader = report.findings.filter { $0.image == "\(app)/Frameworks/Uploader.framework/Uploader" && $0.rule == "AEX001" }
         #expect(uploader.map(\.kind) == [.objcReference])
         #expect(uploader.first?.message.hasPrefix("references +[UIApplication sharedApplication] (the class UIApplication and the selector sharedApplication): ") == true)
+        // The message send is the call site: -[UPUploader retry:] calls the
+        // C function present_login, which sends sharedApplication.
+        #expect(uploader.first?.callSites.map(\.label) == ["present_login"])
+        #expect(uploader.first?.path == ["-[UPUploader retry:]", "present_login", "+[UIApplication sharedApplication]"])
+        #expect(share.first?.path == ["-[UPUploader retry:]", "present_login", "+[UIApplication sharedApplication]"])
         // A selector the code sends is a selector reference, not a string
         // (lld merges __objc_methname into __cstring).
         #expect(!report.findings.contains { $0.image.hasSuffix("/Uploader") && $0.rule.hasPrefix("SEL") })
