@@ -11,15 +11,16 @@ struct SeverityPolicy: Sendable {
     /// `extensionsReaching[i]`: the extensions that link or load image `i`,
     /// directly or not (an extension reaches itself).
     let extensionsReaching: [[Int]]
-    /// `appReaches[i]`: whether a containing app links or loads image `i`.
-    let appReaches: [Bool]
+    /// `appsReaching[i]`: the containing apps that link or load image `i`,
+    /// directly or not (an app reaches itself).
+    let appsReaching: [[Int]]
 
     init(images: [BinaryImage], policy: Policy, graph: LinkGraph) {
         self.policy = policy
         let roles = images.map(policy.role)
         self.roles = roles
         var extensionsReaching = Array(repeating: [Int](), count: images.count)
-        var appReaches = Array(repeating: false, count: images.count)
+        var appsReaching = Array(repeating: [Int](), count: images.count)
         // Roles travel along what an image links and what it loads at run
         // time (dlopen): code only the app loads is app-only.
         let next = graph.edges.indices.map { graph.edges[$0] + (graph.loads[$0] ?? []).compactMap(\.target) }
@@ -28,13 +29,16 @@ struct SeverityPolicy: Sendable {
                 if assigned.role == .extension {
                     extensionsReaching[reached].append(index)
                 } else {
-                    appReaches[reached] = true
+                    appsReaching[reached].append(index)
                 }
             }
         }
         self.extensionsReaching = extensionsReaching
-        self.appReaches = appReaches
+        self.appsReaching = appsReaching
     }
+
+    /// Whether a containing app links or loads image `index`.
+    func appReaches(_ index: Int) -> Bool { !appsReaching[index].isEmpty }
 
     /// The severity a rule's finding has on image `index`, and a remark on
     /// why it differs from the rule's.
@@ -51,7 +55,7 @@ struct SeverityPolicy: Sendable {
         case .framework:
             let extensions = extensionsReaching[index]
             if extensions.isEmpty {
-                if appReaches[index] && policy.assignsRoles {
+                if appReaches(index) && policy.assignsRoles {
                     return (.note, " (only the containing app links or loads it)")
                 }
                 return (rule.severity, "")
@@ -71,7 +75,7 @@ struct SeverityPolicy: Sendable {
         switch roles[index].role {
         case .app: false
         case .extension: true
-        case .framework: !extensionsReaching[index].isEmpty || !appReaches[index] || !policy.assignsRoles
+        case .framework: !extensionsReaching[index].isEmpty || !appReaches(index) || !policy.assignsRoles
         }
     }
 
@@ -93,6 +97,6 @@ struct SeverityPolicy: Sendable {
     /// Whether only the containing app runs image `index`: it is the app, or
     /// the app links or loads it and no extension does.
     func isAppOnly(_ index: Int) -> Bool {
-        roles[index].role == .app || (extensionsReaching[index].isEmpty && appReaches[index])
+        roles[index].role == .app || (extensionsReaching[index].isEmpty && appReaches(index))
     }
 }
