@@ -29,8 +29,8 @@ struct FindingCard {
     /// order.
     var reached: [Finding]
     var group: Group
-    /// The fragment identifier: the rule and the image's display name
-    /// (`AEX001-libShareKit.so`), made unique.
+    /// The fragment identifier: the rule and the image's label
+    /// (``ImageLabels``: `AEX001-libShareKit.so`), made unique.
     var id: String
     /// How many extensions the problem affects: those that link or load
     /// the image (``ImageReport/reachedBy``), or are it.
@@ -77,6 +77,7 @@ struct FindingCard {
             }
         }
         let rolesGiven = report.images.contains { $0.role != .framework }
+        let labels = ImageLabels(report.images)
         var ids = Set<String>()
         var cards = order.map { key -> FindingCard in
             let findings = own[key]!
@@ -89,7 +90,7 @@ struct FindingCard {
             let extensions = Set((image?.reachedBy ?? []) + affectedImages).filter(isExtension)
             var card = FindingCard(
                 image: key.image, rule: key.rule, findings: findings, reached: copies, group: .main,
-                id: uniqueID(key.rule + "-" + fragment(image?.displayName ?? key.image), in: &ids),
+                id: uniqueID(key.rule + "-" + fragment(labels[key.image]), in: &ids),
                 extensionsAffected: extensions.count, imagesAffected: affectedImages.count)
             if findings.allSatisfy({ $0.severity == .note }) {
                 if findings.allSatisfy({ $0.kind == .providedSymbol }) {
@@ -101,12 +102,11 @@ struct FindingCard {
             }
             return card
         }
-        let displayNames = images.mapValues(\.displayName)
         cards.sort { lhs, rhs in
             if lhs.severity != rhs.severity { return lhs.severity > rhs.severity }
             if lhs.extensionsAffected != rhs.extensionsAffected { return lhs.extensionsAffected > rhs.extensionsAffected }
             if lhs.imagesAffected != rhs.imagesAffected { return lhs.imagesAffected > rhs.imagesAffected }
-            let (left, right) = (displayNames[lhs.image] ?? lhs.image, displayNames[rhs.image] ?? rhs.image)
+            let (left, right) = (labels[lhs.image], labels[rhs.image])
             return (left, lhs.image, lhs.rule) < (right, rhs.image, rhs.rule)
         }
         return cards

@@ -12,6 +12,7 @@ import LinkCheckRules
 struct HTMLAnswer {
     let report: Report
     let images: [String: ImageReport]
+    let labels: ImageLabels
     /// The card id of each (image, rule) that has a card.
     let cardIDs: [String: String]
     /// Each image's own findings, by (image, rule, symbol): the origin of a
@@ -23,6 +24,7 @@ struct HTMLAnswer {
     init(report: Report, cards: [FindingCard]) {
         self.report = report
         images = Dictionary(report.images.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        labels = ImageLabels(report.images)
         cardIDs = Dictionary(cards.map { (Self.key($0.image, $0.rule), $0.id) }, uniquingKeysWith: { first, _ in first })
         cardOrder = Dictionary(cards.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         ownFindings = Dictionary(
@@ -63,7 +65,9 @@ struct HTMLAnswer {
                     && image.reachedBy.contains(app.name)
             }
             var text = "Containing app: \(chips([app])), which may use any API"
-            if !only.isEmpty { text += "; frameworks only the app links or loads: \(chips(only))" }
+            // Without extensions every framework must be extension-safe, so
+            // none is the app's alone.
+            if !only.isEmpty && !extensions.isEmpty { text += "; frameworks only the app links or loads: \(chips(only))" }
             quiet.append(text + ".")
         }
         if !report.errors.isEmpty {
@@ -76,7 +80,7 @@ struct HTMLAnswer {
     /// One image's verdict line: its name (and type, and `note`), its
     /// verdict, and the causes of its error findings.
     func line(_ image: ImageReport, note: String? = nil) -> String {
-        let who = "<strong>\(escapeHTML(image.displayName))</strong>"
+        let who = "<strong>\(escapeHTML(labels[image.name]))</strong>"
             + (image.role == .extension ? " (\(escapeHTML(image.extensionType.map { "\($0) extension" } ?? "extension")))" : "")
             + (note.map { " <span class=\"muted\">(\(escapeHTML($0)))</span>" } ?? "")
         let verdict = "<span class=\"verdict \(image.verdict.rawValue)\">\(image.verdict.rawValue)</span>"
@@ -145,7 +149,11 @@ struct HTMLAnswer {
             var action = escapeHTML(cause.verb)
             if !objects.isEmpty { action += " " + Self.list(objects) }
             if let from = cause.from { action += " from <code>\(escapeHTML(from))</code>" }
-            guard let first = cause.route.first else { return "it " + action }
+            guard let first = cause.route.first else { return objects.isEmpty ? action : "it " + action }
+            guard !objects.isEmpty else {
+                // A built-in check's own words: "A links B: …".
+                return cause.route.map { "<strong>\(escapeHTML($0))</strong>" }.joined(separator: " links ") + ": " + action
+            }
             var sentence = "<strong>\(escapeHTML(first))</strong>"
             for next in cause.route.dropFirst() { sentence += " links <strong>\(escapeHTML(next))</strong>, which" }
             return sentence + " " + action
@@ -190,7 +198,7 @@ struct HTMLAnswer {
     /// Images as small named chips with their verdicts.
     func chips(_ images: [ImageReport]) -> String {
         images.map { image in
-            "<span class=\"chip \(image.verdict.rawValue)\" data-image=\"\(escapeHTML(image.name))\">\(escapeHTML(image.displayName)) <small>\(image.verdict.rawValue)</small></span>"
+            "<span class=\"chip \(image.verdict.rawValue)\" data-image=\"\(escapeHTML(image.name))\">\(escapeHTML(labels[image.name])) <small>\(image.verdict.rawValue)</small></span>"
         }.joined(separator: " ")
     }
 }

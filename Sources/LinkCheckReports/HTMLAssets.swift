@@ -55,7 +55,7 @@ extension HTMLRenderer {
         """
 
     /// Filtering (severity, rule, image, free text, with live counts) and
-    /// sorting of the verdict table. The page is complete without it.
+    /// sorting of the images table. The page is complete without it.
     static let script = """
         (function () {
           "use strict";

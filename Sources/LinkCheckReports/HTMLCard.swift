@@ -8,17 +8,19 @@ import LinkCheckRules
 struct HTMLCard {
     let report: Report
     let images: [String: ImageReport]
+    let labels: ImageLabels
 
     init(report: Report) {
         self.report = report
         images = Dictionary(report.images.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        labels = ImageLabels(report.images)
     }
 
     /// How many symbols, call sites and the like a card shows before the
     /// rest is collapsed.
     static let shown = 3
 
-    func name(_ image: String) -> String { images[image]?.displayName ?? image }
+    func name(_ image: String) -> String { labels[image] }
 
     /// One card: the problem, who it reaches, each use with its call sites
     /// and path, then the fix-it, the source and a link to the card.
@@ -57,13 +59,16 @@ struct HTMLCard {
     /// each and the images it goes through.
     func reach(_ card: FindingCard) -> String {
         // Extensions first, then by severity.
+        let severity = { (image: String) in card.reached.filter { $0.image == image }.map(\.severity).max() ?? .note }
         let order = card.reachedImages.enumerated().sorted { lhs, rhs in
             let (left, right) = (images[lhs.element]?.role == .extension, images[rhs.element]?.role == .extension)
-            return left != right ? left : lhs.offset < rhs.offset
+            if left != right { return left }
+            let (first, second) = (severity(lhs.element), severity(rhs.element))
+            return first != second ? first > second : lhs.offset < rhs.offset
         }.map(\.element)
         let chips = order.map { target -> String in
             let copies = card.reached.filter { $0.image == target }
-            let severity = copies.map(\.severity).max() ?? .note
+            let level = severity(target)
             let reached = images[target]
             let role = reached.map { image in
                 image.role == .framework ? "" : " (\(image.extensionType.map { "\($0) extension" } ?? image.role.rawValue))"
@@ -72,7 +77,7 @@ struct HTMLCard {
                 copy.chainImages.dropFirst().dropLast().map { images[$0]?.shortName ?? $0 }
             } ?? []
             let via = through.isEmpty ? "" : " through \(through.map(escapeHTML).joined(separator: " → "))"
-            return "<span class=\"reach \(severity.rawValue)\" data-image=\"\(escapeHTML(target))\"><strong>\(escapeHTML(name(target)))</strong>\(escapeHTML(role))\(via) <small>\(severity.rawValue)</small></span>"
+            return "<span class=\"reach \(level.rawValue)\" data-image=\"\(escapeHTML(target))\"><strong>\(escapeHTML(name(target)))</strong>\(escapeHTML(role))\(via) <small>\(level.rawValue)</small></span>"
         }
         return "<p class=\"reaches\">Reaches \(chips.joined(separator: " "))</p>"
     }

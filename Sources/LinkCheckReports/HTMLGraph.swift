@@ -43,7 +43,7 @@ struct HTMLGraph {
             let verb = edge.kind == .needed ? "links" : "loads"
             body = body.replacingOccurrences(
                 of: "<title>lcn\(edge.from)&#45;&gt;lcn\(edge.to)</title>",
-                with: "<title>\(escapeHTML(images[edge.from].displayName)) \(verb) \(escapeHTML(images[edge.to].displayName))</title>")
+                with: "<title>\(escapeHTML(description.labels[from])) \(verb) \(escapeHTML(description.labels[to]))</title>")
         }
         return """
             <svg xmlns="http://www.w3.org/2000/svg" class="graph" width="\(width)" height="\(height)" viewBox="\(escapeHTML(String(box)))" role="img" aria-label="Link graph of \(images.count) images">\

@@ -89,12 +89,12 @@ public struct HTMLRenderer {
         }
         let rules = Array(Set(cards.map(\.rule))).sorted()
         let images = Array(Set(cards.map(\.image) + cards.flatMap(\.reachedImages))).sorted()
-        let names = Dictionary(report.images.map { ($0.name, $0.displayName) }, uniquingKeysWith: { first, _ in first })
+        let names = ImageLabels(report.images)
         html += """
             <form id="filters" hidden>
             \(Severity.allCases.reversed().map { "<label><input type=\"checkbox\" name=\"severity\" value=\"\($0.rawValue)\" checked> \($0.rawValue) (<span class=\"count-\($0.rawValue)\">0</span>)</label>" }.joined(separator: "\n"))
             <label>Rule <select name="rule"><option value="">all</option>\(rules.map { "<option>\(escapeHTML($0))</option>" }.joined())</select></label>
-            <label>Image <select name="image"><option value="">all</option>\(images.map { "<option value=\"\(escapeHTML($0))\">\(escapeHTML(names[$0] ?? $0))</option>" }.joined())</select></label>
+            <label>Image <select name="image"><option value="">all</option>\(images.map { "<option value=\"\(escapeHTML($0))\">\(escapeHTML(names[$0]))</option>" }.joined())</select></label>
             <label>Search <input type="search" name="q" placeholder="symbol, function, message…"></label>
             <output id="shown"></output>
             </form>
@@ -110,7 +110,7 @@ public struct HTMLRenderer {
             case .provided: "\(TextRenderer.count(notes, "note")) on images that define the APIs (the SDK or a stand-in for it): their own definitions are not violations"
             default: "\(TextRenderer.count(notes, "note")) on the containing app and what only it links or loads, where these APIs are allowed"
             }
-            let where_ = Array(Set(members.map { names[$0.image] ?? $0.image })).sorted().map(escapeHTML).joined(separator: ", ")
+            let where_ = Array(Set(members.map { names[$0.image] })).sorted().map(escapeHTML).joined(separator: ", ")
             html += """
                 <details class="group" id="group-\(group.rawValue)">
                 <summary>\(escapeHTML(title)) <span class="muted">(\(where_))</span></summary>
@@ -124,7 +124,7 @@ public struct HTMLRenderer {
 
     func imageTable(_ report: Report) -> String {
         let byImage = Dictionary(grouping: report.findings, by: \.image)
-        let names = Dictionary(report.images.map { ($0.name, $0.displayName) }, uniquingKeysWith: { first, _ in first })
+        let names = ImageLabels(report.images)
         let rows = report.images.map { image in
             let findings = byImage[image.name] ?? []
             let counts = Severity.allCases.reversed().map { severity in
@@ -133,9 +133,9 @@ public struct HTMLRenderer {
             let role = image.extensionType.map { "\(image.role.rawValue) (\($0))" } ?? image.role.rawValue
             let machine = "\(escapeHTML(image.architecture.name)) · \(image.architecture.is64Bit ? 64 : 32)-bit"
                 + (image.platform.map { " · " + escapeHTML($0.platform.rawValue) } ?? "")
-            let reachedBy = image.reachedBy.map { escapeHTML(names[$0] ?? $0) }.joined(separator: ", ")
+            let reachedBy = image.reachedBy.map { escapeHTML(names[$0]) }.joined(separator: ", ")
             return """
-                <tr data-image="\(escapeHTML(image.name))"><td>\(escapeHTML(image.displayName))<br><code class="path">\(escapeHTML(image.name))</code></td>\
+                <tr data-image="\(escapeHTML(image.name))"><td>\(escapeHTML(names[image.name]))<br><code class="path">\(escapeHTML(image.name))</code></td>\
                 <td>\(escapeHTML(role))</td><td><span class="verdict \(image.verdict.rawValue)">\(image.verdict.rawValue)</span></td>\
                 <td>\(machine)</td><td>\(reachedBy)</td>\(counts.joined())</tr>
                 """

@@ -37,10 +37,13 @@ struct LinkGraphDescription {
 
     /// The nodes, in report order.
     var images: [ImageReport]
+    /// What the nodes are labelled.
+    var labels: ImageLabels
     var edges: [Edge]
 
     init(_ report: Report) {
         images = report.images
+        labels = ImageLabels(report.images)
         let index = Dictionary(report.images.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         var edges: [Edge] = []
         for (from, image) in report.images.enumerated() {
@@ -105,7 +108,7 @@ struct LinkGraphDescription {
             case .incomplete: "#dddddd"
             }
             let role = image.extensionType.map { "\(image.role.rawValue) (\($0))" } ?? image.role.rawValue
-            let label = [image.displayName, "\(role) · \(image.verdict.rawValue)"].map(Self.labelText).joined(separator: "\\n")
+            let label = [labels[image.name], "\(role) · \(image.verdict.rawValue)"].map(Self.labelText).joined(separator: "\\n")
             var attributes = ["label=\"\(label)\"", "fillcolor=\"\(color)\""]
             if image.role != .framework { attributes.append("penwidth=2") }
             if flavor == .page {

@@ -55,7 +55,7 @@ struct ReportInBrowserTests {
         let name = { (image: [String: Any]) in image["name"] as? String ?? image["path"] as! String }
         let verdicts = Dictionary(uniqueKeysWithValues: images.map { (name($0), $0["verdict"] as! String) })
 
-        // The verdict table lists every image with the analysis' verdict.
+        // The images table lists every image with the analysis' verdict.
         let rows = try Browser.captures(#"<tr data-image="([^"]*)">.*?<span class="verdict ([a-z-]+)">"#, in: page.dom)
         #expect(Dictionary(uniqueKeysWithValues: rows.map { ($0[0], $0[1]) }) == verdicts)
 

@@ -78,6 +78,23 @@ import Testing
         #expect(label == #"lib&amp;amp;&amp;#65;\N\G\n&quot;q&quot;.so"#)
     }
 
+    /// Images of one file name in several folders are told apart by as
+    /// many folders as it takes, in the graph and on the page.
+    @Test func sameFileNamesAreToldApartByTheirFolders() throws {
+        let report = Report(
+            inputs: [], rulePacks: [],
+            images: ["/a/x86/libcodec.so", "/a/arm/libcodec.so", "/b/arm/libcodec.so"].map { Self.image($0) }
+                + [Self.image("/a/libz.so", verdict: .unsafe)],
+            findings: [], errors: [], skipped: [], notices: [])
+        let html = HTMLRenderer().render(report)
+        let labels = try Browser.captures(#"<g id="lcn\d+" data-image="([^"]*)"[^>]*>.*?<text [^>]*>([^<]*)</text>"#, in: html)
+        #expect(Dictionary(uniqueKeysWithValues: labels.map { ($0[0], $0[1]) }) == [
+            "/a/x86/libcodec.so": "x86/libcodec.so", "/a/arm/libcodec.so": "a/arm/libcodec.so",
+            "/b/arm/libcodec.so": "b/arm/libcodec.so", "/a/libz.so": "libz.so",
+        ])
+        #expect(html.contains("<span class=\"chip extension-safe\" data-image=\"/b/arm/libcodec.so\">b/arm/libcodec.so <small>"))
+    }
+
     @Test func graphHasANodePerImageAndAnEdgePerLink() throws {
         let report = Report(
             inputs: [], rulePacks: [],
