@@ -141,9 +141,9 @@ public struct ImageReport: Sendable, Equatable {
     public var links: [String]
     /// The extensions and containing apps that link or load this image,
     /// directly or not (names, sorted); an extension or app lists itself.
-    /// Empty for a framework neither reaches, and for every image when no
-    /// role is assigned. Reports use it to show who a finding reaches and
-    /// to set apart what only the app runs.
+    /// Empty for a framework that no extension or app links or loads (every
+    /// framework, when no image is either). Reports use it to show whom a
+    /// finding affects and to set apart what only the app runs.
     public var reachedBy: [String] = []
     /// The APIs this image defines (it is their provider), by rule id.
     public var provides: [String]

@@ -70,11 +70,16 @@ struct HTMLAnswer {
             if !only.isEmpty && !extensions.isEmpty { text += "; frameworks only the app links or loads: \(chips(only))" }
             quiet.append(text + ".")
         }
-        if !report.errors.isEmpty {
-            loud.append("<li class=\"answer incomplete\">\(TextRenderer.count(report.errors.count, "file")) could not be inspected (<a href=\"#problems\">listed below</a>): nothing in \(report.errors.count == 1 ? "it" : "them") was checked.</li>")
-        }
         return "<ul class=\"answers\">\n\(loud.joined(separator: "\n"))\n</ul>\n"
             + quiet.map { "<p class=\"quiet\">\($0)</p>\n" }.joined()
+    }
+
+    /// The run's files that could not be inspected, as a line of the
+    /// answer (once per report, whatever the groups).
+    func uninspected() -> String {
+        guard !report.errors.isEmpty else { return "" }
+        let count = report.errors.count
+        return "<ul class=\"answers\"><li class=\"answer incomplete\">\(TextRenderer.count(count, "file")) could not be inspected (<a href=\"#problems\">listed below</a>): nothing in \(count == 1 ? "it" : "them") was checked.</li></ul>\n"
     }
 
     /// One image's verdict line: its name (and type, and `note`), its

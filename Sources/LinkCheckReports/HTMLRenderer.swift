@@ -32,7 +32,8 @@ public struct HTMLRenderer {
 
             """
         html += header(report)
-        html += "<section id=\"answer\">\n\(HTMLAnswer(report: report, cards: cards).html(for: report.images))</section>\n\n"
+        let answer = HTMLAnswer(report: report, cards: cards)
+        html += "<section id=\"answer\">\n\(answer.html(for: report.images))\(answer.uninspected())</section>\n\n"
         html += graph(report)
         html += findings(report, cards: cards)
         html += imageTable(report)

@@ -64,6 +64,7 @@ import Testing
         #expect(!html.contains("\"quoted\""))
         #expect(html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;quoted&quot;"))
         #expect(html.components(separatedBy: "<script>").count == 2, "only the report's own script")
+        #expect(html.contains("<li class=\"answer incomplete\">1 file could not be inspected"))
         // Graphviz's label of the node, escaped by Graphviz.
         #expect(html.contains(">script&gt; &amp; &quot;quoted&quot;</text>"), "its file name, after the last slash")
     }
