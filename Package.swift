@@ -32,6 +32,12 @@ let package = Package(
             pkgConfig: "capstone",
             providers: [.apt(["libcapstone-dev"])]
         ),
+        // Graphviz's layout engine, which draws the HTML report's link graph.
+        .systemLibrary(
+            name: "CGraphviz",
+            pkgConfig: "libgvc",
+            providers: [.apt(["libgraphviz-dev"])]
+        ),
         // The Swift runtime's swift_demangle and the C++ ABI's __cxa_demangle.
         .systemLibrary(name: "CDemangle"),
         // SIGBUS-safe reading of a mapped file that shrinks while it is read.
@@ -57,7 +63,7 @@ let package = Package(
             name: "LinkCheckAnalysis",
             dependencies: ["LinkCheckImage", "LinkCheckInspection", "LinkCheckCodeIndex", "LinkCheckRules"]
         ),
-        .target(name: "LinkCheckReports", dependencies: ["LinkCheckImage", "LinkCheckAnalysis"]),
+        .target(name: "LinkCheckReports", dependencies: ["LinkCheckImage", "LinkCheckAnalysis", "CGraphviz"]),
         .executableTarget(
             name: "LinkCheckCLI",
             dependencies: ["LinkCheckImage", "LinkCheckInspection", "LinkCheckRules", "LinkCheckAnalysis", "LinkCheckReports"]
@@ -91,7 +97,7 @@ let package = Package(
             dependencies: ["LinkCheckAnalysis", "LinkCheckImage", "LinkCheckInspection", "LinkCheckRules", "LinkCheckTestSupport"]
         ),
         // Snapshots/ holds golden files the tests read in place.
-        .testTarget(name: "LinkCheckReportsTests", dependencies: ["LinkCheckReports", "LinkCheckTestSupport"], exclude: ["Snapshots"]),
+        .testTarget(name: "LinkCheckReportsTests", dependencies: ["LinkCheckReports", "LinkCheckAnalysis", "LinkCheckImage", "LinkCheckTestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "LinkCheckCLITests", dependencies: ["LinkCheckCLI", "LinkCheckTestSupport"], exclude: ["Snapshots"]),
     ],
     swiftLanguageModes: [.v6]

@@ -168,6 +168,7 @@ public struct Analyzer: Sendable {
             links: graph.edges[index].filter(reported.contains).map { images[$0].name },
             provides: Array(Set(findings.filter { $0.kind == .providedSymbol }.map(\.rule))).sorted(),
             external: index >= graph.scannedCount)
+        report.reachedBy = (severity.extensionsReaching[index] + severity.appsReaching[index]).map { images[$0].name }.sorted()
         report.loads = (graph.loads[index] ?? []).map { edge in
             let verdict: LoadVerdict = edge.target.map { unsafeImages.contains($0) ? .unsafe : .extensionSafe }
                 ?? (edge.isKnown ? .missing : .unknown)

@@ -63,6 +63,10 @@ public struct Finding: Sendable, Equatable {
     /// uses the API (link names), then the API: `[libExt.so, libShareKit.so,
     /// UIKit.UIApplication.shared]`.
     public var chain: [String]
+    /// For transitive findings: the images of ``chain`` by name
+    /// (``BinaryImage/name``), from this one to the one whose own finding
+    /// this one repeats (the last); empty for an image's own findings.
+    public var chainImages: [String] = []
     /// What is wrong, in full.
     public var message: String
     public var fixit: String?

@@ -31,15 +31,18 @@ struct Propagation {
                     position > 0 && graph.loadsOnly(from: chain[position - 1], to: chain[position])
                         ? images[chain[position]].shortName + " (dlopen)" : images[chain[position]].shortName
                 }
+                let imageNames = chain.map { images[$0].name }
                 if partial {
                     // What a linked library holds is part of what its
                     // dependents run: one it could not read in full leaves
                     // them incomplete too.
-                    findings.append((dependent, Finding(
+                    var finding = Finding(
                         builtIn: BuiltInRules.partialInspection, kind: .transitive, image: images[dependent].name,
                         symbol: images[origin].shortName, chain: names,
                         detail: "links \(names.joined(separator: " → ")), which could be read only in part",
-                        severity: severity.completenessSeverity(dependent))))
+                        severity: severity.completenessSeverity(dependent))
+                    finding.chainImages = imageNames
+                    findings.append((dependent, finding))
                 }
                 for source in unsafe {
                     guard let rule = rules.rule(withID: source.rule) else { continue }
@@ -54,6 +57,7 @@ struct Propagation {
                         fixit: rule.fixit, source: rule.source)
                     finding.callSites = source.callSites
                     finding.path = source.path
+                    finding.chainImages = imageNames
                     findings.append((dependent, finding))
                 }
             }

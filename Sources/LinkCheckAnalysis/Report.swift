@@ -42,6 +42,10 @@ public struct Report: Sendable {
     /// following dependencies and loads, reported or not, readable or not.
     /// What an output must never replace.
     public var filesRead: [String] = []
+    /// The command the run was made with, so that a report can say how to
+    /// reproduce it; `nil` when the run was not made from a command line.
+    /// Filled by the CLI; not part of the JSON and SARIF documents.
+    public var invocation: Invocation?
 
     public init(
         inputs: [String], rulePacks: [RulePackSummary], rules: [String: Rule] = [:], date: Date = Date(),
@@ -86,6 +90,22 @@ public struct Report: Sendable {
 
 }
 
+/// How a run was started: the words given to `linkcheck`, in the folder it
+/// ran in.
+public struct Invocation: Sendable, Equatable {
+    /// The arguments after the program's name, the subcommand first:
+    /// `["check", "--html", "report.html", "PhotoEditor"]`.
+    public var arguments: [String]
+    /// The working directory, against which relative paths in `arguments`
+    /// are read (an absolute path).
+    public var workingDirectory: String
+
+    public init(arguments: [String], workingDirectory: String) {
+        self.arguments = arguments
+        self.workingDirectory = workingDirectory
+    }
+}
+
 /// A rule pack as a report names it.
 public struct RulePackSummary: Sendable, Equatable {
     public var name: String
@@ -124,6 +144,12 @@ public struct ImageReport: Sendable, Equatable {
     public var searchPaths: [SearchPath]
     /// The reported images this one links (names), in dependency order.
     public var links: [String]
+    /// The extensions and containing apps that link or load this image,
+    /// directly or not (names, sorted); an extension or app lists itself.
+    /// Empty for a framework that no extension or app links or loads (every
+    /// framework, when no image is either). Reports use it to show whom a
+    /// finding affects and to set apart what only the app runs.
+    public var reachedBy: [String] = []
     /// The APIs this image defines (it is their provider), by rule id.
     public var provides: [String]
     /// The format's own facts.

@@ -11,8 +11,9 @@ struct SeverityPolicy: Sendable {
     /// `extensionsReaching[i]`: the extensions that link or load image `i`,
     /// directly or not (an extension reaches itself).
     let extensionsReaching: [[Int]]
-    /// `appReaches[i]`: whether a containing app links or loads image `i`.
-    let appReaches: [Bool]
+    /// `appsReaching[i]`: the containing apps that link or load image `i`,
+    /// directly or not (an app reaches itself).
+    let appsReaching: [[Int]]
     /// `orphanReaches[i]`: whether a framework no extension and no app links
     /// or loads (one that has to be safe in its own right, when roles are
     /// given) links or loads image `i`, directly or not: then image `i`
@@ -24,7 +25,7 @@ struct SeverityPolicy: Sendable {
         let roles = images.map(policy.role)
         self.roles = roles
         var extensionsReaching = Array(repeating: [Int](), count: images.count)
-        var appReaches = Array(repeating: false, count: images.count)
+        var appsReaching = Array(repeating: [Int](), count: images.count)
         // Roles travel along what an image links and what it loads at run
         // time (dlopen): code only the app loads is app-only.
         let next = graph.edges.indices.map { graph.edges[$0] + (graph.loads[$0] ?? []).compactMap(\.target) }
@@ -33,20 +34,23 @@ struct SeverityPolicy: Sendable {
                 if assigned.role == .extension {
                     extensionsReaching[reached].append(index)
                 } else {
-                    appReaches[reached] = true
+                    appsReaching[reached].append(index)
                 }
             }
         }
         self.extensionsReaching = extensionsReaching
-        self.appReaches = appReaches
+        self.appsReaching = appsReaching
         var orphanReaches = Array(repeating: false, count: images.count)
         if policy.assignsRoles {
-            for index in roles.indices where roles[index].role == .framework && extensionsReaching[index].isEmpty && !appReaches[index] {
+            for index in roles.indices where roles[index].role == .framework && extensionsReaching[index].isEmpty && appsReaching[index].isEmpty {
                 for reached in LinkGraph.reachable(from: index, over: next) { orphanReaches[reached] = true }
             }
         }
         self.orphanReaches = orphanReaches
     }
+
+    /// Whether a containing app links or loads image `index`.
+    func appReaches(_ index: Int) -> Bool { !appsReaching[index].isEmpty }
 
     /// The severity a rule's finding has on image `index`, and a remark on
     /// why it differs from the rule's.
@@ -107,6 +111,6 @@ struct SeverityPolicy: Sendable {
     /// no framework that has to be safe in its own right, does.
     func isAppOnly(_ index: Int) -> Bool {
         roles[index].role == .app
-            || (policy.assignsRoles && extensionsReaching[index].isEmpty && appReaches[index] && !orphanReaches[index])
+            || (policy.assignsRoles && extensionsReaching[index].isEmpty && appReaches(index) && !orphanReaches[index])
     }
 }

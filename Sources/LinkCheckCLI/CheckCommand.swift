@@ -41,7 +41,8 @@ enum CheckCommand {
         guard ["text", "json", "sarif", "html"].contains(format) else {
             throw UsageError("unknown format '\(format)' (text, json, sarif or html)")
         }
-        guard let report = try makeReport(parsed, command: "check") else { return 2 }
+        guard var report = try makeReport(parsed, command: "check") else { return 2 }
+        report.invocation = Invocation(arguments: ["check"] + arguments, workingDirectory: FileManager.default.currentDirectoryPath)
         if let htmlPath = parsed.last("html") {
             do {
                 try OutputFile.write(Data(HTMLRenderer().render(report).utf8), to: htmlPath)

@@ -3,17 +3,21 @@ import LinkCheckAnalysis
 import LinkCheckRules
 
 /// Renders a ``Report`` as the reviewer's report: one self-contained HTML
-/// file (inline CSS and JS, a Content-Security-Policy that forbids every
-/// network request), readable without JS; JS only adds filtering and
+/// file (inline CSS, JS and SVG, a Content-Security-Policy that forbids
+/// every network request), readable without JS; JS only adds filtering and
 /// sorting. Every string from a binary or a configuration is escaped.
 ///
-/// Sections: the run, a verdict table, the link graph (inline SVG laid out by
-/// ``GraphLayout``), API findings grouped by image (most severe first), then
-/// architecture findings, conditional loading, and files that failed.
+/// The page leads with the answer (``HTMLAnswer``: each extension's verdict
+/// and what makes it unsafe), then the link graph (``HTMLGraph``, laid out
+/// by Graphviz), then one card per problem (``FindingCard``: errors first,
+/// a framework's finding once with the extensions it reaches), the notes on
+/// provided APIs and on what only the app runs collapsed, every image in a
+/// collapsed table, and a footer with the command that made the run.
 public struct HTMLRenderer {
     public init() {}
 
     public func render(_ report: Report) -> String {
+        let cards = FindingCard.cards(report)
         var html = """
             <!DOCTYPE html>
             <html lang="en">
@@ -28,145 +32,50 @@ public struct HTMLRenderer {
 
             """
         html += header(report)
-        html += verdictTable(report)
+        let answer = HTMLAnswer(report: report, cards: cards)
+        html += "<section id=\"answer\">\n\(answer.html(for: report.images))\(answer.uninspected())</section>\n\n"
         html += graph(report)
-        for section in Self.sections {
-            html += findingSection(
-                id: section.id, title: section.title, report: report,
-                findings: report.findings.filter { section.id == Self.section(of: $0) }, filters: section.id == "findings")
-        }
+        html += findings(report, cards: cards)
+        html += imageTable(report)
         html += problems(report)
+        html += footer(report)
         html += "<script>\(Self.script)</script>\n</body>\n</html>\n"
         return html
     }
 
     // MARK: - Sections
 
-    /// The finding sections, in page order.
-    static let sections = [
-        (id: "findings", title: "API findings"), (id: "architecture", title: "Architecture"),
-        (id: "loading", title: "Conditional loading"),
-    ]
-
-    /// The id of the section a finding is listed in.
-    static func section(of finding: Finding) -> String {
-        switch finding.category {
-        case .architecture: "architecture"
-        case .conditionalLoading: "loading"
-        default: "findings"
-        }
-    }
-
     func header(_ report: Report) -> String {
-        let unsafe = report.count(.unsafe)
-        let incomplete = report.count(.incomplete)
-        var problems: [String] = []
-        if unsafe > 0 { problems.append("\(unsafe) of \(report.images.count) images \(unsafe == 1 ? "is" : "are") unsafe for app extensions") }
-        if incomplete > 0 { problems.append("\(incomplete) \(incomplete == 1 ? "is" : "are") incomplete (read only in part)") }
-        if !report.errors.isEmpty { problems.append("\(TextRenderer.count(report.errors.count, "file")) could not be inspected") }
-        let headline = problems.isEmpty
-            ? "<p class=\"headline ok\">No image is unsafe for app extensions.</p>"
-            : "<p class=\"headline bad\">\(problems.joined(separator: "; ")).</p>"
-        let packs = report.rulePacks.map { "<li>\(escapeHTML($0.name)) \(escapeHTML($0.version)) <code>\(escapeHTML($0.path))</code></li>" }
-        let date = ISO8601DateFormatter().string(from: report.date)
-        return """
-            <header>
-            <h1>linkcheck report</h1>
-            \(headline)
-            <dl class="run">
-            <dt>Inputs</dt><dd>\(report.inputs.map { "<code>\(escapeHTML($0))</code>" }.joined(separator: " "))</dd>
-            <dt>Rule packs</dt><dd><ul>\(packs.joined())</ul></dd>
-            <dt>Date</dt><dd><time datetime="\(date)">\(date)</time></dd>
-            <dt>linkcheck</dt><dd>\(escapeHTML(linkcheckVersion))</dd>
-            <dt>Summary</dt><dd>\(escapeHTML(TextRenderer.summary(report)))</dd>
-            </dl>
-            </header>
+        """
+        <header>
+        <h1>linkcheck report</h1>
+        <p class="summary">\(escapeHTML(TextRenderer.summary(report).replacingOccurrences(of: "linkcheck: ", with: ""))) · <a href="#run">how this run was made</a></p>
+        </header>
 
-            """
-    }
-
-    func verdictTable(_ report: Report) -> String {
-        let byImage = Dictionary(grouping: report.findings, by: \.image)
-        var rows: [String] = []
-        for image in report.images {
-            let findings = byImage[image.name] ?? []
-            let firstSection = Self.sections.map(\.id).first { id in findings.contains { Self.section(of: $0) == id } }
-            let name = escapeHTML(image.displayName)
-            let link = firstSection.map { "<a href=\"#\(anchor(image.name, section: $0))\">\(name)</a>" } ?? name
-            let counts = Severity.allCases.reversed().map { severity in
-                "<td class=\"count\">\(findings.count { $0.severity == severity })</td>"
-            }
-            let role = image.extensionType.map { "\(image.role.rawValue) (\($0))" } ?? image.role.rawValue
-            rows.append("""
-                <tr data-image="\(escapeHTML(image.name))"><td>\(link)<br><code class="path">\(escapeHTML(image.name))</code></td>\
-                <td>\(escapeHTML(role))</td><td><span class="verdict \(image.verdict.rawValue)">\(image.verdict.rawValue)</span></td>\
-                <td>\(escapeHTML(image.architecture.name)) · \(image.architecture.is64Bit ? 64 : 32)-bit\(image.platform.map { " · " + escapeHTML($0.platform.rawValue) } ?? "")</td>\(counts.joined())</tr>
-                """)
-        }
-        return """
-            <section id="verdicts">
-            <h2>Verdicts</h2>
-            <table class="sortable">
-            <thead><tr><th>Image</th><th>Role</th><th>Verdict</th><th>Machine</th><th>Errors</th><th>Warnings</th><th>Notes</th></tr></thead>
-            <tbody>
-            \(rows.joined(separator: "\n"))
-            </tbody>
-            </table>
-            </section>
-
-            """
+        """
     }
 
     func graph(_ report: Report) -> String {
-        let index = Dictionary(uniqueKeysWithValues: report.images.enumerated().map { ($1.name, $0) })
-        let edges = report.images.enumerated().flatMap { from, image in
-            image.links.compactMap { index[$0].map { (from: from, to: $0) } }
-        }
-        let loadEdges = report.images.enumerated().flatMap { from, image in
-            image.loads.compactMap { load in load.image.flatMap { index[$0] }.map { (from: from, to: $0) } }
-        }
-        let top = Set(report.images.indices.filter { report.images[$0].role != .framework })
-        let layout = GraphLayout(count: report.images.count, edges: edges + loadEdges, topLayer: top)
-        let (width, height) = (GraphLayout.nodeWidth, GraphLayout.nodeHeight)
-        var svg: [String] = []
-        for (edge, kind) in edges.map({ ($0, "needed") }) + loadEdges.map({ ($0, "dlopen") }) {
-            let from = layout.nodes[edge.from]
-            let to = layout.nodes[edge.to]
-            let (x1, y1) = (from.x + width / 2, from.y + height)
-            let (x2, y2) = (to.x + width / 2, to.y)
-            let shape = to.y > from.y
-                ? "M\(x1),\(y1) C\(x1),\(y1 + 30) \(x2),\(y2 - 30) \(x2),\(y2)"
-                : "M\(x1),\(from.y) C\(x1),\(from.y - 40) \(x2),\(y2 - 40) \(x2),\(y2)"
-            let relation = kind == "needed" ? "DT_NEEDED" : "dlopen"
-            svg.append("<path class=\"edge \(kind)\" d=\"\(shape)\" marker-end=\"url(#arrow)\" data-from=\"\(escapeHTML(report.images[edge.from].name))\" data-to=\"\(escapeHTML(report.images[edge.to].name))\"><title>\(escapeHTML(report.images[edge.from].displayName)) \(relation) \(escapeHTML(report.images[edge.to].displayName))</title></path>")
-        }
-        for node in layout.nodes {
-            let image = report.images[node.index]
-            let name = image.displayName
-            let label = name.count > 26 ? String(name.prefix(25)) + "…" : name
-            svg.append("""
-                <g class="node \(image.verdict.rawValue)" data-image="\(escapeHTML(image.name))"><title>\(escapeHTML(image.name)): \(image.verdict.rawValue)</title>\
-                <rect x="\(node.x)" y="\(node.y)" width="\(width)" height="\(height)" rx="6"/>\
-                <text x="\(node.x + width / 2)" y="\(node.y + 19)" class="label">\(escapeHTML(label))</text>\
-                <text x="\(node.x + width / 2)" y="\(node.y + 36)" class="sub">\(image.role.rawValue) · \(escapeHTML(image.architecture.name))</text></g>
-                """)
+        guard !report.images.isEmpty else { return "" }
+        let drawing: String
+        switch HTMLGraph(description: LinkGraphDescription(report)).svg() {
+        case .success(let svg): drawing = "<div class=\"scroll\">\(svg)</div>"
+        case .failure(let failure): drawing = "<p class=\"muted\">The link graph could not be drawn: \(escapeHTML(failure.description)).</p>"
         }
         return """
             <section id="graph">
             <h2>Link graph</h2>
             <figure>
-            <div class="scroll"><svg xmlns="http://www.w3.org/2000/svg" width="\(layout.width)" height="\(layout.height)" viewBox="0 0 \(layout.width) \(layout.height)" role="img" aria-label="Link graph of \(report.images.count) images">
-            <defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead"/></marker></defs>
-            \(svg.joined(separator: "\n"))
-            </svg></div>
+            \(drawing)
             <figcaption class="legend">
             <span class="swatch extension-safe"></span> extension-safe
             <span class="swatch unsafe"></span> unsafe
             <span class="swatch app-only"></span> app-only
             <span class="swatch incomplete"></span> incomplete (read only in part)
-            <svg width="36" height="10" aria-hidden="true"><line x1="0" y1="5" x2="36" y2="5" class="edge needed"/></svg> DT_NEEDED
-            <svg width="36" height="10" aria-hidden="true"><line x1="0" y1="5" x2="36" y2="5" class="edge dlopen"/></svg> dlopen
-            · extensions and apps on top, the frameworks they link below
+            · thick border: extension or app
+            · <svg width="30" height="8" aria-hidden="true"><line x1="0" y1="4" x2="30" y2="4" class="key"/></svg> links
+            <svg width="30" height="8" aria-hidden="true"><line x1="0" y1="4" x2="30" y2="4" class="key dlopen"/></svg> loads (dlopen)
+            <svg width="30" height="8" aria-hidden="true"><line x1="0" y1="4" x2="30" y2="4" class="key unsafe"/></svg> on an unsafe path
             </figcaption>
             </figure>
             </section>
@@ -174,69 +83,78 @@ public struct HTMLRenderer {
             """
     }
 
-    func findingSection(id: String, title: String, report: Report, findings: [Finding], filters: Bool) -> String {
-        var html = "<section id=\"\(id)\">\n<h2>\(title) <span class=\"total\">(\(findings.count))</span></h2>\n"
-        if filters {
-            html += "<p class=\"muted\">Architecture and conditional-loading findings have sections of their own below; the filters apply to this section.</p>\n"
+    func findings(_ report: Report, cards: [FindingCard]) -> String {
+        var html = "<section id=\"findings\">\n<h2>Findings <span class=\"total\">(\(TextRenderer.count(cards.count, "problem")), \(TextRenderer.count(report.findings.count, "finding")))</span></h2>\n"
+        if cards.isEmpty {
+            return html + "<p class=\"none\">None.</p>\n</section>\n\n"
         }
-        if filters && !findings.isEmpty {
-            let rules = Array(Set(findings.map(\.rule))).sorted()
-            let images = Array(Set(findings.map(\.image))).sorted()
+        let rules = Array(Set(cards.map(\.rule))).sorted()
+        let images = Array(Set(cards.map(\.image) + cards.flatMap(\.reachedImages))).sorted()
+        let names = ImageLabels(report.images)
+        html += """
+            <form id="filters" hidden>
+            \(Severity.allCases.reversed().map { "<label><input type=\"checkbox\" name=\"severity\" value=\"\($0.rawValue)\" checked> \($0.rawValue) (<span class=\"count-\($0.rawValue)\">0</span>)</label>" }.joined(separator: "\n"))
+            <label>Rule <select name="rule"><option value="">all</option>\(rules.map { "<option>\(escapeHTML($0))</option>" }.joined())</select></label>
+            <label>Image <select name="image"><option value="">all</option>\(images.map { "<option value=\"\(escapeHTML($0))\">\(escapeHTML(names[$0]))</option>" }.joined())</select></label>
+            <label>Search <input type="search" name="q" placeholder="symbol, function, message…"></label>
+            <output id="shown"></output>
+            </form>
+
+            """
+        let cardHTML = HTMLCard(report: report)
+        html += cards.filter { $0.group == .main }.map(cardHTML.html).joined(separator: "\n") + "\n"
+        for group in [FindingCard.Group.provided, .appOnly] {
+            let members = cards.filter { $0.group == group }
+            guard !members.isEmpty else { continue }
+            let notes = members.reduce(0) { $0 + $1.findings.count }
+            let title = switch group {
+            case .provided: "\(TextRenderer.count(notes, "note")) on images that define the APIs (the SDK or a stand-in for it): their own definitions are not violations"
+            default: "\(TextRenderer.count(notes, "note")) on the containing app and what only it links or loads, where these APIs are allowed"
+            }
+            let where_ = Array(Set(members.map { names[$0.image] })).sorted().map(escapeHTML).joined(separator: ", ")
             html += """
-                <form id="filters" hidden>
-                \(Severity.allCases.reversed().map { "<label><input type=\"checkbox\" name=\"severity\" value=\"\($0.rawValue)\" checked> \($0.rawValue) (<span class=\"count-\($0.rawValue)\">0</span>)</label>" }.joined(separator: "\n"))
-                <label>Rule <select name="rule"><option value="">all</option>\(rules.map { "<option>\(escapeHTML($0))</option>" }.joined())</select></label>
-                <label>Image <select name="image"><option value="">all</option>\(images.map { "<option value=\"\(escapeHTML($0))\">\(escapeHTML(Self.fileName($0)))</option>" }.joined())</select></label>
-                <label>Search <input type="search" name="q" placeholder="symbol, message, …"></label>
-                <output id="shown"></output>
-                </form>
+                <details class="group" id="group-\(group.rawValue)">
+                <summary>\(escapeHTML(title)) <span class="muted">(\(where_))</span></summary>
+                \(members.map(cardHTML.html).joined(separator: "\n"))
+                </details>
 
                 """
-        }
-        if findings.isEmpty { html += "<p class=\"none\">None.</p>\n" }
-        let groups = Dictionary(grouping: findings, by: \.image)
-        for image in groups.keys.sorted() {
-            let ordered = groups[image]!.sorted { lhs, rhs in
-                lhs.severity != rhs.severity ? lhs.severity > rhs.severity : Finding.reportOrder(lhs, rhs)
-            }
-            html += "<section class=\"finding-group\" id=\"\(anchor(image, section: id))\" data-image=\"\(escapeHTML(image))\">\n"
-            html += "<h3>\(escapeHTML(Self.fileName(image))) <code class=\"path\">\(escapeHTML(image))</code></h3>\n<ol>\n"
-            html += ordered.map { item($0, report: report) }.joined(separator: "\n")
-            html += "\n</ol>\n</section>\n"
         }
         return html + "</section>\n\n"
     }
 
-    func item(_ finding: Finding, report: Report) -> String {
-        var parts = [
-            "<li class=\"finding \(finding.severity.rawValue)\" data-severity=\"\(finding.severity.rawValue)\" data-rule=\"\(escapeHTML(finding.rule))\" data-image=\"\(escapeHTML(finding.image))\">",
-            "<p class=\"title\"><span class=\"severity\">\(finding.severity.rawValue)</span> <span class=\"rule\">\(escapeHTML(finding.rule))</span> \(escapeHTML(report.rules[finding.rule]?.api ?? ""))</p>",
-            "<p class=\"message\">\(escapeHTML(finding.message))</p>",
-        ]
-        if let symbol = finding.symbol {
-            let shown = finding.demangled ?? symbol
-            parts.append("<p class=\"api\">API: <code title=\"\(escapeHTML(symbol))\">\(escapeHTML(shown))</code>\(finding.demangled != nil ? " <code class=\"mangled\">\(escapeHTML(symbol))</code>" : "")</p>")
-        }
-        if !finding.chain.isEmpty {
-            parts.append("<p class=\"chain\">Chain: \(finding.chain.map { "<code>\(escapeHTML($0))</code>" }.joined(separator: " → "))</p>")
-        }
-        if !finding.path.isEmpty {
-            parts.append("<p class=\"path\">Call path: \(finding.path.map { "<code>\(escapeHTML($0))</code>" }.joined(separator: " → "))</p>")
-        }
-        if !finding.callSites.isEmpty {
-            let sites = finding.callSites.prefix(8).map { site in
-                "<li><code title=\"\(escapeHTML(site.function ?? ""))\">\(escapeHTML(site.label))</code> at <code>0x\(String(site.address, radix: 16))</code></li>"
+    func imageTable(_ report: Report) -> String {
+        let byImage = Dictionary(grouping: report.findings, by: \.image)
+        let names = ImageLabels(report.images)
+        let rows = report.images.map { image in
+            let findings = byImage[image.name] ?? []
+            let counts = Severity.allCases.reversed().map { severity in
+                "<td class=\"count\">\(findings.count { $0.severity == severity })</td>"
             }
-            let more = finding.callSites.count > 8 ? "<li>and \(finding.callSites.count - 8) more</li>" : ""
-            parts.append("<details class=\"calls\"><summary>\(finding.callSites.count) call site\(finding.callSites.count == 1 ? "" : "s")</summary><ul>\(sites.joined())\(more)</ul></details>")
+            let role = image.extensionType.map { "\(image.role.rawValue) (\($0))" } ?? image.role.rawValue
+            let machine = "\(escapeHTML(image.architecture.name)) · \(image.architecture.is64Bit ? 64 : 32)-bit"
+                + (image.platform.map { " · " + escapeHTML($0.platform.rawValue) } ?? "")
+            let reachedBy = image.reachedBy.map { escapeHTML(names[$0]) }.joined(separator: ", ")
+            return """
+                <tr data-image="\(escapeHTML(image.name))"><td>\(escapeHTML(names[image.name]))<br><code class="path">\(escapeHTML(image.name))</code></td>\
+                <td>\(escapeHTML(role))</td><td><span class="verdict \(image.verdict.rawValue)">\(image.verdict.rawValue)</span></td>\
+                <td>\(machine)</td><td>\(reachedBy)</td>\(counts.joined())</tr>
+                """
         }
-        if let fixit = finding.fixit, !fixit.isEmpty {
-            parts.append("<p class=\"fixit\">Fix-it: \(escapeHTML(fixit))</p>")
-        }
-        if let source = finding.source, !source.isEmpty {
-            parts.append("<p class=\"source\">Source: \(escapeHTML(source))</p>")
-        }
-        return parts.joined(separator: "\n") + "\n</li>"
+        return """
+            <section id="images">
+            <details>
+            <summary><h2>Images <span class="total">(\(report.images.count))</span></h2> roles, verdicts, machines, who runs them</summary>
+            <table class="sortable">
+            <thead><tr><th>Image</th><th>Role</th><th>Verdict</th><th>Machine</th><th>Linked or loaded by</th><th>Errors</th><th>Warnings</th><th>Notes</th></tr></thead>
+            <tbody>
+            \(rows.joined(separator: "\n"))
+            </tbody>
+            </table>
+            </details>
+            </section>
+
+            """
     }
 
     func problems(_ report: Report) -> String {
@@ -246,16 +164,37 @@ public struct HTMLRenderer {
         return "<section id=\"problems\">\n<h2>Files that could not be inspected, and notices</h2>\n<ul>\n\((errors + notices).joined(separator: "\n"))\n</ul>\n</section>\n\n"
     }
 
-    // MARK: - Helpers
+    /// How to make the run again, and what it read.
+    func footer(_ report: Report) -> String {
+        let packs = report.rulePacks.map { "<li>\(escapeHTML($0.name)) \(escapeHTML($0.version)) <code>\(escapeHTML($0.path))</code></li>" }
+        let date = ISO8601DateFormatter().string(from: report.date)
+        let command = report.invocation.map { invocation in
+            "<dt>Command</dt><dd><code class=\"command\">cd \(escapeHTML(Self.shellWord(invocation.workingDirectory))) &amp;&amp; linkcheck \(invocation.arguments.map { escapeHTML(Self.shellWord($0)) }.joined(separator: " "))</code></dd>\n"
+        } ?? ""
+        return """
+            <footer id="run">
+            <h2>The run</h2>
+            <dl class="run">
+            \(command)<dt>Inputs</dt><dd>\(report.inputs.map { "<code>\(escapeHTML($0))</code>" }.joined(separator: " "))</dd>
+            <dt>Rule packs</dt><dd><ul>\(packs.joined())</ul></dd>
+            <dt>Date</dt><dd><time datetime="\(date)">\(date)</time></dd>
+            <dt>linkcheck</dt><dd>\(escapeHTML(linkcheckVersion))</dd>
+            <dt>Summary</dt><dd>\(escapeHTML(TextRenderer.summary(report)))</dd>
+            </dl>
+            </footer>
 
-    /// A fragment identifier for an image's findings in one section: the
-    /// section, then the path's bytes in hex, so any path gives a valid,
-    /// unique id.
-    func anchor(_ path: String, section: String) -> String {
-        section + "-" + path.utf8.map { String(format: "%02x", $0) }.joined()
+            """
     }
 
-    static func fileName(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
+    /// `word` as a POSIX shell reads it back: unchanged when it holds only
+    /// characters the shell leaves alone, else in single quotes.
+    static func shellWord(_ word: String) -> String {
+        let plain = !word.isEmpty && word.unicodeScalars.allSatisfy { scalar in
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".", "/", "=", ":", ",", "+", "@", "%": true
+            default: false
+            }
+        }
+        return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

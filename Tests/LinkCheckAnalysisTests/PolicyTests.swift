@@ -31,6 +31,33 @@ import Testing
         #expect(Policy.moduleName(of: "Foo") == "Foo")
     }
 
+    /// Who runs each image, and the images a transitive finding's chain
+    /// goes through, by name.
+    @Test func reachedByAndChainImagesNameTheImages() {
+        let images = [
+            Self.image("libExt.so", needs: ["libKit.so"]),
+            Self.image("libApp.so", needs: ["libKit.so", "libOwn.so"]),
+            Self.image("libKit.so", needs: ["libUnsafe.so"]),
+            Self.image("libUnsafe.so", imports: ["kit_shared"]),
+            Self.image("libOwn.so"),
+            Self.image("libLoose.so"),
+        ]
+        let (reports, findings) = Self.run(images, Policy(extensions: ["Ext": "share"], apps: ["App"]))
+        let reachedBy = Dictionary(uniqueKeysWithValues: reports.map { ($0.name, $0.reachedBy) })
+        #expect(reachedBy == [
+            "/t/libExt.so": ["/t/libExt.so"], "/t/libApp.so": ["/t/libApp.so"],
+            "/t/libKit.so": ["/t/libApp.so", "/t/libExt.so"], "/t/libUnsafe.so": ["/t/libApp.so", "/t/libExt.so"],
+            "/t/libOwn.so": ["/t/libApp.so"], "/t/libLoose.so": [],
+        ])
+        let chains = findings.filter { $0.kind == .transitive }.map { "\($0.image): \($0.chainImages)" }.sorted()
+        #expect(chains == [
+            "/t/libApp.so: [\"/t/libApp.so\", \"/t/libKit.so\", \"/t/libUnsafe.so\"]",
+            "/t/libExt.so: [\"/t/libExt.so\", \"/t/libKit.so\", \"/t/libUnsafe.so\"]",
+            "/t/libKit.so: [\"/t/libKit.so\", \"/t/libUnsafe.so\"]",
+        ])
+        #expect(findings.filter { $0.kind != .transitive }.allSatisfy { $0.chainImages.isEmpty })
+    }
+
     @Test func aFrameworkOnlyTheAppLinksIsAppOnly() {
         let images = [
             Self.image("libApp.so", needs: ["libUnsafe.so"]),

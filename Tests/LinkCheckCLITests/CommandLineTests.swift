@@ -472,7 +472,11 @@ import Testing
         let dot = output.standardOutput
         #expect(dot.hasPrefix("digraph linkcheck {\n"))
         #expect(dot.contains("\"\(images.path)/libLegacyLoader.so\" -> \"\(images.path)/libPhotoEffects.so\" [style=dashed, label=\"dlopen\"];"))
-        #expect(dot.contains("\"\(images.path)/libPhotoEditorExtension.so\" -> \"\(images.path)/libShareKit.so\";"))
+        // The unsafe path is red: the extension, ShareKit, and the stand-in
+        // UIKit that provides the API; a safe link is plain.
+        #expect(dot.contains("\"\(images.path)/libPhotoEditorExtension.so\" -> \"\(images.path)/libShareKit.so\" [color=\"#c9252d\", penwidth=2];"))
+        #expect(dot.contains("\"\(images.path)/libShareKit.so\" -> \"\(images.path)/libUIKit.so\" [color=\"#c9252d\", penwidth=2];"))
+        #expect(dot.contains("\"\(images.path)/libPhotoEditorExtension.so\" -> \"\(images.path)/libImageFilters.so\";"))
         #expect(dot.contains("label=\"libShareKit.so\\nframework · unsafe\", fillcolor=\"#f7c6c6\""))
         let nodes = dot.split(separator: "\n").filter { $0.contains("[label=") }
         #expect(nodes.count == 10)

@@ -3,63 +3,191 @@ import LinkCheckTestSupport
 import Testing
 
 /// The HTML report rendered by a real browser, with networking disabled.
-/// Screenshots are kept under `.build/report-screenshots/` for CI to keep.
+/// Screenshots are kept under `.build/report-screenshots/` for CI to keep:
+/// `NAME.png` is the first screen (1,400 × 1,800), `NAME-full.png` more of
+/// the page.
 @Suite(.enabled(if: Browser.executable != nil, "needs Debian's chromium"))
 struct ReportInBrowserTests {
     static let artifacts = Fixtures.repositoryRoot.appendingPathComponent(".build/report-screenshots")
 
-    static func writeReport(_ arguments: [String], named name: String) throws -> (html: URL, json: [String: Any]) {
+    static func writeReport(
+        _ arguments: [String], named name: String, in directory: URL? = nil
+    ) throws -> (html: URL, json: [String: Any]) {
         try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
         let html = artifacts.appendingPathComponent("\(name).html")
-        let output = try Command.linkcheck(["check", "--format", "json", "--html", html.path] + arguments)
+        let output = try Command.capture(
+            Fixtures.linkcheckExecutable, ["check", "--format", "json", "--html", html.path] + arguments, currentDirectory: directory)
         #expect(output.status == 1, "\(output.standardError)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
         return (html, json)
     }
 
-    @Test func theSamplesReport() throws {
-        let images = try Fixtures.sampleImages()
-        let (html, json) = try Self.writeReport([
-            "--extension", "PhotoEditorExtension=share", "--app", "PhotoEditorApp",
-            images.appendingPathComponent("PhotoEditor").path, images.appendingPathComponent("arch").path,
-        ], named: "samples-report")
-        let screenshot = Self.artifacts.appendingPathComponent("samples-report.png")
-        let page = try Browser.load(html, screenshot: screenshot)
+    /// What the layout shows, measured in the browser: the first lines of
+    /// text, where the first error card and the graph end (CSS pixels from
+    /// the top of the page), and the colours of an unsafe edge and an error
+    /// card's border.
+    static let measurement = """
+        (function () {
+          var root = document.documentElement;
+          var bottom = function (element) { return element ? String(element.getBoundingClientRect().bottom + window.scrollY) : ""; };
+          root.setAttribute("data-first-lines", document.body.innerText.split("\\n").filter(function (l) { return l.trim(); }).slice(0, 3).join(" | "));
+          root.setAttribute("data-first-error-bottom", bottom(document.querySelector("article.card[data-severity=error]")));
+          root.setAttribute("data-graph-bottom", bottom(document.getElementById("graph")));
+          var edge = document.querySelector("svg.graph .edge.unsafe path"), card = document.querySelector("article.card.error");
+          root.setAttribute("data-unsafe-stroke", edge ? getComputedStyle(edge).stroke : "");
+          root.setAttribute("data-error-border", card ? getComputedStyle(card).borderLeftColor : "");
+        })();
+        """
 
-        // The verdict table lists every image with the analysis' verdict.
-        let expected = try #require(json["images"] as? [[String: Any]])
+    /// A measured value from ``measurement``.
+    static func measured(_ name: String, in page: Browser.Page) throws -> String {
+        try #require(try Browser.captures(#"<html [^>]*\#(name)="([^"]*)""#, in: page.dom).first?.first)
+    }
+
+    /// What every report page must show, checked against the JSON document
+    /// of the same run: the answer first, naming each extension with its
+    /// verdict; errors first, one card per (image, rule); a node per image
+    /// and an edge per link; no edge through another node's box, no two
+    /// edges from one point; the script ran, nothing was fetched.
+    static func checkPage(_ page: Browser.Page, html: URL, json: [String: Any]) throws -> GraphGeometry {
+        let images = try #require(json["images"] as? [[String: Any]])
+        // An image's name: its path, with the slice or member.
+        let name = { (image: [String: Any]) in image["name"] as? String ?? image["path"] as! String }
+        let verdicts = Dictionary(uniqueKeysWithValues: images.map { (name($0), $0["verdict"] as! String) })
+
+        // The images table lists every image with the analysis' verdict.
         let rows = try Browser.captures(#"<tr data-image="([^"]*)">.*?<span class="verdict ([a-z-]+)">"#, in: page.dom)
-        #expect(rows.count == expected.count)
-        #expect(Dictionary(uniqueKeysWithValues: rows.map { ($0[0], $0[1]) })
-            == Dictionary(uniqueKeysWithValues: expected.map { ($0["path"] as! String, $0["verdict"] as! String) }))
-        #expect(rows.contains { $0[0].hasSuffix("/libPhotoEditorExtension.so") && $0[1] == "unsafe" })
-        #expect(rows.contains { $0[0].hasSuffix("/PhotoEditorApp") && $0[1] == "app-only" })
-        #expect(rows.contains { $0[0].hasSuffix("/libImageFilters.so") && $0[1] == "extension-safe" })
+        #expect(Dictionary(uniqueKeysWithValues: rows.map { ($0[0], $0[1]) }) == verdicts)
 
-        // The graph: a node per image and an edge per resolved DT_NEEDED.
-        let nodes = try Browser.captures(#"<g class="node [a-z-]+" data-image="([^"]*)">"#, in: page.dom)
-        #expect(Set(nodes.map { $0[0] }) == Set(expected.map { $0["path"] as! String }))
-        let links = expected.reduce(0) { $0 + (($1["links"] as? [String])?.count ?? 0) }
-        #expect(links > 0)
-        #expect(try Browser.captures(#"<path (class="edge needed")"#, in: page.dom).count == links)
+        // The answer comes first: a line per extension, with its verdict.
+        let extensions = images.filter { $0["role"] as? String == "extension" }
+        let answers = try Browser.captures(#"<li class="answer ([a-z-]+)" data-image="([^"]*)">"#, in: page.dom)
+        #expect(Array(answers.prefix(extensions.count).map { $0[1] }) == extensions.map(name))
+        for answer in answers { #expect(answer[0] == verdicts[answer[1]]) }
+        let firstLines = try measured("data-first-lines", in: page)
+        if let first = extensions.first {
+            let fileName = String(name(first).split(separator: "/").last!)
+            #expect(firstLines.contains("\(fileName) (\(first["extensionType"] as? String ?? "?") extension): \(first["verdict"] as! String)"), "\(firstLines)")
+        }
+
+        // Errors first; one card per (image, rule).
+        let cards = try Browser.captures(#"<article class="card [a-z]+" id="[^"]*" data-severity="([a-z]+)" data-rule="([^"]*)" data-image="([^"]*)""#, in: page.dom)
+        let findings = try #require(json["findings"] as? [[String: Any]])
+        if findings.contains(where: { $0["severity"] as? String == "error" }) {
+            #expect(cards.first?[0] == "error", "the first finding in document order is an error")
+        }
+        let pairs = cards.map { $0[2] + "\u{1}" + $0[1] }
+        #expect(Set(pairs).count == pairs.count, "an (image, rule) pair on two cards")
+        let ownPairs = Set(findings.filter { $0["kind"] as? String != "transitive" }.map { "\($0["image"]!)\u{1}\($0["rule"]!)" })
+        #expect(ownPairs.isSubset(of: Set(pairs)), "every image's own finding has its card")
+
+        // The graph: a node per image, an edge per link and per load.
+        let geometry = try GraphGeometry(html: page.dom)
+        #expect(Set(geometry.nodes.keys) == Set(verdicts.keys))
+        var expectedEdges = images.flatMap { image in ((image["links"] as? [String]) ?? []).map { "\(name(image)) → \($0)" } }
+        expectedEdges += images.flatMap { image in
+            ((image["loads"] as? [[String: Any]]) ?? []).compactMap { $0["path"] as? String }.filter { verdicts[$0] != nil }.map { "\(name(image)) → \($0)" }
+        }
+        #expect(geometry.edges.map { "\($0.from) → \($0.to)" }.sorted() == expectedEdges.sorted())
+        for (edge, node) in geometry.edgesThroughOtherNodes() {
+            Issue.record("the edge \(edge.from) → \(edge.to) passes through the box of \(node)")
+        }
+        for (a, b) in geometry.sharedPorts(closerThan: 4) {
+            Issue.record("\(a.from) → \(a.to) and \(b.from) → \(b.to) leave or enter at one point")
+        }
 
         // The script ran (the filters are shown and counted) without a
         // console message, and nothing was fetched.
         #expect(page.dom.contains("<form id=\"filters\">"), "the filter form is unhidden by the script")
-        let findings = try #require(json["findings"] as? [[String: Any]])
-        let apiFindings = findings.filter { !["architecture", "conditional-loading"].contains($0["category"] as? String) }
-        #expect(page.dom.contains("<output id=\"shown\">\(apiFindings.count) of \(apiFindings.count) shown</output>"))
+        #expect(page.dom.contains("<output id=\"shown\">\(cards.count) of \(cards.count) shown</output>"))
         #expect(!page.log.contains("CONSOLE"), "console output: \(page.log)")
         #expect(!page.log.contains("Content Security Policy"))
         let source = try String(contentsOf: html, encoding: .utf8)
         let addresses = try Browser.captures(#"((?:https?:)?//[^\s"'<>]+)"#, in: source).map { $0[0] }
         #expect(Set(addresses).isSubset(of: ["http://www.w3.org/2000/svg"]), "external references: \(addresses)")
-        #expect(FileManager.default.fileExists(atPath: screenshot.path))
+        return geometry
+    }
+
+    /// Loads `html` for the checks (with the measurements) and keeps the
+    /// screenshots of the first screen and of the page.
+    static func render(_ html: URL, named name: String) throws -> Browser.Page {
+        _ = try Browser.load(html, screenshot: artifacts.appendingPathComponent("\(name).png"), width: 1400, height: 1800)
+        _ = try Browser.load(html, screenshot: artifacts.appendingPathComponent("\(name)-full.png"), width: 1400, height: 4000)
+        #expect(FileManager.default.fileExists(atPath: artifacts.appendingPathComponent("\(name).png").path))
+        return try Browser.measure(html, script: measurement)
+    }
+
+    /// The main job's report (Samples/check.sh): PhotoEditor with its
+    /// linkcheck.json and the rules extracted from its annotations.
+    @Test func theSamplesReport() throws {
+        let images = try Fixtures.sampleImages()
+        let directory = try Fixtures.temporaryDirectory()
+        let rules = directory.path("project-rules.json")
+        let extract = try Command.linkcheck([
+            "rules", "extract", "--symbol-graph-dir", images.deletingLastPathComponent().appendingPathComponent("symbol-graphs").path,
+            "--output", rules.path,
+        ])
+        #expect(extract.status == 0, "\(extract.standardError)")
+        let config = Fixtures.repositoryRoot.appendingPathComponent("Samples/PhotoEditor/linkcheck.json").path
+        let (html, json) = try Self.writeReport(["--config", config, "--rules", rules.path, "PhotoEditor"], named: "samples-report", in: images)
+        let page = try Self.render(html, named: "samples-report")
+        let geometry = try Self.checkPage(page, html: html, json: json)
+
+        // The first line names the extension, its type and verdict, and
+        // what makes it unsafe.
+        let firstLines = try Self.measured("data-first-lines", in: page)
+        #expect(firstLines.contains("libPhotoEditorExtension.so (share extension): unsafe"), "\(firstLines)")
+        #expect(page.dom.contains("<strong>libShareKit.so</strong> calls <a href=\"#AEX001-libShareKit.so\"><code>UIKit.UIApplication.shared</code></a> and <a href=\"#AEX003-libShareKit.so\"><code>UIKit.UIApplication.open</code></a> from <code>ShareKit.openInContainingApp(Swift.String)</code>"))
+
+        // ShareKit's AEX001 is one card, which names the extension it
+        // reaches, instead of a card on each image that links ShareKit.
+        let card = try #require(try Browser.captures(#"(<article class="card error" id="AEX001-libShareKit.so".*?</article>)"#, in: page.dom).first?.first)
+        #expect(card.contains("<span class=\"reach error\" data-image=\"PhotoEditor/libPhotoEditorExtension.so\"><strong>libPhotoEditorExtension.so</strong> (share extension)"))
+        #expect(!page.dom.contains("data-rule=\"AEX001\" data-image=\"PhotoEditor/libPhotoEditorExtension.so\""))
+        #expect(card.contains("<strong>Fix:</strong> Pass in what the code needs"))
+        #expect(card.contains("Source: UIKit UIApplication.h: NS_EXTENSION_UNAVAILABLE_IOS on +sharedApplication"))
+        #expect(card.contains("<a class=\"permalink\" href=\"#AEX001-libShareKit.so\">"))
+        // The stand-in SDK's "provides" notes are in one collapsed group.
+        let provided = try #require(try Browser.captures(#"(<details class="group" id="group-provided">.*?</details>\s*(?:<details class="group"|</section>))"#, in: page.dom).first?.first)
+        #expect(provided.components(separatedBy: "data-image=\"PhotoEditor/libUIKit.so\"").count - 1 == 7)
+
+        // The unsafe paths, from the extension down to the API's framework,
+        // in the error colour.
+        let unsafe = Set(geometry.edges.filter { $0.classes.contains("unsafe") }.map { "\($0.from) → \($0.to)" })
+        #expect(unsafe == [
+            "PhotoEditor/libPhotoEditorExtension.so → PhotoEditor/libShareKit.so", "PhotoEditor/libShareKit.so → PhotoEditor/libUIKit.so",
+            "PhotoEditor/libPhotoEditorExtension.so → PhotoEditor/libEditorKit.so", "PhotoEditor/libEditorKit.so → PhotoEditor/libAnalytics.so",
+        ])
+        let stroke = try Self.measured("data-unsafe-stroke", in: page)
+        let errorColor = try Self.measured("data-error-border", in: page)
+        #expect(!stroke.isEmpty && stroke == errorColor)
+
+        // The verdicts, the graph and the first error card fit in the first
+        // screen of 1,400 × 1,800.
+        let errorBottom = try #require(Double(try Self.measured("data-first-error-bottom", in: page)))
+        let graphBottom = try #require(Double(try Self.measured("data-graph-bottom", in: page)))
+        #expect(errorBottom <= 1800 && graphBottom < errorBottom, "first error card ends at \(errorBottom) px")
+
+        // The footer says how to make the run again.
+        #expect(page.dom.contains("<code class=\"command\">cd \(images.path) &amp;&amp; linkcheck check --format json --html \(html.path) --config \(config) --rules \(rules.path) PhotoEditor</code>"))
+    }
+
+    /// PhotosApp, the Mach-O app: a share extension and frameworks, fat
+    /// slices among them.
+    @Test func theMachOAppReport() throws {
+        let images = try Fixtures.sampleImages()
+        let (html, json) = try Self.writeReport(["--extension", "PhotosShare=share", "--app", "Photos", "PhotosApp"], named: "photosapp-report", in: images)
+        let page = try Self.render(html, named: "photosapp-report")
+        let geometry = try Self.checkPage(page, html: html, json: json)
+        #expect(geometry.nodes.keys.contains("PhotosApp/Photos.app/Frameworks/ImageKit.framework/ImageKit[arm64]"))
+        let firstLines = try Self.measured("data-first-lines", in: page)
+        #expect(firstLines.contains("PhotosShare (share extension): "), "\(firstLines)")
     }
 
     @Test func hostileSymbolNamesAreLiteralText() throws {
         let directory = try Fixtures.temporaryDirectory()
-        let library = try Fixtures.compile("hostile-names.s", to: directory.path("libhostile.so"))
+        // The file name is hostile too: it is the graph's label.
+        let library = try Fixtures.compile("hostile-names.s", to: directory.path("lib<b>&amp;\\N\"x'.so"))
         let rules = Fixtures.sourceDirectory.appendingPathComponent("hostile-names.rules.json").path
         let (html, _) = try Self.writeReport(["--no-default-rules", "--rules", rules, library.path], named: "hostile-names")
         let page = try Browser.load(html, screenshot: Self.artifacts.appendingPathComponent("hostile-names.png"))
@@ -73,6 +201,10 @@ struct ReportInBrowserTests {
         #expect(!page.dom.contains("<b>bold</b>"))
         #expect(page.dom.contains("Größe_名前_λ"))
         #expect(page.dom.contains("matched &lt;em&gt;every&lt;/em&gt; symbol"), "rule text from a pack is escaped too")
+        // The graph's label is the file name, character for character.
+        let labels = try Browser.captures(#"<g id="lcn0"[^>]*>.*?<text [^>]*>([^<]*)</text>"#, in: page.dom)
+        #expect(labels.first?.first == "lib&lt;b&gt;&amp;amp;\\N\"x'.so")
+        #expect(!page.dom.contains("<b>&amp;"))
         #expect(!page.log.contains("CONSOLE"), "console output: \(page.log)")
     }
 }

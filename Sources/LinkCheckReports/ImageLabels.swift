@@ -1,0 +1,41 @@
+import LinkCheckAnalysis
+
+/// The names the graph and the HTML report show for images: each image's
+/// ``ImageReport/displayName`` (its file name, with the slice and member),
+/// and where two images would show the same, as many of their folders as
+/// tell them apart (`armv7-linux-gnueabihf/libcodec.so`,
+/// `i386-linux-gnu/libcodec.so`).
+struct ImageLabels {
+    /// The label of each image, by name (``ImageReport/name``).
+    let labels: [String: String]
+
+    init(_ images: [ImageReport]) {
+        var labels: [String: String] = [:]
+        let folders = Dictionary(images.map { image in
+            (image.name, image.path.split(separator: "/").dropLast().map(String.init))
+        }, uniquingKeysWith: { first, _ in first })
+        var pending = Dictionary(grouping: images, by: \.displayName)
+        var depth = 0
+        while !pending.isEmpty {
+            var next: [String: [ImageReport]] = [:]
+            for (label, group) in pending {
+                if group.count == 1 || group.allSatisfy({ (folders[$0.name]?.count ?? 0) < depth }) {
+                    for image in group { labels[image.name] = label }
+                    continue
+                }
+                for image in group {
+                    let parents = folders[image.name] ?? []
+                    let longer = (parents.suffix(depth + 1) + [image.displayName]).joined(separator: "/")
+                    next[longer, default: []].append(image)
+                }
+            }
+            pending = next
+            depth += 1
+        }
+        self.labels = labels
+    }
+
+    /// The label of the image named `name`, or `name` itself when it is not
+    /// a reported image.
+    subscript(_ name: String) -> String { labels[name] ?? name }
+}
