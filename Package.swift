@@ -32,6 +32,12 @@ let package = Package(
             pkgConfig: "capstone",
             providers: [.apt(["libcapstone-dev"])]
         ),
+        // libarchive, for the zip archives an .ipa is.
+        .systemLibrary(
+            name: "CArchive",
+            pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev"])]
+        ),
         // The Swift runtime's swift_demangle and the C++ ABI's __cxa_demangle.
         .systemLibrary(name: "CDemangle"),
         // SIGBUS-safe reading of a mapped file that shrinks while it is read.
@@ -47,8 +53,9 @@ let package = Package(
         .target(name: "LinkCheckMachO", dependencies: ["LinkCheckImage", "LinkCheckLiterals"]),
         // Call sites: Capstone over the code of ELF (and Mach-O) images.
         .target(name: "LinkCheckCodeIndex", dependencies: ["LinkCheckImage", "LinkCheckELF", "CLibELF", "CCapstone", "CMappedFileGuard"]),
-        // Discovery, and the reader the magic picks.
-        .target(name: "LinkCheckInspection", dependencies: ["LinkCheckImage", "LinkCheckELF", "LinkCheckMachO"]),
+        // Discovery (with bundles, and .ipa archives unpacked through
+        // libarchive), and the reader the magic picks.
+        .target(name: "LinkCheckInspection", dependencies: ["LinkCheckImage", "LinkCheckELF", "LinkCheckMachO", "LinkCheckRules", "CArchive"]),
         .target(name: "LinkCheckRules", dependencies: ["CDemangle"]),
         .target(
             name: "LinkCheckAnalysis",

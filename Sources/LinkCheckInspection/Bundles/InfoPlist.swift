@@ -1,0 +1,160 @@
+import Foundation
+
+/// What a bundle's `Info.plist` says that linkcheck uses, read with
+/// Foundation's property-list reader (`PropertyListSerialization`), which
+/// takes the XML and the binary (`bplist00`) forms alike.
+public struct InfoPlist: Sendable, Hashable {
+    /// The file, as discovered.
+    public var path: String
+    /// `CFBundleExecutable`: the bundle's binary, by file name.
+    public var executable: String?
+    /// `CFBundleIdentifier` (`com.example.Photos.PhotosShare`).
+    public var identifier: String?
+    /// `CFBundlePackageType`: `APPL` (an app), `XPC!` (an app extension),
+    /// `FMWK` (a framework), `XFWK` (an xcframework).
+    public var packageType: String?
+    /// `CFBundleShortVersionString`.
+    public var version: String?
+    /// `NSExtension.NSExtensionPointIdentifier`, or for an ExtensionKit
+    /// extension `EXAppExtensionAttributes.EXExtensionPointIdentifier`
+    /// (`com.apple.share-services`).
+    public var extensionPoint: String?
+    /// The deployment target: `MinimumOSVersion` (iOS, tvOS, watchOS), else
+    /// `LSMinimumSystemVersion` (macOS).
+    public var minimumOS: String?
+    /// An xcframework's `AvailableLibraries`, in order.
+    public var libraries: [XCFrameworkLibrary]
+
+    public init(
+        path: String, executable: String? = nil, identifier: String? = nil, packageType: String? = nil, version: String? = nil,
+        extensionPoint: String? = nil, minimumOS: String? = nil, libraries: [XCFrameworkLibrary] = []
+    ) {
+        self.path = path
+        self.executable = executable
+        self.identifier = identifier
+        self.packageType = packageType
+        self.version = version
+        self.extensionPoint = extensionPoint
+        self.minimumOS = minimumOS
+        self.libraries = libraries
+    }
+
+    /// The largest `Info.plist` read, in bytes: real ones are a few
+    /// kilobytes.
+    public static let maximumSize = 4 << 20
+
+    /// Why an `Info.plist` could not be read.
+    public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
+        public var path: String
+        public var reason: String
+
+        public var description: String { "\(path): \(reason)" }
+    }
+
+    /// Reads the property list at `path`.
+    ///
+    /// - Throws: ``Problem`` when the file cannot be read, is larger than
+    ///   ``maximumSize``, is not a property list, or its top is not a
+    ///   dictionary. A key of the wrong type is left out, not an error.
+    public init(contentsOf path: String) throws(Problem) {
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else {
+            throw Problem(path: path, reason: "cannot read it")
+        }
+        guard size <= Self.maximumSize else { throw Problem(path: path, reason: "\(size) bytes, more than an Info.plist can be (\(Self.maximumSize))") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw Problem(path: path, reason: "cannot read it") }
+        let value: Any
+        do {
+            value = try PropertyListSerialization.propertyList(from: data, format: nil)
+        } catch {
+            throw Problem(path: path, reason: "not a property list (XML or binary)")
+        }
+        guard let top = value as? [String: Any] else { throw Problem(path: path, reason: "its top level is not a dictionary") }
+        self.init(path: path, dictionary: top)
+    }
+
+    /// The keys of `dictionary`, the top of the `Info.plist` at `path`.
+    init(path: String, dictionary top: [String: Any]) {
+        self.path = path
+        executable = top["CFBundleExecutable"] as? String
+        identifier = top["CFBundleIdentifier"] as? String
+        packageType = top["CFBundlePackageType"] as? String
+        version = top["CFBundleShortVersionString"] as? String
+        extensionPoint = (top["NSExtension"] as? [String: Any])?["NSExtensionPointIdentifier"] as? String
+            ?? (top["EXAppExtensionAttributes"] as? [String: Any])?["EXExtensionPointIdentifier"] as? String
+        minimumOS = top["MinimumOSVersion"] as? String ?? top["LSMinimumSystemVersion"] as? String
+        libraries = (top["AvailableLibraries"] as? [Any] ?? []).compactMap { item in
+            (item as? [String: Any]).flatMap(XCFrameworkLibrary.init(availableLibrary:))
+        }
+    }
+}
+
+/// One library of an xcframework: an `AvailableLibraries` entry of its
+/// `Info.plist`, or what the folder's name says when there is none
+/// (`ios-arm64_x86_64-simulator`).
+public struct XCFrameworkLibrary: Sendable, Hashable {
+    /// `LibraryIdentifier`: the folder inside the xcframework
+    /// (`ios-arm64`, `ios-arm64_x86_64-simulator`).
+    public var identifier: String
+    /// `LibraryPath`: the framework or library inside that folder
+    /// (`SnapKit.framework`); `nil` when read from the folder's name.
+    public var libraryPath: String?
+    /// `SupportedPlatform`: `ios`, `macos`, `tvos`, `watchos`, `xros`.
+    public var platform: String
+    /// `SupportedPlatformVariant`: `simulator` or `maccatalyst`; `nil` for
+    /// the device.
+    public var variant: String?
+    /// `SupportedArchitectures` (`arm64`, `x86_64`).
+    public var architectures: [String]
+
+    public init(identifier: String, libraryPath: String?, platform: String, variant: String?, architectures: [String]) {
+        self.identifier = identifier
+        self.libraryPath = libraryPath
+        self.platform = platform
+        self.variant = variant
+        self.architectures = architectures
+    }
+
+    /// An `AvailableLibraries` entry; `nil` without `LibraryIdentifier` and
+    /// `SupportedPlatform`.
+    init?(availableLibrary entry: [String: Any]) {
+        guard let identifier = entry["LibraryIdentifier"] as? String, let platform = entry["SupportedPlatform"] as? String else { return nil }
+        self.init(
+            identifier: identifier, libraryPath: entry["LibraryPath"] as? String, platform: platform,
+            variant: entry["SupportedPlatformVariant"] as? String, architectures: entry["SupportedArchitectures"] as? [String] ?? [])
+    }
+
+    /// The names Xcode gives a library's folder: `PLATFORM-ARCHS[-VARIANT]`,
+    /// the architectures joined by `_` (`ios-arm64_x86_64-simulator`,
+    /// `macos-arm64_x86_64`, `ios-arm64_x86_64-maccatalyst`); `nil` for
+    /// another name.
+    public init?(folderName name: String) {
+        let parts = name.split(separator: "-").map(String.init)
+        guard parts.count == 2 || parts.count == 3, !parts[0].isEmpty else { return nil }
+        if parts.count == 3 { guard ["simulator", "maccatalyst"].contains(parts[2]) else { return nil } }
+        guard let architectures = Self.architectures(in: parts[1]) else { return nil }
+        self.init(identifier: name, libraryPath: nil, platform: parts[0], variant: parts.count == 3 ? parts[2] : nil, architectures: architectures)
+    }
+
+    /// Apple's architecture names, longest first where one starts another.
+    static let architectureNames = ["arm64_32", "arm64e", "arm64", "x86_64h", "x86_64", "armv7k", "armv7s", "armv7", "i386"]
+
+    /// `arm64_x86_64` → `[arm64, x86_64]`; `nil` when a part is no
+    /// architecture name.
+    static func architectures(in text: String) -> [String]? {
+        var rest = Substring(text)
+        var found: [String] = []
+        while !rest.isEmpty {
+            guard let name = architectureNames.first(where: { rest.hasPrefix($0) && (rest.count == $0.count || rest.dropFirst($0.count).hasPrefix("_")) })
+            else { return nil }
+            found.append(name)
+            rest = rest.dropFirst(name.count)
+            if rest.hasPrefix("_") { rest = rest.dropFirst() }
+        }
+        return found.isEmpty ? nil : found
+    }
+
+    /// `ios`, `ios simulator`, `ios maccatalyst`.
+    public var platformDescription: String {
+        platform + (variant.map { " \($0)" } ?? "")
+    }
+}
