@@ -36,6 +36,8 @@ public struct Finding: Sendable, Equatable {
         case loadedLibrary = "loaded-library"
         /// A loader call, with or without a run-time OS version check.
         case versionCheck = "version-check"
+        /// How the app bundle is put together (``BundleChecks``).
+        case bundle
     }
 
     /// The rule id, e.g. `AEX001` or a built-in `ARCH001`.
