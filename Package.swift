@@ -77,8 +77,9 @@ let package = Package(
         ),
         // Helpers the test targets share: temporary folders, compiling
         // fixtures from Tests/Fixtures (ELF and Mach-O, with LLVM's tools as
-        // Mach-O oracles), running commands, building Samples/.
-        .target(name: "LinkCheckTestSupport", dependencies: ["LinkCheckImage"], path: "Tests/LinkCheckTestSupport"),
+        // Mach-O oracles, and bundles), writing zip archives, running
+        // commands, building Samples/.
+        .target(name: "LinkCheckTestSupport", dependencies: ["LinkCheckImage", "CArchive"], path: "Tests/LinkCheckTestSupport"),
         .testTarget(
             name: "LinkCheckELFTests",
             dependencies: ["LinkCheckELF", "LinkCheckCodeIndex", "LinkCheckInspection", "CMappedFileGuard", "LinkCheckTestSupport"]

@@ -78,7 +78,8 @@ struct BundleChecks {
             return placement?.innermost.kind == .appExtension ? placement?.innermost.folderName : graph.images[index].fileName
         }
         guard !extensions.isEmpty else { return nil }
-        let searched = missing.searched.isEmpty ? "" : " (dyld looks in \(missing.searched.map(bundles.displayPath(of:)).joined(separator: ", ")))"
+        let folders = missing.searched.map { bundles.displayPath(of: BundleLayout.lexicallyNormal($0)) }
+        let searched = folders.isEmpty ? "" : " (dyld looks in \(folders.joined(separator: ", ")))"
         let who = Set(extensions).sorted()
         let consequence = severity.roles[missing.image].role == .extension
             ? "the extension would not launch" : "\(who.joined(separator: ", ")), which load\(who.count == 1 ? "s" : "") it, would not launch"

@@ -68,9 +68,9 @@ public struct BundleSummary: Sendable, Equatable {
     }
 
     /// `Photos.app: 1 app, 2 extensions (PhotosShare, share; PhotosWidget,
-    /// widget), 5 embedded frameworks`; for an xcframework `SnapKit.xcframework:
-    /// 2 libraries (ios-arm64, ios-arm64_x86_64-simulator), 2 frameworks`;
-    /// what there is not of an app is left out.
+    /// widget), 5 embedded frameworks`; `SnapKit.xcframework: 2 libraries
+    /// (ios-arm64, ios-arm64_x86_64-simulator)`; `RxAtomic.framework: 1
+    /// framework (static)`. What there is not of an app is left out.
     public var line: String {
         var parts: [String] = []
         let isApp = bundle.kind == .app
@@ -79,11 +79,10 @@ public struct BundleSummary: Sendable, Equatable {
             let named = extensions.map { [$0.name, $0.type].compactMap { $0 }.joined(separator: ", ") }.joined(separator: "; ")
             parts.append(Self.count(extensions.count, "extension") + (named.isEmpty ? "" : " (\(named))"))
         }
+        let kind = staticFrameworks == 0 ? "" : staticFrameworks == frameworks ? " (static)" : " (\(staticFrameworks) static)"
         if !libraries.isEmpty {
-            parts.append(Self.count(libraries.count, "library", plural: "libraries") + " (\(libraries.map(\.identifier).joined(separator: ", ")))")
-        }
-        if isApp || frameworks > 0 {
-            let kind = staticFrameworks == 0 ? "" : staticFrameworks == frameworks ? " (static)" : " (\(staticFrameworks) static)"
+            parts.append(Self.count(libraries.count, "library", plural: "libraries") + " (\(libraries.map(\.identifier).joined(separator: ", ")))" + kind)
+        } else if isApp || frameworks > 0 {
             parts.append(Self.count(frameworks, isApp ? "embedded framework" : "framework") + kind)
         }
         return "\(bundle.displayPath): \(parts.joined(separator: ", "))"

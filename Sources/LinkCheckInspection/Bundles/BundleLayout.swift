@@ -110,7 +110,7 @@ public struct BundleLayout: Sendable, Equatable {
     /// `path` with `.` components dropped and each `..` taking the one
     /// before it away, without looking at the file system (for naming
     /// only: dyld's `@executable_path/../../Frameworks`).
-    static func lexicallyNormal(_ path: String) -> String {
+    public static func lexicallyNormal(_ path: String) -> String {
         guard path.contains("/.") else { return path }
         var kept: [Substring] = []
         for component in path.split(separator: "/", omittingEmptySubsequences: false) {
@@ -152,7 +152,11 @@ public struct BundleLayout: Sendable, Equatable {
         }
         guard let outer = chain.first, let inner = chain.last(where: { $0.folder.kind != .xcframework }) ?? chain.last else { return nil }
         let inside = components[(inner.index + 1)...].joined(separator: "/")
-        let isExecutable = inner.folder.kind != .xcframework && inside == inner.folder.executablePath(version: inner.version)
+        // A versioned framework's binary is also reached as the top-level
+        // link `X.framework/X`, which a copy may have made a file.
+        let isExecutable = inner.folder.kind != .xcframework
+            && (inside == inner.folder.executablePath(version: inner.version)
+                || inner.folder.layout == .versioned && inside == inner.folder.executableName)
         var library: XCFrameworkLibrary?
         if let xcframework = chain.last(where: { $0.folder.kind == .xcframework }), xcframework.index + 1 < components.count - 1 {
             let identifier = components[xcframework.index + 1]
@@ -187,7 +191,11 @@ public struct BundleLayout: Sendable, Equatable {
         let candidates: [String] = switch layout {
         case .flat: [path + "/Info.plist"]
         case .contents: [path + "/Contents/Info.plist"]
-        case .versioned: [path + "/Versions/\(version ?? "Current")/Resources/Info.plist", path + "/Resources/Info.plist"]
+        case .versioned:
+            [path + "/Versions/\(version ?? "Current")/Resources/Info.plist", path + "/Resources/Info.plist"]
+                // Without the Current link (a copy that dropped it), the one version there is.
+                + ((try? manager.contentsOfDirectory(atPath: path + "/Versions")) ?? []).filter { $0 != "Current" }.sorted()
+                .map { path + "/Versions/\($0)/Resources/Info.plist" }
         }
         var info: InfoPlist?
         if let plist = candidates.first(where: manager.fileExists(atPath:)) {

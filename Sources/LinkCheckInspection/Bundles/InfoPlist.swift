@@ -48,6 +48,11 @@ public struct InfoPlist: Sendable, Hashable {
         public var path: String
         public var reason: String
 
+        public init(path: String, reason: String) {
+            self.path = path
+            self.reason = reason
+        }
+
         public var description: String { "\(path): \(reason)" }
     }
 
@@ -148,7 +153,10 @@ public struct XCFrameworkLibrary: Sendable, Hashable {
             else { return nil }
             found.append(name)
             rest = rest.dropFirst(name.count)
-            if rest.hasPrefix("_") { rest = rest.dropFirst() }
+            if rest.hasPrefix("_") {
+                rest = rest.dropFirst()
+                if rest.isEmpty { return nil }
+            }
         }
         return found.isEmpty ? nil : found
     }

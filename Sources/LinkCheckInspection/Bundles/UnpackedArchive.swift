@@ -79,6 +79,21 @@ public final class UnpackedArchive: @unchecked Sendable, Equatable {
         }
     }
 
+    /// The entry name `name` without trailing `/`, when it stays inside the
+    /// folder: not empty, not absolute, no empty, `.` or `..` component
+    /// (`..` also between backslashes, as archives made on Windows separate
+    /// them); `nil` for a name that would climb out, which is passed over.
+    public static func safeName(_ name: String) -> String? {
+        var text = Substring(name)
+        while text.hasSuffix("/") { text = text.dropLast() }
+        guard !text.isEmpty, !text.hasPrefix("/") else { return nil }
+        let components = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }),
+              !components.contains(where: { $0.split(separator: "\\").contains("..") })
+        else { return nil }
+        return String(text)
+    }
+
     /// `$TMPDIR`, else `/tmp`.
     public static var defaultTemporaryDirectory: String {
         guard let value = getenv("TMPDIR"), value.pointee != 0 else { return "/tmp" }
@@ -152,7 +167,7 @@ private struct Unpacker {
                 declared = sum
             }
             let display = "\(archive):\(entry.name)"
-            guard let name = Self.safeName(entry.name) else {
+            guard let name = UnpackedArchive.safeName(entry.name) else {
                 skipped.append(SkippedEntry(path: display, reason: "an entry whose name climbs out of the archive (absolute, or with ..), not unpacked"))
                 continue
             }
@@ -246,20 +261,6 @@ private struct Unpacker {
             guard written > 0 else { throw .unpackFailed(entry: entry, reason: String(cString: strerror(errno))) }
             offset += written
         }
-    }
-
-    /// `name` without trailing `/`, when it stays inside the folder: not
-    /// empty, not absolute, no empty, `.` or `..` component (also between
-    /// backslashes, as archives made on Windows separate them).
-    static func safeName(_ name: String) -> String? {
-        var text = Substring(name)
-        while text.hasSuffix("/") { text = text.dropLast() }
-        guard !text.isEmpty, !text.hasPrefix("/") else { return nil }
-        let components = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }),
-              !components.contains(where: { $0.split(separator: "\\").contains("..") })
-        else { return nil }
-        return String(text)
     }
 }
 
