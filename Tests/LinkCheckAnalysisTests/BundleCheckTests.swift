@@ -173,6 +173,27 @@ import Testing
         #expect(report.findings.filter { $0.category == .bundle }.isEmpty)
     }
 
+    /// An .xcarchive's app is the outermost bundle; the debug symbols
+    /// beside it (`MH_DSYM`) are passed over.
+    @Test func anXCArchivesApp() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let archive = directory.path("Shop.xcarchive")
+        let applications = archive.appendingPathComponent("Products/Applications")
+        try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: try MachOFixture.shopApp.path(), to: applications.appendingPathComponent("Shop.app"))
+        // A dSYM's binary: the app's, its mach_header filetype made MH_DSYM (10).
+        let dwarf = archive.appendingPathComponent("dSYMs/Shop.app.dSYM/Contents/Resources/DWARF")
+        try FileManager.default.createDirectory(at: dwarf, withIntermediateDirectories: true)
+        var symbols = try Data(contentsOf: applications.appendingPathComponent("Shop.app/Shop"))
+        symbols.replaceSubrange(12..<16, with: [10, 0, 0, 0])
+        try symbols.write(to: dwarf.appendingPathComponent("Shop"))
+        let report = try Self.check(archive)
+        #expect(report.bundles.map(\.line) == ["\(applications.path)/Shop.app: 1 app, 2 extensions (Share, share; Stickers, imessage), 2 embedded frameworks"])
+        #expect(report.images.count == 5)
+        #expect(report.skipped.contains(SkippedEntry(path: dwarf.appendingPathComponent("Shop").path, reason: "debug symbols (MH_DSYM), not code that runs")))
+        #expect(report.images.first { $0.role == .app }?.bundle?.place == "Shop")
+    }
+
     /// An Info.plist that cannot be read is a notice; the extension is
     /// still one, of no type.
     @Test func anUnreadableInfoPlistIsANotice() throws {

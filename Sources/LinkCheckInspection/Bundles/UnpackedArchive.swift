@@ -301,7 +301,10 @@ private final class Registry: @unchecked Sendable {
 
     /// Takes `signals` through dispatch sources: on one, every folder is
     /// removed with the lock kept (no write can follow), and the signal is
-    /// raised again with its default action.
+    /// raised again with its default action, unblocked in this thread
+    /// (libdispatch blocks the signals it watches); should the process
+    /// outlive it, it exits with 128 + the signal's number, as shells
+    /// report a process a signal stopped.
     func watchSignals(_ signals: [Int32]) {
         lock.withLock {
             guard sources.isEmpty else { return }
@@ -313,7 +316,12 @@ private final class Registry: @unchecked Sendable {
                     for folder in folders { try? FileManager.default.removeItem(atPath: folder) }
                     folders.removeAll()
                     signal(number, SIG_DFL)
+                    var set = sigset_t()
+                    sigemptyset(&set)
+                    sigaddset(&set, number)
+                    pthread_sigmask(SIG_UNBLOCK, &set, nil)
                     raise(number)
+                    _exit(128 + number)
                 }
                 source.resume()
                 sources.append(source)
