@@ -57,17 +57,6 @@ public struct BundleFolder: Sendable, Hashable {
     /// `CFBundleExecutable`, else the bundle's name (what Xcode names it).
     public var executableName: String { info?.executable ?? name }
 
-    /// The folder of the bundle's own content: `Contents` for the macOS
-    /// layout, `Versions/<version>` for a versioned framework, else the
-    /// bundle folder, relative to it (`""` for the flat layout).
-    func contentFolder(version: String?) -> String {
-        switch layout {
-        case .flat: ""
-        case .contents: "Contents"
-        case .versioned: "Versions/\(version ?? "Current")"
-        }
-    }
-
     /// Where the executable is, relative to the bundle folder
     /// (`PhotosShare`, `Contents/MacOS/Mail`, `Versions/A/SnapKit`).
     func executablePath(version: String?) -> String {

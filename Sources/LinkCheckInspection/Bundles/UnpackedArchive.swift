@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import LinkCheckImage
 
@@ -74,7 +73,7 @@ public final class UnpackedArchive: @unchecked Sendable, Equatable {
             try unpacker.run()
             return UnpackedArchive(archive: archive, folder: folder, skipped: unpacker.skipped)
         } catch {
-            Registry.shared.remove(folder)
+            UnpackFolderRegistry.shared.remove(folder)
             throw .archive(path: archive, problem: error)
         }
     }
@@ -102,7 +101,7 @@ public final class UnpackedArchive: @unchecked Sendable, Equatable {
 
     /// Removes ``folder`` and everything in it; later calls do nothing.
     public func remove() {
-        Registry.shared.remove(folder)
+        UnpackFolderRegistry.shared.remove(folder)
     }
 
     /// Removes every folder still unpacked when the process receives
@@ -110,14 +109,14 @@ public final class UnpackedArchive: @unchecked Sendable, Equatable {
     /// process as it would have (its default action). Call once, early;
     /// signals are then taken by a dispatch source, not a handler.
     public static func removeAllOnTermination() {
-        Registry.shared.watchSignals([SIGINT, SIGTERM, SIGHUP])
+        UnpackFolderRegistry.shared.watchSignals([SIGINT, SIGTERM, SIGHUP])
     }
 
     /// `mkdtemp(3)` of `directory/linkcheck-XXXXXX`, registered for removal.
     private static func makePrivateFolder(in directory: String) throws(ArchiveProblem) -> String {
         var template = Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString.dropLast()) + Array("linkcheck-XXXXXX".utf8CString)
         var failure: Int32 = 0
-        let made = Registry.shared.add {
+        let made = UnpackFolderRegistry.shared.add {
             guard let made = mkdtemp(&template) else {
                 failure = errno
                 return nil
@@ -208,7 +207,7 @@ private struct Unpacker {
             try reader.skip()
             return
         }
-        try Registry.shared.whileHeld { () throws(ArchiveProblem) in
+        try UnpackFolderRegistry.shared.whileHeld { () throws(ArchiveProblem) in
             let descriptor = try create(name)
             defer { close(descriptor) }
             var pending = UnsafeRawBufferPointer(rebasing: buffer[..<head])
@@ -264,68 +263,14 @@ private struct Unpacker {
     }
 }
 
-/// The private folders unpacked and not yet removed, for removal at the
-/// end of a run or when a signal stops the process.
-private final class Registry: @unchecked Sendable {
-    static let shared = Registry()
+/// The private folder an archive was unpacked into
+/// (``UnpackedArchive/folder``), and the archive.
+public struct ArchiveFolder: Sendable, Hashable {
+    public var folder: String
+    public var archive: String
 
-    private let lock = NSLock()
-    private var folders: Set<String> = []
-    private var sources: [any DispatchSourceSignal] = []
-
-    /// Runs `make` (which makes a folder and gives its path, or `nil`) and
-    /// registers the folder, so that no signal falls between the two.
-    func add(_ make: () -> String?) -> String? {
-        lock.withLock {
-            guard let folder = make() else { return nil }
-            folders.insert(folder)
-            return folder
-        }
-    }
-
-    /// Removes `folder` (recursively) if it is still registered.
-    func remove(_ folder: String) {
-        lock.withLock {
-            guard folders.remove(folder) != nil else { return }
-            try? FileManager.default.removeItem(atPath: folder)
-        }
-    }
-
-    /// Runs `body` (a write into a folder) with the lock held, so that a
-    /// signal's removal never races it.
-    func whileHeld<Value>(_ body: () throws(ArchiveProblem) -> Value) throws(ArchiveProblem) -> Value {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
-    }
-
-    /// Takes `signals` through dispatch sources: on one, every folder is
-    /// removed with the lock kept (no write can follow), and the signal is
-    /// raised again with its default action, unblocked in this thread
-    /// (libdispatch blocks the signals it watches); should the process
-    /// outlive it, it exits with 128 + the signal's number, as shells
-    /// report a process a signal stopped.
-    func watchSignals(_ signals: [Int32]) {
-        lock.withLock {
-            guard sources.isEmpty else { return }
-            for number in signals {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler { [self] in
-                    lock.lock()
-                    for folder in folders { try? FileManager.default.removeItem(atPath: folder) }
-                    folders.removeAll()
-                    signal(number, SIG_DFL)
-                    var set = sigset_t()
-                    sigemptyset(&set)
-                    sigaddset(&set, number)
-                    pthread_sigmask(SIG_UNBLOCK, &set, nil)
-                    raise(number)
-                    _exit(128 + number)
-                }
-                source.resume()
-                sources.append(source)
-            }
-        }
+    public init(folder: String, archive: String) {
+        self.folder = folder
+        self.archive = archive
     }
 }
