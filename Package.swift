@@ -38,6 +38,12 @@ let package = Package(
             pkgConfig: "libgvc",
             providers: [.apt(["libgraphviz-dev"])]
         ),
+        // libarchive, for the zip archives an .ipa is.
+        .systemLibrary(
+            name: "CArchive",
+            pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev"])]
+        ),
         // The Swift runtime's swift_demangle and the C++ ABI's __cxa_demangle.
         .systemLibrary(name: "CDemangle"),
         // SIGBUS-safe reading of a mapped file that shrinks while it is read.
@@ -56,8 +62,9 @@ let package = Package(
             name: "LinkCheckCodeIndex",
             dependencies: ["LinkCheckImage", "LinkCheckELF", "LinkCheckMachO", "CLibELF", "CCapstone", "CMappedFileGuard"]
         ),
-        // Discovery, and the reader the magic picks.
-        .target(name: "LinkCheckInspection", dependencies: ["LinkCheckImage", "LinkCheckELF", "LinkCheckMachO"]),
+        // Discovery (with bundles, and .ipa archives unpacked through
+        // libarchive), and the reader the magic picks.
+        .target(name: "LinkCheckInspection", dependencies: ["LinkCheckImage", "LinkCheckELF", "LinkCheckMachO", "LinkCheckRules", "CArchive"]),
         .target(name: "LinkCheckRules", dependencies: ["CDemangle"]),
         .target(
             name: "LinkCheckAnalysis",
@@ -79,8 +86,9 @@ let package = Package(
         ),
         // Helpers the test targets share: temporary folders, compiling
         // fixtures from Tests/Fixtures (ELF and Mach-O, with LLVM's tools as
-        // Mach-O oracles), running commands, building Samples/.
-        .target(name: "LinkCheckTestSupport", dependencies: ["LinkCheckImage"], path: "Tests/LinkCheckTestSupport"),
+        // Mach-O oracles, and bundles), writing zip archives, running
+        // commands, building Samples/.
+        .target(name: "LinkCheckTestSupport", dependencies: ["LinkCheckImage", "CArchive"], path: "Tests/LinkCheckTestSupport"),
         .testTarget(
             name: "LinkCheckELFTests",
             dependencies: ["LinkCheckELF", "LinkCheckCodeIndex", "LinkCheckInspection", "CMappedFileGuard", "LinkCheckTestSupport"]

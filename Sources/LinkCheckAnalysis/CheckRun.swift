@@ -29,16 +29,24 @@ public enum CheckRun {
         paths: [String], rules: RuleSet, policy: Policy, resolver: LinkResolver = LinkResolver(),
         callSites: Bool = true, jobs: Int
     ) -> Report {
-        check(Discovery(paths: paths), rules: rules, policy: policy, resolver: resolver, callSites: callSites, jobs: jobs)
+        let discovery = Discovery(paths: paths)
+        defer { discovery.removeUnpackedFiles() }
+        return check(discovery, rules: rules, policy: policy, resolver: resolver, callSites: callSites, jobs: jobs)
     }
 
     /// Checks the files `discovery` found (its ``Discovery/paths`` are the
     /// report's inputs; what it passed over is in the report's `skipped`),
-    /// as ``check(paths:rules:policy:resolver:callSites:jobs:)`` does.
+    /// as ``check(paths:rules:policy:resolver:callSites:jobs:)`` does. The
+    /// roles the bundles give (``Discovery/bundles``) come after those of
+    /// `policy`. The files of archives it unpacked are read again during
+    /// the run: the caller removes them afterwards
+    /// (``Discovery/removeUnpackedFiles()``).
     public static func check(
         _ discovery: Discovery, rules: RuleSet, policy: Policy, resolver: LinkResolver = LinkResolver(),
         callSites: Bool = true, jobs: Int
     ) -> Report {
+        var policy = policy
+        policy.bundles = discovery.bundles
         let options = Inspection.Options(strings: rules.stringPatterns, symbols: symbolSelection(rules))
         let inspected = Inspection.inspect(discovery, options: options, jobs: jobs)
         let scanned = inspected.images
@@ -49,7 +57,13 @@ public enum CheckRun {
             loads[index] = LoaderCalls.requests(in: analysis)
         }
         let graph = resolver.resolve(scanned, loads: loads, jobs: jobs) { path in
-            Result { () throws(InspectionError) in try ImageInspector.inspect(path: path, strings: options.strings, symbols: options.symbols) }
+            Result { () throws(InspectionError) in
+                try ImageInspector.inspect(path: path, strings: options.strings, symbols: options.symbols).map { image in
+                    var image = image
+                    image.identity.unpackedFrom = discovery.entry(forFile: image.path)
+                    return image
+                }
+            }
         }
         let outcome = Analyzer(
             graph: graph, rules: rules, policy: policy, code: code,
@@ -63,10 +77,13 @@ public enum CheckRun {
             findings: outcome.findings,
             errors: inspected.errors.sorted { $0.path < $1.path },
             skipped: inspected.skipped.sorted { $0.path < $1.path },
-            notices: outcome.notices + unmatchedRoleNames(policy, scanned))
+            notices: discovery.bundles.problems.map { "cannot read \($0.path): \($0.reason); its bundle is taken as having no Info.plist" }
+                + outcome.notices + unmatchedRoleNames(policy, scanned))
         report.baselined = outcome.baselined
         report.filesRead = Set(graph.images.map(\.path) + graph.missing.flatMap(\.unreadable).map(\.path)
             + inspected.errors.map(\.path)).sorted()
+        report.bundles = BundleSummary.summaries(of: report.images)
+        report.archives = discovery.archives.map(\.archive)
         return report
     }
 

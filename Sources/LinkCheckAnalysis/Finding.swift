@@ -42,6 +42,8 @@ public struct Finding: Sendable, Equatable {
         case versionCheck = "version-check"
         /// A Mach-O framework's `MH_APP_EXTENSION_SAFE` flag against its code.
         case extensionSafeFlag = "extension-safe-flag"
+        /// How the app bundle is put together (``BundleChecks``).
+        case bundle
     }
 
     /// The rule id, e.g. `AEX001` or a built-in `ARCH001`.

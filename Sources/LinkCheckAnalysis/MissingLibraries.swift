@@ -10,14 +10,15 @@ struct MissingLibraries {
     func findings() -> [Finding] {
         graph.missing.filter { $0.image < graph.scannedCount }.map { missing in
             let image = graph.images[missing.image]
+            let bundles = severity.policy.bundles
             if !missing.unreadable.isEmpty {
-                let found = missing.unreadable.map { "\($0.path) (\(Self.reason($0)))" }.joined(separator: "; ")
+                let found = missing.unreadable.map { "\(bundles.displayPath(of: $0.path)) (\(Self.reason($0)))" }.joined(separator: "; ")
                 return Finding(
                     builtIn: BuiltInRules.unreadableLibrary, kind: .unreadableLibrary, image: image.name,
                     symbol: missing.needed, detail: "needs \(missing.needed), found as \(found)",
                     severity: severity.completenessSeverity(missing.image))
             }
-            let searched = missing.searched.isEmpty ? "" : " (searched: \(missing.searched.joined(separator: ", ")))"
+            let searched = missing.searched.isEmpty ? "" : " (searched: \(missing.searched.map(bundles.displayPath(of:)).joined(separator: ", ")))"
             return Finding(
                 builtIn: BuiltInRules.missingLibrary, kind: .missingLibrary, image: image.name,
                 symbol: missing.needed, detail: "needs \(missing.needed), which the dynamic loader would not find\(searched)")

@@ -46,6 +46,13 @@ public struct Report: Sendable {
     /// reproduce it; `nil` when the run was not made from a command line.
     /// Filled by the CLI; not part of the JSON and SARIF documents.
     public var invocation: Invocation?
+    /// The archives (`.ipa` files) the run unpacked, as given or found:
+    /// the files of their images are named `archive:entry`.
+    public var archives: [String] = []
+    /// What each outermost bundle among the inputs holds (an app, its
+    /// extensions and frameworks; an xcframework's libraries), in path
+    /// order; empty when no image is in a bundle.
+    public var bundles: [BundleSummary] = []
 
     public init(
         inputs: [String], rulePacks: [RulePackSummary], rules: [String: Rule] = [:], date: Date = Date(),
@@ -80,6 +87,12 @@ public struct Report: Sendable {
     public var exitStatus: Int32 {
         if !errors.isEmpty || skipped.contains(where: { $0.kind == .folder }) { return 2 }
         return findings.contains { $0.severity == .error } ? 1 : 0
+    }
+
+    /// The file on disk `path` (a path as the report names files) is in:
+    /// the archive for `archive:entry`, else `path` itself.
+    public func file(of path: String) -> String {
+        archives.first { path.hasPrefix($0 + ":") } ?? path
     }
 
     /// What was passed over of one kind: files skipped, folders not walked,
@@ -168,6 +181,14 @@ public struct ImageReport: Sendable, Equatable {
     /// For a Mach-O framework that has to be extension-safe: the linker's
     /// flag against the code's evidence (``ExtensionSafeFlag``).
     public var extensionSafeFlag: ExtensionSafeFlag?
+    /// Where the image's file sits in the bundles around it, when it is in
+    /// one: the outermost bundle (``BundlePlacement/outermost``, the app or
+    /// the xcframework, whose ``BundleFolder/displayPath`` groups images
+    /// for a reader), the bundle whose file it is (``BundlePlacement/innermost``:
+    /// the extension, the framework), its path inside the outermost one
+    /// (``BundlePlacement/place``), the role the bundle gives it, and the
+    /// xcframework library it is in; `nil` outside bundles.
+    public var bundle: BundlePlacement?
 
     public init(
         image: BinaryImage, role: AssignedRole, verdict: Verdict, links: [String], provides: [String], external: Bool
@@ -192,13 +213,20 @@ public struct ImageReport: Sendable, Equatable {
         self.external = external
     }
 
-    /// The file the image is in.
-    public var path: String { identity.path }
+    /// The file the image is in, as reports name it
+    /// (``ImageIdentity/displayPath``: `Photos.ipa:Payload/Photos.app/Photos`
+    /// for a file of an archive).
+    public var path: String { identity.displayPath }
+
+    /// The file on disk that holds the image, as given or found: the
+    /// archive (`Photos.ipa`) for a file unpacked from one, else the file
+    /// itself. What SARIF's artifact locations point at.
+    public var file: String { identity.unpackedFrom?.archive ?? identity.path }
 
     /// The image for people: its file name, with the slice and member
     /// (`SVProgressHUD[arm64]`).
     public var displayName: String {
-        let file = identity.path.split(separator: "/").last.map(String.init) ?? identity.path
+        let file = path.split(separator: "/").last.map(String.init) ?? path
         return ImageIdentity(path: file, slice: identity.slice, member: identity.member).description
     }
 

@@ -1,4 +1,5 @@
 import LinkCheckImage
+import LinkCheckInspection
 
 /// What an image is in the app being checked (see `reference/app-extensions.md`).
 public enum Role: String, Sendable, Codable {
@@ -31,6 +32,9 @@ public struct Policy: Sendable, Equatable {
     /// Findings accepted by a baseline (`--baseline FILE`): set aside before
     /// verdicts, and counted.
     public var baseline: Baseline?
+    /// The bundles around the scanned files (``Discovery/bundles``): the
+    /// roles they give come after those assigned by name.
+    public var bundles = BundleLayout()
 
     public init(
         extensions: [String: String?] = [:], apps: [String] = [], requiredArchitectures: [String] = [],
@@ -46,8 +50,9 @@ public struct Policy: Sendable, Equatable {
         self.suppressionsFile = suppressionsFile
     }
 
-    /// Whether any role was assigned by name.
-    public var assignsRoles: Bool { !extensions.isEmpty || !apps.isEmpty || !frameworks.isEmpty }
+    /// Whether any role was assigned, by name or by a bundle (an app or an
+    /// extension).
+    public var assignsRoles: Bool { !extensions.isEmpty || !apps.isEmpty || !frameworks.isEmpty || bundles.assignsRoles }
 
     /// The names by which `image` can be named: its file name, its link
     /// name (SONAME or install name) and short name (`SyncKit.framework`),
@@ -84,10 +89,14 @@ public struct Policy: Sendable, Equatable {
     }
 
     /// The role and extension type of `image`: named extension, named app,
-    /// named framework; then an ELF executable (`ET_EXEC`, or `ET_DYN` with
+    /// named framework; then the role its bundle gives (``bundles``: an
+    /// `.appex`'s executable is an extension of the type its extension point
+    /// names, an `.app`'s the containing app, a framework's binary a
+    /// framework); then an ELF executable (`ET_EXEC`, or `ET_DYN` with
     /// `DF_1_PIE`) is an app, and everything else a framework. A Mach-O
-    /// executable is an app only when named: an app extension's main binary
-    /// is `MH_EXECUTE` too, so an unnamed one must be extension-safe.
+    /// executable outside a bundle is an app only when named: an app
+    /// extension's main binary is `MH_EXECUTE` too, so an unnamed one must
+    /// be extension-safe.
     public func role(of image: BinaryImage) -> AssignedRole {
         let names = Self.names(of: image)
         if let match = extensions.keys.sorted().first(where: names.contains) {
@@ -95,6 +104,12 @@ public struct Policy: Sendable, Equatable {
         }
         if apps.contains(where: names.contains) { return AssignedRole(role: .app, extensionType: nil) }
         if frameworks.contains(where: names.contains) { return AssignedRole(role: .framework, extensionType: nil) }
+        switch bundles.placement(ofFile: image.path)?.role {
+        case .app: return AssignedRole(role: .app, extensionType: nil)
+        case .appExtension(let type): return AssignedRole(role: .extension, extensionType: type)
+        case .framework: return AssignedRole(role: .framework, extensionType: nil)
+        case nil: break
+        }
         if image.format == .elf && image.fileType == .executable {
             return AssignedRole(role: .app, extensionType: nil)
         }

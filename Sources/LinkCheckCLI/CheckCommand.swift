@@ -133,6 +133,9 @@ enum CheckCommand {
             searchPaths: configuration.searchPaths + parsed.all("search-path"),
             useLDLibraryPath: parsed.has("use-ld-library-path"), includeSystem: !parsed.has("no-system"))
         let discovery = Discovery(paths: parsed.positionals, followingSymbolicLinks: parsed.has("follow-symlinks"))
+        // The files of an .ipa live in a private folder while the run reads
+        // them: removed however this returns or throws.
+        defer { discovery.removeUnpackedFiles() }
         var reads = parsed.positionals.map { OutputConflicts.Read(role: "the input", path: $0) }
         if let configPath { reads.append(.init(role: "the configuration", path: configPath)) }
         if let path = parsed.last("baseline") { reads.append(.init(role: "the baseline", path: path)) }

@@ -1,5 +1,6 @@
 import Foundation
 import LinkCheckAnalysis
+import LinkCheckInspection
 
 /// linkcheck's entry point: picks the subcommand and maps outcomes to exit
 /// statuses (0 no error finding, 1 error findings, 2 usage, configuration
@@ -67,4 +68,5 @@ func runCommandLine(_ arguments: [String]) -> Int32 {
 }
 
 StandardStream.prepareForWriting()
+UnpackedArchive.removeAllOnTermination()
 exit(StandardStream.exitStatus(runCommandLine(Array(CommandLine.arguments.dropFirst()))))

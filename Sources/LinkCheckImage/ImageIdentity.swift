@@ -1,28 +1,60 @@
 /// Which image: a file, an architecture slice of it, a member of a static
 /// archive. Two slices of one fat file are two images that never merge.
 public struct ImageIdentity: Sendable, Hashable, Comparable, CustomStringConvertible {
-    /// The file's path, as given or as discovered.
+    /// The file's path, as given or as discovered: for a file unpacked from
+    /// an archive (an `.ipa`), its path in the private folder it was
+    /// unpacked into, which exists only while the run lasts.
     public var path: String
     /// The architecture of a slice of a fat (universal) Mach-O file
     /// (`arm64`, `x86_64`); `nil` for a thin file.
     public var slice: String?
     /// The member of a static archive (`RxAtomic-dummy.o`); `nil` otherwise.
     public var member: String?
+    /// For a file unpacked from an archive: the archive and the entry
+    /// (`Photos.ipa`, `Payload/Photos.app/Photos`); `nil` otherwise.
+    public var unpackedFrom: ArchiveEntry?
 
-    public init(path: String, slice: String? = nil, member: String? = nil) {
+    public init(path: String, slice: String? = nil, member: String? = nil, unpackedFrom: ArchiveEntry? = nil) {
         self.path = path
         self.slice = slice
         self.member = member
+        self.unpackedFrom = unpackedFrom
     }
 
-    /// `path`, `path[arm64]`, `path(member.o)` or `path[arm64](member.o)`:
-    /// how reports name the image (the `(member)` form is `ar`'s and
-    /// `llvm-nm`'s).
+    /// Where the user finds the file: `Photos.ipa:Payload/Photos.app/Photos`
+    /// for an entry of an archive (``ArchiveEntry/description``), else
+    /// ``path``.
+    public var displayPath: String { unpackedFrom?.description ?? path }
+
+    /// `path`, `path[arm64]`, `path(member.o)` or `path[arm64](member.o)`,
+    /// with the ``displayPath``: how reports name the image (the `(member)`
+    /// form is `ar`'s and `llvm-nm`'s).
     public var description: String {
-        path + (slice.map { "[\($0)]" } ?? "") + (member.map { "(\($0))" } ?? "")
+        displayPath + (slice.map { "[\($0)]" } ?? "") + (member.map { "(\($0))" } ?? "")
     }
 
+    /// By ``displayPath``, then slice, then member: the order reports list
+    /// images in.
     public static func < (lhs: ImageIdentity, rhs: ImageIdentity) -> Bool {
-        (lhs.path, lhs.slice ?? "", lhs.member ?? "") < (rhs.path, rhs.slice ?? "", rhs.member ?? "")
+        (lhs.displayPath, lhs.slice ?? "", lhs.member ?? "") < (rhs.displayPath, rhs.slice ?? "", rhs.member ?? "")
     }
+}
+
+/// One entry of an archive a file was unpacked from: an `.ipa` (a zip
+/// archive) and the entry's name in it.
+public struct ArchiveEntry: Sendable, Hashable, CustomStringConvertible {
+    /// The archive's path, as given or as discovered (`Photos.ipa`).
+    public var archive: String
+    /// The entry's name in the archive, `/`-separated, never absolute and
+    /// never climbing out with `..` (`Payload/Photos.app/Photos`).
+    public var entry: String
+
+    public init(archive: String, entry: String) {
+        self.archive = archive
+        self.entry = entry
+    }
+
+    /// `archive:entry`, as `jar` and `unzip -l` users read it:
+    /// `Photos.ipa:Payload/Photos.app/Photos`.
+    public var description: String { archive + ":" + entry }
 }

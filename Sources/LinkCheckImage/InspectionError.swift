@@ -26,12 +26,30 @@ public enum InspectionError: Error, Sendable, Hashable, CustomStringConvertible 
     /// with U+FFFD, so `path` (holding U+FFFD) names no file, and linkcheck
     /// cannot open the one that exists.
     case invalidFileName(path: String)
+    /// An archive (an `.ipa`) that could not be unpacked, or that was
+    /// refused: nothing of it is checked.
+    case archive(path: String, problem: ArchiveProblem)
 
     /// The file the error is about.
     public var path: String {
         switch self {
         case .unreadable(let path, _), .notAnImage(let path), .malformed(let path, _, _, _), .notInspectable(let path, _),
-             .changedWhileRead(let path), .invalidFileName(let path): path
+             .changedWhileRead(let path), .invalidFileName(let path), .archive(let path, _): path
+        }
+    }
+
+    /// The same error about the file at `path` instead: how a file
+    /// unpacked from an archive is named in reports
+    /// (``ImageIdentity/displayPath``).
+    public func naming(_ path: String) -> InspectionError {
+        switch self {
+        case .unreadable(_, let code): .unreadable(path: path, errno: code)
+        case .notAnImage: .notAnImage(path: path)
+        case .notInspectable(_, let reason): .notInspectable(path: path, reason: reason)
+        case .malformed(_, let format, let structure, let reason): .malformed(path: path, format: format, structure: structure, reason: reason)
+        case .changedWhileRead: .changedWhileRead(path: path)
+        case .invalidFileName: .invalidFileName(path: path)
+        case .archive(_, let problem): .archive(path: path, problem: problem)
         }
     }
 
@@ -49,6 +67,45 @@ public enum InspectionError: Error, Sendable, Hashable, CustomStringConvertible 
             "\(path): changed while it was read; check it again once it is written"
         case .invalidFileName(let path):
             "\(path): the file name is not valid UTF-8, which linkcheck cannot open"
+        case .archive(let path, let problem):
+            "\(path): \(problem)"
+        }
+    }
+}
+
+/// Why an archive was not unpacked (``InspectionError/archive(path:problem:)``).
+public enum ArchiveProblem: Error, Sendable, Hashable, CustomStringConvertible {
+    /// libarchive could not read it as a zip archive: truncated (no end of
+    /// central directory, an entry cut short), corrupt (a bad CRC or
+    /// deflate stream), or another format. `reason` is libarchive's
+    /// `archive_error_string`.
+    case unreadable(reason: String)
+    /// Its entries' uncompressed sizes add up to more than `limit` bytes,
+    /// the most an archive of its size may unpack to: refused as a zip bomb
+    /// before the disk fills.
+    case tooLarge(limit: UInt64)
+    /// It holds more than `limit` entries, the most an archive of its size
+    /// may hold.
+    case tooManyEntries(limit: Int)
+    /// Two entries of one name, or an entry where another needs a folder.
+    case conflictingEntry(entry: String)
+    /// An entry could not be written into the private folder (a full disk,
+    /// a name too long): `reason` is the system's.
+    case unpackFailed(entry: String, reason: String)
+    /// The private folder to unpack it into could not be made.
+    case noTemporaryFolder(reason: String)
+    /// An `.ipa` with no `Payload/*.app` entry: there is no app to check.
+    case noApp
+
+    public var description: String {
+        switch self {
+        case .unreadable(let reason): "not a readable zip archive (truncated or corrupt): \(reason)"
+        case .tooLarge(let limit): "its entries unpack to more than \(limit) bytes, the most an archive of its size may: refused as a zip bomb"
+        case .tooManyEntries(let limit): "it holds more than \(limit) entries, the most an archive of its size may: refused"
+        case .conflictingEntry(let entry): "it holds '\(entry)' twice, or as a file where a folder is needed: refused"
+        case .unpackFailed(let entry, let reason): "cannot unpack '\(entry)': \(reason)"
+        case .noTemporaryFolder(let reason): "cannot make a private folder to unpack it in: \(reason)"
+        case .noApp: "it holds no app (no Payload/*.app entry)"
         }
     }
 }

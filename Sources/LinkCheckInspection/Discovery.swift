@@ -1,3 +1,4 @@
+import Foundation
 import LinkCheckImage
 
 #if canImport(Glibc)
@@ -21,6 +22,12 @@ public struct Discovery: Sendable, Equatable {
     /// directory, a path given that is a dangling link or a link loop, a
     /// name that is not valid UTF-8).
     public var errors: [InspectionError] = []
+    /// The `.ipa` archives found, each unpacked into a private folder whose
+    /// files are among ``files``; ``removeUnpackedFiles()`` removes them.
+    public private(set) var archives: [UnpackedArchive] = []
+    /// The bundles around ``files`` (`.app`, `.appex`, `.framework`,
+    /// `.xcframework`), and what their `Info.plist` files say.
+    public private(set) var bundles = BundleLayout()
     /// The path in ``files`` of each file identity.
     private var pathsByIdentity: [FileIdentity: String] = [:]
 
@@ -43,9 +50,17 @@ public struct Discovery: Sendable, Equatable {
     /// given that holds U+FFFD, as Swift repairs such bytes, and does not
     /// exist) is an error: linkcheck cannot open it
     /// (``InspectionError/invalidFileName(path:)``).
-    public init(paths: [String], followingSymbolicLinks: Bool = false) {
+    ///
+    /// A file named `*.ipa` (given, or met in a folder) is unpacked
+    /// (``UnpackedArchive``) into a private folder under
+    /// `temporaryDirectory`, whose `Payload` is walked; what the files
+    /// there are is reported under the archive's name
+    /// (``displayPath(of:)``: `Photos.ipa:Payload/Photos.app/Photos`), and
+    /// an archive that cannot be unpacked is an error naming it. The
+    /// bundles around the files are then read (``bundles``).
+    public init(paths: [String], followingSymbolicLinks: Bool = false, temporaryDirectory: String = UnpackedArchive.defaultTemporaryDirectory) {
         self.paths = paths
-        var walker = Walker(followingSymbolicLinks: followingSymbolicLinks)
+        var walker = Walker(followingSymbolicLinks: followingSymbolicLinks, temporaryDirectory: temporaryDirectory)
         walker.roots = paths.compactMap { path in
             var info = stat()
             guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
@@ -57,8 +72,30 @@ public struct Discovery: Sendable, Equatable {
         walker.followPendingLinks()
         files = walker.files.values.map(\.path).sorted()
         pathsByIdentity = walker.files.mapValues(\.path)
-        skipped = walker.skipped.sorted { $0.path < $1.path }
-        errors = walker.errors
+        archives = walker.archives
+        bundles = BundleLayout(files: files, unpacked: archives.map { ArchiveFolder(folder: $0.folder, archive: $0.archive) })
+        skipped = walker.skipped.map { SkippedEntry(path: displayPath(of: $0.path), reason: $0.reason, kind: $0.kind) }
+            .sorted { $0.path < $1.path }
+        errors = walker.errors.map { $0.naming(displayPath(of: $0.path)) }
+    }
+
+    /// The archive entry the file at `path` (one of ``files``) was unpacked
+    /// from; `nil` for a file that is not in an unpacked archive.
+    public func entry(forFile path: String) -> ArchiveEntry? {
+        bundles.entry(forFile: path)
+    }
+
+    /// How reports name the file or folder at `path`: `archive:entry` for
+    /// one unpacked from an archive, else `path` itself.
+    public func displayPath(of path: String) -> String {
+        bundles.displayPath(of: path)
+    }
+
+    /// Removes the folders the archives were unpacked into. Call it once
+    /// the run is over: until then, stages after discovery read the files
+    /// again.
+    public func removeUnpackedFiles() {
+        archives.forEach { $0.remove() }
     }
 
     /// The path under which ``files`` holds the file `identity` names, if
@@ -99,6 +136,7 @@ public struct SkippedEntry: Sendable, Equatable {
 
 private struct Walker {
     let followingSymbolicLinks: Bool
+    let temporaryDirectory: String
     /// The real paths (`realpath(3)`) of the directories given.
     var roots: [String] = []
     /// Files by identity; the path reached without a symbolic link wins.
@@ -111,9 +149,14 @@ private struct Walker {
     var visitedDirectories = Set<FileIdentity>()
     var skipped: [SkippedEntry] = []
     var errors: [InspectionError] = []
+    /// The archives unpacked, and their files' identities (each unpacked
+    /// once).
+    var archives: [UnpackedArchive] = []
+    var archiveIdentities = Set<FileIdentity>()
 
-    init(followingSymbolicLinks: Bool) {
+    init(followingSymbolicLinks: Bool, temporaryDirectory: String) {
         self.followingSymbolicLinks = followingSymbolicLinks
+        self.temporaryDirectory = temporaryDirectory
     }
 
     /// Nesting bound: deeper trees are reported rather than walked.
@@ -158,6 +201,11 @@ private struct Walker {
         let identity = FileIdentity(info)
         switch info.st_mode & S_IFMT {
         case S_IFREG:
+            if Self.isAppArchive(path) {
+                guard archiveIdentities.insert(identity).inserted else { return }
+                unpack(path, depth: depth)
+                return
+            }
             if let existing = files[identity], !(existing.viaLink && !isLink) { return }
             files[identity] = (path, isLink)
         case S_IFDIR:
@@ -171,6 +219,30 @@ private struct Walker {
             }
         default:
             skipped.append(SkippedEntry(path: path, reason: "not a regular file"))
+        }
+    }
+
+    /// Whether `path` names an app archive (`*.ipa`).
+    static func isAppArchive(_ path: String) -> Bool {
+        path.lowercased().hasSuffix(".ipa")
+    }
+
+    /// Unpacks the archive at `path` and walks its `Payload`, one level
+    /// deeper than the archive.
+    mutating func unpack(_ path: String, depth: Int) {
+        do {
+            let archive = try UnpackedArchive.unpack(path, temporaryDirectory: temporaryDirectory)
+            archives.append(archive)
+            skipped += archive.skipped
+            let payload = archive.folder + "/Payload"
+            guard FileManager.default.fileExists(atPath: payload) else {
+                errors.append(.archive(path: path, problem: .noApp))
+                return
+            }
+            roots.append(Self.realPath(archive.folder) ?? archive.folder)
+            visit(payload, depth: depth + 1)
+        } catch {
+            errors.append(error)
         }
     }
 

@@ -28,23 +28,31 @@ public enum Inspection {
         public var skipped: [SkippedEntry] = []
     }
 
-    /// Inspects the files `discovery` found, `jobs` at a time.
+    /// Inspects the files `discovery` found, `jobs` at a time. A file
+    /// unpacked from an archive is named by its entry
+    /// (``Discovery/displayPath(of:)``) in images, errors and what was
+    /// passed over. Core dumps and Mach-O debug symbols (`MH_DSYM`, the
+    /// binaries of `.dSYM` bundles) are passed over: they are not code that
+    /// runs.
     public static func inspect(_ discovery: Discovery, options: Options = Options(), jobs: Int) -> Outcome {
         var outcome = Outcome(errors: discovery.errors, skipped: discovery.skipped)
         for result in inspect(discovery.files, options: options, jobs: jobs) {
             switch result {
             case .success(let images):
-                for image in images {
+                for var image in images {
+                    image.identity.unpackedFrom = discovery.entry(forFile: image.path)
                     if image.fileType == .core {
                         outcome.skipped.append(SkippedEntry(path: image.name, reason: "a core dump, not a linkable image"))
+                    } else if case .macho(let facts) = image.facts, facts.fileType == "MH_DSYM" {
+                        outcome.skipped.append(SkippedEntry(path: image.name, reason: "debug symbols (MH_DSYM), not code that runs"))
                     } else {
                         outcome.images.append(image)
                     }
                 }
             case .failure(.notAnImage(let path)):
-                outcome.skipped.append(SkippedEntry(path: path, reason: "not an ELF or Mach-O file"))
+                outcome.skipped.append(SkippedEntry(path: discovery.displayPath(of: path), reason: "not an ELF or Mach-O file"))
             case .failure(let error):
-                outcome.errors.append(error)
+                outcome.errors.append(error.naming(discovery.displayPath(of: error.path)))
             }
         }
         return outcome

@@ -1,6 +1,7 @@
 import Foundation
 import LinkCheckAnalysis
 import LinkCheckImage
+import LinkCheckInspection
 
 /// The `--format json` document of `linkcheck check`, schema version 2
 /// (described in `Documentation/check-report.schema.json`). Keys are sorted,
@@ -31,6 +32,7 @@ public enum CheckJSON {
         var skipped: [Skipped]
         var notices: [String]
         var remarks: [String]
+        var bundles: [BundleEntry]
         var graph: Graph
 
         init(_ report: Report) {
@@ -47,7 +49,91 @@ public enum CheckJSON {
             skipped = report.skipped.map { Skipped(path: $0.path, reason: $0.reason, kind: $0.kind.rawValue) }
             notices = report.notices
             remarks = report.remarks
+            bundles = report.bundles.map(BundleEntry.init)
             graph = Graph(report)
+        }
+    }
+
+    /// What one outermost bundle holds (``BundleSummary``).
+    struct BundleEntry: Encodable {
+        var path, kind, summary: String
+        var apps, frameworks, staticFrameworks: Int
+        var extensions: [ExtensionEntry]
+        var libraries: [LibraryEntry]
+
+        init(_ summary: BundleSummary) {
+            path = summary.bundle.displayPath
+            kind = summary.bundle.kind.rawValue
+            self.summary = summary.line
+            apps = summary.apps
+            frameworks = summary.frameworks
+            staticFrameworks = summary.staticFrameworks
+            extensions = summary.extensions.map { ExtensionEntry(name: $0.name, type: $0.type, extensionPoint: $0.extensionPoint) }
+            libraries = summary.libraries.map(LibraryEntry.init)
+        }
+    }
+
+    struct ExtensionEntry: Encodable {
+        var name: String
+        var type, extensionPoint: String?
+    }
+
+    /// An xcframework library (``XCFrameworkLibrary``).
+    struct LibraryEntry: Encodable {
+        var identifier, platform: String
+        var variant, libraryPath: String?
+        var architectures: [String]
+
+        init(_ library: XCFrameworkLibrary) {
+            identifier = library.identifier
+            platform = library.platform
+            variant = library.variant
+            libraryPath = library.libraryPath
+            architectures = library.architectures
+        }
+    }
+
+    /// Where an image sits in its bundles (``BundlePlacement``).
+    struct PlacementEntry: Encodable {
+        var outermost, outermostKind, place, bundle, kind, layout: String
+        var isExecutable: Bool
+        var role, extensionType: String?
+        var info: InfoEntry?
+        var library: LibraryEntry?
+
+        init(_ placement: BundlePlacement) {
+            outermost = placement.outermost.displayPath
+            outermostKind = placement.outermost.kind.rawValue
+            place = placement.place
+            bundle = placement.innermost.displayPath
+            kind = placement.innermost.kind.rawValue
+            layout = placement.innermost.layout.rawValue
+            isExecutable = placement.isExecutable
+            role = switch placement.role {
+            case .app: "app"
+            case .appExtension: "extension"
+            case .framework: "framework"
+            case nil: nil
+            }
+            extensionType = placement.extensionType
+            info = placement.innermost.info.map(InfoEntry.init)
+            library = placement.library.map(LibraryEntry.init)
+        }
+    }
+
+    /// What a bundle's `Info.plist` says (``InfoPlist``).
+    struct InfoEntry: Encodable {
+        var path: String
+        var executable, identifier, packageType, version, extensionPoint, minimumOS: String?
+
+        init(_ info: InfoPlist) {
+            path = info.path
+            executable = info.executable
+            identifier = info.identifier
+            packageType = info.packageType
+            version = info.version
+            extensionPoint = info.extensionPoint
+            minimumOS = info.minimumOS
         }
     }
 
@@ -75,6 +161,10 @@ public enum CheckJSON {
         var name: String?
         var slice: String?
         var member: String?
+        /// For a file unpacked from an archive: the archive and the entry.
+        var archive: String?
+        var entry: String?
+        var bundle: PlacementEntry?
         var format: String
         var machine: String
         var `class`: Int
@@ -111,6 +201,9 @@ public enum CheckJSON {
             name = image.name == image.path ? nil : image.name
             slice = image.identity.slice
             member = image.identity.member
+            archive = image.identity.unpackedFrom?.archive
+            entry = image.identity.unpackedFrom?.entry
+            bundle = image.bundle.map(PlacementEntry.init)
             format = image.format.rawValue
             machine = image.architecture.name
             `class` = image.architecture.is64Bit ? 64 : 32
@@ -182,6 +275,8 @@ public enum CheckJSON {
     struct Graph: Encodable {
         struct Node: Encodable {
             var id, verdict, role: String
+            /// The outermost bundle the image is in.
+            var bundle: String?
         }
 
         struct Edge: Encodable {
@@ -192,7 +287,9 @@ public enum CheckJSON {
         var edges: [Edge]
 
         init(_ report: Report) {
-            nodes = report.images.map { Node(id: $0.name, verdict: $0.verdict.rawValue, role: $0.role.rawValue) }
+            nodes = report.images.map {
+                Node(id: $0.name, verdict: $0.verdict.rawValue, role: $0.role.rawValue, bundle: $0.bundle?.outermost.displayPath)
+            }
             let reported = Set(report.images.map(\.name))
             edges = report.images.flatMap { image in
                 image.links.map { Edge(from: image.name, to: $0, kind: "needed") }

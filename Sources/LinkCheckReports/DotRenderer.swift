@@ -1,4 +1,5 @@
 import LinkCheckAnalysis
+import LinkCheckImage
 
 /// The link graph in Graphviz's DOT language (``LinkGraphDescription``): a
 /// node per image, filled by verdict (green extension-safe, red unsafe,

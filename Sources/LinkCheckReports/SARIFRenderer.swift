@@ -31,21 +31,25 @@ public struct SARIFRenderer {
                 toolExecutionNotifications: report.errors.map { error in
                     Notification(
                         level: "error", message: Message(text: error.description),
-                        locations: [Location(physicalLocation: PhysicalLocation(artifactLocation: artifact(error.path), region: nil))])
+                        locations: [Location(physicalLocation: PhysicalLocation(artifactLocation: artifact(report.file(of: error.path)), region: nil))])
                 })],
             results: report.findings.map { finding in
                 let image = images[finding.image]
                 return result(
                     finding, ruleIndex: ruleIndex[finding.rule] ?? 0,
                     linkName: image.map { Baseline.key(linkName: $0.linkName, identity: $0.identity) } ?? finding.image,
-                    file: image?.path ?? finding.image)
+                    file: image?.file ?? report.file(of: finding.image), inArchive: image?.identity.unpackedFrom != nil)
             })])
         return encode(log)
     }
 
     /// The SARIF result of `finding`: `linkName` is the image's baseline key
-    /// (link name, slice, member) and `file` the path of the file it is in.
-    func result(_ finding: Finding, ruleIndex: Int, linkName: String, file: String) -> Result {
+    /// (link name, slice, member) and `file` the path of the file it is in
+    /// (the `.ipa` for an image unpacked from one, `inArchive`: the logical
+    /// location's fully qualified name then gives the entry,
+    /// `Photos.ipa:Payload/…`, and no byte offset is given, since offsets
+    /// in the entry are not offsets in the archive).
+    func result(_ finding: Finding, ruleIndex: Int, linkName: String, file: String, inArchive: Bool = false) -> Result {
         var logical: [LogicalLocation] = [LogicalLocation(name: linkName, fullyQualifiedName: finding.image, kind: "module")]
         let caller = finding.callSites.first
         if let caller, let function = caller.function {
@@ -58,7 +62,7 @@ public struct SARIFRenderer {
         }
         // A call site in the image itself (not one behind a transitive chain)
         // gives the byte offset of the call.
-        let region = finding.kind == .transitive ? nil : caller.map { Region(byteOffset: Int($0.fileOffset), byteLength: 1) }
+        let region = finding.kind == .transitive || inArchive ? nil : caller.map { Region(byteOffset: Int($0.fileOffset), byteLength: 1) }
         return Result(
             ruleId: finding.rule, ruleIndex: ruleIndex, level: finding.severity.rawValue,
             message: Message(text: finding.message),

@@ -3,10 +3,13 @@ import LinkCheckImage
 import LinkCheckInspection
 import LinkCheckRules
 
-/// Renders a ``Report`` as compiler-style diagnostics, one line per finding
-/// (`PATH: SEVERITY: [RULE-ID] MESSAGE`, as clang and swiftc print them, so
-/// editors and Xcode pick them up), then one line per file that could not be
-/// inspected, per notice, what was passed over, and a summary line.
+/// Renders a ``Report`` as compiler-style diagnostics: first what each
+/// bundle among the inputs holds (``BundleSummary/line``: `Photos.app: 1
+/// app, 1 extension (PhotosShare, share), 6 embedded frameworks`), then one
+/// line per finding (`PATH: SEVERITY: [RULE-ID] MESSAGE`, as clang and
+/// swiftc print them, so editors and Xcode pick them up), then one line per
+/// file that could not be inspected, per notice, what was passed over, and
+/// a summary line.
 public struct TextRenderer {
     /// Colour the severities with ANSI escapes (only for a terminal, and
     /// never when `NO_COLOR` is set: the caller decides).
@@ -21,7 +24,7 @@ public struct TextRenderer {
     }
 
     public func render(_ report: Report) -> String {
-        var lines: [String] = []
+        var lines = report.bundles.map { Self.oneLine($0.line) }
         for finding in report.findings {
             lines.append("\(Self.oneLine(finding.image)): \(label(finding.severity)) [\(finding.rule)] \(Self.oneLine(finding.message + Self.location(finding)))")
         }

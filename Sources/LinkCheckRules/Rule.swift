@@ -121,21 +121,21 @@ public enum RuleCategory: String, Sendable, CaseIterable, Codable {
     case configuration = "configuration"
     /// A machine, class or data-encoding problem (built-in checks).
     case architecture = "architecture"
+    /// How an app bundle is put together: what dyld would not load or the
+    /// App Store rejects (built-in checks).
+    case bundle = "bundle"
 
     /// Whether a finding of this category makes an image unsafe for
     /// extensions (and so propagates to the images that link it).
     public var makesUnsafe: Bool {
         switch self {
         case .unavailableAPI, .restrictedAPI, .configuration: true
-        case .conditionalLoading, .reviewRisk, .architecture: false
+        case .conditionalLoading, .reviewRisk, .architecture, .bundle: false
         }
     }
 }
 
 /// The extension types a rule's `allowedIn` and a role may name (the
-/// `NSExtensionPointIdentifier` kinds, shortened).
-public let knownExtensionTypes: Set<String> = [
-    "share", "action", "widget", "imessage", "keyboard", "call-directory",
-    "notification-content", "notification-service", "photo-editing", "file-provider",
-    "intents", "safari", "today",
-]
+/// `NSExtensionPointIdentifier` kinds, shortened): those of
+/// ``ExtensionPoints/types``.
+public let knownExtensionTypes: Set<String> = Set(ExtensionPoints.types.values)

@@ -139,12 +139,21 @@ import Testing
         #expect(one.findings.filter { $0.rule == "ARCH002" }.map(\.message).first?.hasPrefix("@rpath/Uploader.framework/Uploader is not built for x86_64 (built for: arm64)") == true)
     }
 
-    @Test func anUnnamedMachOExecutableIsNotTakenForTheApp() throws {
-        // An extension's main binary is MH_EXECUTE as the app's is: without
-        // roles it must be safe, so its findings are errors.
+    @Test func anUnnamedMachOExecutableOutsideABundleIsNotTakenForTheApp() throws {
+        // An extension's main binary is MH_EXECUTE as the app's is: outside
+        // a bundle, without roles, it must be safe, so its findings are errors.
+        let directory = try Fixtures.temporaryDirectory()
+        let photos = directory.path("Photos")
+        try FileManager.default.copyItem(at: try MachOFixtures.photosApp().appendingPathComponent("Photos"), to: photos)
+        let report = CheckRun.check(paths: [photos.path], rules: try Self.defaultRules(), policy: Policy(), jobs: 1)
+        #expect(report.images.first { $0.name == photos.path }?.role == .framework)
+        #expect(report.findings.contains { $0.image == photos.path && $0.rule == "AEX001" && $0.severity == .error })
+    }
+
+    @Test func theBundleGivesTheRolesWithoutNames() throws {
         let (report, app) = try Self.photosReport(policy: Policy())
-        let photos = try #require(Self.image(report, "Photos", in: app))
-        #expect(photos.role == .framework)
-        #expect(report.findings.contains { $0.image == "\(app)/Photos" && $0.rule == "AEX001" && $0.severity == .error })
+        #expect(Self.image(report, "Photos", in: app)?.role == .app)
+        #expect(Self.image(report, "PlugIns/PhotosShare.appex/PhotosShare", in: app).map { "\($0.role) \($0.extensionType ?? "")" } == "extension share")
+        #expect(Self.image(report, "PlugIns/PhotosShare.appex/PhotosShare", in: app)?.verdict == .unsafe)
     }
 }

@@ -259,6 +259,7 @@ import Testing
     @Test(arguments: [
         ("photoeditor.txt", ["check", "--extension", "PhotoEditorExtension=share", "--app", "PhotoEditorApp", "PhotoEditor"]),
         ("arch.txt", ["check", "--require-arch", "arm64", "--require-arch", "x86_64", "arch"]),
+        ("photosapp.txt", ["check", "PhotosApp/Photos.app"]),
     ])
     func mainJobOutput(snapshot: String, arguments: [String]) throws {
         let images = try Fixtures.sampleImages()

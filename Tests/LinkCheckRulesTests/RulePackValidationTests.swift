@@ -78,7 +78,7 @@ import Testing
             "pack.json: $.rules[1].match[2].regex: unknown key 'regex'",
             "pack.json: $.rules[2].id: id 'bad' must be 2–8 capital letters then 3–4 digits, e.g. AEX001",
             "pack.json: $.rules[2]: missing required field 'api'",
-            "pack.json: $.rules[2].category: unknown category 'nonsense' (known: unavailable-api, restricted-api, conditional-loading, review-risk, configuration, architecture)",
+            "pack.json: $.rules[2].category: unknown category 'nonsense' (known: unavailable-api, restricted-api, conditional-loading, review-risk, configuration, architecture, bundle)",
             "pack.json: $.rules[2].match[0].swift: a Swift declaration path needs a module and a declaration, e.g. UIKit.UIApplication.shared",
             "pack.json: $.rules[2].allowedIn[0]: unknown extension type 'spaceship'",
         ]

@@ -73,10 +73,18 @@ extension MachOFixtures {
         }
 
         private static func writeInfo(in bundle: URL, _ info: [String: Any], format: PropertyListSerialization.PropertyListFormat) throws {
-            try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
-            let data = try PropertyListSerialization.data(fromPropertyList: info, format: format, options: 0)
-            try data.write(to: bundle.appendingPathComponent("Info.plist"))
+            try MachOFixtures.writeInfoPlist(info, in: bundle, format: format)
         }
+    }
+
+    /// Writes `info` as `bundle/Info.plist` (creating the folder), in XML
+    /// or binary form.
+    ///
+    /// - Throws: a file system error.
+    public static func writeInfoPlist(_ info: [String: Any], in bundle: URL, format: PropertyListSerialization.PropertyListFormat) throws {
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        let data = try PropertyListSerialization.data(fromPropertyList: info, format: format, options: 0)
+        try data.write(to: bundle.appendingPathComponent("Info.plist"))
     }
 
     /// The PhotosApp sample's `Photos.app`, built once per test process by

@@ -67,6 +67,31 @@ public enum MachOFixture: String, CaseIterable, Sendable {
     /// `com.apple.share-services`), both linking Uploader. The path is the
     /// `.app` folder.
     case appWithShareExtension
+    /// `Shop.app`: an app with two extensions and two frameworks, its
+    /// `Info.plist` files XML except the share extension's (binary):
+    ///
+    /// - `Shop` (`MH_EXECUTE`, rpath `@executable_path/Frameworks`) links
+    ///   Uploader and Camera;
+    /// - `Frameworks/Uploader.framework/Uploader`: the sample's Uploader;
+    /// - `Frameworks/Camera.framework/Camera`: the sample's Plugin sources
+    ///   (`AVCaptureSession`, `AVCaptureDevice`: camera capture);
+    /// - `PlugIns/Share.appex/Share`: a share extension
+    ///   (`com.apple.share-services`) linking Uploader;
+    /// - `PlugIns/Stickers.appex/Stickers`: an iMessage extension
+    ///   (`com.apple.message-payload-provider`, rpath
+    ///   `@executable_path/../../Frameworks`) linking Camera.
+    ///
+    /// Every binary is thin arm64, bind opcodes. The path is the `.app`.
+    case shopApp
+    /// `Kit.xcframework`: the sample's ImageKit as `Kit.framework` for two
+    /// libraries, `ios-arm64` (arm64) and `ios-arm64_x86_64-simulator` (a
+    /// fat file of x86_64 and arm64 for the simulator), with the
+    /// xcframework's `Info.plist` (`AvailableLibraries`) and each
+    /// framework's. The path is the `.xcframework`.
+    case kitXCFramework
+    /// `Old`: a 32-bit-only (armv7) `MH_EXECUTE`, entry `_codec_version`,
+    /// for an extension that has no 64-bit slice.
+    case thirtyTwoBitExecutable
 
     /// The fixture's path, built on first use in this process.
     ///
@@ -168,6 +193,74 @@ public enum MachOFixture: String, CaseIterable, Sendable {
                 linkerFlags: ["-e", "_NSExtensionMain"]),
                 to: app.addExtension(named: "Share", principalClass: "SXShareViewController", binaryPlist: true))
             return app.url
+
+        case .shopApp:
+            let app = try MachOFixtures.AppBundle(named: "Shop", in: directory)
+            try MachOFixtures.link(Image(
+                sources: Self.uploaderSources, product: .dylib(installName: "@rpath/Uploader.framework/Uploader"),
+                frameworks: Self.uploaderFrameworks),
+                to: app.addFramework(named: "Uploader"))
+            try MachOFixtures.link(Image(
+                sources: MachOFixtures.photosAppSources("Frameworks/Plugin/Plugin.m"),
+                product: .dylib(installName: "@rpath/Camera.framework/Camera"), frameworks: ["AVFoundation", "Foundation", "CoreFoundation"]),
+                to: app.addFramework(named: "Camera"))
+            try MachOFixtures.link(Image(
+                sources: MachOFixtures.sources("app-main.m"), product: .executable, rpaths: ["@executable_path/Frameworks"],
+                frameworks: Self.uploaderFrameworks + ["Uploader", "Camera"], frameworkSearchPaths: [app.frameworksDirectory]),
+                to: app.executable)
+            try MachOFixtures.link(Image(
+                sources: MachOFixtures.sources("share-extension.m"), product: .executable, applicationExtensionSafe: true,
+                rpaths: ["@executable_path/../../Frameworks"],
+                frameworks: Self.uploaderFrameworks + ["Uploader"], frameworkSearchPaths: [app.frameworksDirectory],
+                linkerFlags: ["-e", "_NSExtensionMain"]),
+                to: app.addExtension(named: "Share", principalClass: "SXShareViewController", binaryPlist: true))
+            try MachOFixtures.link(Image(
+                sources: MachOFixtures.sources("message-extension.m"), product: .executable, applicationExtensionSafe: true,
+                rpaths: ["@executable_path/../../Frameworks"],
+                frameworks: Self.uploaderFrameworks + ["Camera"], frameworkSearchPaths: [app.frameworksDirectory],
+                linkerFlags: ["-e", "_NSExtensionMain"]),
+                to: app.addExtension(
+                    named: "Stickers", extensionPoint: "com.apple.message-payload-provider", principalClass: "MXMessagesViewController"))
+            return app.url
+
+        case .kitXCFramework:
+            let xcframework = directory.appendingPathComponent("Kit.xcframework")
+            let sources = MachOFixtures.photosAppSources("Frameworks/ImageKit/ImageKit.m")
+            @discardableResult func kit(_ target: MachOFixtures.Target, to output: URL) throws -> URL {
+                try MachOFixtures.link(Image(
+                    sources: sources, product: .dylib(installName: "@rpath/Kit.framework/Kit"), target: target,
+                    applicationExtensionSafe: true, frameworks: Self.uploaderFrameworks),
+                    to: output)
+            }
+            let device = xcframework.appendingPathComponent("ios-arm64/Kit.framework")
+            let simulator = xcframework.appendingPathComponent("ios-arm64_x86_64-simulator/Kit.framework")
+            try kit(.arm64, to: device.appendingPathComponent("Kit"))
+            try MachOFixtures.fat([
+                try kit(.x86_64Simulator, to: directory.appendingPathComponent("Kit-x86_64-simulator")),
+                try kit(.arm64Simulator, to: directory.appendingPathComponent("Kit-arm64-simulator")),
+            ], to: simulator.appendingPathComponent("Kit"))
+            for framework in [device, simulator] {
+                try MachOFixtures.writeInfoPlist([
+                    "CFBundleExecutable": "Kit", "CFBundleIdentifier": "com.example.Kit", "CFBundlePackageType": "FMWK",
+                    "MinimumOSVersion": "15.0",
+                ], in: framework, format: .binary)
+            }
+            try MachOFixtures.writeInfoPlist([
+                "CFBundlePackageType": "XFWK", "XCFrameworkFormatVersion": "1.0",
+                "AvailableLibraries": [
+                    ["LibraryIdentifier": "ios-arm64", "LibraryPath": "Kit.framework", "SupportedArchitectures": ["arm64"],
+                     "SupportedPlatform": "ios"],
+                    ["LibraryIdentifier": "ios-arm64_x86_64-simulator", "LibraryPath": "Kit.framework",
+                     "SupportedArchitectures": ["arm64", "x86_64"], "SupportedPlatform": "ios", "SupportedPlatformVariant": "simulator"],
+                ],
+            ], in: xcframework, format: .xml)
+            return xcframework
+
+        case .thirtyTwoBitExecutable:
+            return try MachOFixtures.link(Image(
+                sources: MachOFixtures.sources("codec32.c"), product: .executable, target: .armv7, frameworks: [],
+                libraries: ["System"], linkerFlags: ["-e", "_codec_version"]),
+                to: directory.appendingPathComponent("Old"))
         }
     }
 }

@@ -1,0 +1,3 @@
+// libarchive (Debian: libarchive-dev): reads the zip archives an .ipa is.
+#include <archive.h>
+#include <archive_entry.h>

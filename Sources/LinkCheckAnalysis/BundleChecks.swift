@@ -1,0 +1,116 @@
+import Foundation
+import LinkCheckImage
+import LinkCheckInspection
+
+/// The built-in checks of how an app bundle is put together, on the
+/// scanned images that lie in one (``Policy/bundles``):
+///
+/// - `BNDL001`: a framework an extension links (itself, or through a
+///   framework it links) that dyld would not find in the app: the
+///   extension would not launch. It takes the place of the `LINK001` that
+///   the missing library would otherwise get.
+/// - `BNDL002`: an extension that embeds its own copy of a framework the
+///   containing app embeds too.
+/// - `BNDL003`: a framework anywhere but the containing app's `Frameworks`
+///   folder.
+/// - `BNDL004`: an extension without a 64-bit slice.
+struct BundleChecks {
+    let graph: LinkGraph
+    let severity: SeverityPolicy
+    let bundles: BundleLayout
+
+    /// The findings, and the dependencies (image name, install name) whose
+    /// `LINK001` a `BNDL001` replaces.
+    func findings() -> (findings: [Finding], replacedMissing: Set<[String]>) {
+        let images = graph.images
+        // One finding per file: the first slice (or member) names it.
+        var firstImage: [String: Int] = [:]
+        for index in (0..<graph.scannedCount).sorted(by: { images[$0].identity < images[$1].identity })
+        where firstImage[images[index].path] == nil {
+            firstImage[images[index].path] = index
+        }
+        var findings: [Finding] = []
+        var replaced = Set<[String]>()
+        for missing in graph.missing where missing.image < graph.scannedCount {
+            guard let finding = notEmbedded(missing) else { continue }
+            findings.append(finding)
+            replaced.insert([finding.image, missing.needed])
+        }
+        for (path, index) in firstImage.sorted(by: { $0.key < $1.key }) {
+            guard let placement = bundles.placement(ofFile: path), let app = placement.containingApp else { continue }
+            let image = images[index]
+            if placement.role == .framework, placement.embeddingFolder != app.frameworksFolder {
+                findings.append(Finding(
+                    builtIn: BuiltInRules.misplacedFramework, kind: .bundle, image: image.name,
+                    symbol: framework(of: placement),
+                    detail: "\(framework(of: placement)) is in \(inside(placement.embeddingFolder, of: placement)), not in \(app.folderName)'s Frameworks folder"))
+            }
+            guard severity.roles[index].role == .extension, placement.isExecutable, placement.innermost.kind == .appExtension else { continue }
+            let extensionBundle = placement.innermost
+            let shared = embeddedFrameworks(in: extensionBundle.frameworksFolder).intersection(embeddedFrameworks(in: app.frameworksFolder))
+            for name in shared.sorted() {
+                findings.append(Finding(
+                    builtIn: BuiltInRules.duplicateFramework, kind: .bundle, image: image.name, symbol: name,
+                    detail: "\(extensionBundle.folderName) embeds its own copy of \(name) in \(inside(extensionBundle.frameworksFolder, of: placement)), which \(app.folderName) also embeds"))
+            }
+            let slices = (0..<graph.scannedCount).filter { images[$0].path == path }
+            let has64Bit = slices.contains { images[$0].architecture.is64Bit || images[$0].architecture.name == "arm64_32" }
+            if !has64Bit {
+                let names = slices.map { images[$0].architecture.name }.sorted().joined(separator: ", ")
+                findings.append(Finding(
+                    builtIn: BuiltInRules.extensionNot64Bit, kind: .bundle, image: image.name,
+                    detail: "the extension \(extensionBundle.folderName) has no 64-bit slice (\(names))"))
+            }
+        }
+        return (findings, replaced)
+    }
+
+    /// `BNDL001` for a dependency dyld would not find, when it is an
+    /// extension's (or that of a framework an extension links) inside an
+    /// app, and not the SDK's.
+    private func notEmbedded(_ missing: LinkGraph.Missing) -> Finding? {
+        let image = graph.images[missing.image]
+        guard missing.unreadable.isEmpty, !DyldSearch.isSystem(missing.needed), image.format == .macho,
+              let placement = bundles.placement(ofFile: image.path), let app = placement.containingApp
+        else { return nil }
+        let extensions = severity.extensionsReaching[missing.image].compactMap { index -> String? in
+            let placement = bundles.placement(ofFile: graph.images[index].path)
+            return placement?.innermost.kind == .appExtension ? placement?.innermost.folderName : graph.images[index].fileName
+        }
+        guard !extensions.isEmpty else { return nil }
+        let folders = missing.searched.map { bundles.displayPath(of: BundleLayout.lexicallyNormal($0)) }
+        let searched = folders.isEmpty ? "" : " (dyld looks in \(folders.joined(separator: ", ")))"
+        let who = Set(extensions).sorted()
+        let consequence = severity.roles[missing.image].role == .extension
+            ? "the extension would not launch" : "\(who.joined(separator: ", ")), which load\(who.count == 1 ? "s" : "") it, would not launch"
+        return Finding(
+            builtIn: BuiltInRules.frameworkNotEmbedded, kind: .bundle, image: image.name, symbol: missing.needed,
+            detail: "needs \(missing.needed), which \(app.folderName) does not embed\(searched): \(consequence)")
+    }
+
+    /// The names of the framework bundles (and loose libraries) whose files
+    /// were scanned in `folder`.
+    private func embeddedFrameworks(in folder: String) -> Set<String> {
+        var names = Set<String>()
+        for index in 0..<graph.scannedCount {
+            guard let placement = bundles.placement(ofFile: graph.images[index].path), placement.role == .framework,
+                  placement.embeddingFolder == folder
+            else { continue }
+            names.insert(framework(of: placement))
+        }
+        return names
+    }
+
+    /// `ImageKit.framework`, or a loose library's file name.
+    private func framework(of placement: BundlePlacement) -> String {
+        placement.innermost.kind == .framework ? placement.innermost.folderName : (placement.place as NSString).lastPathComponent
+    }
+
+    /// `folder` inside the outermost bundle of `placement`
+    /// (`Photos.app/PlugIns/PhotosShare.appex/Frameworks`).
+    private func inside(_ folder: String, of placement: BundlePlacement) -> String {
+        let outer = placement.outermost
+        guard folder.hasPrefix(outer.path + "/") else { return outer.folderName }
+        return outer.folderName + folder.dropFirst(outer.path.count)
+    }
+}

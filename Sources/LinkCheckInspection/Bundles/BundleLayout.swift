@@ -1,0 +1,154 @@
+import Foundation
+import LinkCheckImage
+import LinkCheckRules
+
+/// The bundles around the files discovery found: per file, its
+/// ``BundlePlacement``, and the `Info.plist` files that could not be read.
+///
+/// A bundle is a folder named `*.app`, `*.appex`, `*.framework` or
+/// `*.xcframework` on a file's path; its `Info.plist` is looked for where
+/// its layout puts it (``BundleFolder/Layout``). An `.xcarchive` is not a
+/// bundle: its `Products/Applications/*.app` are.
+public struct BundleLayout: Sendable, Equatable {
+    /// Placements by file path, as discovery gives it.
+    public private(set) var placements: [String: BundlePlacement] = [:]
+    /// `Info.plist` files found that could not be read; their bundles are
+    /// taken as if they had none.
+    public private(set) var problems: [InfoPlist.Problem] = []
+    /// The private folders archives were unpacked into.
+    public private(set) var unpacked: [ArchiveFolder] = []
+
+    public init() {}
+
+    /// Places each of `files` (paths as discovery gives them), some of them
+    /// in the `unpacked` folders of archives.
+    public init(files: [String], unpacked: [ArchiveFolder] = []) {
+        self.unpacked = unpacked
+        var folders: [String: BundleFolder] = [:]
+        for file in files {
+            if let placement = place(file, folders: &folders) { placements[file] = placement }
+        }
+        problems.sort { $0.path < $1.path }
+    }
+
+    /// The archive entry the file or folder at `path` was unpacked from
+    /// (`..` taken out of the path first); `nil` outside the unpacked
+    /// folders.
+    public func entry(forFile path: String) -> ArchiveEntry? {
+        guard !unpacked.isEmpty else { return nil }
+        let normal = Self.lexicallyNormal(path)
+        for folder in unpacked where normal.hasPrefix(folder.folder + "/") {
+            return ArchiveEntry(archive: folder.archive, entry: String(normal.dropFirst(folder.folder.count + 1)))
+        }
+        return nil
+    }
+
+    /// How reports name the file or folder at `path`: `archive:entry` in an
+    /// unpacked archive (`Photos.ipa:Payload/Photos.app/Frameworks`), else
+    /// `path` as it is.
+    public func displayPath(of path: String) -> String {
+        entry(forFile: path)?.description ?? path
+    }
+
+    /// `path` with `.` components dropped and each `..` taking the one
+    /// before it away, without looking at the file system (for naming
+    /// only: dyld's `@executable_path/../../Frameworks`).
+    public static func lexicallyNormal(_ path: String) -> String {
+        guard path.contains("/.") else { return path }
+        var kept: [Substring] = []
+        for component in path.split(separator: "/", omittingEmptySubsequences: false) {
+            if component == "." { continue }
+            if component == "..", let last = kept.last, !last.isEmpty, last != ".." {
+                kept.removeLast()
+            } else {
+                kept.append(component)
+            }
+        }
+        return kept.joined(separator: "/")
+    }
+
+    /// The placement of the file at `path`, if it is in a bundle.
+    public func placement(ofFile path: String) -> BundlePlacement? {
+        placements[path]
+    }
+
+    /// Whether a bundle makes some image the containing app or an
+    /// extension.
+    public var assignsRoles: Bool {
+        placements.values.contains { $0.role == .app || $0.isExtension }
+    }
+
+    /// The bundle folder kinds, by extension.
+    static let kinds: [String: BundleFolder.Kind] = ["app": .app, "appex": .appExtension, "framework": .framework, "xcframework": .xcframework]
+
+    private mutating func place(_ file: String, folders: inout [String: BundleFolder]) -> BundlePlacement? {
+        let components = file.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        var chain: [(folder: BundleFolder, index: Int, version: String?)] = []
+        for index in components.indices.dropLast() {
+            guard let kind = Self.kinds[(components[index] as NSString).pathExtension] else { continue }
+            let path = components[...index].joined(separator: "/")
+            let next = index + 1 < components.count - 1 ? components[index + 1] : nil
+            let version = kind == .framework && next == "Versions" && index + 2 < components.count - 1 ? components[index + 2] : nil
+            let key = path + "\u{0}" + (version ?? "")
+            if folders[key] == nil { folders[key] = folder(path, kind: kind, next: next, version: version) }
+            chain.append((folders[key]!, index, version))
+        }
+        guard let outer = chain.first, let inner = chain.last(where: { $0.folder.kind != .xcframework }) ?? chain.last else { return nil }
+        let inside = components[(inner.index + 1)...].joined(separator: "/")
+        // A versioned framework's binary is also reached as the top-level
+        // link `X.framework/X`, which a copy may have made a file.
+        let isExecutable = inner.folder.kind != .xcframework
+            && (inside == inner.folder.executablePath(version: inner.version)
+                || inner.folder.layout == .versioned && inside == inner.folder.executableName)
+        var library: XCFrameworkLibrary?
+        if let xcframework = chain.last(where: { $0.folder.kind == .xcframework }), xcframework.index + 1 < components.count - 1 {
+            let identifier = components[xcframework.index + 1]
+            library = xcframework.folder.info?.libraries.first { $0.identifier == identifier } ?? XCFrameworkLibrary(folderName: identifier)
+        }
+        let role: BundleRole?
+        if isExecutable && inner.folder.kind == .appExtension {
+            role = .appExtension(type: inner.folder.info?.extensionPoint.flatMap(ExtensionPoints.type(of:)))
+        } else if isExecutable && inner.folder.kind == .app {
+            role = .app
+        } else if chain.contains(where: { $0.folder.kind == .framework || $0.folder.kind == .xcframework })
+            || (file as NSString).deletingLastPathComponent == inner.folder.frameworksFolder {
+            role = .framework
+        } else {
+            role = nil
+        }
+        return BundlePlacement(
+            outermost: outer.folder, innermost: inner.folder, containingApp: chain.last { $0.folder.kind == .app }?.folder,
+            place: components[(outer.index + 1)...].joined(separator: "/"), isExecutable: isExecutable, role: role, library: library)
+    }
+
+    /// The bundle folder at `path`: its layout from the file's path (`next`,
+    /// the component after the folder, and a framework's `version`) or the
+    /// folders present, and its `Info.plist`.
+    private mutating func folder(_ path: String, kind: BundleFolder.Kind, next: String?, version: String?) -> BundleFolder {
+        let manager = FileManager.default
+        let layout: BundleFolder.Layout = switch kind {
+        case .app, .appExtension: next == "Contents" || manager.fileExists(atPath: path + "/Contents/Info.plist") ? .contents : .flat
+        case .framework: next == "Versions" || manager.fileExists(atPath: path + "/Versions") ? .versioned : .flat
+        case .xcframework: .flat
+        }
+        let candidates: [String] = switch layout {
+        case .flat: [path + "/Info.plist"]
+        case .contents: [path + "/Contents/Info.plist"]
+        case .versioned:
+            [path + "/Versions/\(version ?? "Current")/Resources/Info.plist", path + "/Resources/Info.plist"]
+                // Without the Current link (a copy that dropped it), the one version there is.
+                + ((try? manager.contentsOfDirectory(atPath: path + "/Versions")) ?? []).filter { $0 != "Current" }.sorted()
+                .map { path + "/Versions/\($0)/Resources/Info.plist" }
+        }
+        var info: InfoPlist?
+        if let plist = candidates.first(where: manager.fileExists(atPath:)) {
+            do {
+                info = try InfoPlist(contentsOf: plist)
+                info?.path = displayPath(of: plist)
+            } catch {
+                problems.append(InfoPlist.Problem(path: displayPath(of: plist), reason: error.reason))
+            }
+        }
+        return BundleFolder(path: path, displayPath: displayPath(of: path), kind: kind, layout: layout, info: info)
+    }
+}

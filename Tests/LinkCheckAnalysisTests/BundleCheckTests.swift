@@ -1,0 +1,212 @@
+import Foundation
+import LinkCheckAnalysis
+import LinkCheckImage
+import LinkCheckInspection
+import LinkCheckRules
+import LinkCheckTestSupport
+import Testing
+
+/// Roles from the bundle, and the bundle checks (`BNDL001`–`BNDL004`), on
+/// `Shop.app` (``MachOFixture/shopApp``) and copies of it put together
+/// wrongly.
+@Suite struct BundleCheckTests {
+    /// A copy of Shop.app in a new folder, changed by `change` (given the
+    /// copy's URL); the folder lasts as long as the value returned.
+    static func shopCopy(_ change: (URL) throws -> Void = { _ in }) throws -> (TemporaryDirectory, URL) {
+        let directory = try Fixtures.temporaryDirectory()
+        let app = directory.path("Shop.app")
+        try FileManager.default.copyItem(at: try MachOFixture.shopApp.path(), to: app)
+        try change(app)
+        return (directory, app)
+    }
+
+    static func check(_ app: URL, policy: Policy = Policy()) throws -> Report {
+        CheckRun.check(paths: [app.path], rules: try SampleAnalysisTests.defaultRules(), policy: policy, jobs: 2)
+    }
+
+    /// `image`'s path inside `app`.
+    static func inside(_ app: URL, _ image: String) -> String {
+        image.hasPrefix(app.path + "/") ? String(image.dropFirst(app.path.count + 1)) : image
+    }
+
+    static func findings(_ report: Report, in app: URL, rules: Set<String>? = nil) -> [String] {
+        report.findings.filter { rules?.contains($0.rule) ?? true }.map {
+            "\(inside(app, $0.image)): \($0.severity.rawValue) \($0.rule) \($0.symbol ?? "")"
+        }
+    }
+
+    @Test func rolesComeFromTheBundle() throws {
+        let (copy, app) = try Self.shopCopy()
+        defer { withExtendedLifetime(copy) {} }
+        let report = try Self.check(app)
+        let roles = Dictionary(uniqueKeysWithValues: report.images.map {
+            (Self.inside(app, $0.name), [$0.role.rawValue, $0.extensionType, $0.verdict.rawValue].compactMap { $0 }.joined(separator: " "))
+        })
+        // Camera's capture is allowed in the iMessage extension, the only
+        // extension that links it; the app may use anything; Uploader sends
+        // +[UIApplication sharedApplication], so the share extension that
+        // links it is unsafe.
+        #expect(roles == [
+            "Shop": "app app-only",
+            "Frameworks/Uploader.framework/Uploader": "framework unsafe",
+            "Frameworks/Camera.framework/Camera": "framework extension-safe",
+            "PlugIns/Share.appex/Share": "extension share unsafe",
+            "PlugIns/Stickers.appex/Stickers": "extension imessage extension-safe",
+        ])
+        #expect(Self.findings(report, in: app, rules: ["AEX201", "AEX202"]) == [
+            "Frameworks/Camera.framework/Camera: note AEX201 AVCaptureSession",
+            "Frameworks/Camera.framework/Camera: note AEX202 AVCaptureDevice",
+            "PlugIns/Stickers.appex/Stickers: note AEX201 AVCaptureSession",
+            "PlugIns/Stickers.appex/Stickers: note AEX202 AVCaptureDevice",
+            "Shop: note AEX201 AVCaptureSession",
+            "Shop: note AEX202 AVCaptureDevice",
+        ])
+        let messages = report.findings.filter { $0.rule == "AEX201" }.map(\.message)
+        #expect(messages.map { $0.contains("(allowed in the imessage extensions that link it)") } == [true, false, false])
+        #expect(messages.map { $0.contains("(allowed in imessage extensions)") } == [false, true, false])
+        #expect(messages.map { $0.contains("(allowed: the containing app may use it)") } == [false, false, true])
+        #expect(report.findings.filter { $0.category == .bundle || $0.rule == "LINK001" }.isEmpty)
+        #expect(report.bundles.map(\.line) == ["\(app.path): 1 app, 2 extensions (Share, share; Stickers, imessage), 2 embedded frameworks"])
+        let stickers = try #require(report.images.first { $0.name.hasSuffix("/Stickers") })
+        #expect(stickers.bundle?.place == "PlugIns/Stickers.appex/Stickers")
+        #expect(stickers.bundle?.innermost.info?.extensionPoint == "com.apple.message-payload-provider")
+        #expect(report.notices.isEmpty)
+    }
+
+    /// `--extension Stickers=share` (or linkcheck.json) overrides the
+    /// bundle: camera capture is then an error in the framework it links.
+    @Test func rolesGivenByNameOverrideTheBundle() throws {
+        let (copy, app) = try Self.shopCopy()
+        defer { withExtendedLifetime(copy) {} }
+        let report = try Self.check(app, policy: Policy(extensions: ["Stickers": "share"], apps: ["Share"]))
+        let roles = Dictionary(uniqueKeysWithValues: report.images.map { (Self.inside(app, $0.name), "\($0.role.rawValue) \($0.extensionType ?? "-")") })
+        #expect(roles["PlugIns/Stickers.appex/Stickers"] == "extension share")
+        #expect(roles["PlugIns/Share.appex/Share"] == "app -")
+        #expect(roles["Shop"] == "app -")
+        #expect(Self.findings(report, in: app, rules: ["AEX201"]) == [
+            "Frameworks/Camera.framework/Camera: error AEX201 AVCaptureSession",
+            "PlugIns/Stickers.appex/Stickers: error AEX201 AVCaptureSession",
+            "Shop: note AEX201 AVCaptureSession",
+        ])
+        #expect(report.images.first { $0.name.hasSuffix("/Stickers") }?.verdict == .unsafe)
+    }
+
+    @Test func anExtensionsOwnCopyOfAFrameworkTheAppEmbeds() throws {
+        let (copy, app) = try Self.shopCopy { app in
+            let frameworks = app.appendingPathComponent("PlugIns/Share.appex/Frameworks")
+            try FileManager.default.createDirectory(at: frameworks, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                at: app.appendingPathComponent("Frameworks/Uploader.framework"), to: frameworks.appendingPathComponent("Uploader.framework"))
+        }
+        defer { withExtendedLifetime(copy) {} }
+        let report = try Self.check(app)
+        #expect(Self.findings(report, in: app, rules: ["BNDL002", "BNDL003"]) == [
+            "PlugIns/Share.appex/Frameworks/Uploader.framework/Uploader: error BNDL003 Uploader.framework",
+            "PlugIns/Share.appex/Share: warning BNDL002 Uploader.framework",
+        ])
+        let messages = report.findings.filter { $0.category == .bundle }.map(\.message)
+        #expect(messages.first?.hasPrefix("Uploader.framework is in Shop.app/PlugIns/Share.appex/Frameworks, not in Shop.app's Frameworks folder: the App Store rejects") == true)
+        #expect(messages.last?.hasPrefix("Share.appex embeds its own copy of Uploader.framework in Shop.app/PlugIns/Share.appex/Frameworks, which Shop.app also embeds: ") == true)
+        #expect(report.bundles.map(\.line) == ["\(app.path): 1 app, 2 extensions (Share, share; Stickers, imessage), 3 embedded frameworks"])
+    }
+
+    /// The iMessage extension links Camera, which the app no longer embeds:
+    /// dyld would stop the extension at launch. The app's own missing
+    /// Camera stays a LINK001.
+    @Test func aFrameworkAnExtensionLinksButTheAppDoesNotEmbed() throws {
+        let (copy, app) = try Self.shopCopy { app in
+            try FileManager.default.removeItem(at: app.appendingPathComponent("Frameworks/Camera.framework"))
+        }
+        defer { withExtendedLifetime(copy) {} }
+        let report = try Self.check(app)
+        #expect(Self.findings(report, in: app, rules: ["BNDL001", "LINK001"]) == [
+            "PlugIns/Stickers.appex/Stickers: error BNDL001 @rpath/Camera.framework/Camera",
+            "Shop: warning LINK001 @rpath/Camera.framework/Camera",
+        ])
+        let finding = try #require(report.findings.first { $0.rule == "BNDL001" })
+        #expect(finding.message.hasPrefix(
+            "needs @rpath/Camera.framework/Camera, which Shop.app does not embed (dyld looks in \(app.path)/Frameworks/Camera.framework): the extension would not launch: dyld stops"))
+        #expect(report.images.first { $0.name.hasSuffix("/Stickers") }?.verdict == .unsafe)
+        #expect(report.exitStatus == 1)
+    }
+
+    @Test func anExtensionWithoutA64BitSlice() throws {
+        let (copy, app) = try Self.shopCopy { app in
+            let old = app.appendingPathComponent("PlugIns/Old.appex")
+            try FileManager.default.createDirectory(at: old, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: try MachOFixture.thirtyTwoBitExecutable.path(), to: old.appendingPathComponent("Old"))
+            try MachOFixtures.writeInfoPlist([
+                "CFBundleExecutable": "Old", "CFBundlePackageType": "XPC!",
+                "NSExtension": ["NSExtensionPointIdentifier": "com.apple.keyboard-service"],
+            ], in: old, format: .binary)
+        }
+        defer { withExtendedLifetime(copy) {} }
+        let report = try Self.check(app)
+        #expect(Self.findings(report, in: app, rules: ["BNDL004", "ARCH001"]) == [
+            "PlugIns/Old.appex/Old: error ARCH001 ",
+            "PlugIns/Old.appex/Old: error BNDL004 ",
+        ])
+        #expect(report.findings.first { $0.rule == "BNDL004" }?.message.hasPrefix("the extension Old.appex has no 64-bit slice (armv7): the App Store rejects") == true)
+        #expect(report.images.first { $0.name.hasSuffix("/Old") }.map { "\($0.role.rawValue) \($0.extensionType ?? "-")" } == "extension keyboard")
+    }
+
+    /// What the text output starts with for an xcframework and a static
+    /// framework; their binaries are frameworks, each of its library.
+    @Test func xcframeworksAndStaticFrameworks() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        try FileManager.default.copyItem(at: try MachOFixture.kitXCFramework.path(), to: directory.path("Kit.xcframework"))
+        let tracker = directory.path("Tracker.framework")
+        try FileManager.default.createDirectory(at: tracker, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: try MachOFixture.staticFramework.path(), to: tracker.appendingPathComponent("Tracker"))
+        try MachOFixtures.writeInfoPlist(["CFBundleExecutable": "Tracker", "CFBundlePackageType": "FMWK"], in: tracker, format: .xml)
+        let report = try Self.check(directory.url)
+        #expect(report.bundles.map(\.line) == [
+            "\(directory.url.path)/Kit.xcframework: 2 libraries (ios-arm64, ios-arm64_x86_64-simulator)",
+            "\(directory.url.path)/Tracker.framework: 1 framework (static)",
+        ])
+        let libraries = Dictionary(grouping: report.images, by: { $0.bundle?.library?.identifier ?? "-" }).mapValues {
+            $0.map { "\($0.architecture.name) \($0.platform?.platform.rawValue ?? "-") \($0.role.rawValue)" }.sorted()
+        }
+        #expect(libraries == [
+            "ios-arm64": ["arm64 ios framework"],
+            "ios-arm64_x86_64-simulator": ["arm64 ios-simulator framework", "x86_64 ios-simulator framework"],
+            "-": Array(repeating: ["arm64 ios framework", "x86_64 ios-simulator framework"], count: 2).flatMap { $0 }.sorted(),
+        ])
+        #expect(report.findings.filter { $0.category == .bundle }.isEmpty)
+    }
+
+    /// An .xcarchive's app is the outermost bundle; the debug symbols
+    /// beside it (`MH_DSYM`) are passed over.
+    @Test func anXCArchivesApp() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let archive = directory.path("Shop.xcarchive")
+        let applications = archive.appendingPathComponent("Products/Applications")
+        try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: try MachOFixture.shopApp.path(), to: applications.appendingPathComponent("Shop.app"))
+        // A dSYM's binary: the app's, its mach_header filetype made MH_DSYM (10).
+        let dwarf = archive.appendingPathComponent("dSYMs/Shop.app.dSYM/Contents/Resources/DWARF")
+        try FileManager.default.createDirectory(at: dwarf, withIntermediateDirectories: true)
+        var symbols = try Data(contentsOf: applications.appendingPathComponent("Shop.app/Shop"))
+        symbols.replaceSubrange(12..<16, with: [10, 0, 0, 0])
+        try symbols.write(to: dwarf.appendingPathComponent("Shop"))
+        let report = try Self.check(archive)
+        #expect(report.bundles.map(\.line) == ["\(applications.path)/Shop.app: 1 app, 2 extensions (Share, share; Stickers, imessage), 2 embedded frameworks"])
+        #expect(report.images.count == 5)
+        #expect(report.skipped.contains(SkippedEntry(path: dwarf.appendingPathComponent("Shop").path, reason: "debug symbols (MH_DSYM), not code that runs")))
+        #expect(report.images.first { $0.role == .app }?.bundle?.place == "Shop")
+    }
+
+    /// An Info.plist that cannot be read is a notice; the extension is
+    /// still one, of no type.
+    @Test func anUnreadableInfoPlistIsANotice() throws {
+        let (copy, app) = try Self.shopCopy { app in
+            try Data([0x00, 0x01, 0x02]).write(to: app.appendingPathComponent("PlugIns/Stickers.appex/Info.plist"))
+        }
+        defer { withExtendedLifetime(copy) {} }
+        let report = try Self.check(app)
+        #expect(report.notices == [
+            "cannot read \(app.path)/PlugIns/Stickers.appex/Info.plist: not a property list (XML or binary); its bundle is taken as having no Info.plist",
+        ])
+        #expect(report.images.first { $0.name.hasSuffix("/Stickers") }.map { "\($0.role.rawValue) \($0.extensionType ?? "-")" } == "extension -")
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import LinkCheckImage
+import LinkCheckInspection
+import LinkCheckTestSupport
+import Testing
+
+/// `.ipa` archives: what is unpacked and named how, and hostile archives
+/// (cut short, names that climb out, links, bombs), after each of which the
+/// temporary folder given is empty again.
+@Suite struct ArchiveTests {
+    /// A test's folder: the archive goes in it, and `temporary`, the folder
+    /// given to unpack into.
+    struct Workspace {
+        let directory: TemporaryDirectory
+        let temporary: URL
+
+        init() throws {
+            directory = try Fixtures.temporaryDirectory()
+            temporary = directory.path("tmp")
+            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        }
+
+        /// What is left in ``temporary``.
+        func leftOver() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: temporary.path)
+        }
+
+        /// Writes an archive named `name` with `entries`.
+        func archive(_ name: String = "App.ipa", _ entries: (ZipWriter) throws -> Void) throws -> URL {
+            let url = directory.path(name)
+            let writer = try ZipWriter(path: url)
+            try entries(writer)
+            try writer.close()
+            return url
+        }
+    }
+
+    /// Every file under `folder`, relative to it.
+    static func files(under folder: URL) throws -> Set<String> {
+        var files = Set<String>()
+        for relative in try FileManager.default.subpathsOfDirectory(atPath: folder.path) {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent(relative).path, isDirectory: &isDirectory),
+               !isDirectory.boolValue {
+                files.insert(relative)
+            }
+        }
+        return files
+    }
+
+    /// The app's binaries and Info.plist files are unpacked byte for byte;
+    /// its other files and what is outside `Payload/*.app` are passed over.
+    @Test func anIPAUnpacksTheAppsBinariesAndInfoPlists() throws {
+        let workspace = try Workspace()
+        let app = try MachOFixture.shopApp.path()
+        let ipa = try workspace.archive("Shop.ipa") { zip in
+            try zip.addDirectory(app, as: "Payload/Shop.app")
+            try zip.addFile("Payload/Shop.app/Assets.car", contents: Data("asset catalogue".utf8))
+            try zip.addFile("SwiftSupport/iphoneos/libswiftCore.dylib", contents: try Data(contentsOf: try MachOFixture.uploader.path()))
+            try zip.addFile("iTunesMetadata.plist", contents: Data("<plist/>".utf8))
+        }
+        let unpacked = try UnpackedArchive.unpack(ipa.path, temporaryDirectory: workspace.temporary.path)
+        let folder = URL(fileURLWithPath: unpacked.folder)
+        #expect(folder.deletingLastPathComponent().path == workspace.temporary.path)
+        let appFiles = try Self.files(under: app)
+        #expect(try Self.files(under: folder) == Set(appFiles.map { "Payload/Shop.app/" + $0 }))
+        for file in appFiles {
+            #expect(try Data(contentsOf: folder.appendingPathComponent("Payload/Shop.app/" + file)) == Data(contentsOf: app.appendingPathComponent(file)))
+        }
+        #expect(unpacked.skipped.map { "\($0.path): \($0.reason)" } == [
+            "\(ipa.path):Payload/Shop.app/Assets.car: not an ELF or Mach-O file",
+            "\(ipa.path):SwiftSupport/iphoneos/libswiftCore.dylib: outside the app (Payload/*.app), not unpacked",
+            "\(ipa.path):iTunesMetadata.plist: outside the app (Payload/*.app), not unpacked",
+        ])
+        unpacked.remove()
+        #expect(try workspace.leftOver().isEmpty)
+    }
+
+    /// Discovery names what it found in an archive `archive:entry`, and its
+    /// bundles are read from the unpacked Info.plist files.
+    @Test func discoveryNamesTheArchivesEntries() throws {
+        let workspace = try Workspace()
+        let app = try MachOFixture.shopApp.path()
+        let ipa = try workspace.archive("Shop.ipa") { try $0.addDirectory(app, as: "Payload/Shop.app") }
+        let discovery = Discovery(paths: [ipa.path], temporaryDirectory: workspace.temporary.path)
+        #expect(discovery.errors.isEmpty)
+        #expect(discovery.archives.map(\.archive) == [ipa.path])
+        let images = discovery.files.filter { ImageInspector.isImage(path: $0) }
+        #expect(Set(images.map(discovery.displayPath(of:))) == Set([
+            "Shop", "Frameworks/Uploader.framework/Uploader", "Frameworks/Camera.framework/Camera", "PlugIns/Share.appex/Share",
+            "PlugIns/Stickers.appex/Stickers",
+        ].map { "\(ipa.path):Payload/Shop.app/\($0)" }))
+        #expect(images.map { discovery.entry(forFile: $0)?.archive } == Array(repeating: ipa.path, count: 5))
+        let share = try #require(images.first { $0.hasSuffix("/Share") }.flatMap(discovery.bundles.placement(ofFile:)))
+        #expect(share.role == .appExtension(type: "share"))
+        #expect(share.outermost.displayPath == "\(ipa.path):Payload/Shop.app")
+        #expect(share.place == "PlugIns/Share.appex/Share")
+        #expect(share.innermost.info?.path == "\(ipa.path):Payload/Shop.app/PlugIns/Share.appex/Info.plist")
+        // dyld's search paths are named in the archive, `..` taken out.
+        let unpacked = try #require(discovery.archives.first)
+        #expect(discovery.displayPath(of: unpacked.folder + "/Payload/Shop.app/PlugIns/Share.appex/../../Frameworks")
+            == "\(ipa.path):Payload/Shop.app/Frameworks")
+        #expect(!(try workspace.leftOver().isEmpty))
+        discovery.removeUnpackedFiles()
+        #expect(try workspace.leftOver().isEmpty)
+    }
+
+    /// Each hostile archive, and what unpacking it gives: an error naming
+    /// the archive, or the entries passed over.
+    enum Hostile: String, CaseIterable {
+        case truncated, notAZip, climbingNames, links, bomb, emptyEntries, duplicateName, noApp
+    }
+
+    @Test(arguments: Hostile.allCases)
+    func hostileArchivesLeaveNothingBehind(_ hostile: Hostile) throws {
+        let workspace = try Workspace()
+        let binary = try Data(contentsOf: try MachOFixture.uploader.path())
+        let ipa: URL
+        switch hostile {
+        case .truncated:
+            let whole = try workspace.archive { try $0.addDirectory(try MachOFixture.shopApp.path(), as: "Payload/Shop.app") }
+            let data = try Data(contentsOf: whole)
+            try data.prefix(data.count / 2).write(to: whole)
+            ipa = whole
+        case .notAZip:
+            ipa = workspace.directory.path("App.ipa")
+            try binary.write(to: ipa)
+        case .climbingNames:
+            ipa = try workspace.archive { zip in
+                try zip.addFile("Payload/A.app/A", contents: binary)
+                for name in ["../evil", "Payload/A.app/../../../evil", "/tmp/evil-\(UUID().uuidString)", "Payload/A.app/..\\..\\evil", "Payload/./A.app/x"] {
+                    try zip.addFile(name, contents: binary)
+                }
+            }
+        case .links:
+            ipa = try workspace.archive { zip in
+                try zip.addSymbolicLink("Payload/A.app/Frameworks", to: "../../..")
+                try zip.addSymbolicLink("Payload/A.app/A", to: "/etc/passwd")
+                try zip.addFile("Payload/A.app/Frameworks/X.framework/X", contents: binary)
+            }
+        case .bomb:
+            ipa = try workspace.archive { try $0.addZeros("Payload/Bomb.app/Bomb", size: 1 << 30) }
+        case .emptyEntries:
+            ipa = try workspace.archive { zip in
+                for index in 0..<100_000 { try zip.addFile("Payload/E.app/\(index)", contents: Data()) }
+            }
+        case .duplicateName:
+            ipa = try workspace.archive { zip in
+                try zip.addFile("Payload/A.app/A", contents: binary)
+                try zip.addFile("Payload/A.app/A", contents: binary)
+            }
+        case .noApp:
+            ipa = try workspace.archive { try $0.addFile("README", contents: Data("no app".utf8)) }
+        }
+        let size = UInt64(try FileManager.default.attributesOfItem(atPath: ipa.path)[.size] as! Int)
+        let discovery = Discovery(paths: [ipa.path], temporaryDirectory: workspace.temporary.path)
+        defer { discovery.removeUnpackedFiles() }
+        let problem: ArchiveProblem? = discovery.errors.first.flatMap {
+            if case .archive(let path, let problem) = $0, path == ipa.path { problem } else { nil }
+        }
+        #expect(discovery.errors.count == (problem == nil ? 0 : 1))
+        let limits = ArchiveLimits.standard
+        switch hostile {
+        case .truncated, .notAZip:
+            guard case .unreadable = problem else { Issue.record("\(String(describing: problem))"); break }
+        case .climbingNames:
+            #expect(problem == nil)
+            #expect(discovery.skipped.filter { $0.reason.contains("climbs out") }.count == 5)
+            #expect(discovery.files.map(discovery.displayPath(of:)) == ["\(ipa.path):Payload/A.app/A"])
+            // Nothing beside the archive and the private folder.
+            #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.directory.url.path).sorted() == ["App.ipa", "tmp"])
+            #expect(!FileManager.default.fileExists(atPath: workspace.temporary.appendingPathComponent("evil").path))
+        case .links:
+            #expect(problem == nil)
+            #expect(discovery.skipped.filter { $0.kind == .link }.map(\.path) == ["Payload/A.app/A", "Payload/A.app/Frameworks"].map { "\(ipa.path):\($0)" })
+            let unpacked = try #require(discovery.archives.first)
+            // The framework went into a real folder of the private one.
+            let framework = unpacked.folder + "/Payload/A.app/Frameworks/X.framework/X"
+            #expect(discovery.files == [framework])
+            for relative in try FileManager.default.subpathsOfDirectory(atPath: unpacked.folder) {
+                let type = try FileManager.default.attributesOfItem(atPath: unpacked.folder + "/" + relative)[.type] as? FileAttributeType
+                #expect(type != .typeSymbolicLink, "\(relative)")
+            }
+        case .bomb:
+            #expect(problem == .tooLarge(limit: limits.bytes(forArchiveOfSize: size)))
+            #expect(size < 16 << 20)
+        case .emptyEntries:
+            #expect(limits.entries(forArchiveOfSize: size) < 100_000)
+            #expect(problem == .tooManyEntries(limit: limits.entries(forArchiveOfSize: size)))
+        case .duplicateName:
+            #expect(problem == .conflictingEntry(entry: "Payload/A.app/A"))
+        case .noApp:
+            #expect(problem == .noApp)
+        }
+        discovery.removeUnpackedFiles()
+        #expect(try workspace.leftOver().isEmpty)
+    }
+
+    @Test(arguments: [
+        ("Payload/A.app/A", "Payload/A.app/A"), ("Payload/A.app/", "Payload/A.app"), ("../x", nil), ("/x", nil), ("a/../x", nil),
+        ("a//x", nil), ("a/./x", nil), ("a\\..\\x", nil), ("", nil), ("..x/y", "..x/y"), ("a/x..", "a/x.."),
+    ] as [(String, String?)])
+    func entryNames(name: String, safe: String?) {
+        #expect(UnpackedArchive.safeName(name) == safe)
+    }
+
+    @Test func limitsScaleWithTheArchive() {
+        let limits = ArchiveLimits.standard
+        #expect(limits.bytes(forArchiveOfSize: 1000) == 64 << 20)
+        #expect(limits.bytes(forArchiveOfSize: 10 << 20) == 1000 << 20)
+        #expect(limits.bytes(forArchiveOfSize: .max) == .max)
+        #expect(limits.entries(forArchiveOfSize: 1000) == 4096)
+        #expect(limits.entries(forArchiveOfSize: 256 << 20) == 1 << 20)
+    }
+}
