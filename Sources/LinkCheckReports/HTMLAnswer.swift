@@ -34,6 +34,32 @@ struct HTMLAnswer {
 
     static func key(_ parts: String?...) -> String { parts.map { $0 ?? "" }.joined(separator: "\u{1}") }
 
+    /// The answer for the whole report: one group per outermost bundle (an
+    /// app with its extensions and frameworks, an xcframework), under its
+    /// name, in the order the report lists its images, then one for the
+    /// images in no bundle. A report of one group has no heading: the
+    /// answer's first line is the first extension's verdict.
+    func grouped() -> String {
+        var order: [String] = []
+        var groups: [String: [ImageReport]] = [:]
+        var loose: [ImageReport] = []
+        for image in report.images {
+            guard let bundle = image.bundle?.outermost.displayPath else {
+                loose.append(image)
+                continue
+            }
+            if groups[bundle] == nil { order.append(bundle) }
+            groups[bundle, default: []].append(image)
+        }
+        guard order.count + (loose.isEmpty ? 0 : 1) > 1 else { return html(for: report.images) }
+        var html = ""
+        for bundle in order {
+            html += "<h3 class=\"bundle\" data-bundle=\"\(escapeHTML(bundle))\">\(escapeHTML(bundle))</h3>\n" + self.html(for: groups[bundle]!)
+        }
+        if !loose.isEmpty { html += "<h3 class=\"bundle\">Images in no bundle</h3>\n" + self.html(for: loose) }
+        return html
+    }
+
     /// The answer for `group` (the report's images, or one app's).
     func html(for group: [ImageReport]) -> String {
         let extensions = group.filter { $0.role == .extension }
@@ -176,6 +202,8 @@ struct HTMLAnswer {
         switch finding.kind {
         case .importedSymbol, .staticCall:
             return from == nil ? ("imports", name, nil) : ("calls", name, from)
+        case .objcReference:
+            return from == nil ? ("references", name, nil) : ("calls", name, from)
         case .stringLiteral:
             return ("holds the string", finding.symbol ?? name, nil)
         case .neededLibrary:

@@ -33,7 +33,7 @@ public struct HTMLRenderer {
             """
         html += header(report)
         let answer = HTMLAnswer(report: report, cards: cards)
-        html += "<section id=\"answer\">\n\(answer.html(for: report.images))\(answer.uninspected())</section>\n\n"
+        html += "<section id=\"answer\">\n\(answer.grouped())\(answer.uninspected())</section>\n\n"
         html += graph(report)
         html += findings(report, cards: cards)
         html += imageTable(report)

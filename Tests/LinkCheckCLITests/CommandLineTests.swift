@@ -499,6 +499,30 @@ import Testing
         #expect(withMissing.standardError == "/nonexistent/libgone.so: error: cannot inspect: cannot read: No such file or directory\n")
         #expect(withMissing.standardOutput == output.standardOutput)
     }
+
+    /// An app's images are one cluster, labelled with the app; each image
+    /// is labelled with its bundle when it is the bundle's executable.
+    @Test func anAppIsOneCluster() throws {
+        let images = try Fixtures.sampleImages()
+        let output = try Command.capture(Fixtures.linkcheckExecutable, ["graph", "PhotosApp/Photos.app"], currentDirectory: images)
+        #expect(output.status == 0, "\(output.standardError)")
+        let lines = output.standardOutput.split(separator: "\n").map(String.init)
+        let start = try #require(lines.firstIndex(of: "  subgraph cluster_0 {"))
+        #expect(lines[start + 1] == "    label=\"PhotosApp/Photos.app\"; style=\"rounded,dashed\"; color=\"#888888\"; fontname=\"Helvetica\";")
+        let end = try #require(lines[start...].firstIndex(of: "  }"))
+        let members = lines[(start + 2)..<end]
+        #expect(members.count == 9, "every image of the app is in the cluster")
+        #expect(!lines.contains("  subgraph cluster_1 {"))
+        #expect(members.contains { $0.contains("label=\"PhotosShare.appex\\nextension (share) · unsafe\"") }, "\(members)")
+        #expect(members.contains { $0.contains("label=\"Uploader.framework\\nframework · unsafe\"") }, "\(members)")
+        if Self.hasGraphviz {
+            let directory = try Fixtures.temporaryDirectory()
+            try output.standardOutput.write(to: directory.path("app.dot"), atomically: true, encoding: .utf8)
+            let rendered = try Command.capture("/usr/bin/dot", ["-Tsvg", directory.path("app.dot").path])
+            #expect(rendered.status == 0, "\(rendered.standardError)")
+            #expect(rendered.standardOutput.contains("<title>cluster_0</title>"))
+        }
+    }
 }
 
 /// linkcheck writes only the outputs it is asked for: no temporary files, no

@@ -189,6 +189,35 @@ import Testing
         #expect(!html[..<first.lowerBound].contains("<section id=\"graph\""), "the answer comes before the graph")
     }
 
+    /// Images of two apps are answered under each app's name, in the
+    /// report's order, and the images in no bundle after them; the images
+    /// of one app alone get no heading.
+    @Test func theAnswerIsGroupedByApp() throws {
+        func placement(_ app: String) -> BundlePlacement {
+            let folder = BundleFolder(path: "/t/\(app)", displayPath: app, kind: .app, layout: .flat, info: nil)
+            return BundlePlacement(outermost: folder, innermost: folder, containingApp: folder, place: "", isExecutable: false, role: nil, library: nil)
+        }
+        var report = Self.report(Self.app, Self.roles)
+        for index in report.images.indices {
+            switch report.images[index].path {
+            case "/t/libShare.so", "/t/libSync.so", "/t/libUploader.so": report.images[index].bundle = placement("Share.app")
+            case "/t/libWidget.so": report.images[index].bundle = placement("Widget.app")
+            default: break
+            }
+        }
+        let html = HTMLRenderer().render(report)
+        let answer = try #require(try Browser.captures(#"(<section id="answer">.*?</section>)"#, in: html).first?.first)
+        let headings = try Browser.captures(#"<h3 class="bundle"[^>]*>([^<]*)</h3>"#, in: answer).map { $0[0] }
+        #expect(headings == ["Share.app", "Widget.app", "Images in no bundle"])
+        let order = try Browser.captures(#"<h3 class="bundle"[^>]*>([^<]*)</h3>|<li class="answer [a-z-]+" data-image="([^"]*)">"#, in: answer)
+            .map { $0[0].isEmpty ? $0[1] : $0[0] }
+        #expect(order == ["Share.app", "/t/libShare.so", "Widget.app", "/t/libWidget.so", "Images in no bundle", "/t/libLegacy.so"])
+        #expect(answer.contains("Containing app: <span class=\"chip app-only\" data-image=\"/t/libApp.so\">"), "the loose app is answered in its group")
+
+        for index in report.images.indices { report.images[index].bundle = placement("Photos.app") }
+        #expect(!HTMLRenderer().render(report).contains("<h3 class=\"bundle\""))
+    }
+
     /// Without roles, the unsafe images lead, each with its causes.
     @Test func withoutRolesTheUnsafeFrameworksLead() throws {
         let report = Self.report([
