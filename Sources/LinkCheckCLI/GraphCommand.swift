@@ -6,7 +6,7 @@ import LinkCheckReports
 enum GraphCommand {
     static let spec = CommandSpec(
         name: "graph",
-        summary: "Print the link graph: images coloured by verdict, DT_NEEDED edges, dlopen edges dashed.",
+        summary: "Print the link graph: images coloured by verdict, link edges (DT_NEEDED, LC_LOAD_DYLIB), dlopen edges dashed.",
         positionals: "PATH…",
         options: CheckCommand.spec.options.filter { !["format", "html", "baseline", "write-baseline"].contains($0.name) }
             + [.init(name: "format", value: "FORMAT", help: "dot (Graphviz, default) or json.")])

@@ -103,7 +103,7 @@ import Testing
             let output = try workspace.linkcheck(["check", "Shop.ipa"])
             #expect(output.status == 2)
             #expect(output.standardOutput.hasPrefix("Shop.ipa: error: cannot inspect: \(reason)"), "\(output.standardOutput)")
-            #expect(output.standardError == "linkcheck: error: nothing could be checked: 1 input failed (above) and no other ELF image was found\n")
+            #expect(output.standardError == "linkcheck: error: nothing could be checked: 1 input failed (above) and no other ELF or Mach-O image was found\n")
             #expect(try workspace.leftOver().isEmpty)
         }
     }

@@ -65,7 +65,7 @@ import Testing
         #expect(output.standardOutput.contains("/nonexistent/linkcheck: error: cannot inspect: cannot read: No such file or directory"))
         let noELF = try Command.linkcheck(["check", "/etc/hostname"])
         #expect(noELF.status == 2)
-        #expect(noELF.standardError == "linkcheck: error: nothing to check: no ELF image found under /etc/hostname\n")
+        #expect(noELF.standardError == "linkcheck: error: nothing to check: no ELF or Mach-O image found under /etc/hostname\n")
         let fifo = try Command.linkcheck(["inspect", "/dev/null"])
         #expect(fifo.status == 2)
         #expect(fifo.standardError == "linkcheck: error: /dev/null: skipped: not a regular file\n")
