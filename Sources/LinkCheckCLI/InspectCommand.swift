@@ -22,11 +22,26 @@ enum InspectCommand {
         let format = parsed.last("format") ?? "text"
         guard ["text", "json"].contains(format) else { throw UsageError("unknown format '\(format)' (text or json)") }
         let discovery = Discovery(paths: parsed.positionals)
-        let results = Inspection.inspect(discovery.files, jobs: 1)
+        defer { discovery.removeUnpackedFiles() }
+        // A FILE given that is not an image is an error; a file found in a
+        // folder or an archive that is not one (an Info.plist) is passed
+        // over, as are links not followed and folders not walked: said on
+        // stderr, not failures.
+        let given = Set(parsed.positionals)
+        var passedOver = discovery.skipped.filter { $0.kind != .file || !given.contains($0.path) }
         let problems = discovery.errors
-            + discovery.skipped.filter { $0.kind == .file }.map { InspectionError.notInspectable(path: $0.path, reason: $0.reason) }
-        // Links not followed and folders not walked are not failures: said on stderr.
-        TextRenderer(verbose: true).passedOver(discovery.skipped.filter { $0.kind != .file }).forEach { printError($0) }
+            + discovery.skipped.filter { $0.kind == .file && given.contains($0.path) }
+                .map { InspectionError.notInspectable(path: $0.path, reason: $0.reason) }
+        var results: [Result<[BinaryImage], InspectionError>] = []
+        for result in Inspection.inspect(discovery.files, jobs: 1) {
+            if case .failure(.notAnImage(let path)) = result, !given.contains(path) {
+                passedOver.append(SkippedEntry(path: discovery.displayPath(of: path), reason: "not an ELF or Mach-O file"))
+                continue
+            }
+            // Files unpacked from an archive are named by their entries.
+            results.append(result.map { $0.map(discovery.named) }.mapError(discovery.named))
+        }
+        TextRenderer(verbose: true).passedOver(passedOver).forEach { printError($0) }
         if format == "json" {
             var callSites: [String: CodeAnalysis?]?
             if parsed.has("call-sites") {
@@ -53,6 +68,10 @@ enum InspectCommand {
             problems.forEach { printError("linkcheck: error: \($0)") }
         }
         let inspected = results.contains { (try? $0.get()) != nil }
+        let failed = !problems.isEmpty || results.contains { (try? $0.get()) == nil }
+        if !inspected && !failed {
+            printError("linkcheck: error: no ELF or Mach-O file found under \(parsed.positionals.joined(separator: " "))")
+        }
         return inspected ? 0 : 2
     }
 }

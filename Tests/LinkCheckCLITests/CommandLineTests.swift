@@ -69,6 +69,20 @@ import Testing
         let fifo = try Command.linkcheck(["inspect", "/dev/null"])
         #expect(fifo.status == 2)
         #expect(fifo.standardError == "linkcheck: error: /dev/null: skipped: not a regular file\n")
+        // A file given that is not an image is an error; one found in a
+        // folder is passed over, and a folder of none is an error.
+        let given = try Command.linkcheck(["inspect", "/etc/hostname"])
+        #expect(given.status == 2)
+        #expect(given.standardError == "linkcheck: error: /etc/hostname: not an ELF or Mach-O file\n")
+        let directory = try Fixtures.temporaryDirectory()
+        try "text".write(to: directory.path("notes.txt"), atomically: true, encoding: .utf8)
+        let folder = try Command.linkcheck(["inspect", directory.url.path])
+        #expect(folder.status == 2)
+        #expect(folder.standardError == """
+            \(directory.path("notes.txt").path): note: skipped: not an ELF or Mach-O file
+            linkcheck: error: no ELF or Mach-O file found under \(directory.url.path)
+
+            """)
     }
 
     @Test func rulePacksCannotReuseBuiltInIDsAndAPackGivenTwiceLoadsOnce() throws {
