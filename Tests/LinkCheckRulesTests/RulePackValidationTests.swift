@@ -96,7 +96,7 @@ import Testing
     }
 
     @Test func examplesSayTheirLanguageFormatSourceAndContext() throws {
-        let pack = try #require(Self.load(Self.rule(examples: """
+        let pack = try #require(Self.load(Self.rule(sdk: #"{"platform": "ios", "markedFrom": "9.3", "markedUntil": "16.5", "unmarkedFrom": "17.0"}"#, examples: """
             {"triggering": [{"language": "swift", "format": "elf", "code": "import UIKit"},
                             {"language": "objc", "format": "macho", "code": "x", "sdk": "16.4", "minimumOS": "14.0", "severity": "warning"}],
              "nonTriggering": [{"language": "c", "format": "elf", "code": "y", "extension": "imessage", "libraries": ["CoreKE"]},
@@ -113,7 +113,8 @@ import Testing
         ])
         #expect(examples.triggering[1].summary == "objc, macho, iOS 14.0, SDK 16.4, a warning")
         #expect(examples.nonTriggering.map(\.summary) == ["c, elf, links CoreKE, extension type imessage", "objc, elf, gnustep-1.9, linked only by the containing app"])
-        // What the writer writes, the loader reads back.
+        // What the writer writes (examples, range), the loader reads back.
+        #expect(pack.rules.first?.sdk?.isLifted == true)
         let again = RulePackLoader.load(data: RulePackWriter.json(pack), path: "pack.json")
         #expect(again.problems.isEmpty)
         #expect(again.pack?.rules == pack.rules)
