@@ -605,3 +605,79 @@ private final class FIFOReader: @unchecked Sendable {
         return nil
     }
 }
+
+/// `rules validate` and `rules list` on the rules' examples.
+@Suite struct RuleExampleCommandTests {
+    static let ruleWithoutExamples = """
+        {"format": 1, "name": "p", "version": "1", "rules": [
+          {"id": "TST001", "api": "a", "category": "unavailable-api", "severity": "error",
+           "match": [{"symbol": "x"}], "message": "m", "fixit": "f", "source": "s"}]}
+        """
+
+    @Test func aProjectsPackWithoutExamplesIsAWarning() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let pack = directory.path("pack.json")
+        try Self.ruleWithoutExamples.write(to: pack, atomically: true, encoding: .utf8)
+        let output = try Command.linkcheck(["rules", "validate", pack.path])
+        #expect(output.status == 0)
+        #expect(output.standardError == "\(pack.path): warning: $.rules[0].examples: rule TST001 has no triggering and no nonTriggering example: examples show what the rule finds and what it leaves alone, and the shipped packs' are tests\n")
+        #expect(output.standardOutput == "\(pack.path): ok: p 1, 1 rule\n")
+    }
+
+    /// The shipped packs are the files the default search finds: here a copy
+    /// of `Rules/` named by `LINKCHECK_RULES_DIR`, with one rule's near
+    /// misses taken out.
+    @Test func aShippedPackWithoutExamplesIsAnError() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let rules = Fixtures.repositoryRoot.appendingPathComponent("Rules")
+        for name in try FileManager.default.contentsOfDirectory(atPath: rules.path) where name.hasSuffix(".json") {
+            try FileManager.default.copyItem(at: rules.appendingPathComponent(name), to: directory.path(name))
+        }
+        let path = directory.path("selector-strings.json")
+        var pack = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: path)) as? [String: Any])
+        var entries = try #require(pack["rules"] as? [[String: Any]])
+        var examples = try #require(entries[1]["examples"] as? [String: Any])
+        examples["nonTriggering"] = []
+        entries[1]["examples"] = examples
+        pack["rules"] = entries
+        try JSONSerialization.data(withJSONObject: pack).write(to: path)
+        let environment = ["LINKCHECK_RULES_DIR": directory.url.path]
+        let output = try Command.linkcheck(["rules", "validate", path.path], environment: environment)
+        #expect(output.status == 2)
+        #expect(output.standardError == """
+            \(path.path): error: $.rules[1].examples: rule SEL002 has no nonTriggering example: examples show what the rule finds and what it leaves alone, and the shipped packs' are tests
+            linkcheck: 1 problem found
+
+            """)
+        #expect(output.standardOutput.isEmpty)
+        // The same file as a project's own pack (not where the default
+        // search looks) is only warned about.
+        #expect(try Command.linkcheck(["rules", "validate", "--no-default-rules", path.path]).status == 0)
+    }
+
+    @Test func rulesListPrintsTheSDKRangeAndWithExamplesTheSources() throws {
+        let plain = try Command.linkcheck(["rules", "list"])
+        #expect(plain.status == 0)
+        #expect(plain.standardOutput.contains("""
+              AEX002  error  unavailable-api  UIApplication.openURL(_:)
+                  swift: UIKit.UIApplication.openURL
+                  objc: -[UIApplication openURL:]
+                  marked in SDKs: iOS 9.3–16.5 (not marked from 17.0)
+              AEX003
+            """))
+        #expect(!plain.standardOutput.contains("triggers ("))
+        let listed = try Command.linkcheck(["rules", "list", "--examples"])
+        #expect(listed.status == 0)
+        #expect(listed.standardOutput.contains("""
+                  triggers (objc, macho, iOS 15.0, SDK 16.4):
+                      #import <UIKit/UIKit.h>
+
+                      BOOL open_help(void) {
+                          return [[UIApplication sharedApplication] openURL:[NSURL URLWithString:@"https://example.com/help"]];
+                      }
+
+                  triggers (objc, macho, iOS 15.0, SDK 26.5, a warning):
+            """))
+        #expect(listed.standardOutput.contains("      does not trigger (swift, elf, extension type imessage):\n"))
+    }
+}

@@ -17,7 +17,7 @@ import Testing
     static let rules: RuleSet = {
         let rule = Rule(id: "TST001", api: "UIApplication.shared", category: .unavailableAPI, severity: .error,
                         matchers: [.symbol("kit_shared")], message: "unavailable in extensions", fixit: "Pass it in.",
-                        source: "UIKit.h", sdk: "iOS ≤18")
+                        source: "UIKit.h", sdk: SDKRange(platform: .iOS, markedFrom: SDKVersion("9.3")!, markedUntil: SDKVersion("16.5")!, unmarkedFrom: SDKVersion("17.0")!))
         let string = Rule(id: "TST002", api: "TRUEPREDICATE", category: .configuration, severity: .error,
                           matchers: [.string("TRUEPREDICATE")], message: "a placeholder", fixit: "Replace it.", source: "Guide")
         return RuleSet.build(packs: [RulePack(path: "t.json", name: "t", version: "1", rules: [rule, string])]).0
@@ -166,7 +166,7 @@ import Testing
         let card = try #require(try Browser.captures(#"(<article class="card error" id="TST001-libUploader.so".*?</article>)"#, in: html).first?.first)
         #expect(card.contains("Reaches <span class=\"reach error\" data-image=\"/t/libShare.so\"><strong>libShare.so</strong> (share extension) through libSync.so <small>error</small></span> <span class=\"reach error\" data-image=\"/t/libWidget.so\"><strong>libWidget.so</strong> (widget extension) through libSync.so <small>error</small></span> <span class=\"reach note\" data-image=\"/t/libApp.so\"><strong>libApp.so</strong> (app) through libSync.so <small>note</small></span>"))
         #expect(card.contains("<p class=\"fixit\"><strong>Fix:</strong> Pass it in.</p>"))
-        #expect(card.contains("<p class=\"source\">Source: UIKit.h · SDK iOS ≤18 · <a class=\"permalink\" href=\"#TST001-libUploader.so\">#TST001-libUploader.so</a></p>"))
+        #expect(card.contains("<p class=\"source\">Source: UIKit.h · Marked in SDKs: iOS 9.3–16.5 (not marked from 17.0) · <a class=\"permalink\" href=\"#TST001-libUploader.so\">#TST001-libUploader.so</a></p>"))
         // Legacy's note is where what only the app runs is, collapsed.
         #expect(try Browser.captures(#"<details class="group" id="group-app-only">.*?id="(TST001-libLegacy.so)""#, in: html).count == 1)
     }
