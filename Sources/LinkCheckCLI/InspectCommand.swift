@@ -14,7 +14,9 @@ enum InspectCommand {
             .init(name: "call-sites", value: nil, help: "Also list the calls to imported functions (x86_64 and arm64/aarch64), as the disassembler finds them."),
         ])
 
-    /// Exit status 0 when at least one file was inspected, else 2.
+    /// Exit status 0 when every file was inspected, else 2 (what could be
+    /// inspected is printed all the same, as `grep` goes on past a file it
+    /// cannot read).
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try spec.parse(arguments)
         guard !parsed.positionals.isEmpty else { throw UsageError("'linkcheck inspect' needs at least one FILE") }
@@ -72,6 +74,6 @@ enum InspectCommand {
         if !inspected && !failed {
             printError("linkcheck: error: no ELF or Mach-O file found under \(parsed.positionals.joined(separator: " "))")
         }
-        return inspected ? 0 : 2
+        return inspected && !failed ? 0 : 2
     }
 }

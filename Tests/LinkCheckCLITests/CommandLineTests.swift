@@ -203,6 +203,27 @@ import Testing
         #expect(plainEntries.first?["callSites"] == nil)
     }
 
+    /// A file that cannot be inspected beside one that can: the good one
+    /// is printed, the bad one named, and the exit status is 2 in text and
+    /// in JSON.
+    @Test func inspectExitsTwoWhenAnyFileFails() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let library = Fixtures.corpusDirectory.appendingPathComponent("object-testfiles/libimports.so").path
+        let truncated = directory.path("truncated.so")
+        try Data(try Data(contentsOf: URL(fileURLWithPath: library)).prefix(10)).write(to: truncated)
+        for format in ["text", "json"] {
+            let output = try Command.linkcheck(["inspect", "--format", format, truncated.path, library])
+            #expect(output.status == 2, "\(format)")
+            #expect(output.standardOutput.contains(library), "\(format)")
+            if format == "json" {
+                let entries = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [[String: Any]])
+                #expect(entries.map { "\($0["path"]!) \($0["error"] != nil)" } == ["\(truncated.path) true", "\(library) false"], "in argument order")
+            } else {
+                #expect(output.standardError.hasPrefix("linkcheck: error: \(truncated.path): "), "\(output.standardError)")
+            }
+        }
+    }
+
     @Test func rulesValidateReportsEveryProblem() throws {
         let directory = try Fixtures.temporaryDirectory()
         let pack = directory.path("bad.json")
