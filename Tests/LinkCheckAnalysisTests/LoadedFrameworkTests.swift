@@ -10,37 +10,15 @@ import Testing
 /// could be read only in part, and also when the loader is a framework
 /// nothing links.
 @Suite struct LoadedFrameworkTests {
-    /// `Loads.app`: Loader.framework (``framework-loader.c``, flagged)
-    /// dlopens `@rpath/Uploader.framework/Uploader` (the sample's Uploader,
-    /// which sends +[UIApplication sharedApplication]). With `extension`,
-    /// the share extension `PlugIns/Ext.appex/Ext` links Loader (rpath
-    /// `@executable_path/../../Frameworks`) and the app links Uploader; else
-    /// the app links nothing and both frameworks are linked by no one.
+    /// A copy of the fixture (``MachOFixture/loadingApp`` or
+    /// ``MachOFixture/loadingFrameworksAlone``) to change; the folder lasts
+    /// as long as the value returned.
     static func app(withExtension: Bool) throws -> (TemporaryDirectory, URL) {
-        typealias Image = MachOFixtures.Image
         let directory = try Fixtures.temporaryDirectory()
-        let app = try MachOFixtures.AppBundle(named: "Loads", in: directory.url)
-        let uikit = ["UIKit", "Foundation", "CoreFoundation"]
-        try MachOFixtures.link(Image(
-            sources: MachOFixtures.photosAppSources("Frameworks/Uploader/UPUploader.m", "Frameworks/Uploader/UPLogin.m"),
-            product: .dylib(installName: "@rpath/Uploader.framework/Uploader"), frameworks: uikit),
-            to: app.addFramework(named: "Uploader"))
-        try MachOFixtures.link(Image(
-            sources: MachOFixtures.sources("framework-loader.c"), product: .dylib(installName: "@rpath/Loader.framework/Loader"),
-            applicationExtensionSafe: true, frameworks: [], libraries: ["System"]),
-            to: app.addFramework(named: "Loader"))
-        try MachOFixtures.link(Image(
-            sources: MachOFixtures.sources("app-main.m"), product: .executable, rpaths: ["@executable_path/Frameworks"],
-            frameworks: uikit + (withExtension ? ["Uploader"] : []), frameworkSearchPaths: [app.frameworksDirectory]),
-            to: app.executable)
-        if withExtension {
-            try MachOFixtures.link(Image(
-                sources: MachOFixtures.sources("loading-extension.c"), product: .executable, applicationExtensionSafe: true,
-                rpaths: ["@executable_path/../../Frameworks"], frameworks: ["Loader"], libraries: ["System"],
-                frameworkSearchPaths: [app.frameworksDirectory], linkerFlags: ["-e", "_NSExtensionMain"]),
-                to: app.addExtension(named: "Ext", principalClass: "ExtViewController"))
-        }
-        return (directory, app.url)
+        let app = directory.path("Loads.app")
+        let fixture: MachOFixture = withExtension ? .loadingApp : .loadingFrameworksAlone
+        try FileManager.default.copyItem(at: try fixture.path(), to: app)
+        return (directory, app)
     }
 
     static func check(_ app: URL) throws -> Report {

@@ -218,6 +218,26 @@ import Testing
         #expect(!HTMLRenderer().render(report).contains("<h3 class=\"bundle\""))
     }
 
+    /// A hop made by dlopen is said as such ("loads", not "links"), and
+    /// the images table names who links or loads an image, never the image
+    /// itself.
+    @Test func theAnswerSaysLoadsForADlopenHop() throws {
+        let app = try MachOFixture.loadingApp.path()
+        let defaultRules = RuleSet.build(packs: DefaultRulePacks.paths().compactMap { RulePackLoader.load(path: $0).pack }).0
+        let report = CheckRun.check(paths: [app.path], rules: defaultRules, policy: Policy(), jobs: 2)
+        let html = HTMLRenderer().render(report)
+        let answer = try #require(try Browser.captures(#"(<li class="answer [^"]*" data-image="[^"]*/Ext">.*?</li>)"#, in: html).first?.first)
+        #expect(answer.contains("<strong>Loader.framework</strong> loads <strong>Uploader.framework</strong>, which calls <a href=\"#AEX001-Uploader.framework\"><code>+[UIApplication sharedApplication]</code></a> from <code>present_login</code>"), "\(answer)")
+        let rows = try Browser.captures(#"<tr data-image="([^"]*)">(?:<td>.*?</td>){4}<td>([^<]*)</td>"#, in: html)
+        let linkedBy = Dictionary(uniqueKeysWithValues: rows.map { (String($0[0].dropFirst(app.path.count + 1)), $0[1]) })
+        #expect(linkedBy == [
+            "Loads": "",
+            "PlugIns/Ext.appex/Ext": "",
+            "Frameworks/Loader.framework/Loader": "Ext.appex",
+            "Frameworks/Uploader.framework/Uploader": "Loads.app, Ext.appex",
+        ])
+    }
+
     /// Without roles, the unsafe images lead, each with its causes.
     @Test func withoutRolesTheUnsafeFrameworksLead() throws {
         let report = Self.report([

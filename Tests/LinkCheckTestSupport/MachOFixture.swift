@@ -92,6 +92,16 @@ public enum MachOFixture: String, CaseIterable, Sendable {
     /// `Old`: a 32-bit-only (armv7) `MH_EXECUTE`, entry `_codec_version`,
     /// for an extension that has no 64-bit slice.
     case thirtyTwoBitExecutable
+    /// `Loads.app`: `Frameworks/Loader.framework` (`framework-loader.c`,
+    /// flagged) dlopens `@rpath/Uploader.framework/Uploader` (the sample's
+    /// Uploader, which sends +[UIApplication sharedApplication]); the share
+    /// extension `PlugIns/Ext.appex/Ext` (`loading-extension.c`, rpath
+    /// `@executable_path/../../Frameworks`) links Loader, and the app
+    /// `Loads` links Uploader. The path is the `.app`.
+    case loadingApp
+    /// The same frameworks in an app (`Loads.app`) that links neither and
+    /// has no extension: both are linked by no one.
+    case loadingFrameworksAlone
     /// `Mail.app`: a macOS app in the `Contents/` layout, thin arm64 for
     /// macOS 13 (SDK 14.0), bind opcodes, XML `Info.plist` files:
     ///
@@ -273,6 +283,30 @@ public enum MachOFixture: String, CaseIterable, Sendable {
                 ],
             ], in: xcframework, format: .xml)
             return xcframework
+
+        case .loadingApp, .loadingFrameworksAlone:
+            let withExtension = self == .loadingApp
+            let app = try MachOFixtures.AppBundle(named: "Loads", in: directory)
+            try MachOFixtures.link(Image(
+                sources: Self.uploaderSources, product: .dylib(installName: "@rpath/Uploader.framework/Uploader"),
+                frameworks: Self.uploaderFrameworks),
+                to: app.addFramework(named: "Uploader"))
+            try MachOFixtures.link(Image(
+                sources: MachOFixtures.sources("framework-loader.c"), product: .dylib(installName: "@rpath/Loader.framework/Loader"),
+                applicationExtensionSafe: true, frameworks: [], libraries: ["System"]),
+                to: app.addFramework(named: "Loader"))
+            try MachOFixtures.link(Image(
+                sources: MachOFixtures.sources("app-main.m"), product: .executable, rpaths: ["@executable_path/Frameworks"],
+                frameworks: Self.uploaderFrameworks + (withExtension ? ["Uploader"] : []), frameworkSearchPaths: [app.frameworksDirectory]),
+                to: app.executable)
+            if withExtension {
+                try MachOFixtures.link(Image(
+                    sources: MachOFixtures.sources("loading-extension.c"), product: .executable, applicationExtensionSafe: true,
+                    rpaths: ["@executable_path/../../Frameworks"], frameworks: ["Loader"], libraries: ["System"],
+                    frameworkSearchPaths: [app.frameworksDirectory], linkerFlags: ["-e", "_NSExtensionMain"]),
+                    to: app.addExtension(named: "Ext", principalClass: "ExtViewController"))
+            }
+            return app.url
 
         case .macApp:
             let mac = MachOFixtures.Target(arch: "arm64", triple: "arm64-apple-macos13.0", platform: "macos", minimumOS: "13.0")
