@@ -74,25 +74,13 @@ public enum CheckRun {
             errors: inspected.errors.sorted { $0.path < $1.path },
             skipped: inspected.skipped.sorted { $0.path < $1.path },
             notices: discovery.bundles.problems.map { "cannot read \($0.path): \($0.reason); its bundle is taken as having no Info.plist" }
-                + outcome.notices + unmatchedRoleNames(policy, scanned))
+                + outcome.notices + RoleNotices.unmatchedNames(policy, scanned) + RoleNotices.bundleRolesOverridden(policy, scanned))
         report.baselined = outcome.baselined
         report.filesRead = Set(graph.images.map(\.path) + graph.missing.flatMap(\.unreadable).map(\.path)
             + inspected.errors.map(\.path)).sorted()
         report.bundles = BundleSummary.summaries(of: report.images)
         report.archives = discovery.archives.map(\.archive)
         return report
-    }
-
-    /// A warning per role name (`--extension`, `--app`, linkcheck.json's
-    /// roles) that matches no scanned image, with the closest names.
-    static func unmatchedRoleNames(_ policy: Policy, _ images: [BinaryImage]) -> [String] {
-        let allNames = images.map(Policy.names(of:))
-        return (policy.extensions.keys.sorted() + policy.apps.sorted() + policy.frameworks.sorted())
-            .filter { name in !allNames.contains { $0.contains(name) } }
-            .map { name in
-                let suggestion = NameSuggestions.question(NameSuggestions.closest(to: name, among: allNames.joined()))
-                return "role name '\(name)' matches no scanned image" + (suggestion.map { "; \($0)" } ?? "")
-            }
     }
 
     /// Call sites of the images that need them (``SymbolMatches/needCallSites``)

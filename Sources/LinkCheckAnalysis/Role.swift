@@ -88,8 +88,9 @@ public struct Policy: Sendable, Equatable {
         return String(name)
     }
 
-    /// The role and extension type of `image`: named extension, named app,
-    /// named framework; then the role its bundle gives (``bundles``: an
+    /// The role and extension type of `image`: named extension (of the type
+    /// named, else of the type its bundle gives), named app, named
+    /// framework; then the role its bundle gives (``bundles``: an
     /// `.appex`'s executable is an extension of the type its extension point
     /// names, an `.app`'s the containing app, a framework's binary a
     /// framework); then an ELF executable (`ET_EXEC`, or `ET_DYN` with
@@ -98,22 +99,41 @@ public struct Policy: Sendable, Equatable {
     /// extension's main binary is `MH_EXECUTE` too, so an unnamed one must
     /// be extension-safe.
     public func role(of image: BinaryImage) -> AssignedRole {
-        let names = Self.names(of: image)
-        if let match = extensions.keys.sorted().first(where: names.contains) {
-            return AssignedRole(role: .extension, extensionType: extensions[match] ?? nil)
+        let given = roleGivenByBundle(of: image)
+        if let named = roleAssignedByName(of: image)?.role {
+            // `--extension PhotosShare` without a type keeps the type the bundle's extension point gives.
+            if named.role == .extension, named.extensionType == nil, let given, given.role == .extension { return given }
+            return named
         }
-        if apps.contains(where: names.contains) { return AssignedRole(role: .app, extensionType: nil) }
-        if frameworks.contains(where: names.contains) { return AssignedRole(role: .framework, extensionType: nil) }
-        switch bundles.placement(ofFile: image.path)?.role {
-        case .app: return AssignedRole(role: .app, extensionType: nil)
-        case .appExtension(let type): return AssignedRole(role: .extension, extensionType: type)
-        case .framework: return AssignedRole(role: .framework, extensionType: nil)
-        case nil: break
-        }
+        if let given { return given }
         if image.format == .elf && image.fileType == .executable {
             return AssignedRole(role: .app, extensionType: nil)
         }
         return AssignedRole(role: .framework, extensionType: nil)
+    }
+
+    /// The role assigned to `image` by one of its names (``names(of:)``),
+    /// and that name: an extension name first, then an app name, then a
+    /// framework name; `nil` when no name assigns one.
+    public func roleAssignedByName(of image: BinaryImage) -> (name: String, role: AssignedRole)? {
+        let names = Self.names(of: image)
+        if let match = extensions.keys.sorted().first(where: names.contains) {
+            return (match, AssignedRole(role: .extension, extensionType: extensions[match] ?? nil))
+        }
+        if let match = apps.first(where: names.contains) { return (match, AssignedRole(role: .app, extensionType: nil)) }
+        if let match = frameworks.first(where: names.contains) { return (match, AssignedRole(role: .framework, extensionType: nil)) }
+        return nil
+    }
+
+    /// The role the bundle around `image` gives it (``bundles``), whatever
+    /// names were assigned; `nil` for a file no bundle gives a role.
+    public func roleGivenByBundle(of image: BinaryImage) -> AssignedRole? {
+        switch bundles.placement(ofFile: image.path)?.role {
+        case .app: AssignedRole(role: .app, extensionType: nil)
+        case .appExtension(let type): AssignedRole(role: .extension, extensionType: type)
+        case .framework: AssignedRole(role: .framework, extensionType: nil)
+        case nil: nil
+        }
     }
 }
 
@@ -126,5 +146,15 @@ public struct AssignedRole: Sendable, Equatable {
     public init(role: Role, extensionType: String?) {
         self.role = role
         self.extensionType = extensionType
+    }
+
+    /// The role in words: "the containing app", "an app extension (share)",
+    /// "an app extension" (no type given), "an embedded framework".
+    public var description: String {
+        switch role {
+        case .app: "the containing app"
+        case .extension: extensionType.map { "an app extension (\($0))" } ?? "an app extension"
+        case .framework: "an embedded framework"
+        }
     }
 }

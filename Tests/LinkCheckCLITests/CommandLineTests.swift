@@ -362,6 +362,29 @@ import Testing
         ])
     }
 
+    /// `--app PhotosShare` names the share extension's executable: the name
+    /// wins over the bundle, and a warning says what the bundle made it;
+    /// `--extension PhotosShare` without a type keeps the bundle's type and
+    /// warns of nothing.
+    @Test func aRoleNameOverridingTheBundleWarns() throws {
+        let images = try Fixtures.sampleImages()
+        let asApp = try Command.capture(Fixtures.linkcheckExecutable, ["check", "--app", "PhotosShare", "PhotosApp/Photos.app"], currentDirectory: images)
+        let notices = asApp.standardOutput.split(separator: "\n").filter { $0.contains("role name") }
+        #expect(notices == [
+            "linkcheck: warning: role name 'PhotosShare' makes PhotosApp/Photos.app/PlugIns/PhotosShare.appex/PhotosShare the containing app, "
+                + "though its bundle makes it an app extension (share); the name wins",
+        ])
+        #expect(!asApp.standardOutput.contains("PhotosShare: error:"), "an app may use anything")
+        let asExtension = try Command.capture(
+            Fixtures.linkcheckExecutable, ["check", "--format", "json", "--extension", "PhotosShare", "PhotosApp/Photos.app"], currentDirectory: images
+        )
+        #expect(!asExtension.standardOutput.contains("role name"))
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(asExtension.standardOutput.utf8)) as? [String: Any])
+        let share = (report["images"] as? [[String: Any]])?.first { ($0["path"] as? String)?.hasSuffix("/PhotosShare") == true }
+        #expect(share?["role"] as? String == "extension")
+        #expect(share?["extensionType"] as? String == "share")
+    }
+
     @Test func aBaselineAcceptsTodaysFindingsAndFailsOnNewOnes() throws {
         let images = try Fixtures.sampleImages().appendingPathComponent("PhotoEditor")
         let directory = try Fixtures.temporaryDirectory()

@@ -1,0 +1,31 @@
+import LinkCheckImage
+
+/// Warnings about the roles a user assigned by name (`--extension`,
+/// `--app`, `--framework`, linkcheck.json's roles): printed with the report,
+/// since a mistyped or misplaced name silently changes what must be safe.
+enum RoleNotices {
+    /// A warning per role name that matches no scanned image, with the
+    /// closest names.
+    static func unmatchedNames(_ policy: Policy, _ images: [BinaryImage]) -> [String] {
+        let allNames = images.map(Policy.names(of:))
+        return (policy.extensions.keys.sorted() + policy.apps.sorted() + policy.frameworks.sorted())
+            .filter { name in !allNames.contains { $0.contains(name) } }
+            .map { name in
+                let suggestion = NameSuggestions.question(NameSuggestions.closest(to: name, among: allNames.joined()))
+                return "role name '\(name)' matches no scanned image" + (suggestion.map { "; \($0)" } ?? "")
+            }
+    }
+
+    /// A warning per image whose bundle gives it one role and a name
+    /// assigns another (`--app PhotosShare` on an `.appex`'s executable):
+    /// the name wins, and the warning says what the bundle said.
+    static func bundleRolesOverridden(_ policy: Policy, _ images: [BinaryImage]) -> [String] {
+        images.sorted { $0.path < $1.path }.compactMap { image in
+            let role = policy.role(of: image)
+            guard let named = policy.roleAssignedByName(of: image), let given = policy.roleGivenByBundle(of: image),
+                role != given else { return nil }
+            return "role name '\(named.name)' makes \(image.path) \(role.description), "
+                + "though its bundle makes it \(given.description); the name wins"
+        }
+    }
+}
