@@ -1,3 +1,4 @@
+import Foundation
 import LinkCheckImage
 
 /// The inspect stage: every file discovery found, read in parallel by the
@@ -49,12 +50,25 @@ public enum Inspection {
                     }
                 }
             case .failure(.notAnImage(let path)):
-                outcome.skipped.append(SkippedEntry(path: discovery.displayPath(of: path), reason: "not an ELF or Mach-O file"))
+                switch discovery.bundles.placement(ofFile: path).map({ Self.bundleExpectsAnImage(file: path, placement: $0) }) {
+                case true?: outcome.errors.append(discovery.named(.notAnImage(path: path)))
+                case false?: break
+                case nil: outcome.skipped.append(SkippedEntry(path: discovery.displayPath(of: path), reason: "not an ELF or Mach-O file"))
+                }
             case .failure(let error):
                 outcome.errors.append(discovery.named(error))
             }
         }
         return outcome
+    }
+
+    /// Whether the bundle around a file makes it code: the bundle's
+    /// executable (`CFBundleExecutable`), or a library in its `Frameworks`
+    /// folder. Such a file that is neither ELF nor Mach-O is an error; any
+    /// other file in a bundle is a resource (`Info.plist`, `_CodeSignature`,
+    /// nibs, images), neither read nor counted as passed over.
+    static func bundleExpectsAnImage(file path: String, placement: BundlePlacement) -> Bool {
+        placement.isExecutable || (path as NSString).deletingLastPathComponent == placement.innermost.frameworksFolder
     }
 
     /// Inspects `files`, `jobs` at a time; results in the order of `files`.

@@ -77,6 +77,30 @@ import Testing
         #expect(verbose.standardOutput.hasPrefix("a/README: note: skipped: not an ELF or Mach-O file\nlinkcheck: note: passed over 2 folders"))
     }
 
+    /// In a bundle, files that are not code (`Info.plist`, resources) are
+    /// neither read nor counted as skipped; the bundle's executable, or a
+    /// library in its `Frameworks` folder, that is neither ELF nor Mach-O
+    /// is an input that could not be read: an error, exit status 2.
+    @Test func aBundlesResourcesAreNotSkippedButABadExecutableIsAnError() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let app = directory.path("Shop.app")
+        try FileManager.default.copyItem(at: try MachOFixture.shopApp.path(), to: app)
+        _ = FileManager.default.createFile(atPath: app.appendingPathComponent("Assets.car").path, contents: Data("x".utf8))
+        let intact = try Command.capture(Fixtures.linkcheckExecutable, ["check", "Shop.app"], currentDirectory: directory.url)
+        #expect(intact.standardOutput.hasSuffix("; 0 files skipped, 0 files failed\n"), "\(intact.standardOutput)")
+
+        try Data("#!/bin/sh\n".utf8).write(to: app.appendingPathComponent("PlugIns/Share.appex/Share"))
+        _ = FileManager.default.createFile(atPath: app.appendingPathComponent("Frameworks/libnotes.dylib").path, contents: Data("notes".utf8))
+        let broken = try Command.capture(Fixtures.linkcheckExecutable, ["check", "Shop.app"], currentDirectory: directory.url)
+        #expect(broken.status == 2)
+        let errors = broken.standardOutput.split(separator: "\n").filter { $0.contains(": error: ") }
+        #expect(errors == [
+            "Shop.app/Frameworks/libnotes.dylib: error: cannot inspect: not an ELF or Mach-O file",
+            "Shop.app/PlugIns/Share.appex/Share: error: cannot inspect: not an ELF or Mach-O file",
+        ])
+        #expect(broken.standardOutput.hasSuffix("; 0 files skipped, 2 files failed\n"), "\(broken.standardOutput)")
+    }
+
     @Test(.enabled(if: ReportSchemaTests.hasValidator, "needs Python's jsonschema"))
     func whatIsPassedOverMatchesTheSchema() throws {
         let (directory, _) = try Self.treeWithALinkOut()
