@@ -66,6 +66,14 @@ public enum LoaderCalls {
     /// UIKit's `UIDevice.systemVersion`, clang's `@available` helpers.
     /// Mangled Swift names hold the identifiers verbatim, so raw names are
     /// searched without demangling.
+    /// Objective-C selectors that query the OS version: `-[UIDevice
+    /// systemVersion]`, `-[NSProcessInfo operatingSystemVersion]`,
+    /// `-[NSProcessInfo isOperatingSystemAtLeastVersion:]` and
+    /// `operatingSystemVersionString`.
+    static let versionQuerySelectors: Set<String> = [
+        "systemVersion", "operatingSystemVersion", "isOperatingSystemAtLeastVersion:", "operatingSystemVersionString",
+    ]
+
     static func isVersionQuery(_ name: String) -> Bool {
         name == "uname" || name == "__isOSVersionAtLeast" || name == "__isPlatformVersionAtLeast"
             || name == "_availability_version_check"

@@ -4,10 +4,12 @@ import LinkCheckRules
 
 extension OwnFindings {
     /// For each function that loads code (``LoaderCalls/loadingAPIs``): a
-    /// note when the function (or
-    /// what it calls, two levels down) queries the OS version first, a
-    /// warning when it does not (the guide: conditional loading belongs
-    /// behind a run-time version check).
+    /// note when the function (or what it calls, two levels down) queries
+    /// the OS version, or a function on the call path down to it does
+    /// (`-[PHAppDelegate application:didFinishLaunchingWithOptions:]` reads
+    /// `-[UIDevice systemVersion]`, then calls `load_capture_plugin`, which
+    /// calls `dlopen`); a warning when none does (the guide: conditional
+    /// loading belongs behind a run-time version check).
     func versionCheckFindings() -> [Finding] {
         guard let code else { return [] }
         var findings: [Finding] = []
@@ -19,12 +21,12 @@ extension OwnFindings {
         for loader in loaders.sorted() {
             let byFunction = Dictionary(grouping: code.callsToImport[loader] ?? [], by: \.caller)
             for (function, sites) in byFunction.sorted(by: { ($0.key ?? -1) < ($1.key ?? -1) }) {
-                let checked = function.map { code.importsReached(from: $0, depth: 2).filter(LoaderCalls.isVersionQuery) } ?? []
+                let checked = function.map { versionQueries(before: $0, in: code) } ?? []
                 let rule = checked.isEmpty ? BuiltInRules.unguardedLoad : BuiltInRules.guardedLoad
                 let caller = function.map { locator.displayName(code.functions[$0].name) } ?? CallLocator.uncoveredCode(sites)
                 let detail = checked.isEmpty
                     ? "\(caller) calls \(loader) without a run-time OS version check"
-                    : "\(caller) calls \(loader) after a run-time OS version check (\(checked.sorted().map(locator.displayName).joined(separator: ", ")))"
+                    : "\(caller) calls \(loader) after a run-time OS version check (\(checked.sorted().joined(separator: ", ")))"
                 // Only the containing app runs this code: the guide's advice,
                 // not a reason to stop a release.
                 let level = rule.severity == .warning && severity.isAppOnly(index) ? Severity.note : rule.severity
@@ -34,5 +36,39 @@ extension OwnFindings {
             }
         }
         return findings
+    }
+
+    /// The OS version queries made before `function` loads code: the
+    /// imports (``LoaderCalls/isVersionQuery(_:)``) and Objective-C
+    /// selectors (``LoaderCalls/versionQuerySelectors``) that `function`
+    /// calls or sends, itself or two levels of callees down, and those that
+    /// the functions on the call path down to it (``CodeIndex/pathFromExported(to:)``)
+    /// call or send themselves; names as ``CallLocator/displayName(_:)``
+    /// gives them, a caller's with "in CALLER".
+    private func versionQueries(before function: Int, in code: CodeIndex) -> Set<String> {
+        let reached = code.functionsReached(from: function, depth: 2)
+        var queries = Set(code.importsReached(from: function, depth: 2).filter(LoaderCalls.isVersionQuery).map(locator.displayName))
+        for selector in LoaderCalls.versionQuerySelectors where (code.callsToSelector[selector] ?? []).contains(where: { $0.caller.map(reached.contains) == true }) {
+            queries.insert(selector)
+        }
+        for caller in code.pathFromExported(to: function).dropLast() {
+            let own = (code.importsCalled[Int32(caller)] ?? []).filter(LoaderCalls.isVersionQuery).map(locator.displayName)
+                + LoaderCalls.versionQuerySelectors.filter { selector in (code.callsToSelector[selector] ?? []).contains { $0.caller == caller } }
+            for query in own { queries.insert("\(query) in \(locator.displayName(code.functions[caller].name))") }
+        }
+        return queries
+    }
+}
+
+extension CodeIndex {
+    /// `function` and the functions it calls, directly or through at most
+    /// `depth` levels (indices into ``functions``).
+    func functionsReached(from function: Int, depth: Int) -> Set<Int> {
+        var reached: Set<Int32> = [Int32(function)]
+        var frontier = reached
+        for _ in 0..<depth {
+            frontier = Set(frontier.flatMap { callees[$0] ?? [] }.filter { reached.insert($0).inserted })
+        }
+        return Set(reached.map(Int.init))
     }
 }

@@ -53,6 +53,19 @@ import Testing
         #expect(report.exitStatus == 1)
     }
 
+    /// The app reads `-[UIDevice systemVersion]` in
+    /// `-[PHAppDelegate application:didFinishLaunchingWithOptions:]` and
+    /// passes it to `load_capture_plugin`, which calls `dlopen`: the check
+    /// is on the call path, so the load is guarded (DLOP010), not DLOP011.
+    @Test func aVersionCheckInTheCallerGuardsTheLoad() throws {
+        let (report, app) = try Self.photosReport()
+        let loads = report.findings.filter { $0.image == "\(app)/Photos" && $0.rule.hasPrefix("DLOP01") }
+        #expect(loads.map { "\($0.severity.rawValue) \($0.rule) \($0.symbol ?? "")" } == ["note DLOP010 dlopen"])
+        #expect(loads.first?.message.hasPrefix(
+            "load_capture_plugin calls dlopen after a run-time OS version check (systemVersion in -[PHAppDelegate application:didFinishLaunchingWithOptions:])"
+        ) == true, "\(loads.first?.message ?? "")")
+    }
+
     @Test func theLinkersFlagBesideTheCodesEvidenceInFourCases() throws {
         let (report, app) = try Self.photosReport()
         let cases = Dictionary(uniqueKeysWithValues: report.images.compactMap { image in
