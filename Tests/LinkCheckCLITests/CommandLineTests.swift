@@ -590,7 +590,7 @@ import Testing
         #expect(output.status == 0, "\(output)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: work.path("link.html").path) == "real.html")
         #expect(try String(contentsOf: work.path("real.html"), encoding: .utf8).hasPrefix("<!DOCTYPE html>"))
-        #expect(received.wait()?.contains(#""format" : 1"#) == true)
+        #expect(received.wait()?.contains(#""format" : 2"#) == true)
         var info = stat()
         #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "still a FIFO")
     }
