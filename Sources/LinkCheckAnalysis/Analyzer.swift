@@ -124,8 +124,12 @@ public struct Analyzer: Sendable {
         let names = Dictionary(images.map { ($0.name, Policy.names(of: $0)) }, uniquingKeysWith: { first, _ in first })
         let notices = Suppressions.apply(policy.suppressions, file: policy.suppressionsFile, to: suppressed, images: names).notices
         var baselined: [Finding] = []
+        let keys = Dictionary(images.indices.map { index in
+            (images[index].name, Baseline.imageKey(
+                of: images[index], placement: policy.bundles.placement(ofFile: images[index].path), inputs: policy.inputs,
+                external: index >= graph.scannedCount))
+        }, uniquingKeysWith: { first, _ in first })
         if let baseline = policy.baseline {
-            let keys = Dictionary(images.map { ($0.name, Baseline.key(of: $0)) }, uniquingKeysWith: { first, _ in first })
             let key = { (name: String) in keys[name] ?? name }
             baselined = baseline.acceptedFindings(findings, key: key)
             findings = baseline.newFindings(findings, key: key)
@@ -134,6 +138,7 @@ public struct Analyzer: Sendable {
         let reports = reported.sorted().map { index in
             var report = imageReport(index, findings: byImage[images[index].name] ?? [], reported: reported, unsafeImages: unsafeImages)
             report.extensionSafeFlag = flagCases[index]
+            report.baselineKey = keys[images[index].name] ?? images[index].name
             return report
         }
         return Outcome(images: reports, findings: findings, baselined: baselined, notices: notices)

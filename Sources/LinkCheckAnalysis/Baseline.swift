@@ -4,40 +4,96 @@ import LinkCheckInspection
 import LinkCheckRules
 
 /// Accepted findings (`--write-baseline FILE`, `--baseline FILE`): a run
-/// with a baseline fails only on findings that are not in it. Entries are
-/// keyed by rule, image SONAME (or file name) and symbol, so they survive
-/// rebuilds and moves.
+/// with a baseline fails only on findings that are not in it. An entry
+/// hides only the same finding: the same rule, severity, image
+/// (``imageKey(of:placement:inputs:external:)``: by its place, so two
+/// images of one name in two bundles never share entries, and entries
+/// survive rebuilds and moves), symbol, and chain of images it is reached
+/// through. A warning that became an error, or an API now reached through
+/// another chain, is a new finding.
 ///
-/// The file: `{"format": 1, "findings": [{"rule", "image", "symbol"?}]}`,
-/// sorted, one entry per distinct key.
+/// The file: `{"format": 2, "findings": [{"rule", "severity", "image",
+/// "symbol"?, "chain"?}]}`, sorted, one entry per distinct finding. Format
+/// 1 (rule, link or file name, symbol) is refused with a message that says
+/// to write the baseline again: its entries would hide findings of other
+/// images, chains and severities.
 public struct Baseline: Sendable, Equatable {
     public struct Entry: Sendable, Hashable, Codable, Comparable {
         public var rule: String
+        public var severity: Severity
+        /// The image's key (``Baseline/imageKey(of:placement:inputs:external:)``).
         public var image: String
         public var symbol: String?
+        /// For a finding reached through other images (a transitive one):
+        /// their keys, from the one ``image`` links to the one that uses
+        /// the API; `nil` for an image's own finding.
+        public var chain: [String]?
+
+        public init(rule: String, severity: Severity, image: String, symbol: String?, chain: [String]?) {
+            self.rule = rule
+            self.severity = severity
+            self.image = image
+            self.symbol = symbol
+            self.chain = chain
+        }
+
+        /// The entry of `finding`, whose image names (``Finding/image``,
+        /// ``Finding/chainImages``) `key` turns into image keys.
+        public init(_ finding: Finding, key: (String) -> String) {
+            self.init(
+                rule: finding.rule, severity: finding.severity, image: key(finding.image), symbol: finding.symbol,
+                chain: finding.chainImages.count > 1 ? finding.chainImages.dropFirst().map(key) : nil)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case rule, severity, image, symbol, chain
+        }
+
+        /// Reads an entry; a severity other than `error`, `warning` or
+        /// `note` is out of shape, said so.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            rule = try container.decode(String.self, forKey: .rule)
+            let name = try container.decode(String.self, forKey: .severity)
+            guard let severity = Severity(rawValue: name) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .severity, in: container, debugDescription: "unknown severity '\(name)' (error, warning or note)")
+            }
+            self.severity = severity
+            image = try container.decode(String.self, forKey: .image)
+            symbol = try container.decodeIfPresent(String.self, forKey: .symbol)
+            chain = try container.decodeIfPresent([String].self, forKey: .chain)
+        }
 
         public static func < (lhs: Entry, rhs: Entry) -> Bool {
-            (lhs.rule, lhs.image, lhs.symbol ?? "") < (rhs.rule, rhs.image, rhs.symbol ?? "")
+            (lhs.rule, lhs.image, lhs.symbol ?? "", (lhs.chain ?? []).joined(separator: "\u{0}"), lhs.severity.rawValue)
+                < (rhs.rule, rhs.image, rhs.symbol ?? "", (rhs.chain ?? []).joined(separator: "\u{0}"), rhs.severity.rawValue)
         }
     }
 
+    /// The format this linkcheck writes and reads.
+    public static let format = 2
+
     public var entries: Set<Entry>
 
-    /// The baseline of `findings`; `key` gives an image name's baseline
-    /// key (``key(of:)``).
-    /// or file name.
+    /// The baseline of `findings`; `key` gives an image name's key
+    /// (``imageKey(of:placement:inputs:external:)``, as
+    /// ``ImageReport/baselineKey`` holds it).
     ///
     /// Completeness findings (`INSP001`, `LINK002`) are left out: what could
     /// not be read is never accepted as safe.
     public init(findings: [Finding], key: (String) -> String) {
-        entries = Set(findings.filter { !BuiltInRules.isCompleteness($0.rule) }.map {
-            Entry(rule: $0.rule, image: key($0.image), symbol: $0.symbol)
-        })
+        entries = Set(findings.filter { !BuiltInRules.isCompleteness($0.rule) }.map { Entry($0, key: key) })
     }
 
     private struct File: Codable {
         var format: Int
         var findings: [Entry]
+    }
+
+    /// The part of the file read first, to tell the format.
+    private struct Header: Decodable {
+        var format: Int
     }
 
     /// Reads a baseline file, as strictly as rule packs and `linkcheck.json`
@@ -47,8 +103,8 @@ public struct Baseline: Sendable, Equatable {
     /// - Throws: a message naming the file and what is wrong: it cannot be
     ///   read (the system's reason), is not JSON (the line and column where
     ///   it leaves the grammar, and why), is out of shape (the JSON path and
-    ///   the problem: `$.findings[0].rule: missing`), or has another
-    ///   `format`.
+    ///   the problem: `$.findings[0].rule: missing`), is of format 1 (write
+    ///   it again), or has another `format`.
     public init(path: String) throws(BaselineError) {
         let data: Data
         do {
@@ -64,16 +120,23 @@ public struct Baseline: Sendable, Equatable {
             throw BaselineError(path: path, syntaxError: error)
         }
         if let duplicate = duplicates.first { throw problem("\(duplicate.jsonPath): \(duplicate.problem)") }
-        let file: File
-        do {
-            file = try JSONDecoder().decode(File.self, from: data)
-        } catch let error as DecodingError {
-            throw problem(Self.describe(error))
-        } catch {
-            throw problem("\(error)")
+        func decode<T: Decodable>(_ type: T.Type) throws(BaselineError) -> T {
+            do {
+                return try JSONDecoder().decode(type, from: data)
+            } catch let error as DecodingError {
+                throw problem(Self.describe(error))
+            } catch {
+                throw problem("\(error)")
+            }
         }
-        guard file.format == 1 else { throw BaselineError(message: "\(path): unsupported baseline format \(file.format) (this linkcheck reads format 1)") }
-        entries = Set(file.findings)
+        let format = try decode(Header.self).format
+        guard format != 1 else {
+            throw BaselineError(message: "\(path): a baseline of format 1, whose entries name images by file name and leave out the chain and severity, so they would hide other findings than those accepted: write it again with --write-baseline (this linkcheck reads format \(Self.format))")
+        }
+        guard format == Self.format else {
+            throw BaselineError(message: "\(path): unsupported baseline format \(format) (this linkcheck reads format \(Self.format))")
+        }
+        entries = Set(try decode(File.self).findings)
     }
 
     /// A decoding error as `JSON path: problem`.
@@ -102,21 +165,40 @@ public struct Baseline: Sendable, Equatable {
     public func encoded() -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(File(format: 1, findings: entries.sorted()))) ?? Data()
+        return (try? encoder.encode(File(format: Self.format, findings: entries.sorted()))) ?? Data()
     }
 
-    /// How a baseline names an image, so that entries survive rebuilds and
-    /// moves: its link name (SONAME or install name, else its file name),
-    /// with the slice of a fat file and the member of an archive
-    /// (`@rpath/Kit.framework/Kit[arm64]`), so two slices never share
-    /// entries.
-    public static func key(linkName: String, identity: ImageIdentity) -> String {
-        linkName + (identity.slice.map { "[\($0)]" } ?? "") + (identity.member.map { "(\($0))" } ?? "")
-    }
-
-    /// ``key(linkName:identity:)`` of an image.
-    public static func key(of image: BinaryImage) -> String {
-        key(linkName: image.linkName, identity: image.identity)
+    /// How a baseline names an image, so that two images never share
+    /// entries and entries survive rebuilds and moves, with the slice of a
+    /// fat file and the member of an archive
+    /// (`Photos.app/Frameworks/Kit.framework/Kit[arm64]`):
+    ///
+    /// - in a bundle (`placement`): the outermost bundle's folder name and
+    ///   the image's place in it
+    ///   (`Photos.app/PlugIns/PhotosShare.appex/PhotosShare`, the app given
+    ///   as a folder or in an `.ipa`);
+    /// - a library found outside the paths given (`external`: a system
+    ///   library, a framework beside a product): its link name (SONAME or
+    ///   install name), the same on every machine;
+    /// - else its path relative to the path given (of `inputs`, the longest)
+    ///   that holds it (`lib/libShareKit.so` under `build`), or its file name
+    ///   when that path is the file itself; the path as it is when no input
+    ///   holds it.
+    public static func imageKey(of image: BinaryImage, placement: BundlePlacement?, inputs: [String], external: Bool) -> String {
+        let identity = image.identity
+        let base: String
+        if let placement {
+            base = placement.outermost.folderName + "/" + placement.place
+        } else if external {
+            base = image.linkName
+        } else if inputs.contains(identity.path) {
+            base = image.fileName
+        } else if let input = inputs.filter({ identity.path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }).max(by: { $0.count < $1.count }) {
+            base = String(identity.path.dropFirst(input.hasSuffix("/") ? input.count : input.count + 1))
+        } else {
+            base = identity.displayPath
+        }
+        return ImageIdentity(path: base, slice: identity.slice, member: identity.member).description
     }
 
     /// The findings not in the baseline.
@@ -131,8 +213,7 @@ public struct Baseline: Sendable, Equatable {
 
     /// Whether the baseline accepts `finding`: never a completeness one.
     func contains(_ finding: Finding, key: (String) -> String) -> Bool {
-        !BuiltInRules.isCompleteness(finding.rule)
-            && entries.contains(Entry(rule: finding.rule, image: key(finding.image), symbol: finding.symbol))
+        !BuiltInRules.isCompleteness(finding.rule) && entries.contains(Entry(finding, key: key))
     }
 }
 

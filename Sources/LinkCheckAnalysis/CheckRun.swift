@@ -47,6 +47,7 @@ public enum CheckRun {
     ) -> Report {
         var policy = policy
         policy.bundles = discovery.bundles
+        policy.inputs = discovery.paths
         let options = Inspection.Options(strings: rules.stringPatterns, symbols: symbolSelection(rules))
         let inspected = Inspection.inspect(discovery, options: options, jobs: jobs)
         let scanned = inspected.images

@@ -12,7 +12,10 @@ import LinkCheckImage
 ///
 /// `LC_RPATH` entries are themselves expanded with `@loader_path` (the
 /// image that carries them) and `@executable_path`. Install names under
-/// `/System/` and `/usr/lib/` are the SDK's: known, not inspected.
+/// `/System/` and `/usr/lib/` are the SDK's: known, not inspected; so is an
+/// `@rpath` name that an `LC_RPATH` entry takes there
+/// (`@rpath/libswiftCore.dylib` through `/usr/lib/swift`, where the OS
+/// ships the Swift runtime from iOS 12.2 and macOS 10.14.4 on).
 enum DyldSearch {
     /// What one image knows of the processes it is loaded into: the folders
     /// its loaders' `LC_RPATH` entries expand to, and the folders of the
@@ -77,8 +80,9 @@ enum DyldSearch {
         Context(inheritedRunPaths: runPaths(of: image, in: context), executableFolders: executableFolders(of: image, in: context))
     }
 
-    /// Whether `installName` is a system library's, which the SDK provides
-    /// and linkcheck does not inspect: `/System/Library/…`, `/usr/lib/…`.
+    /// Whether `installName` (or a path dyld would try for one) is a system
+    /// library's, which the SDK provides and linkcheck does not inspect:
+    /// `/System/Library/…`, `/usr/lib/…`, `/usr/lib/swift/libswiftCore.dylib`.
     static func isSystem(_ installName: String) -> Bool {
         installName.hasPrefix("/System/") || installName.hasPrefix("/usr/lib/")
     }

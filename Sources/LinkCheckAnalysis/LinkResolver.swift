@@ -234,7 +234,7 @@ public struct LinkResolver: Sendable {
                 if let found = load(path, for: index, inspect: inspect) { return .found(found) }
             }
             if let found = scannedImage(named: name, for: index) { return .found(found) }
-            if DyldSearch.isSystem(name) { return .system }
+            if DyldSearch.isSystem(name) || candidates.contains(where: DyldSearch.isSystem) { return .system }
             if let other = (byName[name] ?? []).first(where: { $0 != index }) { return .mismatch(other) }
             let folders = candidates.map(LdSoSearch.directory(of:))
             return .missing(folders, unreadable: candidates.compactMap { unreadable[$0] })

@@ -189,6 +189,11 @@ public struct ImageReport: Sendable, Equatable {
     /// (``BundlePlacement/place``), the role the bundle gives it, and the
     /// xcframework library it is in; `nil` outside bundles.
     public var bundle: BundlePlacement?
+    /// How a baseline names the image
+    /// (``Baseline/imageKey(of:placement:inputs:external:)``:
+    /// `Photos.app/PlugIns/PhotosShare.appex/PhotosShare`); its name until
+    /// the analysis sets it.
+    public var baselineKey: String
 
     public init(
         image: BinaryImage, role: AssignedRole, verdict: Verdict, links: [String], provides: [String], external: Bool
@@ -211,6 +216,7 @@ public struct ImageReport: Sendable, Equatable {
         facts = image.facts
         warnings = image.warnings
         self.external = external
+        baselineKey = image.name
     }
 
     /// The file the image is in, as reports name it
@@ -232,6 +238,13 @@ public struct ImageReport: Sendable, Equatable {
 
     /// The link name (the declared name, else the file name).
     public var linkName: String { declaredName ?? (identity.path.split(separator: "/").last.map(String.init) ?? identity.path) }
+
+    /// The link name with the slice of a fat file and the member of an
+    /// archive (`@rpath/Kit.framework/Kit[arm64]`), so two slices never
+    /// share it: what SARIF's fingerprints name the image by.
+    public var qualifiedLinkName: String {
+        ImageIdentity(path: linkName, slice: identity.slice, member: identity.member).description
+    }
 }
 
 /// Whether an image's call sites were analysed.

@@ -35,6 +35,10 @@ public struct Policy: Sendable, Equatable {
     /// The bundles around the scanned files (``Discovery/bundles``): the
     /// roles they give come after those assigned by name.
     public var bundles = BundleLayout()
+    /// The paths given (``Discovery/paths``): a baseline names an image
+    /// outside bundles by its path relative to the one that holds it
+    /// (``Baseline/imageKey(of:placement:inputs:external:)``).
+    public var inputs: [String] = []
 
     public init(
         extensions: [String: String?] = [:], apps: [String] = [], requiredArchitectures: [String] = [],

@@ -147,8 +147,7 @@ enum CheckCommand {
         // Libraries found while resolving are known only now.
         try OutputConflicts.refuse(outputs, reads: report.filesRead.map { .init(role: "the library", path: $0) })
         if let path = parsed.last("write-baseline") {
-            let keys = Dictionary(report.images.map { ($0.name, Baseline.key(linkName: $0.linkName, identity: $0.identity)) },
-                                  uniquingKeysWith: { first, _ in first })
+            let keys = Dictionary(report.images.map { ($0.name, $0.baselineKey) }, uniquingKeysWith: { first, _ in first })
             do {
                 try OutputFile.write(Baseline(findings: report.findings + report.baselined, key: { keys[$0] ?? $0 }).encoded(), to: path)
             } catch {

@@ -36,24 +36,20 @@ enum RuleLoading {
         var packs: [RulePack] = []
         var problems: [RulePackProblem] = []
         var seen = Set<String>()
+        // Ids are checked across every pack, also one with other problems,
+        // and against the built-in checks.
+        var ids = RuleIDRegistry(reserved: Dictionary(BuiltInRules.all.map { ($0.id, "linkcheck's built-in checks") }, uniquingKeysWith: { first, _ in first }))
         // The same file named twice is loaded once.
         for path in paths where seen.insert(URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path).inserted {
-            var (pack, found) = RulePackLoader.load(path: path)
-            if let origin = namedIn[path], let first = found.first, case .unreadable(let reason) = first.kind {
-                found = [RulePackProblem(file: origin.file, jsonPath: origin.jsonPath, kind: .unreadablePack(path: path, reason: reason))]
+            var loaded = RulePackLoader.load(path: path)
+            if let origin = namedIn[path], let first = loaded.problems.first, case .unreadable(let reason) = first.kind {
+                loaded.problems = [RulePackProblem(file: origin.file, jsonPath: origin.jsonPath, kind: .unreadablePack(path: path, reason: reason))]
             }
-            problems += found
-            if let pack { packs.append(pack) }
+            problems += loaded.problems + loaded.ruleIDs.compactMap { ids.register($0, file: path) }
+            if let pack = loaded.pack { packs.append(pack) }
         }
-        let (rules, duplicates) = RuleSet.build(packs: packs)
-        problems += duplicates
-        let builtIn = Set(BuiltInRules.all.map(\.id))
-        for pack in rules.packs {
-            for (index, rule) in pack.rules.enumerated() where builtIn.contains(rule.id) {
-                problems.append(RulePackProblem(
-                    file: pack.path, jsonPath: "$.rules[\(index)].id", kind: .duplicateID(rule.id, firstSeen: "linkcheck's built-in checks")))
-            }
-        }
+        // Its own duplicates are among those found above.
+        let rules = RuleSet.build(packs: packs).0
         return problems.isEmpty ? .success(rules) : .failure(RuleLoadingFailure(problems: problems, message: nil))
     }
 }

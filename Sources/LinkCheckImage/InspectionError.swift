@@ -29,12 +29,16 @@ public enum InspectionError: Error, Sendable, Hashable, CustomStringConvertible 
     /// An archive (an `.ipa`) that could not be unpacked, or that was
     /// refused: nothing of it is checked.
     case archive(path: String, problem: ArchiveProblem)
+    /// A bundle (`.app`, `.appex`, `.framework`; `path` is its folder)
+    /// whose executable cannot be found where its layout and
+    /// `CFBundleExecutable` put it: the bundle cannot be checked.
+    case bundleExecutable(path: String, problem: BundleExecutableProblem)
 
     /// The file the error is about.
     public var path: String {
         switch self {
         case .unreadable(let path, _), .notAnImage(let path), .malformed(let path, _, _, _), .notInspectable(let path, _),
-             .changedWhileRead(let path), .invalidFileName(let path), .archive(let path, _): path
+             .changedWhileRead(let path), .invalidFileName(let path), .archive(let path, _), .bundleExecutable(let path, _): path
         }
     }
 
@@ -50,6 +54,7 @@ public enum InspectionError: Error, Sendable, Hashable, CustomStringConvertible 
         case .changedWhileRead: .changedWhileRead(path: path)
         case .invalidFileName: .invalidFileName(path: path)
         case .archive(_, let problem): .archive(path: path, problem: problem)
+        case .bundleExecutable(_, let problem): .bundleExecutable(path: path, problem: problem)
         }
     }
 
@@ -68,6 +73,8 @@ public enum InspectionError: Error, Sendable, Hashable, CustomStringConvertible 
         case .invalidFileName(let path):
             "\(path): the file name is not valid UTF-8, which linkcheck cannot open"
         case .archive(let path, let problem):
+            "\(path): \(problem)"
+        case .bundleExecutable(let path, let problem):
             "\(path): \(problem)"
         }
     }

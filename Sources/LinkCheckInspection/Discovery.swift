@@ -20,7 +20,8 @@ public struct Discovery: Sendable, Equatable {
     public var skipped: [SkippedEntry] = []
     /// Paths that could not be examined at all (missing, an unreadable
     /// directory, a path given that is a dangling link or a link loop, a
-    /// name that is not valid UTF-8).
+    /// name that is not valid UTF-8), and the bundles walked whose
+    /// executable cannot be found (``BundleLayout/missingExecutables``).
     public var errors: [InspectionError] = []
     /// The `.ipa` archives found, each unpacked into a private folder whose
     /// files are among ``files``; ``removeUnpackedFiles()`` removes them.
@@ -64,7 +65,7 @@ public struct Discovery: Sendable, Equatable {
         walker.roots = paths.compactMap { path in
             var info = stat()
             guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
-            return Walker.realPath(path)
+            return SymbolicLinks.realPath(path)
         }
         for path in paths {
             walker.visit(path, depth: 0)
@@ -73,10 +74,11 @@ public struct Discovery: Sendable, Equatable {
         files = walker.files.values.map(\.path).sorted()
         pathsByIdentity = walker.files.mapValues(\.path)
         archives = walker.archives
-        bundles = BundleLayout(files: files, unpacked: archives.map { ArchiveFolder(folder: $0.folder, archive: $0.archive) })
+        bundles = BundleLayout(
+            files: files, bundleFolders: walker.bundleFolders, unpacked: archives.map { ArchiveFolder(folder: $0.folder, archive: $0.archive) })
         skipped = walker.skipped.map { SkippedEntry(path: displayPath(of: $0.path), reason: $0.reason, kind: $0.kind) }
             .sorted { $0.path < $1.path }
-        errors = walker.errors.map(named)
+        errors = (walker.errors + bundles.missingExecutables).map(named)
     }
 
     /// The archive entry the file at `path` (one of ``files``) was unpacked
@@ -161,6 +163,9 @@ private struct Walker {
     /// (`Kit.framework/Versions/A/Kit`, not `Versions/Current/Kit`).
     var pendingLinks: [(path: String, depth: Int)] = []
     var visitedDirectories = Set<FileIdentity>()
+    /// The bundle folders walked (`*.app`, `*.appex`, `*.framework`,
+    /// `*.xcframework`), without a trailing `/`.
+    var bundleFolders: [String] = []
     var skipped: [SkippedEntry] = []
     var errors: [InspectionError] = []
     /// The archives unpacked, and their files' identities (each unpacked
@@ -195,7 +200,7 @@ private struct Walker {
             // given is an input that cannot be read.
             if depth > 0, code == ENOENT || code == ENOTDIR || code == ELOOP {
                 let reason = code == ELOOP
-                    ? "a symbolic link loop" : "a symbolic link to \(Self.linkText(path) ?? "?"), which does not exist"
+                    ? "a symbolic link loop" : "a symbolic link to \(SymbolicLinks.target(of: path) ?? "?"), which does not exist"
                 skipped.append(SkippedEntry(path: path, reason: reason, kind: .link))
             } else {
                 errors.append(.unreadable(path: path, errno: code))
@@ -205,7 +210,7 @@ private struct Walker {
         // A link met in a walked folder must stay inside the given ones,
         // and waits until the folders are walked.
         if isLink, depth > 0, !followingLink {
-            if !followingSymbolicLinks, let target = Self.realPath(path), !isInsideRoots(target) {
+            if !followingSymbolicLinks, let target = SymbolicLinks.realPath(path), !isInsideRoots(target) {
                 skipped.append(SkippedEntry(path: path, reason: "a symbolic link to \(target), outside the given paths", kind: .link))
             } else {
                 pendingLinks.append((path, depth))
@@ -228,6 +233,9 @@ private struct Walker {
                 skipped.append(SkippedEntry(path: path, reason: "nested deeper than \(Self.maximumDepth) directories", kind: .folder))
                 return
             }
+            var folder = Substring(path)
+            while folder.count > 1 && folder.hasSuffix("/") { folder = folder.dropLast() }
+            if BundleLayout.kinds[(String(folder) as NSString).pathExtension] != nil { bundleFolders.append(String(folder)) }
             for name in entries(of: path) {
                 visit(path.hasSuffix("/") ? path + name : path + "/" + name, depth: depth + 1)
             }
@@ -253,7 +261,7 @@ private struct Walker {
                 errors.append(.archive(path: path, problem: .noApp))
                 return
             }
-            roots.append(Self.realPath(archive.folder) ?? archive.folder)
+            roots.append(SymbolicLinks.realPath(archive.folder) ?? archive.folder)
             visit(payload, depth: depth + 1)
         } catch {
             errors.append(error)
@@ -276,22 +284,6 @@ private struct Walker {
         roots.contains { root in
             target == root || target.hasPrefix(root == "/" ? "/" : root + "/")
         }
-    }
-
-    /// `path` with every symbolic link, `.` and `..` resolved
-    /// (`realpath(3)`), or `nil` when it cannot be.
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
-
-    /// What the symbolic link at `path` holds (`readlink(2)`), or `nil`.
-    static func linkText(_ path: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink(path, &buffer, buffer.count - 1)
-        guard count >= 0 else { return nil }
-        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// The names in directory `path` except `.` and `..`, sorted

@@ -37,14 +37,14 @@ public struct SARIFRenderer {
                 let image = images[finding.image]
                 return result(
                     finding, ruleIndex: ruleIndex[finding.rule] ?? 0,
-                    linkName: image.map { Baseline.key(linkName: $0.linkName, identity: $0.identity) } ?? finding.image,
+                    linkName: image?.qualifiedLinkName ?? finding.image,
                     file: image?.file ?? report.file(of: finding.image), inArchive: image?.identity.unpackedFrom != nil)
             })])
         return encode(log)
     }
 
-    /// The SARIF result of `finding`: `linkName` is the image's baseline key
-    /// (link name, slice, member) and `file` the path of the file it is in
+    /// The SARIF result of `finding`: `linkName` is the image's
+    /// ``ImageReport/qualifiedLinkName`` (link name, slice, member) and `file` the path of the file it is in
     /// (the `.ipa` for an image unpacked from one, `inArchive`: the logical
     /// location's fully qualified name then gives the entry,
     /// `Photos.ipa:Payload/…`, and no byte offset is given, since offsets

@@ -6,6 +6,19 @@ public enum RulePackLoader {
     /// The `format` this linkcheck reads.
     public static let supportedFormat = 1
 
+    /// What reading one pack file gave.
+    public struct Outcome: Sendable {
+        /// The pack, when the file has no problem.
+        public var pack: RulePack?
+        /// Every problem found.
+        public var problems: [RulePackProblem]
+        /// The rule ids the file declares (each rule object's string `id`,
+        /// the first of a repeated one), also in a pack or rule with
+        /// problems: ids repeated across packs are found in the same run
+        /// (``RuleIDRegistry``).
+        public var ruleIDs: [RuleIDRegistry.Declaration] = []
+    }
+
     /// Reads and validates the pack at `path` (its syntax with
     /// ``JSONSyntax``, which rejects trailing commas and gives the line and
     /// column of a syntax error).
@@ -13,30 +26,31 @@ public enum RulePackLoader {
     /// - Returns: the pack when it has no problem, and every problem found:
     ///   unreadable file, invalid JSON, unsupported `format`, unknown key,
     ///   missing field, wrong type, invalid value (id shape, severity,
-    ///   category, extension type), bad glob, or an id repeated in the file.
-    public static func load(path: String) -> (pack: RulePack?, problems: [RulePackProblem]) {
+    ///   category, extension type), bad glob, or an id repeated in the file
+    ///   (also between rules that have other problems).
+    public static func load(path: String) -> Outcome {
         do throws(InputFile.Failure) {
             return load(data: try InputFile.read(path), path: path)
         } catch {
-            return (nil, [RulePackProblem(file: path, jsonPath: "$", kind: .unreadable(reason: error.reason))])
+            return Outcome(pack: nil, problems: [RulePackProblem(file: path, jsonPath: "$", kind: .unreadable(reason: error.reason))])
         }
     }
 
     /// Validates a pack already in memory; `path` names it in problems.
-    public static func load(data: Data, path: String) -> (pack: RulePack?, problems: [RulePackProblem]) {
+    public static func load(data: Data, path: String) -> Outcome {
         let document: Any
         let duplicates: [JSONDuplicateKeys.Duplicate]
         do {
             (document, duplicates) = try JSONSyntax.parse(data)
         } catch {
-            return (nil, [RulePackProblem(file: path, jsonPath: "$", kind: .invalidJSON(error))])
+            return Outcome(pack: nil, problems: [RulePackProblem(file: path, jsonPath: "$", kind: .invalidJSON(error))])
         }
         var reader = PackReader(file: path)
         for duplicate in duplicates {
             reader.report(duplicate.jsonPath, .duplicateKey(duplicate))
         }
         let pack = reader.pack(document)
-        return (reader.problems.isEmpty ? pack : nil, reader.problems)
+        return Outcome(pack: reader.problems.isEmpty ? pack : nil, problems: reader.problems, ruleIDs: reader.ruleIDs)
     }
 }
 
@@ -44,6 +58,8 @@ public enum RulePackLoader {
 private struct PackReader {
     let file: String
     var problems: [RulePackProblem] = []
+    /// The first declaration of each rule id, valid rule or not.
+    var ruleIDs: [RuleIDRegistry.Declaration] = []
 
     static let packKeys: Set<String> = ["format", "name", "version", "description", "rules"]
     static let ruleKeys: Set<String> = [
@@ -106,12 +122,16 @@ private struct PackReader {
                 var seen: [String: String] = [:]
                 for (index, item) in array.enumerated() {
                     let path = "$.rules[\(index)]"
-                    guard let rule = rule(item, path, pack: name ?? "") else { continue }
-                    if let first = seen[rule.id] {
-                        report("\(path).id", .duplicateID(rule.id, firstSeen: "\(file) \(first)"))
+                    let parsed = rule(item, path, pack: name ?? "")
+                    // An id repeated is a problem whatever else is wrong
+                    // with either rule.
+                    guard let id = (item as? [String: Any])?["id"] as? String else { continue }
+                    if let first = seen[id] {
+                        report("\(path).id", .duplicateID(id, firstSeen: "\(file) \(first)"))
                     } else {
-                        seen[rule.id] = path
-                        rules.append(rule)
+                        seen[id] = path
+                        ruleIDs.append(RuleIDRegistry.Declaration(id: id, jsonPath: "\(path).id"))
+                        if let parsed { rules.append(parsed) }
                     }
                 }
             } else {

@@ -37,17 +37,15 @@ public final class RuleSet: Sendable {
     /// the later rule is left out.
     public static func build(packs: [RulePack], demangler: Demangler = Demangler()) -> (RuleSet, [RulePackProblem]) {
         var problems: [RulePackProblem] = []
-        var firstFile: [String: String] = [:]
+        var registry = RuleIDRegistry()
         var kept: [RulePack] = []
         for var pack in packs {
             pack.rules = pack.rules.enumerated().compactMap { index, rule in
-                if let first = firstFile[rule.id] {
-                    problems.append(RulePackProblem(
-                        file: pack.path, jsonPath: "$.rules[\(index)].id",
-                        kind: .duplicateID(rule.id, firstSeen: first)))
+                let declaration = RuleIDRegistry.Declaration(id: rule.id, jsonPath: "$.rules[\(index)].id")
+                if let problem = registry.register(declaration, file: pack.path) {
+                    problems.append(problem)
                     return nil
                 }
-                firstFile[rule.id] = pack.path
                 return rule
             }
             kept.append(pack)

@@ -257,4 +257,121 @@ import Testing
         ])
         #expect(report.images.first { $0.name.hasSuffix("/Stickers") }.map { "\($0.role.rawValue) \($0.extensionType ?? "-")" } == "extension -")
     }
+    /// The error of each bundle `report` could not check, its path relative
+    /// to `app`'s folder.
+    static func bundleErrors(_ report: Report, in app: URL) -> [String] {
+        report.errors.compactMap { error in
+            guard case .bundleExecutable = error else { return nil }
+            return String(error.description.dropFirst(app.deletingLastPathComponent().path.count + 1))
+        }
+    }
+
+    /// The share extension's executable is gone: the run says which bundle
+    /// and what it expected, and exits 2, as for a file that cannot be read.
+    @Test func anExtensionWhoseExecutableIsMissing() throws {
+        let (copy, app) = try Self.shopCopy { app in
+            try FileManager.default.removeItem(at: app.appendingPathComponent("PlugIns/Share.appex/Share"))
+        }
+        defer { withExtendedLifetime(copy) {} }
+        let report = try Self.check(app)
+        #expect(Self.bundleErrors(report, in: app) == [
+            "Shop.app/PlugIns/Share.appex: no executable: its Info.plist's CFBundleExecutable is 'Share', and Share.appex/Share does not exist",
+        ])
+        #expect(report.errors.count == 1)
+        #expect(report.exitStatus == 2)
+        #expect(!report.images.contains { $0.role == .extension && $0.extensionType == "share" })
+    }
+
+    /// The executable is there under another name than CFBundleExecutable's:
+    /// the bundle is an error, and the file is still checked (as a
+    /// framework: nothing says it is the extension).
+    @Test func anExtensionWhoseExecutableIsNamedOtherwise() throws {
+        let (copy, app) = try Self.shopCopy { app in
+            let appex = app.appendingPathComponent("PlugIns/Share.appex")
+            try FileManager.default.moveItem(at: appex.appendingPathComponent("Share"), to: appex.appendingPathComponent("ShareExtension"))
+        }
+        defer { withExtendedLifetime(copy) {} }
+        let report = try Self.check(app)
+        #expect(Self.bundleErrors(report, in: app) == [
+            "Shop.app/PlugIns/Share.appex: no executable: its Info.plist's CFBundleExecutable is 'Share', and Share.appex/Share does not exist",
+        ])
+        #expect(report.exitStatus == 2)
+        let renamed = try #require(report.images.first { $0.name.hasSuffix("/ShareExtension") })
+        #expect(renamed.role == .framework && renamed.verdict == .unsafe)
+    }
+
+    /// An executable that is a symbolic link to a file inside its bundle is
+    /// followed: the target is the extension, checked as one.
+    @Test func anExtensionWhoseExecutableIsALinkInsideTheBundle() throws {
+        let (copy, app) = try Self.shopCopy { app in
+            let appex = app.appendingPathComponent("PlugIns/Share.appex")
+            try FileManager.default.createDirectory(at: appex.appendingPathComponent("bin"), withIntermediateDirectories: true)
+            try FileManager.default.moveItem(at: appex.appendingPathComponent("Share"), to: appex.appendingPathComponent("bin/Share"))
+            try FileManager.default.createSymbolicLink(atPath: appex.appendingPathComponent("Share").path, withDestinationPath: "bin/Share")
+        }
+        defer { withExtendedLifetime(copy) {} }
+        let report = try Self.check(app)
+        #expect(report.errors.isEmpty)
+        let share = try #require(report.images.first { $0.role == .extension && $0.extensionType == "share" })
+        #expect(Self.inside(app, share.name) == "PlugIns/Share.appex/bin/Share")
+        #expect(share.verdict == .unsafe)
+        #expect(Self.findings(report, in: app, rules: ["AEX001"]).contains("PlugIns/Share.appex/bin/Share: error AEX001 +[UIApplication sharedApplication]"))
+        #expect(report.exitStatus == 1)
+    }
+
+    /// A link that leads out of the bundle, or nowhere, is no executable
+    /// of the bundle's own.
+    @Test(arguments: ["../../Shop", "nowhere"])
+    func anExtensionWhoseExecutableIsALinkOutOfTheBundleOrDangling(_ target: String) throws {
+        let (copy, app) = try Self.shopCopy { app in
+            let executable = app.appendingPathComponent("PlugIns/Share.appex/Share")
+            try FileManager.default.removeItem(at: executable)
+            try FileManager.default.createSymbolicLink(atPath: executable.path, withDestinationPath: target)
+        }
+        defer { withExtendedLifetime(copy) {} }
+        let report = try Self.check(app)
+        let what = target == "nowhere"
+            ? "a symbolic link to nowhere, which does not exist"
+            : "a symbolic link to \(app.appendingPathComponent("Shop").resolvingSymlinksInPath().path), outside the bundle"
+        #expect(Self.bundleErrors(report, in: app) == [
+            "Shop.app/PlugIns/Share.appex: no executable: its Info.plist's CFBundleExecutable is 'Share', and Share.appex/Share is \(what)",
+        ])
+        #expect(report.exitStatus == 2)
+        #expect(!report.images.contains { $0.role == .extension && $0.extensionType == "share" })
+    }
+
+    /// A framework without its binary, and an app whose executable is named
+    /// otherwise and that has no Info.plist naming it, are errors too.
+    @Test func aFrameworkAndAnAppWithoutTheirExecutables() throws {
+        let (copy, app) = try Self.shopCopy { app in
+            try FileManager.default.removeItem(at: app.appendingPathComponent("Frameworks/Camera.framework/Camera"))
+            try FileManager.default.removeItem(at: app.appendingPathComponent("Info.plist"))
+            try FileManager.default.moveItem(at: app.appendingPathComponent("Shop"), to: app.appendingPathComponent("ShopApp"))
+        }
+        defer { withExtendedLifetime(copy) {} }
+        let report = try Self.check(app)
+        #expect(Self.bundleErrors(report, in: app) == [
+            "Shop.app: no executable: no Info.plist of it names its executable (CFBundleExecutable), so it is looked for as 'Shop', the bundle's name, and Shop.app/Shop does not exist",
+            "Shop.app/Frameworks/Camera.framework: no executable: its Info.plist's CFBundleExecutable is 'Camera', and Camera.framework/Camera does not exist",
+        ])
+        #expect(report.exitStatus == 2)
+    }
+
+    /// A macOS versioned framework is made of links (`Versions/Current`,
+    /// `Kit → Versions/Current/Kit`), followed inside the bundle; its
+    /// binary made a link out of the bundle is an error.
+    @Test func aVersionedFrameworkWhoseExecutableLinksOutOfTheBundle() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let app = directory.path("Mail.app")
+        try FileManager.default.copyItem(at: try MachOFixture.macApp.path(), to: app)
+        let binary = app.appendingPathComponent("Contents/Frameworks/Kit.framework/Versions/A/Kit")
+        try FileManager.default.moveItem(at: binary, to: directory.path("Kit"))
+        try FileManager.default.createSymbolicLink(atPath: binary.path, withDestinationPath: directory.path("Kit").path)
+        let report = try CheckRun.check(paths: [directory.url.path], rules: try SampleAnalysisTests.defaultRules(), policy: Policy(), jobs: 2)
+        let kit = directory.path("Kit").resolvingSymlinksInPath().path
+        #expect(Self.bundleErrors(report, in: app) == [
+            "Mail.app/Contents/Frameworks/Kit.framework: no executable: its Info.plist's CFBundleExecutable is 'Kit', and Kit.framework/Versions/A/Kit is a symbolic link to \(kit), outside the bundle",
+        ])
+        #expect(report.exitStatus == 2)
+    }
 }

@@ -104,6 +104,30 @@ import Testing
         #expect(!report.findings.contains { $0.rule == "LINK001" }, "system install names are the SDK's, not missing")
     }
 
+    /// A Swift framework links the Swift runtime as `@rpath/libswiftCore.dylib`
+    /// and finds it through its LC_RPATH `/usr/lib/swift`, where the OS ships
+    /// it (iOS 12.2, macOS 10.14.4 on): a system library, as the install
+    /// name `/usr/lib/swift/libswiftCore.dylib` is, never LINK001. Without
+    /// that rpath entry the same names are missing.
+    @Test func theSwiftRuntimeThroughTheRpathUsrLibSwiftIsNotMissing() throws {
+        let swifty = try MachOFixture.swiftRuntimeUser.path()
+        let report = CheckRun.check(paths: [swifty.path], rules: try Self.defaultRules(), policy: Policy(), jobs: 1)
+        let image = try #require(report.images.first)
+        #expect(image.dependencies.map(\.name).filter { $0.hasPrefix("@rpath/") } == [
+            "@rpath/libswiftCore.dylib", "@rpath/libswiftFoundation.dylib",
+        ])
+        #expect(image.searchPaths.map(\.path).first == "/usr/lib/swift")
+        #expect(!report.findings.contains { $0.rule == "LINK001" }, "\(report.findings.map(\.message))")
+        #expect(report.exitStatus == 0)
+
+        var withoutSwiftRpath = try #require(try ImageInspector.inspect(path: swifty.path).first)
+        withoutSwiftRpath.searchPaths.removeAll { $0.path == "/usr/lib/swift" }
+        let graph = LinkResolver().resolve([withoutSwiftRpath]) { path in
+            Result { () throws(InspectionError) in try ImageInspector.inspect(path: path) }
+        }
+        #expect(graph.missing.map(\.needed) == ["@rpath/libswiftCore.dylib", "@rpath/libswiftFoundation.dylib"])
+    }
+
     @Test func rpathsAreInheritedAlongTheChainOfLoaders() throws {
         // Only the extension is scanned: SyncKit is found through its
         // @executable_path/../../Frameworks rpath, and Uploader, which

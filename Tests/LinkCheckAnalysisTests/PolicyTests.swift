@@ -234,10 +234,9 @@ import Testing
     }
 
     @Test func verdictsAgreeWithFindingsUnderABaseline() {
-        let key = { (name: String) in String(name.split(separator: "/").last!) }
         let all = Analyzer(images: Self.images, rules: PolicyTests.rules, policy: Policy(extensions: ["Ext": nil])).run()
         #expect(all.images.map(\.verdict) == [.unsafe, .unsafe])
-        let baseline = Baseline(findings: all.findings, key: key)
+        let baseline = Baseline(findings: all.findings, key: BaselineTests.keys(all.images))
         let result = Analyzer(images: Self.images, rules: PolicyTests.rules, policy: Policy(extensions: ["Ext": nil], baseline: baseline)).run()
         #expect(result.findings.isEmpty)
         #expect(result.baselined == all.findings)

@@ -67,8 +67,8 @@ struct RuleExampleBuilds: Sendable {
     static func defaultRules() throws -> RuleSet {
         var packs: [RulePack] = []
         for path in DefaultRulePacks.paths() {
-            let (pack, problems) = RulePackLoader.load(path: path)
-            guard let pack else { throw BuildFailure(description: problems.map(\.description).joined(separator: "\n")) }
+            let loaded = RulePackLoader.load(path: path)
+            guard let pack = loaded.pack else { throw BuildFailure(description: loaded.problems.map(\.description).joined(separator: "\n")) }
             packs.append(pack)
         }
         return RuleSet.build(packs: packs).0

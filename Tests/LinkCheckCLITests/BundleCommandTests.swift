@@ -184,4 +184,27 @@ import Testing
         #expect(output.standardOutput.split(separator: "\n").last?.hasSuffix(", 1 link not followed") == true)
         #expect(try workspace.leftOver().isEmpty)
     }
+    /// An extension without its executable, in an .ipa: its error line
+    /// names the bundle by its entry, the summary counts it as failed, and
+    /// the exit status is 2 in text and JSON, though the rest is checked.
+    @Test func anExtensionWithoutItsExecutableExitsTwo() throws {
+        let copy = try Fixtures.temporaryDirectory()
+        let app = copy.path("Shop.app")
+        try FileManager.default.copyItem(at: try MachOFixture.shopApp.path(), to: app)
+        try FileManager.default.removeItem(at: app.appendingPathComponent("PlugIns/Share.appex/Share"))
+        let workspace = try Workspace { try $0.addDirectory(app, as: "Payload/Shop.app") }
+        let output = try workspace.linkcheck(["check", "Shop.ipa"])
+        #expect(output.status == 2, "\(output.standardOutput)\(output.standardError)")
+        let lines = output.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.contains(
+            "Shop.ipa:Payload/Shop.app/PlugIns/Share.appex: error: cannot inspect: no executable: its Info.plist's CFBundleExecutable is 'Share', and Share.appex/Share does not exist"))
+        #expect(lines.first == "Shop.ipa:Payload/Shop.app: 1 app, 1 extension (Stickers, imessage), 2 embedded frameworks")
+        #expect(lines.last?.hasPrefix("linkcheck: 4 images, ") == true && lines.last?.hasSuffix(", 1 file failed") == true)
+        let json = try workspace.linkcheck(["check", "--format", "json", "Shop.ipa"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        #expect((document["summary"] as? [String: Any])?["exitStatus"] as? Int == 2)
+        #expect((document["errors"] as? [[String: Any]])?.map { $0["path"] as? String } == ["Shop.ipa:Payload/Shop.app/PlugIns/Share.appex"])
+        #expect(json.status == 2)
+        #expect(try workspace.leftOver().isEmpty)
+    }
 }

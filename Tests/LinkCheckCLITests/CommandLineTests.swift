@@ -241,9 +241,36 @@ import Testing
             \(pack.path): error: $.rules[0].typo: unknown key 'typo'
             \(pack.path): error: $.rules[0].match[0].glob: bad glob 'x[': unclosed '[' at offset 1
             \(pack.path): error: $.rules[1]: missing required field 'source'
-            linkcheck: 3 problems found
+            \(pack.path): error: $.rules[1].id: duplicate rule id 'BAD001' (first defined in \(pack.path) $.rules[0])
+            linkcheck: 4 problems found
 
             """)
+    }
+
+    /// A pack with other problems still has its ids checked against the
+    /// built-in checks and the shipped packs, in the same run.
+    @Test func rulesValidateReportsReusedIDsInAPackWithOtherProblems() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let pack = directory.path("bad.json")
+        try """
+            {"format": 1, "name": "bad", "version": "1", "rules": [
+              {"id": "ARCH001", "api": "a", "category": "unavailable-api", "severity": "error",
+               "match": [{"symbol": "x"}], "fixit": "f", "source": "s"},
+              {"id": "AEX001", "api": "a", "category": "unavailable-api", "severity": "error",
+               "match": [{"symbol": "y"}], "message": "m", "fixit": "f", "source": "s"}
+            ]}
+            """.write(to: pack, atomically: true, encoding: .utf8)
+        let output = try Command.linkcheck(["rules", "validate", pack.path])
+        #expect(output.status == 2)
+        let lines = output.standardError.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4, "\(output.standardError)")
+        #expect(lines.prefix(2) == [
+            "\(pack.path): error: $.rules[0]: missing required field 'message'",
+            "\(pack.path): error: $.rules[0].id: duplicate rule id 'ARCH001' (first defined in linkcheck's built-in checks)",
+        ])
+        #expect(lines.dropFirst(2).first?.hasPrefix("\(pack.path): error: $.rules[1].id: duplicate rule id 'AEX001' (first defined in ") == true)
+        #expect(lines.dropFirst(2).first?.hasSuffix("app-extension-unavailable.json)") == true)
+        #expect(lines.last == "linkcheck: 3 problems found")
     }
 
     @Test func rulesValidateAcceptsTheShippedPacks() throws {
@@ -613,7 +640,7 @@ import Testing
         #expect(output.status == 0, "\(output)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: work.path("link.html").path) == "real.html")
         #expect(try String(contentsOf: work.path("real.html"), encoding: .utf8).hasPrefix("<!DOCTYPE html>"))
-        #expect(received.wait()?.contains(#""format" : 1"#) == true)
+        #expect(received.wait()?.contains(#""format" : 2"#) == true)
         var info = stat()
         #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "still a FIFO")
     }

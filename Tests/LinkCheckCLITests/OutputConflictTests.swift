@@ -49,7 +49,7 @@ import Testing
 
     @Test func writingTheBaselineBeingReadIsRefused() throws {
         let directory = try Self.folderWithALibrary()
-        let baseline = #"{"format": 1, "findings": []}"#
+        let baseline = #"{"format": 2, "findings": []}"#
         try baseline.write(to: directory.path("baseline.json"), atomically: true, encoding: .utf8)
         let result = try Self.run(["check", "--baseline", "baseline.json", "--write-baseline", "baseline.json", "lib.so"], in: directory)
         #expect(result.status == 2)

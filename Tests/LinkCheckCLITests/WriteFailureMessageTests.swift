@@ -37,12 +37,14 @@ import Testing
         let file = directory.path("baseline.json")
         for (text, reason) in [
             ("{}", "not a linkcheck baseline: $.format: missing"),
-            (#"{"format": 1, "findings": [{"image": "libA.so"}]}"#, "not a linkcheck baseline: $.findings[0].rule: missing"),
+            (#"{"format": 2, "findings": [{"image": "libA.so"}]}"#, "not a linkcheck baseline: $.findings[0].rule: missing"),
             (#"{"format": true, "findings": []}"#, "not a linkcheck baseline: $.format: must be an integer"),
-            (#"{"format": 1, "findings": {}}"#, "not a linkcheck baseline: $.findings: must be an array"),
-            (#"{"format": 1, "format": 1, "findings": []}"#,
+            (#"{"format": 2, "findings": [{"rule": "AEX001", "severity": "fatal", "image": "libA.so"}]}"#,
+             "not a linkcheck baseline: $.findings[0].severity: unknown severity 'fatal' (error, warning or note)"),
+            (#"{"format": 2, "findings": {}}"#, "not a linkcheck baseline: $.findings: must be an array"),
+            (#"{"format": 2, "format": 2, "findings": []}"#,
              "not a linkcheck baseline: $.format: key 'format' appears more than once in this object (only one of the values would be used)"),
-            (#"{"format": 2, "findings": []}"#, "unsupported baseline format 2 (this linkcheck reads format 1)"),
+            (#"{"format": 3, "findings": []}"#, "unsupported baseline format 3 (this linkcheck reads format 2)"),
         ] {
             try text.write(to: file, atomically: true, encoding: .utf8)
             let result = try Command.linkcheck(["check", "--baseline", file.path, library])
@@ -61,8 +63,8 @@ import Testing
         let directory = try Fixtures.temporaryDirectory()
         let file = directory.path("baseline.json")
         for (text, place) in [
-            (#"{"format": 1, "findings": [],}"#, "1:29: error: invalid JSON: trailing comma: JSON allows no comma after the last member of an object"),
-            ("{\n  \"format\": 1,\n  \"findings\": [\n", "4:1: error: invalid JSON: unexpected end of file: expected a value"),
+            (#"{"format": 2, "findings": [],}"#, "1:29: error: invalid JSON: trailing comma: JSON allows no comma after the last member of an object"),
+            ("{\n  \"format\": 2,\n  \"findings\": [\n", "4:1: error: invalid JSON: unexpected end of file: expected a value"),
             ("x", "1:1: error: invalid JSON: unknown word 'x': JSON's words are true, false and null, and strings need double quotes"),
             ("", "1:1: error: invalid JSON: the file is empty: expected a JSON value"),
         ] {
@@ -71,7 +73,20 @@ import Testing
             #expect(result.status == 2)
             #expect(result.standardError == "\(file.path):\(place)\n")
         }
-        try Data([0xEF, 0xBB, 0xBF] + Array(#"{"format": 1, "findings": []}"#.utf8)).write(to: file)
+        try Data([0xEF, 0xBB, 0xBF] + Array(#"{"format": 2, "findings": []}"#.utf8)).write(to: file)
         #expect(try Command.linkcheck(["check", "--baseline", file.path, library]).status == 0)
+    }
+
+    /// A baseline of format 1 keyed images by file name and left out the
+    /// chain and severity: it is refused, naming the file, with what to do.
+    @Test func aBaselineOfFormat1SaysToWriteItAgain() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let file = directory.path("baseline.json")
+        try #"{"format": 1, "findings": [{"image": "Share", "rule": "AEX001", "symbol": "+[UIApplication sharedApplication]"}]}"#
+            .write(to: file, atomically: true, encoding: .utf8)
+        let result = try Command.linkcheck(["check", "--baseline", file.path, FailedWriteTests.library])
+        #expect(result.status == 2)
+        #expect(result.standardError == "linkcheck: error: \(file.path): a baseline of format 1, whose entries name images by file name and leave out the chain and severity, so they would hide other findings than those accepted: write it again with --write-baseline (this linkcheck reads format 2)\n")
+        #expect(result.standardOutput.isEmpty)
     }
 }

@@ -59,6 +59,21 @@ import Testing
         #expect(try Oracle.selectorReferences(path) == Self.uploaderMessages)
     }
 
+    /// Swifty links the Swift runtime by @rpath, with /usr/lib/swift as its
+    /// first LC_RPATH, as Xcode links a Swift framework.
+    @Test func swiftRuntimeUser() throws {
+        let path = try MachOFixture.swiftRuntimeUser.path()
+        #expect(try Oracle.header(path).fileType == "DYLIB")
+        #expect(try Oracle.dylibsUsed(path) == [
+            "@rpath/Swifty.framework/Swifty", "/usr/lib/libSystem.B.dylib", "@rpath/libswiftCore.dylib", "@rpath/libswiftFoundation.dylib",
+        ])
+        #expect(try Oracle.loadCommands(path).filter { $0.command == "LC_RPATH" }.compactMap { $0.fields["path"] }
+            == ["/usr/lib/swift", "@executable_path/Frameworks", "@loader_path/Frameworks"])
+        let imports = try Oracle.undefinedSymbols(path)
+        #expect(imports["_swift_retain"] == "libswiftCore")
+        #expect(imports["_$s10Foundation4DataVN"] == "libswiftFoundation")
+    }
+
     /// The chained linker writes relative method lists, whose method names
     /// are selector references too: Uploader's own methods join the list.
     @Test func uploaderWithChainedFixups() throws {

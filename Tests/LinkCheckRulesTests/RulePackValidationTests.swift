@@ -5,7 +5,8 @@ import Testing
 
 @Suite struct RulePackValidationTests {
     static func load(_ json: String) -> (RulePack?, [RulePackProblem]) {
-        RulePackLoader.load(data: Data(json.utf8), path: "pack.json")
+        let outcome = RulePackLoader.load(data: Data(json.utf8), path: "pack.json")
+        return (outcome.pack, outcome.problems)
     }
 
     static let validRule = """
@@ -18,9 +19,9 @@ import Testing
         #expect(paths.count == 3)
         var packs: [RulePack] = []
         for path in paths {
-            let (pack, problems) = RulePackLoader.load(path: path)
-            #expect(problems.isEmpty, "\(problems)")
-            packs += pack.map { [$0] } ?? []
+            let loaded = RulePackLoader.load(path: path)
+            #expect(loaded.problems.isEmpty, "\(loaded.problems)")
+            packs += loaded.pack.map { [$0] } ?? []
         }
         let (set, duplicates) = RuleSet.build(packs: packs)
         #expect(duplicates.isEmpty)
@@ -179,6 +180,7 @@ import Testing
             "pack.json: $.rules[1].match[0].glob: bad glob 'foo[bar': unclosed '[' at offset 3",
             "pack.json: $.rules[1].match[1]: expected an object with exactly one of symbol, glob, swift, cxx, objc, string, library",
             "pack.json: $.rules[1].match[2].regex: unknown key 'regex'",
+            "pack.json: $.rules[1].id: duplicate rule id 'TST001' (first defined in pack.json $.rules[0])",
             "pack.json: $.rules[2].id: id 'bad' must be 2–8 capital letters then 3–4 digits, e.g. AEX001",
             "pack.json: $.rules[2]: missing required field 'api'",
             "pack.json: $.rules[2].category: unknown category 'nonsense' (known: unavailable-api, restricted-api, conditional-loading, review-risk, configuration, architecture, bundle)",
@@ -252,6 +254,17 @@ import Testing
         let (set, across) = RuleSet.build(packs: [first, second])
         #expect(across == [RulePackProblem(file: "b.json", jsonPath: "$.rules[0].id", kind: .duplicateID("TST001", firstSeen: "a.json"))])
         #expect(set.rules.count == 1)
+    }
+
+    /// Two rules of one id, each with another problem: the repeated id is
+    /// reported too, and both ids are declared for the checks across packs.
+    @Test func duplicateIDsBetweenRulesWithOtherProblems() {
+        let broken = #"{"id": "TST001", "api": "a", "category": "unavailable-api", "severity": "error", "match": [{"symbol": "x"}]}"#
+        let outcome = RulePackLoader.load(data: Data(#"{"format": 1, "name": "p", "version": "1", "rules": [\#(broken), \#(broken)]}"#.utf8), path: "pack.json")
+        #expect(outcome.pack == nil)
+        #expect(outcome.problems.filter { $0.jsonPath == "$.rules[1].id" }.map(\.kind) == [.duplicateID("TST001", firstSeen: "pack.json $.rules[0]")])
+        #expect(outcome.problems.count == 7, "\(outcome.problems)")
+        #expect(outcome.ruleIDs == [RuleIDRegistry.Declaration(id: "TST001", jsonPath: "$.rules[0].id")])
     }
 
     @Test func missingFieldsFormatAndJSONErrors() {

@@ -49,8 +49,9 @@ import Testing
         #expect(pack.rules.map(\.id) == ["KIT001", "KIT002", "KIT003"])
         #expect(pack.rules[2].message == "Kit.Widget.shared is unavailable in app extensions: Use the context.")
         #expect(pack.rules[1].source == "Kit: @available(macOSApplicationExtension, unavailable) on Widget.open(path:) (s:3Kit6WidgetC4open4pathSbSS_tF)")
-        let (loaded, problems) = RulePackLoader.load(data: RulePackWriter.json(pack), path: "kit.json")
-        #expect(problems.isEmpty)
+        let outcome = RulePackLoader.load(data: RulePackWriter.json(pack), path: "kit.json")
+        let loaded = outcome.pack
+        #expect(outcome.problems.isEmpty)
         #expect(loaded?.rules == pack.rules.map { rule in var copy = rule; copy.pack = "kit"; return copy })
         let rules = RuleSet.build(packs: [try #require(loaded)]).0
         // The getter a client imports, and the allocating initializer.

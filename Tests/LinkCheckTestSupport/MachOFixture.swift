@@ -120,6 +120,13 @@ public enum MachOFixture: String, CaseIterable, Sendable {
     ///
     /// The path is the `.app`.
     case macApp
+    /// `Swifty`: thin arm64 `MH_DYLIB`, bind opcodes, flagged, from
+    /// `swift-runtime-user.c`, linking the Swift runtime as a Swift
+    /// framework does: `@rpath/libswiftCore.dylib` and
+    /// `@rpath/libswiftFoundation.dylib` (the `.tbd` stubs), with Xcode's
+    /// rpaths `/usr/lib/swift`, `@executable_path/Frameworks`,
+    /// `@loader_path/Frameworks`.
+    case swiftRuntimeUser
 
     /// The fixture's path, built on first use in this process.
     ///
@@ -343,6 +350,13 @@ public enum MachOFixture: String, CaseIterable, Sendable {
                 inputs: [kit.appendingPathComponent("Versions/A/Kit")], sdk: "14.0"),
                 to: share.appendingPathComponent("MacOS/Share"))
             return directory.appendingPathComponent("Mail.app")
+
+        case .swiftRuntimeUser:
+            return try MachOFixtures.link(Image(
+                sources: MachOFixtures.sources("swift-runtime-user.c"), product: .dylib(installName: "@rpath/Swifty.framework/Swifty"),
+                applicationExtensionSafe: true, rpaths: ["/usr/lib/swift", "@executable_path/Frameworks", "@loader_path/Frameworks"],
+                frameworks: [], libraries: ["System"], inputs: MachOFixtures.sources("libswiftCore.tbd", "libswiftFoundation.tbd")),
+                to: directory.appendingPathComponent("Swifty"))
 
         case .thirtyTwoBitExecutable:
             return try MachOFixtures.link(Image(

@@ -17,18 +17,54 @@ public struct BundleLayout: Sendable, Equatable {
     public private(set) var problems: [InfoPlist.Problem] = []
     /// The private folders archives were unpacked into.
     public private(set) var unpacked: [ArchiveFolder] = []
+    /// The bundles walked whose executable cannot be found
+    /// (``InspectionError/bundleExecutable(path:problem:)``), by path:
+    /// missing, named otherwise than `CFBundleExecutable` says, or a
+    /// symbolic link that dangles or leads out of the bundle.
+    public private(set) var missingExecutables: [InspectionError] = []
 
     public init() {}
 
     /// Places each of `files` (paths as discovery gives them), some of them
-    /// in the `unpacked` folders of archives.
-    public init(files: [String], unpacked: [ArchiveFolder] = []) {
+    /// in the `unpacked` folders of archives, and looks for the executable
+    /// of each bundle folder in `bundleFolders` (the `.app`, `.appex` and
+    /// `.framework` folders discovery walked): one that cannot be found is
+    /// in ``missingExecutables``.
+    public init(files: [String], bundleFolders: [String] = [], unpacked: [ArchiveFolder] = []) {
         self.unpacked = unpacked
-        var folders: [String: BundleFolder] = [:]
+        var folders: [String: FoundFolder] = [:]
         for file in files {
             if let placement = place(file, folders: &folders) { placements[file] = placement }
         }
+        for path in bundleFolders {
+            guard let kind = Self.kinds[(path as NSString).pathExtension], kind != .xcframework else { continue }
+            var found = folders.values.filter { $0.folder.path == path }
+            if found.isEmpty {
+                let folder = folder(path, kind: kind, next: nil, version: nil)
+                found = [FoundFolder(folder: folder, executable: folder.findExecutable(version: nil))]
+            }
+            // A versioned framework has its executable when one of its
+            // versions has.
+            let failures = found.sorted { ($0.version ?? "") < ($1.version ?? "") }.compactMap { folder -> BundleExecutableProblem? in
+                guard case .failure(let problem)? = folder.executable else { return nil }
+                return problem
+            }
+            if failures.count == found.count, let problem = failures.first {
+                missingExecutables.append(.bundleExecutable(path: path, problem: problem))
+            }
+        }
         problems.sort { $0.path < $1.path }
+        missingExecutables.sort { $0.path < $1.path }
+    }
+
+    /// A bundle folder met on a file's path (of one version, for a
+    /// versioned framework), and where its executable is.
+    private struct FoundFolder {
+        var folder: BundleFolder
+        var version: String?
+        /// ``BundleFolder/findExecutable(version:)``; `nil` for an
+        /// xcframework, which has none.
+        var executable: Result<String, BundleExecutableProblem>?
     }
 
     /// The archive entry the file or folder at `path` was unpacked from
@@ -81,25 +117,31 @@ public struct BundleLayout: Sendable, Equatable {
     /// The bundle folder kinds, by extension.
     static let kinds: [String: BundleFolder.Kind] = ["app": .app, "appex": .appExtension, "framework": .framework, "xcframework": .xcframework]
 
-    private mutating func place(_ file: String, folders: inout [String: BundleFolder]) -> BundlePlacement? {
+    private mutating func place(_ file: String, folders: inout [String: FoundFolder]) -> BundlePlacement? {
         let components = file.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        var chain: [(folder: BundleFolder, index: Int, version: String?)] = []
+        var chain: [(folder: BundleFolder, executable: String?, index: Int, version: String?)] = []
         for index in components.indices.dropLast() {
             guard let kind = Self.kinds[(components[index] as NSString).pathExtension] else { continue }
             let path = components[...index].joined(separator: "/")
             let next = index + 1 < components.count - 1 ? components[index + 1] : nil
             let version = kind == .framework && next == "Versions" && index + 2 < components.count - 1 ? components[index + 2] : nil
             let key = path + "\u{0}" + (version ?? "")
-            if folders[key] == nil { folders[key] = folder(path, kind: kind, next: next, version: version) }
-            chain.append((folders[key]!, index, version))
+            if folders[key] == nil {
+                let folder = folder(path, kind: kind, next: next, version: version)
+                folders[key] = FoundFolder(folder: folder, version: version, executable: kind == .xcframework ? nil : folder.findExecutable(version: version))
+            }
+            let found = folders[key]!
+            chain.append((found.folder, try? found.executable?.get(), index, version))
         }
         guard let outer = chain.first, let inner = chain.last(where: { $0.folder.kind != .xcframework }) ?? chain.last else { return nil }
         let inside = components[(inner.index + 1)...].joined(separator: "/")
         // A versioned framework's binary is also reached as the top-level
-        // link `X.framework/X`, which a copy may have made a file.
+        // link `X.framework/X`, which a copy may have made a file; an
+        // executable that is a link inside the bundle is its target.
         let isExecutable = inner.folder.kind != .xcframework
             && (inside == inner.folder.executablePath(version: inner.version)
-                || inner.folder.layout == .versioned && inside == inner.folder.executableName)
+                || inner.folder.layout == .versioned && inside == inner.folder.executableName
+                || file == inner.executable)
         var library: XCFrameworkLibrary?
         if let xcframework = chain.last(where: { $0.folder.kind == .xcframework }), xcframework.index + 1 < components.count - 1 {
             let identifier = components[xcframework.index + 1]

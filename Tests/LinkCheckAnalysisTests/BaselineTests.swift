@@ -1,0 +1,97 @@
+import Foundation
+import LinkCheckAnalysis
+import LinkCheckImage
+import LinkCheckRules
+import LinkCheckTestSupport
+import Testing
+
+/// A baselined finding hides only the same finding: same rule, severity,
+/// image (by its place, not its name) and chain.
+@Suite struct BaselineTests {
+    /// The baseline key of each reported image, by name, as
+    /// `--write-baseline` takes them.
+    static func keys(_ images: [ImageReport]) -> (String) -> String {
+        let keys = Dictionary(images.map { ($0.name, $0.baselineKey) }, uniquingKeysWith: { first, _ in first })
+        return { keys[$0] ?? $0 }
+    }
+
+    static func run(_ images: [BinaryImage], _ policy: Policy) -> Analyzer.Outcome {
+        Analyzer(images: images, rules: PolicyTests.rules, policy: policy).run()
+    }
+
+    /// The baseline of every finding of `outcome`.
+    static func baseline(_ outcome: Analyzer.Outcome) -> Baseline {
+        Baseline(findings: outcome.findings + outcome.baselined, key: keys(outcome.images))
+    }
+
+    /// libUnsafe.so's finding is a note while only the app links it; once
+    /// an extension links it too, it is an error, which a baseline of the
+    /// note must not hide.
+    @Test func aFindingWhoseSeverityRoseIsNew() {
+        let app = PolicyTests.image("libApp.so", needs: ["libUnsafe.so"])
+        let unsafe = PolicyTests.image("libUnsafe.so", imports: ["kit_shared"])
+        let before = Self.run([app, unsafe], Policy(apps: ["App"]))
+        #expect(before.findings.map { "\($0.image) \($0.severity.rawValue)" } == ["/t/libApp.so note", "/t/libUnsafe.so note"])
+        let policy = Policy(extensions: ["Ext": nil], apps: ["App"], baseline: Self.baseline(before))
+        let after = Self.run([app, unsafe, PolicyTests.image("libExt.so", needs: ["libUnsafe.so"])], policy)
+        #expect(after.findings.map { "\($0.image) \($0.rule) \($0.severity.rawValue)" } == [
+            "/t/libExt.so TST001 error", "/t/libUnsafe.so TST001 error",
+        ])
+        #expect(after.baselined.map(\.image) == ["/t/libApp.so"])
+        #expect(after.images.first { $0.name == "/t/libUnsafe.so" }?.verdict == .unsafe)
+    }
+
+    /// The extension reached the API through libKit.so when the baseline
+    /// was written; now it reaches it through libOther.so: a new finding.
+    @Test func theSameAPIThroughAnotherChainIsNew() {
+        let unsafe = PolicyTests.image("libUnsafe.so", imports: ["kit_shared"])
+        let policy = Policy(extensions: ["Ext": nil])
+        let before = Self.run([
+            PolicyTests.image("libExt.so", needs: ["libKit.so"]), PolicyTests.image("libKit.so", needs: ["libUnsafe.so"]), unsafe,
+        ], policy)
+        var later = policy
+        later.baseline = Self.baseline(before)
+        let after = Self.run([
+            PolicyTests.image("libExt.so", needs: ["libOther.so"]), PolicyTests.image("libOther.so", needs: ["libUnsafe.so"]), unsafe,
+        ], later)
+        #expect(after.findings.map { "\($0.image) \($0.chain.joined(separator: " → "))" } == [
+            "/t/libExt.so libExt.so → libOther.so → libUnsafe.so → kit_shared",
+            "/t/libOther.so libOther.so → libUnsafe.so → kit_shared",
+        ])
+        #expect(after.baselined.map(\.image) == ["/t/libUnsafe.so"])
+        #expect(after.images.first { $0.name == "/t/libExt.so" }?.verdict == .unsafe)
+    }
+
+    /// Two apps in one folder, each with `Share.appex` and
+    /// `Uploader.framework`: the baseline was written while only One.app
+    /// had the share extension. Two.app's, added since, is new, and so is
+    /// its Uploader's error (a note while only Two.app linked it), though
+    /// One.app's images of the same names are in the baseline.
+    @Test func twoAppsWithImagesOfOneNameKeepTheirOwnEntries() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let one = directory.path("One.app"), two = directory.path("Two.app")
+        try FileManager.default.copyItem(at: try MachOFixture.shopApp.path(), to: one)
+        try FileManager.default.copyItem(at: try MachOFixture.shopApp.path(), to: two)
+        let share = two.appendingPathComponent("PlugIns/Share.appex")
+        try FileManager.default.moveItem(at: share, to: directory.path("Share.appex"))
+        let rules = try SampleAnalysisTests.defaultRules()
+        let before = CheckRun.check(paths: [directory.url.path], rules: rules, policy: Policy(), jobs: 2)
+        #expect(before.images.map(\.baselineKey).filter { $0.hasSuffix("/Uploader") } == [
+            "One.app/Frameworks/Uploader.framework/Uploader", "Two.app/Frameworks/Uploader.framework/Uploader",
+        ])
+        let baseline = Baseline(findings: before.findings + before.baselined, key: Self.keys(before.images))
+        #expect(baseline.entries.contains { $0.image == "One.app/PlugIns/Share.appex/Share" })
+
+        try FileManager.default.moveItem(at: directory.path("Share.appex"), to: share)
+        let after = CheckRun.check(paths: [directory.url.path], rules: rules, policy: Policy(baseline: baseline), jobs: 2)
+        let new = after.findings.filter { $0.severity == .error }.map {
+            "\(BundleCheckTests.inside(directory.url, $0.image)) \($0.rule) \($0.symbol ?? "")"
+        }
+        #expect(new == [
+            "Two.app/Frameworks/Uploader.framework/Uploader AEX001 +[UIApplication sharedApplication]",
+            "Two.app/PlugIns/Share.appex/Share AEX001 +[UIApplication sharedApplication]",
+        ])
+        #expect(!after.findings.contains { $0.image.contains("/One.app/") })
+        #expect(after.exitStatus == 1)
+    }
+}
