@@ -11,15 +11,11 @@ extension OwnFindings {
     func versionCheckFindings() -> [Finding] {
         guard let code else { return [] }
         var findings: [Finding] = []
-        let loaders = code.callsToImport.keys.filter { name in
-            rules.rules(matchingSymbol: name).contains { match in
-                match.rule.category == .conditionalLoading && LoaderCalls.loadingAPIs.contains(match.matcher.pattern)
-            }
-        }
+        let loaders = code.callsToImport.keys.filter { LoaderCalls.loadsCode($0, rules: rules) }
         for loader in loaders.sorted() {
             let byFunction = Dictionary(grouping: code.callsToImport[loader] ?? [], by: \.caller)
             for (function, sites) in byFunction.sorted(by: { ($0.key ?? -1) < ($1.key ?? -1) }) {
-                let checked = function.map { code.importsReached(from: $0, depth: 2).filter(LoaderCalls.isVersionQuery) } ?? []
+                let checked = function.map { code.importsReached(from: $0, depth: LoaderCalls.versionCheckDepth).filter(LoaderCalls.isVersionQuery) } ?? []
                 let rule = checked.isEmpty ? BuiltInRules.unguardedLoad : BuiltInRules.guardedLoad
                 let caller = function.map { locator.displayName(code.functions[$0].name) } ?? CallLocator.uncoveredCode(sites)
                 let detail = checked.isEmpty
