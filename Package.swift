@@ -49,13 +49,14 @@ let package = Package(
         // SIGBUS-safe reading of a mapped file that shrinks while it is read.
         .target(name: "CMappedFileGuard"),
         // Whole-section byte scans in tight C loops: the places in code that
-        // may transfer to an address of interest.
+        // may transfer to an address of interest, and the ends of read-only
+        // strings that may be a literal of interest.
         .target(name: "CByteScan"),
         // The format-neutral image model every stage after the readers sees.
         .target(name: "LinkCheckImage"),
         // Which string literals occur in read-only data: shared by the ELF
         // and Mach-O readers.
-        .target(name: "LinkCheckLiterals"),
+        .target(name: "LinkCheckLiterals", dependencies: ["CByteScan"]),
         // The ELF reader: libelf/gelf only.
         .target(name: "LinkCheckELF", dependencies: ["LinkCheckImage", "LinkCheckLiterals", "CLibELF", "CMappedFileGuard"]),
         // The Mach-O reader, in pure Swift (no library reads modern Mach-O).

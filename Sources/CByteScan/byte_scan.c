@@ -2,6 +2,10 @@
 
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 uint32_t linkcheck_address_mark(const linkcheck_address_table *table, uint64_t address) {
     if (address - table->low >= table->span) return 0;
     uint64_t slot = (address * 0x9e3779b97f4a7c15ULL) >> table->shift;
@@ -107,3 +111,32 @@ void linkcheck_scan_arm64(
     }
 }
 
+static inline void literal_end(
+    const uint8_t *bytes, size_t end, const uint8_t *filter, void *context, void (*found)(void *, size_t)) {
+    unsigned key = (end >= 2 ? (unsigned)bytes[end - 2] << 8 : 0) | bytes[end - 1];
+    if (filter[key >> 3] & (1u << (key & 7))) found(context, end);
+}
+
+void linkcheck_literal_ends(
+    const uint8_t *bytes, size_t count, const uint8_t *filter, void *context, void (*found)(void *context, size_t end)) {
+    size_t end = 1;
+#if defined(__SSE2__)
+    const __m128i zero = _mm_setzero_si128();
+    // A NUL at `end` whose byte before is not NUL: compare the block with
+    // zero, and the block one byte earlier with zero.
+    for (; end + 16 <= count; end += 16) {
+        __m128i block = _mm_loadu_si128((const __m128i *)(bytes + end));
+        __m128i before = _mm_loadu_si128((const __m128i *)(bytes + end - 1));
+        unsigned nul = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(block, zero));
+        if (nul == 0) continue;
+        unsigned ends = nul & ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(before, zero));
+        while (ends) {
+            literal_end(bytes, end + (size_t)__builtin_ctz(ends), filter, context, found);
+            ends &= ends - 1;
+        }
+    }
+#endif
+    for (; end < count; end++) {
+        if (bytes[end] == 0 && bytes[end - 1] != 0) literal_end(bytes, end, filter, context, found);
+    }
+}

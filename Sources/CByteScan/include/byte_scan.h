@@ -1,7 +1,8 @@
 // Byte scans over whole sections, too hot for anything but a tight C loop:
 // the places in x86_64 and aarch64 code that may transfer control to an
 // address of interest (linkcheck's targeted call-site search), without
-// decoding instructions.
+// decoding instructions; and the ends of the NUL-terminated runs of
+// read-only data that may end with a string literal of interest.
 #ifndef LINKCHECK_BYTE_SCAN_H
 #define LINKCHECK_BYTE_SCAN_H
 
@@ -63,5 +64,13 @@ void linkcheck_scan_arm64(
     const linkcheck_address_table *direct, const linkcheck_address_table *slots,
     const uint64_t *sorted_slots, size_t slot_count, uint64_t reach,
     void *context, linkcheck_place_found found);
+
+/// Calls `found(context, end)` for each `end` in `1..<count` where
+/// `bytes[end]` is NUL, `bytes[end - 1]` is not, and `filter` (65,536 bits,
+/// bit `i % 8` of byte `i / 8`) has the bit for the two bytes before `end`
+/// (`bytes[end - 2] << 8 | bytes[end - 1]`, with 0 for the byte before
+/// the buffer). Sixteen bytes at a time where SSE2 is there.
+void linkcheck_literal_ends(
+    const uint8_t *bytes, size_t count, const uint8_t *filter, void *context, void (*found)(void *context, size_t end));
 
 #endif
