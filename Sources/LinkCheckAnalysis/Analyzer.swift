@@ -97,10 +97,12 @@ public struct Analyzer: Sendable {
         let own = parallelMap(images.indices.map { $0 }, jobs: jobs) { ownFindings($0).all() }.map { $0.filter(keep) }
         let (transitive, passedThrough) = Propagation(graph: graph, rules: rules, severity: severity).findings(own: own)
         let unsafeImages = Set(own.indices.filter { index in
-            own[index].contains { $0.kind != .providedSymbol && $0.category.makesUnsafe }
-        }).union(transitive.filter { !BuiltInRules.isCompleteness($0.finding.rule) }.map(\.image))
+            own[index].contains { $0.kind != .providedSymbol && $0.category.makesUnsafe && !$0.markingLifted }
+        }).union(transitive.filter { !BuiltInRules.isCompleteness($0.finding.rule) && !$0.finding.markingLifted }.map(\.image))
+        let incompleteImages = Set(own.indices.filter { own[$0].contains { $0.kind == .partialInspection } })
+            .union(transitive.filter { $0.finding.rule == BuiltInRules.partialInspection.id }.map(\.image))
         let (loaded, loadedImages) = LoadedLibraries(graph: graph, code: code, severity: severity, locator: locator)
-            .findings(unsafeImages: unsafeImages)
+            .findings(unsafeImages: unsafeImages, incompleteImages: incompleteImages)
         let reported = Set(0..<graph.scannedCount).union(passedThrough).union(loadedImages)
         var findings = own.enumerated().filter { reported.contains($0.offset) }.flatMap(\.element)
         findings += transitive.filter { reported.contains($0.image) }.map(\.finding)
@@ -109,10 +111,12 @@ public struct Analyzer: Sendable {
             + MissingLibraries(graph: graph, severity: severity).findings()
             .filter { !bundle.replacedMissing.contains([$0.image, $0.symbol ?? ""]) }
         let flags = ExtensionSafeFlagCheck(graph: graph, severity: severity)
-        let usesAPI = Set(findings.filter { $0.kind != .providedSymbol && $0.category.makesUnsafe }.map(\.image))
+        let usesAPI = Set(findings.filter { $0.kind != .providedSymbol && $0.category.makesUnsafe && !$0.markingLifted }.map(\.image))
+        let readInPart = Set(findings.filter { BuiltInRules.isCompleteness($0.rule) }.map(\.image))
         var flagCases: [Int: ExtensionSafeFlag] = [:]
         for index in reported {
-            flagCases[index] = flags.flagCase(index, usesUnavailableAPI: usesAPI.contains(images[index].name))
+            flagCases[index] = flags.flagCase(
+                index, usesUnavailableAPI: usesAPI.contains(images[index].name), readInPart: readInPart.contains(images[index].name))
         }
         findings += flags.findings(cases: flagCases)
         findings = findings.filter(keep)

@@ -59,11 +59,7 @@ public enum CheckRun {
         }
         let graph = resolver.resolve(scanned, loads: loads, jobs: jobs) { path in
             Result { () throws(InspectionError) in
-                try ImageInspector.inspect(path: path, strings: options.strings, symbols: options.symbols).map { image in
-                    var image = image
-                    image.identity.unpackedFrom = discovery.entry(forFile: image.path)
-                    return image
-                }
+                try ImageInspector.inspect(path: path, strings: options.strings, symbols: options.symbols).map(discovery.named)
             }
         }
         let outcome = Analyzer(

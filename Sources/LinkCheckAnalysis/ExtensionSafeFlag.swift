@@ -15,10 +15,14 @@ struct ExtensionSafeFlagCheck {
 
     /// The flag's case for image `index`, when it is a Mach-O dylib that has
     /// to be extension-safe; `usesUnavailableAPI` says whether its findings
-    /// (own or through what it links) include an unavailable API.
-    func flagCase(_ index: Int, usesUnavailableAPI: Bool) -> ExtensionSafeFlag? {
+    /// (own or through what it links) include an unavailable API. An image
+    /// `readInPart` (`INSP001`, `LINK002`: it or what it links) that uses
+    /// none gets no case: what was not read may use one, so it is not
+    /// called clean.
+    func flagCase(_ index: Int, usesUnavailableAPI: Bool, readInPart: Bool) -> ExtensionSafeFlag? {
         let image = graph.images[index]
         guard let facts = image.facts.macho, image.fileType == .sharedLibrary, severity.mustBeExtensionSafe(index) else { return nil }
+        guard usesUnavailableAPI || !readInPart else { return nil }
         switch (facts.appExtensionSafe, usesUnavailableAPI) {
         case (true, false): return .flaggedAndClean
         case (true, true): return .flaggedButUnsafe

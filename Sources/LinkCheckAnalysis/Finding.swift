@@ -84,6 +84,11 @@ public struct Finding: Sendable, Equatable {
     /// The shortest call path from an exported function to the call, then
     /// the API: `[ShareKit.Sharer.openInApp(photoID:), ShareKit.openInContainingApp(_:), UIKit.UIApplication.shared]`.
     public var path: [String] = []
+    /// The SDK of the image that uses the API no longer marks it
+    /// (``SDKMarking``): the finding is a warning at most, and does not
+    /// count as a use of an API unavailable in extensions (verdicts, the
+    /// linker's flag, loading an unsafe library).
+    public var markingLifted = false
 
     public init(
         rule: String, severity: Severity, category: RuleCategory, kind: Kind, image: String,

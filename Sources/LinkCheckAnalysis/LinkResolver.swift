@@ -158,7 +158,10 @@ public struct LinkResolver: Sendable {
                         break
                     }
                 }
-                if current < scannedCount, loadEdges[current] == nil {
+                // What the image loads resolves with what it knows now: a
+                // Mach-O image resolved again (its loaders handed down more
+                // LC_RPATH folders) may find what it did not before.
+                if current < scannedCount {
                     let declared = images[current].declaredLoads.map { LoadRequest(names: $0.sonames, callSite: nil, source: .note) }
                     loadEdges[current] = ((loads[current] ?? []) + declared).map { edge($0, for: current, inspect: inspect) }
                 }

@@ -11,15 +11,21 @@ struct LoadedLibraries {
     let locator: CallLocator
 
     /// A finding per library an image loads: an error when it is unsafe and
-    /// the loader is in code an extension links (or, without roles, in any
-    /// framework), a note when it is safe (or only the app can run the
-    /// loader), a warning when it is not found.
-    func findings(unsafeImages: Set<Int>) -> (findings: [Finding], passedThrough: Set<Int>) {
+    /// the loader has to be extension-safe (``SeverityPolicy/mustBeExtensionSafe(_:)``),
+    /// a note when it is safe (or only the app can run the loader), a
+    /// warning when it is not found. A library that could be
+    /// read only in part (`incompleteImages`: its own `INSP001`, or one of
+    /// what it links) is never called safe: the loader gets `INSP001`, an
+    /// error wherever the loader has to be safe.
+    func findings(unsafeImages: Set<Int>, incompleteImages: Set<Int>) -> (findings: [Finding], passedThrough: Set<Int>) {
         let images = graph.images
         var findings: [Finding] = []
         var passedThrough = Set<Int>()
         for (index, edges) in graph.loads where index < graph.scannedCount {
-            let inExtensionScope = severity.runsInAnExtension(index)
+            // The loader must be safe: an extension, what one links or
+            // loads, a framework nothing links (roles given), any framework
+            // (no roles); else only the app runs it.
+            let inExtensionScope = severity.mustBeExtensionSafe(index)
             for edge in edges where edge.isKnown {
                 let from = edge.callSite.map { site in
                     let function = site.caller.flatMap { code[index]?.functions[$0].name }
@@ -37,11 +43,16 @@ struct LoadedLibraries {
                         rule = BuiltInRules.unsafeLoad
                         level = inExtensionScope ? .error : .note
                         context = inExtensionScope ? "" : " (only the containing app runs this code)"
+                        detail = "loads \(where_)\(from)"
+                    } else if incompleteImages.contains(target) {
+                        rule = BuiltInRules.partialInspection
+                        level = severity.completenessSeverity(index)
+                        detail = "loads \(where_)\(from), which could be read only in part"
                     } else {
                         rule = BuiltInRules.safeLoad
                         level = rule.severity
+                        detail = "loads \(where_)\(from)"
                     }
-                    detail = "loads \(where_)\(from)"
                 } else {
                     rule = BuiltInRules.missingLoad
                     level = rule.severity

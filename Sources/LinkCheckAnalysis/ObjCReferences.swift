@@ -12,7 +12,11 @@ extension OwnFindings {
     func objcFindings() -> [Finding] {
         matches.objc.map { match in
             guard case .objc(let name) = match.matcher else { preconditionFailure("an objc match has an objc matcher") }
-            let what = name.selector.map { "the class \(name.className) and the selector \($0)" } ?? "the class \(name.className)"
+            let what = name.selector.map { selector in
+                name.isProtocolMethod
+                    ? "the selector \(selector) of the protocol \(name.className)"
+                    : "the class \(name.className) and the selector \(selector)"
+            } ?? "the class \(name.className)"
             var finding = finding(
                 match, kind: .objcReference, subject: name.description, demangled: nil,
                 detail: "references \(name) (\(what))")

@@ -80,14 +80,15 @@ struct OwnFindings {
         return findings
     }
 
-    /// A finding of `match` on this image, with the severity its role gives
-    /// it; `detail` comes before the rule's message.
+    /// A finding of `match` on this image, with the severity its role and
+    /// SDK give it; `detail` comes before the rule's message.
     func finding(_ match: RuleMatch, kind: Finding.Kind, subject: String, demangled: String?, detail: String) -> Finding {
-        let (severity, context) = severity.severity(of: match.rule, on: index)
+        let (severity, context, lifted) = severity.severity(of: match.rule, on: index, usedBy: image)
         var finding = Finding(
             rule: match.rule.id, severity: severity, category: match.rule.category, kind: kind,
             image: image.name, symbol: subject, demangled: demangled,
             message: "\(detail): \(match.rule.message)\(context)", fixit: match.rule.fixit, source: match.rule.source)
+        finding.markingLifted = lifted
         finding.api = Self.label(match, symbol: subject, demangled: demangled)
         return finding
     }

@@ -47,7 +47,7 @@ struct Propagation {
                 for source in unsafe {
                     guard let rule = rules.rule(withID: source.rule) else { continue }
                     let api = source.api ?? source.symbol ?? rule.api
-                    let (level, context) = severity.severity(of: rule, on: dependent)
+                    let (level, context, lifted) = severity.severity(of: rule, on: dependent, usedBy: images[origin])
                     let path = (names + [api]).joined(separator: " → ")
                     var finding = Finding(
                         rule: rule.id, severity: level, category: rule.category, kind: .transitive,
@@ -58,6 +58,7 @@ struct Propagation {
                     finding.callSites = source.callSites
                     finding.path = source.path
                     finding.chainImages = imageNames
+                    finding.markingLifted = lifted
                     findings.append((dependent, finding))
                 }
             }

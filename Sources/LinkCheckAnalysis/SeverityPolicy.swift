@@ -98,14 +98,6 @@ struct SeverityPolicy: Sendable {
         mustBeExtensionSafe(index) ? .error : .warning
     }
 
-    /// Whether code in image `index` runs in an extension: it is one, an
-    /// extension links or loads it, or no roles are given and it is a
-    /// framework.
-    func runsInAnExtension(_ index: Int) -> Bool {
-        roles[index].role == .extension || !extensionsReaching[index].isEmpty
-            || (!policy.assignsRoles && roles[index].role == .framework)
-    }
-
     /// Whether only the containing app runs image `index`: it is the app, or
     /// roles are given and the app links or loads it while no extension, and
     /// no framework that has to be safe in its own right, does.

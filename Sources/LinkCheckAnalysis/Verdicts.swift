@@ -11,7 +11,8 @@ enum Verdicts {
         if findings.contains(where: { $0.severity == .error && !BuiltInRules.isCompleteness($0.rule) }) { return .unsafe }
         if findings.contains(where: { BuiltInRules.isCompleteness($0.rule) }) { return .incomplete }
         let usesUnsafeAPI = findings.contains { finding in
-            finding.rule == BuiltInRules.unsafeLoad.id || (finding.kind != .providedSymbol && finding.category.makesUnsafe)
+            finding.rule == BuiltInRules.unsafeLoad.id
+                || (finding.kind != .providedSymbol && finding.category.makesUnsafe && !finding.markingLifted)
         }
         return usesUnsafeAPI && appOnly ? .appOnly : .extensionSafe
     }

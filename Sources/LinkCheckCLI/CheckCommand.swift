@@ -15,7 +15,7 @@ import Musl
 enum CheckCommand {
     static let spec = CommandSpec(
         name: "check",
-        summary: "Check ELF images for APIs unavailable in app extensions, architecture problems and conditional loading.",
+        summary: "Check ELF and Mach-O images, bundles and .ipa archives for APIs unavailable in app extensions, architecture problems and conditional loading.",
         positionals: "PATH…",
         options: [
             .rules, .noDefaultRules,
@@ -24,9 +24,9 @@ enum CheckCommand {
             .init(name: "require-arch", value: "ARCH", help: "Require every module for this architecture: aarch64 (arm64), x86_64, … (repeatable)."),
             .init(name: "format", value: "FORMAT", help: "text (default), json, sarif (SARIF 2.1.0) or html."),
             .init(name: "html", value: "FILE", help: "Also write the reviewer's HTML report to FILE."),
-            .init(name: "search-path", value: "DIR", help: "Also look for DT_NEEDED libraries in DIR, after DT_RUNPATH (repeatable)."),
-            .init(name: "use-ld-library-path", value: nil, help: "Search LD_LIBRARY_PATH too, as the loader would."),
-            .init(name: "no-system", value: nil, help: "Do not follow DT_NEEDED into the system's library folders."),
+            .init(name: "search-path", value: "DIR", help: "ELF: also look for DT_NEEDED libraries in DIR, after DT_RUNPATH (repeatable)."),
+            .init(name: "use-ld-library-path", value: nil, help: "ELF: search LD_LIBRARY_PATH too, as ld.so would."),
+            .init(name: "no-system", value: nil, help: "ELF: do not follow DT_NEEDED into the system's library folders (Mach-O system libraries are never inspected)."),
             .init(name: "config", value: "FILE", help: "Read roles, rules, search paths and suppressions from FILE (default: ./linkcheck.json if present)."),
             .init(name: "baseline", value: "FILE", help: "Report only findings that are not in the baseline FILE."),
             .init(name: "write-baseline", value: "FILE", help: "Write this run's findings to FILE as a baseline."),
@@ -73,8 +73,8 @@ enum CheckCommand {
     /// image.
     static func nothingChecked(_ report: Report, _ paths: [String]) -> String {
         report.errors.isEmpty
-            ? "nothing to check: no ELF image found under \(paths.joined(separator: " "))"
-            : "nothing could be checked: \(report.errors.count) input\(report.errors.count == 1 ? "" : "s") failed (above) and no other ELF image was found"
+            ? "nothing to check: no ELF or Mach-O image found under \(paths.joined(separator: " "))"
+            : "nothing could be checked: \(report.errors.count) input\(report.errors.count == 1 ? "" : "s") failed (above) and no other ELF or Mach-O image was found"
     }
 
     /// The check pipeline for the options `check` and `graph` share:

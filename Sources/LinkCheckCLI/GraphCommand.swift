@@ -6,11 +6,13 @@ import LinkCheckReports
 enum GraphCommand {
     static let spec = CommandSpec(
         name: "graph",
-        summary: "Print the link graph: images coloured by verdict, DT_NEEDED edges, dlopen edges dashed.",
+        summary: "Print the link graph: images coloured by verdict, link edges (DT_NEEDED, LC_LOAD_DYLIB), dlopen edges dashed.",
         positionals: "PATH…",
         options: CheckCommand.spec.options.filter { !["format", "html", "baseline", "write-baseline"].contains($0.name) }
             + [.init(name: "format", value: "FORMAT", help: "dot (Graphviz, default) or json.")])
 
+    /// Exit status 0 when every input was read, else 2 (the graph of the
+    /// rest is printed all the same).
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try spec.parse(arguments)
         let format = parsed.last("format") ?? "dot"
@@ -25,6 +27,7 @@ enum GraphCommand {
             return 2
         }
         write(format == "dot" ? DotRenderer.render(report) : CheckJSON.renderGraph(report))
-        return 0
+        // Findings do not fail a graph; inputs not read do, as for check.
+        return report.exitStatus == 2 ? 2 : 0
     }
 }

@@ -14,7 +14,9 @@ enum InspectCommand {
             .init(name: "call-sites", value: nil, help: "Also list the calls to imported functions (x86_64 and arm64/aarch64), as the disassembler finds them."),
         ])
 
-    /// Exit status 0 when at least one file was inspected, else 2.
+    /// Exit status 0 when every file was inspected, else 2 (what could be
+    /// inspected is printed all the same, as `grep` goes on past a file it
+    /// cannot read).
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try spec.parse(arguments)
         guard !parsed.positionals.isEmpty else { throw UsageError("'linkcheck inspect' needs at least one FILE") }
@@ -22,11 +24,26 @@ enum InspectCommand {
         let format = parsed.last("format") ?? "text"
         guard ["text", "json"].contains(format) else { throw UsageError("unknown format '\(format)' (text or json)") }
         let discovery = Discovery(paths: parsed.positionals)
-        let results = Inspection.inspect(discovery.files, jobs: 1)
+        defer { discovery.removeUnpackedFiles() }
+        // A FILE given that is not an image is an error; a file found in a
+        // folder or an archive that is not one (an Info.plist) is passed
+        // over, as are links not followed and folders not walked: said on
+        // stderr, not failures.
+        let given = Set(parsed.positionals)
+        var passedOver = discovery.skipped.filter { $0.kind != .file || !given.contains($0.path) }
         let problems = discovery.errors
-            + discovery.skipped.filter { $0.kind == .file }.map { InspectionError.notInspectable(path: $0.path, reason: $0.reason) }
-        // Links not followed and folders not walked are not failures: said on stderr.
-        TextRenderer(verbose: true).passedOver(discovery.skipped.filter { $0.kind != .file }).forEach { printError($0) }
+            + discovery.skipped.filter { $0.kind == .file && given.contains($0.path) }
+                .map { InspectionError.notInspectable(path: $0.path, reason: $0.reason) }
+        var results: [Result<[BinaryImage], InspectionError>] = []
+        for result in Inspection.inspect(discovery.files, jobs: 1) {
+            if case .failure(.notAnImage(let path)) = result, !given.contains(path) {
+                passedOver.append(SkippedEntry(path: discovery.displayPath(of: path), reason: "not an ELF or Mach-O file"))
+                continue
+            }
+            // Files unpacked from an archive are named by their entries.
+            results.append(result.map { $0.map(discovery.named) }.mapError(discovery.named))
+        }
+        TextRenderer(verbose: true).passedOver(passedOver).forEach { printError($0) }
         if format == "json" {
             var callSites: [String: CodeAnalysis?]?
             if parsed.has("call-sites") {
@@ -53,6 +70,10 @@ enum InspectCommand {
             problems.forEach { printError("linkcheck: error: \($0)") }
         }
         let inspected = results.contains { (try? $0.get()) != nil }
-        return inspected ? 0 : 2
+        let failed = !problems.isEmpty || results.contains { (try? $0.get()) == nil }
+        if !inspected && !failed {
+            printError("linkcheck: error: no ELF or Mach-O file found under \(parsed.positionals.joined(separator: " "))")
+        }
+        return inspected && !failed ? 0 : 2
     }
 }

@@ -8,7 +8,7 @@ import Musl
 
 /// Outputs never replace inputs: before any work, a run refuses an output
 /// (`--html`, `--write-baseline`, `rules extract --output`) that names a
-/// file it reads (an input given, an ELF image found under an input folder,
+/// file it reads (an input given, an image found under an input folder,
 /// the configuration, a rule pack, the baseline, a symbol graph), or the
 /// file another output names; and before writing anything, `check` refuses
 /// one that names a library it read while resolving dependencies
@@ -62,7 +62,7 @@ enum OutputConflicts {
                 throw UsageError("\(output.option) \(output.path) would replace \(read.role) \(read.path), which this run reads")
             }
             if let identity = location.identity, let image = images?.path(of: identity), ImageInspector.isImage(path: image) {
-                throw UsageError("\(output.option) \(output.path) would replace the ELF image \(image), which this run checks")
+                throw UsageError("\(output.option) \(output.path) would replace the image \(image), which this run checks")
             }
         }
     }

@@ -11,11 +11,12 @@ enum RulesCommand {
         positionals: "",
         options: [
             .rules, .noDefaultRules,
+            .init(name: "examples", value: nil, help: "Also print each rule's examples: the sources that trigger it and those that do not."),
         ])
 
     static let validateSpec = CommandSpec(
         name: "rules validate",
-        summary: "Report every problem in rule packs (unknown key, duplicate id, bad glob, missing field, …); exit 2 if there is one.",
+        summary: "Report every problem in rule packs (unknown key, duplicate id, bad glob, missing field, …); exit 2 if there is one. A rule without examples is a warning, or an error in the shipped packs.",
         positionals: "FILE…",
         options: [
             .init(name: "no-default-rules", value: nil, help: "Do not check ids against the shipped packs (as check --no-default-rules would not load them)."),
@@ -66,7 +67,7 @@ enum RulesCommand {
         case .success(let rules):
             let packs = rules.packs.map { ($0.name, $0.version, $0.rules) }
                 + [("built-in", linkcheckVersion, BuiltInRules.all)]
-            write(RuleListRenderer.text(packs: packs))
+            write(RuleListRenderer.text(packs: packs, examples: parsed.has("examples")))
             return 0
         case .failure(let failure):
             failure.lines.forEach { printError($0) }
@@ -155,9 +156,25 @@ enum RulesCommand {
         // id they already use is a problem here too.
         switch RuleLoading.load(extraPacks: parsed.positionals, includeDefaults: !parsed.has("no-default-rules")) {
         case .success(let rules):
-            let given = Set(parsed.positionals.map { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path })
-            for pack in rules.packs where given.contains(URL(fileURLWithPath: pack.path).standardizedFileURL.resolvingSymlinksInPath().path) {
-                write("\(pack.path): ok: \(pack.name) \(pack.version), \(TextRenderer.count(pack.rules.count, "rule"))\n")
+            func resolved(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
+            let given = Set(parsed.positionals.map(resolved))
+            let shipped = Set(DefaultRulePacks.paths().map(resolved))
+            var errors = 0
+            for pack in rules.packs where given.contains(resolved(pack.path)) {
+                let incomplete = pack.exampleProblems
+                let isShipped = shipped.contains(resolved(pack.path))
+                for problem in incomplete {
+                    printError(isShipped ? problem.errorLine : problem.warningLine)
+                }
+                if isShipped && !incomplete.isEmpty {
+                    errors += incomplete.count
+                } else {
+                    write("\(pack.path): ok: \(pack.name) \(pack.version), \(TextRenderer.count(pack.rules.count, "rule"))\n")
+                }
+            }
+            guard errors == 0 else {
+                printError("linkcheck: \(errors) problem\(errors == 1 ? "" : "s") found")
+                return 2
             }
             return 0
         case .failure(let failure):

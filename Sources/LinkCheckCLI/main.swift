@@ -6,13 +6,14 @@ import LinkCheckInspection
 /// statuses (0 no error finding, 1 error findings, 2 usage, configuration
 /// or input error).
 let overview = """
-    OVERVIEW: linkcheck finds frameworks unsafe for app extensions in ELF shared objects.
+    OVERVIEW: linkcheck finds frameworks unsafe for app extensions in ELF shared objects and
+    Mach-O images: files, folders, .app, .appex, .framework, .xcframework, .ipa.
 
     USAGE: linkcheck <subcommand> [OPTIONS]
 
     SUBCOMMANDS:
       check      Check images against the rule packs, roles and architectures.
-      inspect    Show what linkcheck reads from ELF files.
+      inspect    Show what linkcheck reads from ELF and Mach-O files.
       graph      Print the link graph (Graphviz DOT or JSON).
       rules      List, validate or extract rule packs.
 

@@ -76,7 +76,7 @@ public struct Discovery: Sendable, Equatable {
         bundles = BundleLayout(files: files, unpacked: archives.map { ArchiveFolder(folder: $0.folder, archive: $0.archive) })
         skipped = walker.skipped.map { SkippedEntry(path: displayPath(of: $0.path), reason: $0.reason, kind: $0.kind) }
             .sorted { $0.path < $1.path }
-        errors = walker.errors.map { $0.naming(displayPath(of: $0.path)) }
+        errors = walker.errors.map(named)
     }
 
     /// The archive entry the file at `path` (one of ``files``) was unpacked
@@ -89,6 +89,20 @@ public struct Discovery: Sendable, Equatable {
     /// one unpacked from an archive, else `path` itself.
     public func displayPath(of path: String) -> String {
         bundles.displayPath(of: path)
+    }
+
+    /// `image` with the archive entry its file was unpacked from
+    /// (``ImageIdentity/unpackedFrom``), which names it in reports:
+    /// `Photos.ipa:Payload/Photos.app/Photos`.
+    public func named(_ image: BinaryImage) -> BinaryImage {
+        var image = image
+        image.identity.unpackedFrom = bundles.entry(forFile: image.path)
+        return image
+    }
+
+    /// `error` naming the file by ``displayPath(of:)``.
+    public func named(_ error: InspectionError) -> InspectionError {
+        error.naming(displayPath(of: error.path))
     }
 
     /// Removes the folders the archives were unpacked into. Call it once

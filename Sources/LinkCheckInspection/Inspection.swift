@@ -39,8 +39,7 @@ public enum Inspection {
         for result in inspect(discovery.files, options: options, jobs: jobs) {
             switch result {
             case .success(let images):
-                for var image in images {
-                    image.identity.unpackedFrom = discovery.entry(forFile: image.path)
+                for image in images.map(discovery.named) {
                     if image.fileType == .core {
                         outcome.skipped.append(SkippedEntry(path: image.name, reason: "a core dump, not a linkable image"))
                     } else if case .macho(let facts) = image.facts, facts.fileType == "MH_DSYM" {
@@ -52,7 +51,7 @@ public enum Inspection {
             case .failure(.notAnImage(let path)):
                 outcome.skipped.append(SkippedEntry(path: discovery.displayPath(of: path), reason: "not an ELF or Mach-O file"))
             case .failure(let error):
-                outcome.errors.append(error.naming(discovery.displayPath(of: error.path)))
+                outcome.errors.append(discovery.named(error))
             }
         }
         return outcome

@@ -34,6 +34,32 @@ struct HTMLAnswer {
 
     static func key(_ parts: String?...) -> String { parts.map { $0 ?? "" }.joined(separator: "\u{1}") }
 
+    /// The answer for the whole report: one group per outermost bundle (an
+    /// app with its extensions and frameworks, an xcframework), under its
+    /// name, in the order the report lists its images, then one for the
+    /// images in no bundle. A report of one group has no heading: the
+    /// answer's first line is the first extension's verdict.
+    func grouped() -> String {
+        var order: [String] = []
+        var groups: [String: [ImageReport]] = [:]
+        var loose: [ImageReport] = []
+        for image in report.images {
+            guard let bundle = image.bundle?.outermost.displayPath else {
+                loose.append(image)
+                continue
+            }
+            if groups[bundle] == nil { order.append(bundle) }
+            groups[bundle, default: []].append(image)
+        }
+        guard order.count + (loose.isEmpty ? 0 : 1) > 1 else { return html(for: report.images) }
+        var html = ""
+        for bundle in order {
+            html += "<h3 class=\"bundle\" data-bundle=\"\(escapeHTML(bundle))\">\(escapeHTML(bundle))</h3>\n" + self.html(for: groups[bundle]!)
+        }
+        if !loose.isEmpty { html += "<h3 class=\"bundle\">Images in no bundle</h3>\n" + self.html(for: loose) }
+        return html
+    }
+
     /// The answer for `group` (the report's images, or one app's).
     func html(for group: [ImageReport]) -> String {
         let extensions = group.filter { $0.role == .extension }
@@ -120,7 +146,11 @@ struct HTMLAnswer {
     /// in card order.
     func causes(of image: ImageReport) -> [String] {
         struct Cause {
+            /// The images from the one the image links down to the one
+            /// that acts, each with how the one before reaches it ("links",
+            /// "loads" for dlopen; the first's is not said).
             var route: [String]
+            var hops: [String]
             var verb: String
             var objects: [(text: String, card: String?)]
             var from: String?
@@ -135,15 +165,21 @@ struct HTMLAnswer {
             let card = (finding.kind == .transitive ? cardIDs[Self.key(finding.chainImages.last, finding.rule)] : nil)
                 ?? cardIDs[Self.key(finding.image, finding.rule)]
             let route = finding.chainImages.dropFirst().map { images[$0]?.shortName ?? $0 }
+            // The chain marks a hop made by dlopen alone: "B (dlopen)".
+            let hops = route.indices.map { position in
+                finding.chain.indices.contains(position + 1) && finding.chain[position + 1].hasSuffix(" (dlopen)") ? "loads" : "links"
+            }
             let (verb, object, from) = action(origin, api: finding.kind == .transitive ? finding.chain.last : nil)
             let order = card.flatMap { cardOrder[$0] } ?? Int.max
-            if let index = causes.firstIndex(where: { $0.route == route && $0.verb == verb && $0.from == from && object != nil && !$0.objects.isEmpty }) {
+            if let index = causes.firstIndex(where: {
+                $0.route == route && $0.hops == hops && $0.verb == verb && $0.from == from && object != nil && !$0.objects.isEmpty
+            }) {
                 if let object, !causes[index].objects.contains(where: { $0.text == object }) {
                     causes[index].objects.append((object, card))
                 }
                 causes[index].order = min(causes[index].order, order)
             } else {
-                causes.append(Cause(route: route, verb: verb, objects: object.map { [($0, card)] } ?? [], from: from, order: order))
+                causes.append(Cause(route: route, hops: hops, verb: verb, objects: object.map { [($0, card)] } ?? [], from: from, order: order))
             }
         }
         return causes.enumerated().sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }.map(\.element).map { cause in
@@ -154,13 +190,14 @@ struct HTMLAnswer {
             var action = escapeHTML(cause.verb)
             if !objects.isEmpty { action += " " + Self.list(objects) }
             if let from = cause.from { action += " from <code>\(escapeHTML(from))</code>" }
-            guard let first = cause.route.first else { return objects.isEmpty ? action : "it " + action }
+            guard !cause.route.isEmpty else { return objects.isEmpty ? action : "it " + action }
+            let names = cause.route.map { "<strong>\(escapeHTML($0))</strong>" }
             guard !objects.isEmpty else {
                 // A built-in check's own words: "A links B: …".
-                return cause.route.map { "<strong>\(escapeHTML($0))</strong>" }.joined(separator: " links ") + ": " + action
+                return names.indices.dropFirst().reduce(names[0]) { $0 + " \(cause.hops[$1]) " + names[$1] } + ": " + action
             }
-            var sentence = "<strong>\(escapeHTML(first))</strong>"
-            for next in cause.route.dropFirst() { sentence += " links <strong>\(escapeHTML(next))</strong>, which" }
+            var sentence = names[0]
+            for position in names.indices.dropFirst() { sentence += " \(cause.hops[position]) \(names[position]), which" }
             return sentence + " " + action
         }
     }
@@ -176,6 +213,8 @@ struct HTMLAnswer {
         switch finding.kind {
         case .importedSymbol, .staticCall:
             return from == nil ? ("imports", name, nil) : ("calls", name, from)
+        case .objcReference:
+            return from == nil ? ("references", name, nil) : ("calls", name, from)
         case .stringLiteral:
             return ("holds the string", finding.symbol ?? name, nil)
         case .neededLibrary:

@@ -49,7 +49,7 @@ struct HTMLCard {
         }
         var source: [String] = []
         if let text = rule?.source ?? findings.first?.source, !text.isEmpty { source.append("Source: \(escapeHTML(text))") }
-        if let sdk = rule?.sdk { source.append("SDK \(escapeHTML(sdk))") }
+        if let sdk = rule?.sdk { source.append("Marked in SDKs: \(escapeHTML(sdk.description))") }
         source.append("<a class=\"permalink\" href=\"#\(escapeHTML(card.id))\">#\(escapeHTML(card.id))</a>")
         parts.append("<p class=\"source\">\(source.joined(separator: " · "))</p>")
         return parts.joined(separator: "\n") + "\n</article>"

@@ -33,7 +33,7 @@ public struct HTMLRenderer {
             """
         html += header(report)
         let answer = HTMLAnswer(report: report, cards: cards)
-        html += "<section id=\"answer\">\n\(answer.html(for: report.images))\(answer.uninspected())</section>\n\n"
+        html += "<section id=\"answer\">\n\(answer.grouped())\(answer.uninspected())</section>\n\n"
         html += graph(report)
         html += findings(report, cards: cards)
         html += imageTable(report)
@@ -134,7 +134,7 @@ public struct HTMLRenderer {
             let role = image.extensionType.map { "\(image.role.rawValue) (\($0))" } ?? image.role.rawValue
             let machine = "\(escapeHTML(image.architecture.name)) · \(image.architecture.is64Bit ? 64 : 32)-bit"
                 + (image.platform.map { " · " + escapeHTML($0.platform.rawValue) } ?? "")
-            let reachedBy = image.reachedBy.map { escapeHTML(names[$0]) }.joined(separator: ", ")
+            let reachedBy = image.reachedBy.filter { $0 != image.name }.map { escapeHTML(names[$0]) }.joined(separator: ", ")
             return """
                 <tr data-image="\(escapeHTML(image.name))"><td>\(escapeHTML(names[image.name]))<br><code class="path">\(escapeHTML(image.name))</code></td>\
                 <td>\(escapeHTML(role))</td><td><span class="verdict \(image.verdict.rawValue)">\(image.verdict.rawValue)</span></td>\

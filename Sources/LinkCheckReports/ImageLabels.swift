@@ -1,7 +1,10 @@
 import LinkCheckAnalysis
+import LinkCheckImage
 
-/// The names the graph and the HTML report show for images: each image's
-/// ``ImageReport/displayName`` (its file name, with the slice and member),
+/// The names the graph and the HTML report show for images: the bundle of
+/// a bundle's executable or framework binary (`PhotosShare.appex`,
+/// `ImageKit.framework[arm64]`), else each image's
+/// ``ImageReport/displayName`` (its file name, with the slice and member);
 /// and where two images would show the same, as many of their folders as
 /// tell them apart (`armv7-linux-gnueabihf/libcodec.so`,
 /// `i386-linux-gnu/libcodec.so`).
@@ -14,7 +17,7 @@ struct ImageLabels {
         let folders = Dictionary(images.map { image in
             (image.name, image.path.split(separator: "/").dropLast().map(String.init))
         }, uniquingKeysWith: { first, _ in first })
-        var pending = Dictionary(grouping: images, by: \.displayName)
+        var pending = Dictionary(grouping: images, by: Self.base)
         var depth = 0
         while !pending.isEmpty {
             var next: [String: [ImageReport]] = [:]
@@ -25,7 +28,7 @@ struct ImageLabels {
                 }
                 for image in group {
                     let parents = folders[image.name] ?? []
-                    let longer = (parents.suffix(depth + 1) + [image.displayName]).joined(separator: "/")
+                    let longer = (parents.suffix(depth + 1) + [Self.base(image)]).joined(separator: "/")
                     next[longer, default: []].append(image)
                 }
             }
@@ -33,6 +36,14 @@ struct ImageLabels {
             depth += 1
         }
         self.labels = labels
+    }
+
+    /// An image's label before two are told apart: its bundle when it is a
+    /// bundle's executable (an app, an extension, a framework's binary),
+    /// else its display name.
+    static func base(_ image: ImageReport) -> String {
+        guard let placement = image.bundle, placement.isExecutable else { return image.displayName }
+        return ImageIdentity(path: placement.innermost.folderName, slice: image.identity.slice, member: image.identity.member).description
     }
 
     /// The label of the image named `name`, or `name` itself when it is not

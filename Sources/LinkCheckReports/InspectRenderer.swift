@@ -129,6 +129,9 @@ public enum InspectRenderer {
     struct Entry: Encodable {
         var path: String
         var name, slice, member: String?
+        /// For a file unpacked from an archive (an `.ipa`): the archive and
+        /// the entry; `path` is then `archive:entry`.
+        var archive, entry: String?
         var error: String?
         var format: String?
         var `class`: Int?
@@ -152,7 +155,9 @@ public enum InspectRenderer {
         }
 
         init(_ image: BinaryImage) {
-            path = image.path
+            path = image.identity.displayPath
+            archive = image.identity.unpackedFrom?.archive
+            entry = image.identity.unpackedFrom?.entry
             format = image.format.rawValue
             `class` = image.architecture.is64Bit ? 64 : 32
             data = image.architecture.byteOrder.rawValue
@@ -172,7 +177,7 @@ public enum InspectRenderer {
                 flags1 = facts.flags1
                 symbolTable = facts.symbolTable.rawValue
             case .macho(let facts):
-                name = image.name == image.path ? nil : image.name
+                name = image.name == image.identity.displayPath ? nil : image.name
                 slice = image.identity.slice
                 member = image.identity.member
                 platform = image.platform?.platform.rawValue

@@ -86,8 +86,8 @@ struct LinkGraphDescription {
 
     /// The graph in the DOT language: boxes filled by verdict (green
     /// extension-safe, red unsafe, amber app-only, grey incomplete), a wider
-    /// border for extensions and apps, solid links and dashed loads, unsafe
-    /// edges red and wider.
+    /// border for extensions and apps, the images of one bundle in one
+    /// cluster, solid links and dashed loads, unsafe edges red and wider.
     func dot(_ flavor: Flavor) -> String {
         var lines = ["digraph linkcheck {", "  rankdir=TB;"]
         switch flavor {
@@ -100,22 +100,27 @@ struct LinkGraphDescription {
                 "  edge [arrowsize=0.7, fontname=\"Helvetica\", fontsize=10];",
             ]
         }
+        // The images of one outermost bundle (an app with its extensions
+        // and frameworks, an xcframework) are drawn in one cluster labelled
+        // with it; the others stand alone.
+        var clusters: [String] = []
+        var members: [String: [Int]] = [:]
+        var loose: [Int] = []
         for (index, image) in images.enumerated() {
-            let color = switch image.verdict {
-            case .extensionSafe: "#c8ecd0"
-            case .unsafe: "#f7c6c6"
-            case .appOnly: "#f8e2b0"
-            case .incomplete: "#dddddd"
+            guard let bundle = image.bundle?.outermost.displayPath else {
+                loose.append(index)
+                continue
             }
-            let role = image.extensionType.map { "\(image.role.rawValue) (\($0))" } ?? image.role.rawValue
-            let label = [labels[image.name], "\(role) · \(image.verdict.rawValue)"].map(Self.labelText).joined(separator: "\\n")
-            var attributes = ["label=\"\(label)\"", "fillcolor=\"\(color)\""]
-            if image.role != .framework { attributes.append("penwidth=2") }
-            if flavor == .page {
-                attributes += ["id=\"lcn\(index)\"", "class=\"\(image.verdict.rawValue) \(image.role.rawValue)\""]
-            }
-            lines.append("  \(nodeName(index, flavor)) [\(attributes.joined(separator: ", "))];")
+            if members[bundle] == nil { clusters.append(bundle) }
+            members[bundle, default: []].append(index)
         }
+        for (number, bundle) in clusters.enumerated() {
+            lines.append("  subgraph cluster_\(number) {")
+            lines.append("    label=\"\(Self.labelText(bundle))\"; style=\"rounded,dashed\"; color=\"#888888\"; fontname=\"Helvetica\";")
+            lines += members[bundle, default: []].map { "  " + node($0, flavor) }
+            lines.append("  }")
+        }
+        lines += loose.map { node($0, flavor) }
         for (number, edge) in edges.enumerated() {
             var attributes: [String] = []
             if edge.kind == .dlopen { attributes += ["style=dashed", "label=\"dlopen\""] }
@@ -128,6 +133,26 @@ struct LinkGraphDescription {
         }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The node statement of image `index`: filled by verdict, a wider
+    /// border for extensions and apps.
+    func node(_ index: Int, _ flavor: Flavor) -> String {
+        let image = images[index]
+        let color = switch image.verdict {
+        case .extensionSafe: "#c8ecd0"
+        case .unsafe: "#f7c6c6"
+        case .appOnly: "#f8e2b0"
+        case .incomplete: "#dddddd"
+        }
+        let role = image.extensionType.map { "\(image.role.rawValue) (\($0))" } ?? image.role.rawValue
+        let label = [labels[image.name], "\(role) · \(image.verdict.rawValue)"].map(Self.labelText).joined(separator: "\\n")
+        var attributes = ["label=\"\(label)\"", "fillcolor=\"\(color)\""]
+        if image.role != .framework { attributes.append("penwidth=2") }
+        if flavor == .page {
+            attributes += ["id=\"lcn\(index)\"", "class=\"\(image.verdict.rawValue) \(image.role.rawValue)\""]
+        }
+        return "  \(nodeName(index, flavor)) [\(attributes.joined(separator: ", "))];"
     }
 
     /// A DOT string literal for a name.

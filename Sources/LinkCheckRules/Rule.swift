@@ -18,15 +18,18 @@ public struct Rule: Sendable, Equatable {
     /// Extension types in which the API is allowed anyway (camera capture in
     /// `imessage`).
     public var allowedIn: [String]
-    /// The SDK range in which the marking holds, e.g. `iOS 9.3–16.5`.
-    public var sdk: String?
+    /// The SDKs in which the API is marked unavailable (``SDKRange``);
+    /// `nil` for a restriction no header marks.
+    public var sdk: SDKRange?
+    /// Sources that must and must not produce the rule's finding.
+    public var examples: RuleExamples
     /// The `name` of the pack the rule came from.
     public var pack: String
 
     public init(
         id: String, api: String, category: RuleCategory, severity: Severity, matchers: [Matcher],
-        message: String, fixit: String, source: String, allowedIn: [String] = [], sdk: String? = nil,
-        pack: String = ""
+        message: String, fixit: String, source: String, allowedIn: [String] = [], sdk: SDKRange? = nil,
+        examples: RuleExamples = RuleExamples(), pack: String = ""
     ) {
         self.id = id
         self.api = api
@@ -38,6 +41,7 @@ public struct Rule: Sendable, Equatable {
         self.source = source
         self.allowedIn = allowedIn
         self.sdk = sdk
+        self.examples = examples
         self.pack = pack
     }
 }

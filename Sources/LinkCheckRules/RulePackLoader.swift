@@ -47,7 +47,13 @@ private struct PackReader {
 
     static let packKeys: Set<String> = ["format", "name", "version", "description", "rules"]
     static let ruleKeys: Set<String> = [
-        "id", "api", "category", "severity", "match", "message", "fixit", "source", "allowedIn", "sdk",
+        "id", "api", "category", "severity", "match", "message", "fixit", "source", "allowedIn", "sdk", "examples",
+    ]
+    static let sdkKeys: Set<String> = ["platform", "markedFrom", "markedUntil", "unmarkedFrom"]
+    static let examplesKeys: Set<String> = ["triggering", "nonTriggering"]
+    static let exampleKeys: Set<String> = [
+        "language", "format", "code", "extension", "appOnly", "libraries", "objcRuntime", "platform", "minimumOS", "sdk",
+        "severity",
     ]
 
     mutating func report(_ path: String, _ kind: RulePackProblem.Kind) {
@@ -140,7 +146,8 @@ private struct PackReader {
         let message = string(object, "message", path)
         let fixit = string(object, "fixit", path)
         let source = string(object, "source", path)
-        let sdk = string(object, "sdk", path, required: false)
+        let sdk = object["sdk"].flatMap { sdkRange($0, "\(path).sdk") }
+        let examples = object["examples"].flatMap { ruleExamples($0, "\(path).examples") } ?? RuleExamples()
         var allowedIn: [String] = []
         if let value = object["allowedIn"] {
             if let list = value as? [String] {
@@ -156,8 +163,140 @@ private struct PackReader {
         else { return nil }
         return Rule(
             id: id, api: api, category: category, severity: severity, matchers: matchers, message: message,
-            fixit: fixit, source: source, allowedIn: allowedIn, sdk: sdk, pack: pack
+            fixit: fixit, source: source, allowedIn: allowedIn, sdk: sdk, examples: examples, pack: pack
         )
+    }
+
+    /// A version string (`16.5`) at `object[key]`.
+    mutating func version(_ object: [String: Any], _ key: String, _ path: String, required: Bool) -> SDKVersion? {
+        guard let text = string(object, key, path, required: required), !text.isEmpty else { return nil }
+        guard let version = SDKVersion(text) else {
+            report("\(path).\(key)", .invalidValue("'\(text)' is not a version (16.5, 17.0, 13.4.1)"))
+            return nil
+        }
+        return version
+    }
+
+    /// `{"platform": "ios", "markedFrom": "9.3", "markedUntil": "16.5", "unmarkedFrom": "17.0"}`.
+    mutating func sdkRange(_ value: Any, _ path: String) -> SDKRange? {
+        guard value is [String: Any] else {
+            report(path, .wrongType(expected: "an object with platform, markedFrom and, when the marking was lifted, markedUntil and unmarkedFrom"))
+            return nil
+        }
+        guard let object = object(value, path, allowed: Self.sdkKeys) else { return nil }
+        let platform = platform(object, path, required: true)
+        let from = version(object, "markedFrom", path, required: true)
+        let until = version(object, "markedUntil", path, required: false)
+        let unmarked = version(object, "unmarkedFrom", path, required: false)
+        if (object["markedUntil"] == nil) != (object["unmarkedFrom"] == nil) {
+            report(path, .invalidValue("markedUntil (the last SDK seen marked) and unmarkedFrom (the first seen unmarked) go together"))
+            return nil
+        }
+        if let from, let until, from > until {
+            report("\(path).markedUntil", .invalidValue("markedUntil \(until) is before markedFrom \(from)"))
+        }
+        if let until, let unmarked, unmarked <= until {
+            report("\(path).unmarkedFrom", .invalidValue("unmarkedFrom \(unmarked) must come after markedUntil \(until)"))
+        }
+        guard let platform, let from else { return nil }
+        return SDKRange(platform: platform, markedFrom: from, markedUntil: until, unmarkedFrom: unmarked)
+    }
+
+    /// A `platform` value (`ios`, `macos`, `tvos`, `watchos`, `visionos`).
+    mutating func platform(_ object: [String: Any], _ path: String, required: Bool) -> SDKPlatform? {
+        guard let name = string(object, "platform", path, required: required), !name.isEmpty else { return nil }
+        guard let platform = SDKPlatform(rawValue: name) else {
+            let known = SDKPlatform.allCases.map(\.rawValue).joined(separator: ", ")
+            report("\(path).platform", .invalidValue("unknown platform '\(name)' (known: \(known))"))
+            return nil
+        }
+        return platform
+    }
+
+    /// `{"triggering": [...], "nonTriggering": [...]}`.
+    mutating func ruleExamples(_ value: Any, _ path: String) -> RuleExamples? {
+        guard let object = object(value, path, allowed: Self.examplesKeys) else { return nil }
+        var lists: [String: [RuleExample]] = [:]
+        for key in ["triggering", "nonTriggering"] {
+            guard let list = object[key] else { continue }
+            guard let items = list as? [Any] else {
+                report("\(path).\(key)", .wrongType(expected: "an array of examples"))
+                continue
+            }
+            lists[key] = items.enumerated().compactMap { index, item in
+                example(item, "\(path).\(key)[\(index)]", triggering: key == "triggering")
+            }
+        }
+        return RuleExamples(triggering: lists["triggering"] ?? [], nonTriggering: lists["nonTriggering"] ?? [])
+    }
+
+    /// One example: `{"language": "objc", "format": "macho", "code": "…", …}`.
+    mutating func example(_ value: Any, _ path: String, triggering: Bool) -> RuleExample? {
+        guard let object = object(value, path, allowed: Self.exampleKeys) else { return nil }
+        let languageName = string(object, "language", path)
+        let language = languageName.flatMap(RuleExample.Language.init(rawValue:))
+        if let languageName, language == nil {
+            report("\(path).language", .invalidValue("unknown language '\(languageName)' (c, objc or swift)"))
+        }
+        let formatName = string(object, "format", path)
+        let format = formatName.flatMap(RuleExample.Format.init(rawValue:))
+        if let formatName, format == nil {
+            report("\(path).format", .invalidValue("unknown format '\(formatName)' (elf or macho)"))
+        }
+        if let language, let format, !RuleExample.formats(of: language).contains(format) {
+            report("\(path).format", .invalidValue("\(language.rawValue) examples are built for \(RuleExample.formats(of: language).map(\.rawValue).joined(separator: " or ")) only"))
+        }
+        let code = string(object, "code", path)
+        let extensionType = string(object, "extension", path, required: false)
+        if let extensionType, !extensionType.isEmpty, !knownExtensionTypes.contains(extensionType) {
+            report("\(path).extension", .invalidValue("unknown extension type '\(extensionType)'"))
+        }
+        var appOnly = false
+        if let flag = object["appOnly"] {
+            if let value = jsonBoolean(flag) { appOnly = value } else { report("\(path).appOnly", .wrongType(expected: "true or false")) }
+        }
+        if appOnly && extensionType != nil {
+            report(path, .invalidValue("an example is checked either in an extension or as an app-only framework, not both"))
+        }
+        var libraries: [String] = []
+        if let value = object["libraries"] {
+            if let list = value as? [String], list.allSatisfy({ !$0.isEmpty && !$0.contains("/") }) {
+                libraries = list
+            } else {
+                report("\(path).libraries", .wrongType(expected: "an array of library names (CoreKE for libCoreKE)"))
+            }
+        }
+        var objcRuntime: RuleExample.ObjCRuntime?
+        if let name = string(object, "objcRuntime", path, required: false) {
+            objcRuntime = RuleExample.ObjCRuntime(rawValue: name)
+            if objcRuntime == nil {
+                report("\(path).objcRuntime", .invalidValue("unknown runtime '\(name)' (\(RuleExample.ObjCRuntime.allCases.map(\.rawValue).joined(separator: " or ")))"))
+            }
+            if language != .objc || format != .elf {
+                report("\(path).objcRuntime", .invalidValue("objcRuntime is for Objective-C examples built for ELF"))
+            }
+        }
+        let platform = platform(object, path, required: false)
+        let minimumOS = version(object, "minimumOS", path, required: false)
+        let sdk = version(object, "sdk", path, required: false)
+        if format == .elf {
+            for key in ["platform", "minimumOS", "sdk"] where object[key] != nil {
+                report("\(path).\(key)", .invalidValue("\(key) is recorded in Mach-O images only (LC_BUILD_VERSION)"))
+            }
+        }
+        if let platform, platform != .iOS, platform != .macOS {
+            report("\(path).platform", .invalidValue("Mach-O examples are built for ios or macos"))
+        }
+        var severity: Severity?
+        if let name = string(object, "severity", path, required: false) {
+            severity = Severity(rawValue: name)
+            if severity == nil { report("\(path).severity", .invalidValue("unknown severity '\(name)' (error, warning or note)")) }
+            if !triggering { report("\(path).severity", .invalidValue("only a triggering example expects a severity")) }
+        }
+        guard let language, let format, let code else { return nil }
+        return RuleExample(
+            language: language, format: format, code: code, extensionType: extensionType, appOnly: appOnly, libraries: libraries,
+            objcRuntime: objcRuntime, platform: platform, minimumOS: minimumOS, sdk: sdk, severity: severity)
     }
 
     mutating func matchers(_ value: Any?, _ rulePath: String) -> [Matcher]? {

@@ -28,6 +28,9 @@ public struct RulePackProblem: Error, Sendable, Equatable, CustomStringConvertib
         case duplicateID(String, firstSeen: String)
         /// A glob that cannot be a valid `fnmatch(3)` pattern.
         case badGlob(String, reason: String)
+        /// The rule has no example of these kinds (`triggering`,
+        /// `nonTriggering`) (``RulePack/exampleProblems``).
+        case missingExamples(rule: String, [String])
     }
 
     /// The rule-pack file.
@@ -56,6 +59,11 @@ public struct RulePackProblem: Error, Sendable, Equatable, CustomStringConvertib
         return "\(file): error: \(jsonPath): \(problem)"
     }
 
+    /// The problem as a warning line: `FILE: warning: JSONPATH: what is wrong`.
+    public var warningLine: String {
+        "\(file): warning: \(jsonPath): \(problem)"
+    }
+
     /// What is wrong, without the location.
     public var problem: String {
         switch kind {
@@ -70,6 +78,8 @@ public struct RulePackProblem: Error, Sendable, Equatable, CustomStringConvertib
         case .invalidValue(let reason): reason
         case .duplicateID(let id, let first): "duplicate rule id '\(id)' (first defined in \(first))"
         case .badGlob(let pattern, let reason): "bad glob '\(pattern)': \(reason)"
+        case .missingExamples(let rule, let kinds):
+            "rule \(rule) has no \(kinds.joined(separator: " and no ")) example: examples show what the rule finds and what it leaves alone, and the shipped packs' are tests"
         }
     }
 }

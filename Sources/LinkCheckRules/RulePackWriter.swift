@@ -13,10 +13,33 @@ public enum RulePackWriter {
                 "source": rule.source,
             ]
             if !rule.allowedIn.isEmpty { entry["allowedIn"] = rule.allowedIn }
-            entry["sdk"] = rule.sdk
+            if let sdk = rule.sdk {
+                var range = ["platform": sdk.platform.rawValue, "markedFrom": sdk.markedFrom.description]
+                range["markedUntil"] = sdk.markedUntil?.description
+                range["unmarkedFrom"] = sdk.unmarkedFrom?.description
+                entry["sdk"] = range
+            }
+            if rule.examples != RuleExamples() {
+                entry["examples"] = [
+                    "triggering": rule.examples.triggering.map(json), "nonTriggering": rule.examples.nonTriggering.map(json),
+                ]
+            }
             return entry
         }
         let data = (try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return data + Data("\n".utf8)
+    }
+
+    static func json(_ example: RuleExample) -> [String: Any] {
+        var entry: [String: Any] = ["language": example.language.rawValue, "format": example.format.rawValue, "code": example.code]
+        entry["extension"] = example.extensionType
+        if example.appOnly { entry["appOnly"] = true }
+        if !example.libraries.isEmpty { entry["libraries"] = example.libraries }
+        entry["objcRuntime"] = example.objcRuntime?.rawValue
+        entry["platform"] = example.platform?.rawValue
+        entry["minimumOS"] = example.minimumOS?.description
+        entry["sdk"] = example.sdk?.description
+        entry["severity"] = example.severity?.rawValue
+        return entry
     }
 }

@@ -212,8 +212,10 @@ public final class RuleSet: Sendable {
 extension RuleSet {
     /// The rules whose `objc` matchers an image's Objective-C references
     /// satisfy, each once with the first matcher that matched, in rule
-    /// order: a class matcher when `classes` holds the class; a method
-    /// matcher when `classes` holds its class and `selectors` its selector.
+    /// order: a class matcher when `classes` holds the class; a class's
+    /// method matcher when `classes` holds its class and `selectors` its
+    /// selector; a protocol's method matcher when `selectors` holds its
+    /// selector.
     ///
     /// - Parameters:
     ///   - classes: the classes the image references (`__objc_classrefs`).
@@ -222,10 +224,10 @@ extension RuleSet {
     ///   - unsafeOnly: consider only rules whose category makes an image
     ///     unsafe.
     public func rules(matchingClasses classes: Set<String>, selectors: Set<String>, unsafeOnly: Bool = false) -> [RuleMatch] {
-        guard !objcNames.isEmpty, !classes.isEmpty else { return [] }
+        guard !objcNames.isEmpty, !classes.isEmpty || !selectors.isEmpty else { return [] }
         var matched: [Int: ObjCName] = [:]
         for (name, rule) in objcNames where matched[rule] == nil && (!unsafeOnly || rules[rule].category.makesUnsafe) {
-            guard classes.contains(name.className) else { continue }
+            guard name.isProtocolMethod || classes.contains(name.className) else { continue }
             if let selector = name.selector, !selectors.contains(selector) { continue }
             matched[rule] = name
         }

@@ -196,6 +196,54 @@ import Testing
         #expect(report.images.first { $0.role == .app }?.bundle?.place == "Shop")
     }
 
+    /// A macOS app in the `Contents/` layout: the roles come from
+    /// `Contents/Info.plist`, the versioned framework is read once (through
+    /// `Versions/A`, not its links), and `@rpath` resolves as dyld would
+    /// from `Contents/MacOS` and from the extension's
+    /// `@executable_path/../../../../Frameworks`.
+    @Test func aMacOSAppInTheContentsLayout() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let app = directory.path("Mail.app")
+        try FileManager.default.copyItem(at: try MachOFixture.macApp.path(), to: app)
+        let report = try Self.check(app)
+        let roles = Dictionary(uniqueKeysWithValues: report.images.map {
+            (Self.inside(app, $0.name), [$0.role.rawValue, $0.extensionType, $0.platform?.platform.rawValue].compactMap { $0 }.joined(separator: " "))
+        })
+        #expect(roles == [
+            "Contents/MacOS/Mail": "app macos",
+            "Contents/Frameworks/Kit.framework/Versions/A/Kit": "framework macos",
+            "Contents/PlugIns/Share.appex/Contents/MacOS/Share": "extension share macos",
+        ])
+        let kit = app.path + "/Contents/Frameworks/Kit.framework/Versions/A/Kit"
+        let share = try #require(report.images.first { $0.name.hasSuffix("/Share") })
+        let mail = try #require(report.images.first { $0.name.hasSuffix("/Mail") })
+        #expect(share.links == [kit] && mail.links == [kit])
+        #expect(share.bundle?.innermost.layout == .contents && share.bundle?.place == "Contents/PlugIns/Share.appex/Contents/MacOS/Share")
+        #expect(report.images.first { $0.path == kit }?.bundle?.innermost.layout == .versioned)
+        #expect(report.bundles.map(\.line) == ["\(app.path): 1 app, 1 extension (Share, share), 1 embedded framework"])
+        // No missing library, no bundle problem: only Kit's selector string
+        // (a review risk, not unsafe) and the flag Kit lacks, though it is
+        // safe in fact.
+        #expect(Self.findings(report, in: app) == [
+            "Contents/Frameworks/Kit.framework/Versions/A/Kit: warning FLAG001 ",
+            "Contents/Frameworks/Kit.framework/Versions/A/Kit: warning SEL001 sharedApplication",
+        ])
+        #expect(report.images.first { $0.path == kit }?.extensionSafeFlag == .unflaggedButClean)
+        #expect(report.images.map { "\(Self.inside(app, $0.name)) \($0.verdict.rawValue)" }.sorted() == [
+            "Contents/Frameworks/Kit.framework/Versions/A/Kit extension-safe",
+            "Contents/MacOS/Mail extension-safe",
+            "Contents/PlugIns/Share.appex/Contents/MacOS/Share extension-safe",
+        ])
+
+        // macOS also keeps extensions in Contents/Extensions.
+        try FileManager.default.moveItem(at: app.appendingPathComponent("Contents/PlugIns"), to: app.appendingPathComponent("Contents/Extensions"))
+        let moved = try Self.check(app)
+        let extensions = moved.images.filter { $0.role == .extension }
+        #expect(extensions.map { Self.inside(app, $0.name) } == ["Contents/Extensions/Share.appex/Contents/MacOS/Share"])
+        #expect(extensions.first?.links == [kit] && extensions.first?.extensionType == "share")
+        #expect(Self.findings(moved, in: app) == Self.findings(report, in: app))
+    }
+
     /// An Info.plist that cannot be read is a notice; the extension is
     /// still one, of no type.
     @Test func anUnreadableInfoPlistIsANotice() throws {

@@ -47,6 +47,31 @@ import Testing
         #expect(try workspace.leftOver().isEmpty)
     }
 
+    /// `inspect` reads an .ipa's binaries and names each by its entry, in
+    /// text and in JSON, and leaves nothing behind.
+    @Test func inspectNamesAnIPAsBinariesByTheirEntries() throws {
+        let workspace = try Workspace()
+        let text = try workspace.linkcheck(["inspect", "Shop.ipa"])
+        #expect(text.status == 0, "\(text.standardError)")
+        let headings = text.standardOutput.split(separator: "\n").filter { !$0.hasPrefix(" ") }.map(String.init)
+        #expect(headings == [
+            "Shop.ipa:Payload/Shop.app/Frameworks/Camera.framework/Camera:",
+            "Shop.ipa:Payload/Shop.app/Frameworks/Uploader.framework/Uploader:",
+            "Shop.ipa:Payload/Shop.app/PlugIns/Share.appex/Share:",
+            "Shop.ipa:Payload/Shop.app/PlugIns/Stickers.appex/Stickers:",
+            "Shop.ipa:Payload/Shop.app/Shop:",
+        ])
+        #expect(!text.standardOutput.contains(workspace.temporary.path))
+        let json = try workspace.linkcheck(["inspect", "--format", "json", "Shop.ipa"])
+        #expect(json.status == 0, "\(json.standardError)")
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
+        #expect(entries.map { "\($0["archive"] ?? "") \($0["entry"] ?? "") \($0["path"] ?? "")" } == headings.map {
+            let path = String($0.dropLast())
+            return "Shop.ipa \(path.dropFirst("Shop.ipa:".count)) \(path)"
+        })
+        #expect(try workspace.leftOver().isEmpty)
+    }
+
     /// JSON names the archive and the entry, and the bundle placement; SARIF
     /// points every result at the .ipa.
     @Test func jsonAndSARIFPointAtTheArchive() throws {
@@ -103,7 +128,7 @@ import Testing
             let output = try workspace.linkcheck(["check", "Shop.ipa"])
             #expect(output.status == 2)
             #expect(output.standardOutput.hasPrefix("Shop.ipa: error: cannot inspect: \(reason)"), "\(output.standardOutput)")
-            #expect(output.standardError == "linkcheck: error: nothing could be checked: 1 input failed (above) and no other ELF image was found\n")
+            #expect(output.standardError == "linkcheck: error: nothing could be checked: 1 input failed (above) and no other ELF or Mach-O image was found\n")
             #expect(try workspace.leftOver().isEmpty)
         }
     }

@@ -65,10 +65,24 @@ import Testing
         #expect(output.standardOutput.contains("/nonexistent/linkcheck: error: cannot inspect: cannot read: No such file or directory"))
         let noELF = try Command.linkcheck(["check", "/etc/hostname"])
         #expect(noELF.status == 2)
-        #expect(noELF.standardError == "linkcheck: error: nothing to check: no ELF image found under /etc/hostname\n")
+        #expect(noELF.standardError == "linkcheck: error: nothing to check: no ELF or Mach-O image found under /etc/hostname\n")
         let fifo = try Command.linkcheck(["inspect", "/dev/null"])
         #expect(fifo.status == 2)
         #expect(fifo.standardError == "linkcheck: error: /dev/null: skipped: not a regular file\n")
+        // A file given that is not an image is an error; one found in a
+        // folder is passed over, and a folder of none is an error.
+        let given = try Command.linkcheck(["inspect", "/etc/hostname"])
+        #expect(given.status == 2)
+        #expect(given.standardError == "linkcheck: error: /etc/hostname: not an ELF or Mach-O file\n")
+        let directory = try Fixtures.temporaryDirectory()
+        try "text".write(to: directory.path("notes.txt"), atomically: true, encoding: .utf8)
+        let folder = try Command.linkcheck(["inspect", directory.url.path])
+        #expect(folder.status == 2)
+        #expect(folder.standardError == """
+            \(directory.path("notes.txt").path): note: skipped: not an ELF or Mach-O file
+            linkcheck: error: no ELF or Mach-O file found under \(directory.url.path)
+
+            """)
     }
 
     @Test func rulePacksCannotReuseBuiltInIDsAndAPackGivenTwiceLoadsOnce() throws {
@@ -187,6 +201,27 @@ import Testing
         let plain = try Command.linkcheck(["inspect", "--format", "json", shareKit])
         let plainEntries = try #require(try JSONSerialization.jsonObject(with: Data(plain.standardOutput.utf8)) as? [[String: Any]])
         #expect(plainEntries.first?["callSites"] == nil)
+    }
+
+    /// A file that cannot be inspected beside one that can: the good one
+    /// is printed, the bad one named, and the exit status is 2 in text and
+    /// in JSON.
+    @Test func inspectExitsTwoWhenAnyFileFails() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let library = Fixtures.corpusDirectory.appendingPathComponent("object-testfiles/libimports.so").path
+        let truncated = directory.path("truncated.so")
+        try Data(try Data(contentsOf: URL(fileURLWithPath: library)).prefix(10)).write(to: truncated)
+        for format in ["text", "json"] {
+            let output = try Command.linkcheck(["inspect", "--format", format, truncated.path, library])
+            #expect(output.status == 2, "\(format)")
+            #expect(output.standardOutput.contains(library), "\(format)")
+            if format == "json" {
+                let entries = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [[String: Any]])
+                #expect(entries.map { "\($0["path"]!) \($0["error"] != nil)" } == ["\(truncated.path) true", "\(library) false"].sorted(), "sorted by path, as every input is")
+            } else {
+                #expect(output.standardError.hasPrefix("linkcheck: error: \(truncated.path): "), "\(output.standardError)")
+            }
+        }
     }
 
     @Test func rulesValidateReportsEveryProblem() throws {
@@ -493,11 +528,36 @@ import Testing
         let edges = try #require(graph["edges"] as? [[String: String]])
         #expect(edges.filter { $0["kind"] == "dlopen" }.count == 1)
         #expect(try Command.linkcheck(["graph", "--format", "svg", images.path]).status == 2)
-        // An input that fails is named on stderr; the graph has the rest.
+        // An input that fails is named on stderr and makes the exit status
+        // 2; the graph has the rest.
         let withMissing = try Command.linkcheck(["graph", "--config", config, images.path, "/nonexistent/libgone.so"])
-        #expect(withMissing.status == 0)
+        #expect(withMissing.status == 2)
         #expect(withMissing.standardError == "/nonexistent/libgone.so: error: cannot inspect: cannot read: No such file or directory\n")
         #expect(withMissing.standardOutput == output.standardOutput)
+    }
+
+    /// An app's images are one cluster, labelled with the app; each image
+    /// is labelled with its bundle when it is the bundle's executable.
+    @Test func anAppIsOneCluster() throws {
+        let images = try Fixtures.sampleImages()
+        let output = try Command.capture(Fixtures.linkcheckExecutable, ["graph", "PhotosApp/Photos.app"], currentDirectory: images)
+        #expect(output.status == 0, "\(output.standardError)")
+        let lines = output.standardOutput.split(separator: "\n").map(String.init)
+        let start = try #require(lines.firstIndex(of: "  subgraph cluster_0 {"))
+        #expect(lines[start + 1] == "    label=\"PhotosApp/Photos.app\"; style=\"rounded,dashed\"; color=\"#888888\"; fontname=\"Helvetica\";")
+        let end = try #require(lines[start...].firstIndex(of: "  }"))
+        let members = lines[(start + 2)..<end]
+        #expect(members.count == 9, "every image of the app is in the cluster")
+        #expect(!lines.contains("  subgraph cluster_1 {"))
+        #expect(members.contains { $0.contains("label=\"PhotosShare.appex\\nextension (share) · unsafe\"") }, "\(members)")
+        #expect(members.contains { $0.contains("label=\"Uploader.framework\\nframework · unsafe\"") }, "\(members)")
+        if Self.hasGraphviz {
+            let directory = try Fixtures.temporaryDirectory()
+            try output.standardOutput.write(to: directory.path("app.dot"), atomically: true, encoding: .utf8)
+            let rendered = try Command.capture("/usr/bin/dot", ["-Tsvg", directory.path("app.dot").path])
+            #expect(rendered.status == 0, "\(rendered.standardError)")
+            #expect(rendered.standardOutput.contains("<title>cluster_0</title>"))
+        }
     }
 }
 
@@ -565,5 +625,81 @@ private final class FIFOReader: @unchecked Sendable {
             usleep(1000)
         }
         return nil
+    }
+}
+
+/// `rules validate` and `rules list` on the rules' examples.
+@Suite struct RuleExampleCommandTests {
+    static let ruleWithoutExamples = """
+        {"format": 1, "name": "p", "version": "1", "rules": [
+          {"id": "TST001", "api": "a", "category": "unavailable-api", "severity": "error",
+           "match": [{"symbol": "x"}], "message": "m", "fixit": "f", "source": "s"}]}
+        """
+
+    @Test func aProjectsPackWithoutExamplesIsAWarning() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let pack = directory.path("pack.json")
+        try Self.ruleWithoutExamples.write(to: pack, atomically: true, encoding: .utf8)
+        let output = try Command.linkcheck(["rules", "validate", pack.path])
+        #expect(output.status == 0)
+        #expect(output.standardError == "\(pack.path): warning: $.rules[0].examples: rule TST001 has no triggering and no nonTriggering example: examples show what the rule finds and what it leaves alone, and the shipped packs' are tests\n")
+        #expect(output.standardOutput == "\(pack.path): ok: p 1, 1 rule\n")
+    }
+
+    /// The shipped packs are the files the default search finds: here a copy
+    /// of `Rules/` named by `LINKCHECK_RULES_DIR`, with one rule's near
+    /// misses taken out.
+    @Test func aShippedPackWithoutExamplesIsAnError() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let rules = Fixtures.repositoryRoot.appendingPathComponent("Rules")
+        for name in try FileManager.default.contentsOfDirectory(atPath: rules.path) where name.hasSuffix(".json") {
+            try FileManager.default.copyItem(at: rules.appendingPathComponent(name), to: directory.path(name))
+        }
+        let path = directory.path("selector-strings.json")
+        var pack = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: path)) as? [String: Any])
+        var entries = try #require(pack["rules"] as? [[String: Any]])
+        var examples = try #require(entries[1]["examples"] as? [String: Any])
+        examples["nonTriggering"] = []
+        entries[1]["examples"] = examples
+        pack["rules"] = entries
+        try JSONSerialization.data(withJSONObject: pack).write(to: path)
+        let environment = ["LINKCHECK_RULES_DIR": directory.url.path]
+        let output = try Command.linkcheck(["rules", "validate", path.path], environment: environment)
+        #expect(output.status == 2)
+        #expect(output.standardError == """
+            \(path.path): error: $.rules[1].examples: rule SEL002 has no nonTriggering example: examples show what the rule finds and what it leaves alone, and the shipped packs' are tests
+            linkcheck: 1 problem found
+
+            """)
+        #expect(output.standardOutput.isEmpty)
+        // The same file as a project's own pack (not where the default
+        // search looks) is only warned about.
+        #expect(try Command.linkcheck(["rules", "validate", "--no-default-rules", path.path]).status == 0)
+    }
+
+    @Test func rulesListPrintsTheSDKRangeAndWithExamplesTheSources() throws {
+        let plain = try Command.linkcheck(["rules", "list"])
+        #expect(plain.status == 0)
+        #expect(plain.standardOutput.contains("""
+              AEX002  error  unavailable-api  UIApplication.openURL(_:)
+                  swift: UIKit.UIApplication.openURL
+                  objc: -[UIApplication openURL:]
+                  marked in SDKs: iOS 9.3–16.5 (not marked from 17.0)
+              AEX003
+            """))
+        #expect(!plain.standardOutput.contains("triggers ("))
+        let listed = try Command.linkcheck(["rules", "list", "--examples"])
+        #expect(listed.status == 0)
+        #expect(listed.standardOutput.contains("""
+                  triggers (objc, macho, iOS 15.0, SDK 16.4):
+                      #import <UIKit/UIKit.h>
+
+                      BOOL open_help(void) {
+                          return [[UIApplication sharedApplication] openURL:[NSURL URLWithString:@"https://example.com/help"]];
+                      }
+
+                  triggers (objc, macho, iOS 15.0, SDK 26.5, a warning):
+            """))
+        #expect(listed.standardOutput.contains("      does not trigger (swift, elf, extension type imessage):\n"))
     }
 }

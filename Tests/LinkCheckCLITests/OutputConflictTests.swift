@@ -82,7 +82,7 @@ import Testing
         let before = try Data(contentsOf: directory.path("lib.so"))
         let refused = try Self.run(["check", "--html", "lib.so", "."], in: directory)
         #expect(refused.status == 2)
-        #expect(refused.standardError == "linkcheck: error: --html lib.so would replace the ELF image ./lib.so, which this run checks\n")
+        #expect(refused.standardError == "linkcheck: error: --html lib.so would replace the image ./lib.so, which this run checks\n")
         #expect(try Data(contentsOf: directory.path("lib.so")) == before)
 
         let first = try Self.run(["check", "--html", "report.html", "."], in: directory)

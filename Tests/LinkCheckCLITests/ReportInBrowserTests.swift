@@ -66,8 +66,12 @@ struct ReportInBrowserTests {
         for answer in answers { #expect(answer[0] == verdicts[answer[1]]) }
         let firstLines = try measured("data-first-lines", in: page)
         if let first = extensions.first {
-            let fileName = String(name(first).split(separator: "/").last!)
-            #expect(firstLines.contains("\(fileName) (\(first["extensionType"] as? String ?? "?") extension): \(first["verdict"] as! String)"), "\(firstLines)")
+            // An extension is named by its bundle folder when it is the
+            // bundle's executable, else by its file.
+            let bundle = first["bundle"] as? [String: Any]
+            let label = bundle?["isExecutable"] as? Bool == true ? bundle!["bundle"] as! String : name(first)
+            let shortName = String(label.split(separator: "/").last!)
+            #expect(firstLines.contains("\(shortName) (\(first["extensionType"] as? String ?? "?") extension): \(first["verdict"] as! String)"), "\(firstLines)")
         }
 
         // Errors first; one card per (image, rule).
@@ -172,16 +176,28 @@ struct ReportInBrowserTests {
         #expect(page.dom.contains("<code class=\"command\">cd \(images.path) &amp;&amp; linkcheck check --format json --html \(html.path) --config \(config) --rules \(rules.path) PhotoEditor</code>"))
     }
 
-    /// PhotosApp, the Mach-O app: a share extension and frameworks, fat
-    /// slices among them.
+    /// PhotosApp, the Mach-O app, with the roles its bundle gives: a share
+    /// extension and frameworks, fat slices among them.
     @Test func theMachOAppReport() throws {
         let images = try Fixtures.sampleImages()
-        let (html, json) = try Self.writeReport(["--extension", "PhotosShare=share", "--app", "Photos", "PhotosApp"], named: "photosapp-report", in: images)
+        let (html, json) = try Self.writeReport(["PhotosApp/Photos.app"], named: "photosapp-report", in: images)
         let page = try Self.render(html, named: "photosapp-report")
         let geometry = try Self.checkPage(page, html: html, json: json)
         #expect(geometry.nodes.keys.contains("PhotosApp/Photos.app/Frameworks/ImageKit.framework/ImageKit[arm64]"))
+        // The answer names the extension by its bundle, says it is unsafe,
+        // and says why in one sentence: the chain and the message send (the
+        // errors only: openURL: is a warning with the SDK Uploader records).
         let firstLines = try Self.measured("data-first-lines", in: page)
-        #expect(firstLines.contains("PhotosShare (share extension): "), "\(firstLines)")
+        #expect(firstLines.contains("PhotosShare.appex (share extension): unsafe"), "\(firstLines)")
+        #expect(page.dom.contains("<strong>SyncKit.framework</strong> links <strong>Uploader.framework</strong>, which calls <a href=\"#AEX001-Uploader.framework\"><code>+[UIApplication sharedApplication]</code></a> from <code>present_login</code>."), "\(firstLines)")
+        // One app: its answer needs no heading.
+        #expect(!page.dom.contains("<h3 class=\"bundle\""))
+        // The unsafe path runs from the extension down to the framework.
+        let unsafe = Set(geometry.edges.filter { $0.classes.contains("unsafe") }.map { "\($0.from) → \($0.to)" })
+        #expect(unsafe == [
+            "PhotosApp/Photos.app/PlugIns/PhotosShare.appex/PhotosShare → PhotosApp/Photos.app/Frameworks/SyncKit.framework/SyncKit",
+            "PhotosApp/Photos.app/Frameworks/SyncKit.framework/SyncKit → PhotosApp/Photos.app/Frameworks/Uploader.framework/Uploader",
+        ])
     }
 
     @Test func hostileSymbolNamesAreLiteralText() throws {

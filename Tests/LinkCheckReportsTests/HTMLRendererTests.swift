@@ -17,7 +17,7 @@ import Testing
     static let rules: RuleSet = {
         let rule = Rule(id: "TST001", api: "UIApplication.shared", category: .unavailableAPI, severity: .error,
                         matchers: [.symbol("kit_shared")], message: "unavailable in extensions", fixit: "Pass it in.",
-                        source: "UIKit.h", sdk: "iOS ≤18")
+                        source: "UIKit.h", sdk: SDKRange(platform: .iOS, markedFrom: SDKVersion("9.3")!, markedUntil: SDKVersion("16.5")!, unmarkedFrom: SDKVersion("17.0")!))
         let string = Rule(id: "TST002", api: "TRUEPREDICATE", category: .configuration, severity: .error,
                           matchers: [.string("TRUEPREDICATE")], message: "a placeholder", fixit: "Replace it.", source: "Guide")
         return RuleSet.build(packs: [RulePack(path: "t.json", name: "t", version: "1", rules: [rule, string])]).0
@@ -166,7 +166,7 @@ import Testing
         let card = try #require(try Browser.captures(#"(<article class="card error" id="TST001-libUploader.so".*?</article>)"#, in: html).first?.first)
         #expect(card.contains("Reaches <span class=\"reach error\" data-image=\"/t/libShare.so\"><strong>libShare.so</strong> (share extension) through libSync.so <small>error</small></span> <span class=\"reach error\" data-image=\"/t/libWidget.so\"><strong>libWidget.so</strong> (widget extension) through libSync.so <small>error</small></span> <span class=\"reach note\" data-image=\"/t/libApp.so\"><strong>libApp.so</strong> (app) through libSync.so <small>note</small></span>"))
         #expect(card.contains("<p class=\"fixit\"><strong>Fix:</strong> Pass it in.</p>"))
-        #expect(card.contains("<p class=\"source\">Source: UIKit.h · SDK iOS ≤18 · <a class=\"permalink\" href=\"#TST001-libUploader.so\">#TST001-libUploader.so</a></p>"))
+        #expect(card.contains("<p class=\"source\">Source: UIKit.h · Marked in SDKs: iOS 9.3–16.5 (not marked from 17.0) · <a class=\"permalink\" href=\"#TST001-libUploader.so\">#TST001-libUploader.so</a></p>"))
         // Legacy's note is where what only the app runs is, collapsed.
         #expect(try Browser.captures(#"<details class="group" id="group-app-only">.*?id="(TST001-libLegacy.so)""#, in: html).count == 1)
     }
@@ -187,6 +187,55 @@ import Testing
         #expect(answer.contains("<p class=\"quiet\">Containing app: <span class=\"chip app-only\" data-image=\"/t/libApp.so\">libApp.so <small>app-only</small></span>, which may use any API; frameworks only the app links or loads: <span class=\"chip app-only\" data-image=\"/t/libLegacy.so\">libLegacy.so <small>app-only</small></span>.</p>"))
         let first = try #require(html.range(of: "<li class=\"answer"))
         #expect(!html[..<first.lowerBound].contains("<section id=\"graph\""), "the answer comes before the graph")
+    }
+
+    /// Images of two apps are answered under each app's name, in the
+    /// report's order, and the images in no bundle after them; the images
+    /// of one app alone get no heading.
+    @Test func theAnswerIsGroupedByApp() throws {
+        func placement(_ app: String) -> BundlePlacement {
+            let folder = BundleFolder(path: "/t/\(app)", displayPath: app, kind: .app, layout: .flat, info: nil)
+            return BundlePlacement(outermost: folder, innermost: folder, containingApp: folder, place: "", isExecutable: false, role: nil, library: nil)
+        }
+        var report = Self.report(Self.app, Self.roles)
+        for index in report.images.indices {
+            switch report.images[index].path {
+            case "/t/libShare.so", "/t/libSync.so", "/t/libUploader.so": report.images[index].bundle = placement("Share.app")
+            case "/t/libWidget.so": report.images[index].bundle = placement("Widget.app")
+            default: break
+            }
+        }
+        let html = HTMLRenderer().render(report)
+        let answer = try #require(try Browser.captures(#"(<section id="answer">.*?</section>)"#, in: html).first?.first)
+        let headings = try Browser.captures(#"<h3 class="bundle"[^>]*>([^<]*)</h3>"#, in: answer).map { $0[0] }
+        #expect(headings == ["Share.app", "Widget.app", "Images in no bundle"])
+        let order = try Browser.captures(#"<h3 class="bundle"[^>]*>([^<]*)</h3>|<li class="answer [a-z-]+" data-image="([^"]*)">"#, in: answer)
+            .map { $0[0].isEmpty ? $0[1] : $0[0] }
+        #expect(order == ["Share.app", "/t/libShare.so", "Widget.app", "/t/libWidget.so", "Images in no bundle", "/t/libLegacy.so"])
+        #expect(answer.contains("Containing app: <span class=\"chip app-only\" data-image=\"/t/libApp.so\">"), "the loose app is answered in its group")
+
+        for index in report.images.indices { report.images[index].bundle = placement("Photos.app") }
+        #expect(!HTMLRenderer().render(report).contains("<h3 class=\"bundle\""))
+    }
+
+    /// A hop made by dlopen is said as such ("loads", not "links"), and
+    /// the images table names who links or loads an image, never the image
+    /// itself.
+    @Test func theAnswerSaysLoadsForADlopenHop() throws {
+        let app = try MachOFixture.loadingApp.path()
+        let defaultRules = RuleSet.build(packs: DefaultRulePacks.paths().compactMap { RulePackLoader.load(path: $0).pack }).0
+        let report = CheckRun.check(paths: [app.path], rules: defaultRules, policy: Policy(), jobs: 2)
+        let html = HTMLRenderer().render(report)
+        let answer = try #require(try Browser.captures(#"(<li class="answer [^"]*" data-image="[^"]*/Ext">.*?</li>)"#, in: html).first?.first)
+        #expect(answer.contains("<strong>Loader.framework</strong> loads <strong>Uploader.framework</strong>, which calls <a href=\"#AEX001-Uploader.framework\"><code>+[UIApplication sharedApplication]</code></a> from <code>present_login</code>"), "\(answer)")
+        let rows = try Browser.captures(#"<tr data-image="([^"]*)">(?:<td>.*?</td>){4}<td>([^<]*)</td>"#, in: html)
+        let linkedBy = Dictionary(uniqueKeysWithValues: rows.map { (String($0[0].dropFirst(app.path.count + 1)), $0[1]) })
+        #expect(linkedBy == [
+            "Loads": "",
+            "PlugIns/Ext.appex/Ext": "",
+            "Frameworks/Loader.framework/Loader": "Ext.appex",
+            "Frameworks/Uploader.framework/Uploader": "Loads.app, Ext.appex",
+        ])
     }
 
     /// Without roles, the unsafe images lead, each with its causes.

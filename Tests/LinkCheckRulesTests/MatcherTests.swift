@@ -188,6 +188,20 @@ import Testing
         #expect(rules.rules(matchingClasses: ["AVCaptureSession"], selectors: []).map(\.matcher) == [.objc(session)])
     }
 
+    /// A protocol has no class to reference: its method matches on the
+    /// selector reference alone.
+    @Test func objcProtocolMethodMatcher() throws {
+        let read = try #require(ObjCName("-[id<NFCISO15693Tag> readMultipleBlocksWithConfiguration:completionHandler:]"))
+        #expect(read.isProtocolMethod && read.className == "NFCISO15693Tag" && !read.isClassMethod)
+        #expect(read.description == "-[id<NFCISO15693Tag> readMultipleBlocksWithConfiguration:completionHandler:]")
+        for bad in ["+[id<NFCISO15693Tag> x]", "-[id<> x]", "-[id<A B> x]", "-[<NFCISO15693Tag> x]"] {
+            #expect(ObjCName(bad) == nil, "\(bad)")
+        }
+        let rules = Self.ruleSet([.objc(read)])
+        #expect(rules.rules(matchingClasses: [], selectors: ["readMultipleBlocksWithConfiguration:completionHandler:"]).map(\.matcher) == [.objc(read)])
+        #expect(rules.rules(matchingClasses: ["NFCISO15693Tag"], selectors: ["readSingleBlockWithRequestFlags:blockNumber:completionHandler:"]).isEmpty)
+    }
+
     @Test func neededLibrary() {
         let rules = Self.ruleSet([.library("libInFieldCollection*")])
         #expect(rules.rules(matchingLibrary: "libInFieldCollection.so.1").map(\.rule.id) == ["TST001"])

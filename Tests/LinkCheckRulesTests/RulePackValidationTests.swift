@@ -33,8 +33,8 @@ import Testing
         let matchers = Set(packs.flatMap(\.rules).flatMap(\.matchers).map(\.description))
         for expected in [
             "swift: UIKit.UIApplication.shared", "symbol: dlopen", "symbol: dlmopen", "symbol: dlsym", "symbol: dlvsym",
-            "swift: Foundation.Bundle.load", "swift: Foundation.Bundle.loadAndReturnError",
-            "swift: Foundation.Bundle.classNamed", "swift: Foundation.NSClassFromString",
+            "objc: -[NSBundle load]", "objc: -[NSBundle loadAndReturnError:]",
+            "objc: -[NSBundle classNamed:]", "swift: Foundation.NSClassFromString",
             "symbol: CFBundleGetFunctionPointerForName", "symbol: CFBundleGetFunctionPointersForNames",
             "symbol: CFBundleLoadExecutable", "string: TRUEPREDICATE", "string: sharedApplication",
             "string: openURL:",
@@ -45,6 +45,109 @@ import Testing
         #expect(loading.rules.allSatisfy { $0.severity == .note && $0.category == .conditionalLoading })
         let capture = packs.flatMap(\.rules).first { $0.matchers.contains(.swift("AVFoundation.AVCaptureSession")) }
         #expect(capture?.allowedIn == ["imessage"])
+    }
+
+    @Test func everyShippedRuleHasATriggeringAndANonTriggeringExample() throws {
+        let packs = DefaultRulePacks.paths().compactMap { RulePackLoader.load(path: $0).pack }
+        #expect(packs.count == 3)
+        for pack in packs {
+            #expect(pack.exampleProblems.isEmpty, "\(pack.exampleProblems.map(\.description))")
+        }
+    }
+
+    @Test func aRuleWithoutExamplesIsNamedWithItsJSONPath() throws {
+        let pack = try #require(Self.load(#"{"format": 1, "name": "p", "version": "1", "rules": [\#(Self.validRule)]}"#).0)
+        #expect(pack.exampleProblems.map(\.warningLine) == [
+            "pack.json: warning: $.rules[0].examples: rule TST001 has no triggering and no nonTriggering example: examples show what the rule finds and what it leaves alone, and the shipped packs' are tests",
+        ])
+    }
+
+    static func rule(sdk: String = "", examples: String = "") -> String {
+        """
+        {"format": 1, "name": "p", "version": "1", "rules": [
+          {"id": "TST001", "api": "a", "category": "unavailable-api", "severity": "error", "match": [{"symbol": "x"}],
+           "message": "m", "fixit": "f", "source": "s"\(sdk.isEmpty ? "" : ", \"sdk\": \(sdk)")\(examples.isEmpty ? "" : ", \"examples\": \(examples)")}]}
+        """
+    }
+
+    @Test func anSDKRangeIsAnObjectOfVersions() throws {
+        let pack = try #require(Self.load(Self.rule(sdk: #"{"platform": "ios", "markedFrom": "9.3", "markedUntil": "16.5", "unmarkedFrom": "17"}"#)).0)
+        let range = try #require(pack.rules.first?.sdk)
+        #expect(range == SDKRange(platform: .iOS, markedFrom: SDKVersion("9.3")!, markedUntil: SDKVersion("16.5")!, unmarkedFrom: SDKVersion("17.0")!))
+        #expect(range.isLifted)
+        #expect(range.description == "iOS 9.3–16.5 (not marked from 17.0)")
+        let marked = try #require(Self.load(Self.rule(sdk: #"{"platform": "macos", "markedFrom": "12.0"}"#)).0?.rules.first?.sdk)
+        #expect(!marked.isLifted && marked.description == "macOS 12.0 and later")
+    }
+
+    @Test(arguments: [
+        (#""iOS ≤16.5""#, "pack.json: $.rules[0].sdk: expected an object with platform, markedFrom and, when the marking was lifted, markedUntil and unmarkedFrom"),
+        (#"{"platform": "ios", "markedFrom": "9.3", "markedUntil": "16.5"}"#, "pack.json: $.rules[0].sdk: markedUntil (the last SDK seen marked) and unmarkedFrom (the first seen unmarked) go together"),
+        (#"{"platform": "ios", "markedFrom": "17.0", "markedUntil": "16.5", "unmarkedFrom": "16.5"}"#, "pack.json: $.rules[0].sdk.markedUntil: markedUntil 16.5 is before markedFrom 17.0"),
+        (#"{"platform": "ios", "markedFrom": "iOS 9"}"#, "pack.json: $.rules[0].sdk.markedFrom: 'iOS 9' is not a version (16.5, 17.0, 13.4.1)"),
+        (#"{"platform": "android", "markedFrom": "9.3"}"#, "pack.json: $.rules[0].sdk.platform: unknown platform 'android' (known: ios, macos, tvos, watchos, visionos)"),
+        (#"{"platform": "ios"}"#, "pack.json: $.rules[0].sdk: missing required field 'markedFrom'"),
+        (#"{"platform": "ios", "markedFrom": "9.3", "from": "1"}"#, "pack.json: $.rules[0].sdk.from: unknown key 'from'"),
+    ])
+    func aBadSDKRangeIsAProblemAtItsPath(sdk: String, problem: String) {
+        let (pack, problems) = Self.load(Self.rule(sdk: sdk))
+        #expect(pack == nil)
+        #expect(problems.map(\.description).contains(problem), "\(problems.map(\.description))")
+    }
+
+    @Test func examplesSayTheirLanguageFormatSourceAndContext() throws {
+        let pack = try #require(Self.load(Self.rule(sdk: #"{"platform": "ios", "markedFrom": "9.3", "markedUntil": "16.5", "unmarkedFrom": "17.0"}"#, examples: """
+            {"triggering": [{"language": "swift", "format": "elf", "code": "import UIKit"},
+                            {"language": "objc", "format": "macho", "code": "x", "sdk": "16.4", "minimumOS": "14.0", "severity": "warning"}],
+             "nonTriggering": [{"language": "c", "format": "elf", "code": "y", "extension": "imessage", "libraries": ["CoreKE"]},
+                               {"language": "objc", "format": "elf", "code": "z", "objcRuntime": "gnustep-1.9", "appOnly": true}]}
+            """)).0)
+        let examples = try #require(pack.rules.first?.examples)
+        #expect(examples.triggering == [
+            RuleExample(language: .swift, format: .elf, code: "import UIKit"),
+            RuleExample(language: .objc, format: .macho, code: "x", minimumOS: SDKVersion("14.0"), sdk: SDKVersion("16.4"), severity: .warning),
+        ])
+        #expect(examples.nonTriggering == [
+            RuleExample(language: .c, format: .elf, code: "y", extensionType: "imessage", libraries: ["CoreKE"]),
+            RuleExample(language: .objc, format: .elf, code: "z", appOnly: true, objcRuntime: .gnustep1),
+        ])
+        #expect(examples.triggering[1].summary == "objc, macho, iOS 14.0, SDK 16.4, a warning")
+        #expect(examples.nonTriggering.map(\.summary) == ["c, elf, links CoreKE, extension type imessage", "objc, elf, gnustep-1.9, linked only by the containing app"])
+        // What the writer writes (examples, range), the loader reads back.
+        #expect(pack.rules.first?.sdk?.isLifted == true)
+        let again = RulePackLoader.load(data: RulePackWriter.json(pack), path: "pack.json")
+        #expect(again.problems.isEmpty)
+        #expect(again.pack?.rules == pack.rules)
+    }
+
+    @Test func aBadExampleIsAProblemAtItsPath() {
+        let (pack, problems) = Self.load(Self.rule(examples: """
+            {"triggering": [{"language": "swift", "format": "macho", "code": "x"},
+                            {"language": "kotlin", "format": "elf", "code": "x", "sdk": "16.4"}],
+             "nonTriggering": [{"language": "c", "format": "elf", "code": "y", "severity": "note", "extension": "imessage", "appOnly": true},
+                               {"language": "c", "format": "macho", "code": "z", "objcRuntime": "gnustep-2.0"}],
+             "nearMisses": []}
+            """))
+        #expect(pack == nil)
+        #expect(Set(problems.map(\.description)) == [
+            "pack.json: $.rules[0].examples.nearMisses: unknown key 'nearMisses'",
+            "pack.json: $.rules[0].examples.triggering[0].format: swift examples are built for elf only",
+            "pack.json: $.rules[0].examples.triggering[1].language: unknown language 'kotlin' (c, objc or swift)",
+            "pack.json: $.rules[0].examples.triggering[1].sdk: sdk is recorded in Mach-O images only (LC_BUILD_VERSION)",
+            "pack.json: $.rules[0].examples.nonTriggering[0]: an example is checked either in an extension or as an app-only framework, not both",
+            "pack.json: $.rules[0].examples.nonTriggering[0].severity: only a triggering example expects a severity",
+            "pack.json: $.rules[0].examples.nonTriggering[1].objcRuntime: objcRuntime is for Objective-C examples built for ELF",
+        ])
+    }
+
+    @Test func versionsCompareNumberByNumber() {
+        let versions = ["9.3", "10.3", "16.5", "17", "17.0.1", "26.4"].map { SDKVersion($0)! }
+        #expect(versions == versions.sorted())
+        #expect(SDKVersion("17") == SDKVersion("17.0.0"))
+        #expect(SDKVersion("17")?.description == "17.0")
+        for bad in ["", "17.", ".5", "1.2.3.4", "v17", "12345.0", "17.0 (Xcode 15.0)"] {
+            #expect(SDKVersion(bad) == nil, "\(bad)")
+        }
     }
 
     @Test func aValidPackLoads() throws {

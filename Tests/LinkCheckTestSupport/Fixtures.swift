@@ -10,6 +10,12 @@ public enum Fixtures {
     public static let corpusDirectory = repositoryRoot.deletingLastPathComponent()
         .appendingPathComponent("shared/corpus")
 
+    /// `../shared/reference` beside the repository: the platform facts the
+    /// rule packs rest on, among them the SDK inventory
+    /// `sdk-extension-markings.tsv`.
+    public static let referenceDirectory = repositoryRoot.deletingLastPathComponent()
+        .appendingPathComponent("shared/reference")
+
     /// `Tests/Fixtures`: C sources compiled at test time.
     public static let sourceDirectory = repositoryRoot.appendingPathComponent("Tests/Fixtures")
 

@@ -5,7 +5,7 @@ import Foundation
 /// exits. The recipe of each is its case in ``build(in:)``; the sources are
 /// in `Tests/Fixtures/MachO` and `Samples/PhotosApp`. Every image is for iOS
 /// 15 (armv7: iOS 10), `LC_BUILD_VERSION` platform ios or iossimulator,
-/// SDK 17.0.
+/// SDK 17.0, but ``macApp``'s (macOS 13, SDK 14.0).
 /// `MachOFixtureTests` checks each against LLVM's tools.
 public enum MachOFixture: String, CaseIterable, Sendable {
     /// `Uploader` (the sample's sources): thin arm64 `MH_DYLIB`, bind
@@ -92,6 +92,34 @@ public enum MachOFixture: String, CaseIterable, Sendable {
     /// `Old`: a 32-bit-only (armv7) `MH_EXECUTE`, entry `_codec_version`,
     /// for an extension that has no 64-bit slice.
     case thirtyTwoBitExecutable
+    /// `Loads.app`: `Frameworks/Loader.framework` (`framework-loader.c`,
+    /// flagged) dlopens `@rpath/Uploader.framework/Uploader` (the sample's
+    /// Uploader, which sends +[UIApplication sharedApplication]); the share
+    /// extension `PlugIns/Ext.appex/Ext` (`loading-extension.c`, rpath
+    /// `@executable_path/../../Frameworks`) links Loader, and the app
+    /// `Loads` links Uploader. The path is the `.app`.
+    case loadingApp
+    /// The same frameworks in an app (`Loads.app`) that links neither and
+    /// has no extension: both are linked by no one.
+    case loadingFrameworksAlone
+    /// `Mail.app`: a macOS app in the `Contents/` layout, thin arm64 for
+    /// macOS 13 (SDK 14.0), bind opcodes, XML `Info.plist` files:
+    ///
+    /// - `Contents/MacOS/Mail` (`MH_EXECUTE`, rpath
+    ///   `@executable_path/../Frameworks`) links Kit;
+    /// - `Contents/Frameworks/Kit.framework`, versioned: the binary
+    ///   `Versions/A/Kit` (install name
+    ///   `@rpath/Kit.framework/Versions/A/Kit`, from `mac-kit.c`, the string
+    ///   `sharedApplication` in `__cstring`), `Versions/A/Resources/Info.plist`,
+    ///   and the links `Versions/Current` → `A`, `Kit` →
+    ///   `Versions/Current/Kit`, `Resources` → `Versions/Current/Resources`;
+    /// - `Contents/PlugIns/Share.appex`: a share extension
+    ///   (`com.apple.share-services`), `Contents/MacOS/Share` linked with
+    ///   `-application_extension` and rpath
+    ///   `@executable_path/../../../../Frameworks`, linking Kit.
+    ///
+    /// The path is the `.app`.
+    case macApp
 
     /// The fixture's path, built on first use in this process.
     ///
@@ -255,6 +283,66 @@ public enum MachOFixture: String, CaseIterable, Sendable {
                 ],
             ], in: xcframework, format: .xml)
             return xcframework
+
+        case .loadingApp, .loadingFrameworksAlone:
+            let withExtension = self == .loadingApp
+            let app = try MachOFixtures.AppBundle(named: "Loads", in: directory)
+            try MachOFixtures.link(Image(
+                sources: Self.uploaderSources, product: .dylib(installName: "@rpath/Uploader.framework/Uploader"),
+                frameworks: Self.uploaderFrameworks),
+                to: app.addFramework(named: "Uploader"))
+            try MachOFixtures.link(Image(
+                sources: MachOFixtures.sources("framework-loader.c"), product: .dylib(installName: "@rpath/Loader.framework/Loader"),
+                applicationExtensionSafe: true, frameworks: [], libraries: ["System"]),
+                to: app.addFramework(named: "Loader"))
+            try MachOFixtures.link(Image(
+                sources: MachOFixtures.sources("app-main.m"), product: .executable, rpaths: ["@executable_path/Frameworks"],
+                frameworks: Self.uploaderFrameworks + (withExtension ? ["Uploader"] : []), frameworkSearchPaths: [app.frameworksDirectory]),
+                to: app.executable)
+            if withExtension {
+                try MachOFixtures.link(Image(
+                    sources: MachOFixtures.sources("loading-extension.c"), product: .executable, applicationExtensionSafe: true,
+                    rpaths: ["@executable_path/../../Frameworks"], frameworks: ["Loader"], libraries: ["System"],
+                    frameworkSearchPaths: [app.frameworksDirectory], linkerFlags: ["-e", "_NSExtensionMain"]),
+                    to: app.addExtension(named: "Ext", principalClass: "ExtViewController"))
+            }
+            return app.url
+
+        case .macApp:
+            let mac = MachOFixtures.Target(arch: "arm64", triple: "arm64-apple-macos13.0", platform: "macos", minimumOS: "13.0")
+            let contents = directory.appendingPathComponent("Mail.app/Contents")
+            try MachOFixtures.writeInfoPlist([
+                "CFBundleExecutable": "Mail", "CFBundleIdentifier": "com.example.Mail", "CFBundlePackageType": "APPL",
+                "LSMinimumSystemVersion": "13.0",
+            ], in: contents, format: .xml)
+            let kit = contents.appendingPathComponent("Frameworks/Kit.framework")
+            try MachOFixtures.writeInfoPlist([
+                "CFBundleExecutable": "Kit", "CFBundleIdentifier": "com.example.Kit", "CFBundlePackageType": "FMWK",
+            ], in: kit.appendingPathComponent("Versions/A/Resources"), format: .xml)
+            try MachOFixtures.link(Image(
+                sources: MachOFixtures.sources("mac-kit.c"), product: .dylib(installName: "@rpath/Kit.framework/Versions/A/Kit"),
+                target: mac, frameworks: [], libraries: ["System"], sdk: "14.0"),
+                to: kit.appendingPathComponent("Versions/A/Kit"))
+            let files = FileManager.default
+            try files.createSymbolicLink(atPath: kit.appendingPathComponent("Versions/Current").path, withDestinationPath: "A")
+            try files.createSymbolicLink(atPath: kit.appendingPathComponent("Kit").path, withDestinationPath: "Versions/Current/Kit")
+            try files.createSymbolicLink(atPath: kit.appendingPathComponent("Resources").path, withDestinationPath: "Versions/Current/Resources")
+            try MachOFixtures.link(Image(
+                sources: MachOFixtures.sources("mac-main.c"), product: .executable, target: mac,
+                rpaths: ["@executable_path/../Frameworks"], frameworks: [], libraries: ["System"],
+                inputs: [kit.appendingPathComponent("Versions/A/Kit")], sdk: "14.0"),
+                to: contents.appendingPathComponent("MacOS/Mail"))
+            let share = contents.appendingPathComponent("PlugIns/Share.appex/Contents")
+            try MachOFixtures.writeInfoPlist([
+                "CFBundleExecutable": "Share", "CFBundleIdentifier": "com.example.Mail.Share", "CFBundlePackageType": "XPC!",
+                "NSExtension": ["NSExtensionPointIdentifier": "com.apple.share-services", "NSExtensionPrincipalClass": "ShareViewController"],
+            ], in: share, format: .xml)
+            try MachOFixtures.link(Image(
+                sources: MachOFixtures.sources("mac-main.c"), product: .executable, target: mac, applicationExtensionSafe: true,
+                rpaths: ["@executable_path/../../../../Frameworks"], frameworks: [], libraries: ["System"],
+                inputs: [kit.appendingPathComponent("Versions/A/Kit")], sdk: "14.0"),
+                to: share.appendingPathComponent("MacOS/Share"))
+            return directory.appendingPathComponent("Mail.app")
 
         case .thirtyTwoBitExecutable:
             return try MachOFixtures.link(Image(

@@ -25,8 +25,8 @@ public enum MachOFixtures {
     /// `Tests/Fixtures/MachO`: sources only the tests build.
     public static let sourceDirectory = Fixtures.sourceDirectory.appendingPathComponent("MachO")
 
-    /// The SDK version every image records (`-platform_version`'s last
-    /// argument, `sdk` in `LC_BUILD_VERSION`).
+    /// The SDK version images record unless their recipe says otherwise
+    /// (`-platform_version`'s last argument, `sdk` in `LC_BUILD_VERSION`).
     public static let sdkVersion = "17.0"
 
     /// Files of `Tests/Fixtures/MachO`.
@@ -52,6 +52,13 @@ public enum MachOFixtures {
         public let platform: String
         /// The deployment target (`minos`).
         public let minimumOS: String
+
+        public init(arch: String, triple: String, platform: String, minimumOS: String) {
+            self.arch = arch
+            self.triple = triple
+            self.platform = platform
+            self.minimumOS = minimumOS
+        }
 
         /// An iOS device, 64-bit.
         public static let arm64 = Target(arch: "arm64", triple: "arm64-apple-ios15.0", platform: "ios", minimumOS: "15.0")
@@ -140,12 +147,15 @@ public enum MachOFixtures {
         public var includePaths: [URL]
         /// Passed to the linker as they are (`-e _NSExtensionMain`).
         public var linkerFlags: [String]
+        /// The SDK version `LC_BUILD_VERSION` records (`-platform_version`'s
+        /// last argument).
+        public var sdk: String
 
         public init(
             sources: [URL], product: Product, target: Target = .arm64, linker: Linker = .opcodes,
             applicationExtensionSafe: Bool = false, rpaths: [String] = [], frameworks: [String] = ["Foundation", "CoreFoundation"],
             libraries: [String] = ["objc", "System"], frameworkSearchPaths: [URL] = [], inputs: [URL] = [],
-            includePaths: [URL] = [], linkerFlags: [String] = []
+            includePaths: [URL] = [], linkerFlags: [String] = [], sdk: String = MachOFixtures.sdkVersion
         ) {
             self.sources = sources
             self.product = product
@@ -159,6 +169,7 @@ public enum MachOFixtures {
             self.inputs = inputs
             self.includePaths = includePaths
             self.linkerFlags = linkerFlags
+            self.sdk = sdk
         }
     }
 
@@ -210,7 +221,7 @@ public enum MachOFixtures {
         }
 
         var arguments = [
-            "-arch", image.target.arch, "-platform_version", image.target.platform, image.target.minimumOS, sdkVersion,
+            "-arch", image.target.arch, "-platform_version", image.target.platform, image.target.minimumOS, image.sdk,
             "-syslibroot", sdk.path,
         ]
         switch image.product {

@@ -5,6 +5,8 @@
 #include <objc/objc.h>
 
 Class objc_getClass(const char *name);
+Class objc_lookUpClass(const char *name);
+Class objc_getRequiredClass(const char *name);
 SEL sel_registerName(const char *name);
 const char *sel_getName(SEL selector);
 

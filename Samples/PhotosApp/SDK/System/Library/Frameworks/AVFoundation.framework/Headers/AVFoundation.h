@@ -12,6 +12,20 @@ extern AVMediaType const AVMediaTypeVideo;
 + (AVCaptureDevice *)defaultDeviceWithMediaType:(AVMediaType)mediaType;
 @end
 
+@interface AVCaptureDeviceDiscoverySession : NSObject
+- (NSArray *)devices;
+@end
+
+@interface AVAudioRecorder : NSObject
+- (instancetype)initWithURL:(NSURL *)url settings:(NSDictionary *)settings error:(NSError **)outError;
+- (BOOL)record;
+@end
+
+@interface AVAudioPlayer : NSObject
+- (instancetype)initWithContentsOfURL:(NSURL *)url error:(NSError **)outError;
+- (BOOL)play;
+@end
+
 @interface AVCaptureSession : NSObject
 - (void)startRunning;
 - (void)stopRunning;

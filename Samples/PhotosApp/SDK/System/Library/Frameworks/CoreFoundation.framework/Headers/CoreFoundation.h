@@ -6,8 +6,12 @@
 
 typedef const struct __CFString *CFStringRef;
 typedef struct __CFBundle *CFBundleRef;
+typedef const struct __CFArray *CFArrayRef;
+typedef unsigned char Boolean;
 
 CFBundleRef CFBundleGetMainBundle(void);
 void *CFBundleGetFunctionPointerForName(CFBundleRef bundle, CFStringRef functionName);
+void CFBundleGetFunctionPointersForNames(CFBundleRef bundle, CFArrayRef functionNames, void *functionPointers[]);
+Boolean CFBundleLoadExecutable(CFBundleRef bundle);
 
 #endif

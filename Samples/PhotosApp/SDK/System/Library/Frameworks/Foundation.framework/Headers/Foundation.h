@@ -17,8 +17,11 @@ typedef unsigned int NSUInteger;
 /* The SDK's marks for API an app extension must not use. */
 #define NS_EXTENSION_UNAVAILABLE_IOS(_msg) \
     __attribute__((availability(ios_app_extension, unavailable, message = _msg)))
+#define NS_EXTENSION_UNAVAILABLE_MAC(_msg) \
+    __attribute__((availability(macosx_app_extension, unavailable, message = _msg)))
+#define NS_EXTENSION_UNAVAILABLE(_msg) NS_EXTENSION_UNAVAILABLE_IOS(_msg) NS_EXTENSION_UNAVAILABLE_MAC(_msg)
 
-@class NSArray, NSData, NSDictionary, NSURL;
+@class NSArray, NSData, NSDictionary, NSError, NSURL;
 
 @interface NSString : NSObject
 + (instancetype)stringWithUTF8String:(const char *)string;
@@ -52,10 +55,13 @@ typedef unsigned int NSUInteger;
 @interface NSBundle : NSObject
 + (NSBundle *)mainBundle;
 + (instancetype)bundleWithPath:(NSString *)path;
++ (instancetype)bundleWithURL:(NSURL *)url;
+- (instancetype)initWithPath:(NSString *)path;
 - (NSString *)bundleIdentifier;
 - (NSString *)bundlePath;
 - (id)objectForInfoDictionaryKey:(NSString *)key;
 - (BOOL)load;
+- (BOOL)loadAndReturnError:(NSError **)error;
 - (Class)classNamed:(NSString *)className;
 @end
 
@@ -72,12 +78,23 @@ typedef unsigned int NSUInteger;
 @end
 
 @interface NSURLSessionConfiguration : NSObject
++ (NSURLSessionConfiguration *)defaultSessionConfiguration;
 + (NSURLSessionConfiguration *)backgroundSessionConfigurationWithIdentifier:(NSString *)identifier;
++ (NSURLSessionConfiguration *)backgroundSessionConfiguration:(NSString *)identifier;
 - (void)setSharedContainerIdentifier:(NSString *)identifier;
 @end
 
 @interface NSURLSession : NSObject
 + (NSURLSession *)sessionWithConfiguration:(NSURLSessionConfiguration *)configuration;
+@end
+
+@interface NSError : NSObject
+- (NSInteger)code;
+@end
+
+@interface NSUserActivity : NSObject
+- (instancetype)initWithActivityType:(NSString *)activityType;
+- (void)becomeCurrent;
 @end
 
 @interface NSExtensionItem : NSObject

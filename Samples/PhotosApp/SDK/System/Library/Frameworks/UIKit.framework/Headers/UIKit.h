@@ -59,6 +59,50 @@
 - (NSExtensionContext *)extensionContext;
 @end
 
+/* More of UIApplication, and the alerts, as the SDK marks them (the stand-in
+   keeps every marking some SDK had, including those later lifted). */
+typedef NSUInteger UIBackgroundTaskIdentifier;
+
+@interface UIApplication (Extras)
+- (void)openURL:(NSURL *)url options:(NSDictionary *)options completionHandler:(void (^)(BOOL success))completion
+    NS_EXTENSION_UNAVAILABLE_IOS("");
+@property (nonatomic, readonly) BOOL supportsAlternateIcons
+    NS_EXTENSION_UNAVAILABLE("Extensions may not have alternate icons");
+@property (nonatomic, readonly) NSString *alternateIconName
+    NS_EXTENSION_UNAVAILABLE("Extensions may not have alternate icons");
+- (void)setAlternateIconName:(NSString *)alternateIconName completionHandler:(void (^)(NSError *error))completionHandler
+    NS_EXTENSION_UNAVAILABLE("Extensions may not have alternate icons");
+- (UIBackgroundTaskIdentifier)beginBackgroundTaskWithExpirationHandler:(void (^)(void))handler;
+- (UIBackgroundTaskIdentifier)beginBackgroundTaskWithName:(NSString *)taskName expirationHandler:(void (^)(void))handler;
+- (void)endBackgroundTask:(UIBackgroundTaskIdentifier)identifier;
+- (BOOL)setKeepAliveTimeout:(double)timeout handler:(void (^)(void))keepAliveHandler;
+- (void)setMinimumBackgroundFetchInterval:(double)minimumBackgroundFetchInterval;
+@end
+
+@interface UIAlertView : UIView
+- (instancetype)initWithTitle:(NSString *)title message:(NSString *)message delegate:(id)delegate
+    cancelButtonTitle:(NSString *)cancelButtonTitle otherButtonTitles:(NSString *)otherButtonTitles, ...
+    NS_EXTENSION_UNAVAILABLE_IOS("Use UIAlertController instead.");
+- (void)show;
+@end
+
+@interface UIActionSheet : UIView
+- (instancetype)initWithTitle:(NSString *)title delegate:(id)delegate cancelButtonTitle:(NSString *)cancelButtonTitle
+    destructiveButtonTitle:(NSString *)destructiveButtonTitle otherButtonTitles:(NSString *)otherButtonTitles, ...
+    NS_EXTENSION_UNAVAILABLE_IOS("Use UIAlertController instead.");
+- (void)showInView:(UIView *)view;
+@end
+
+@interface UIAlertController : UIViewController
++ (instancetype)alertControllerWithTitle:(NSString *)title message:(NSString *)message preferredStyle:(NSInteger)preferredStyle;
+@end
+
+@interface UIScene : UIResponder
+@end
+
+@interface UIWindowScene : UIScene
+@end
+
 int UIApplicationMain(int argc, char *argv[], NSString *principalClassName, NSString *delegateClassName);
 
 #endif

@@ -1,0 +1,92 @@
+import Foundation
+import LinkCheckAnalysis
+import LinkCheckImage
+import LinkCheckInspection
+import LinkCheckTestSupport
+import Testing
+
+/// A framework that loads another at run time (`dlopen`): what the loaded
+/// one holds reaches whoever must run the loader, also when the loaded one
+/// could be read only in part, and also when the loader is a framework
+/// nothing links.
+@Suite struct LoadedFrameworkTests {
+    /// A copy of the fixture (``MachOFixture/loadingApp`` or
+    /// ``MachOFixture/loadingFrameworksAlone``) to change; the folder lasts
+    /// as long as the value returned.
+    static func app(withExtension: Bool) throws -> (TemporaryDirectory, URL) {
+        let directory = try Fixtures.temporaryDirectory()
+        let app = directory.path("Loads.app")
+        let fixture: MachOFixture = withExtension ? .loadingApp : .loadingFrameworksAlone
+        try FileManager.default.copyItem(at: try fixture.path(), to: app)
+        return (directory, app)
+    }
+
+    static func check(_ app: URL) throws -> Report {
+        CheckRun.check(paths: [app.path], rules: try SampleAnalysisTests.defaultRules(), policy: Policy(), jobs: 2)
+    }
+
+    static func findings(_ report: Report, in app: URL, rules: Set<String>) -> [String] {
+        report.findings.filter { rules.contains($0.rule) }.map {
+            "\(BundleCheckTests.inside(app, $0.image)): \($0.severity.rawValue) \($0.rule) \($0.message.prefix { $0 != ":" })"
+        }
+    }
+
+    @Test func anExtensionReachesWhatItsFrameworkLoads() throws {
+        let (directory, app) = try Self.app(withExtension: true)
+        defer { withExtendedLifetime(directory) {} }
+        let report = try Self.check(app)
+        #expect(Self.findings(report, in: app, rules: ["AEX001", "DLOP001"]).filter { !$0.hasPrefix("Loads:") } == [
+            "Frameworks/Loader.framework/Loader: error DLOP001 loads @rpath/Uploader.framework/Uploader → \(app.path)/Frameworks/Uploader.framework/Uploader (from load_uploader at 0x\(try Self.loadAddress(report, app)))",
+            "Frameworks/Uploader.framework/Uploader: error AEX001 references +[UIApplication sharedApplication] (the class UIApplication and the selector sharedApplication)",
+            "PlugIns/Ext.appex/Ext: error AEX001 reached through Ext → Loader.framework → Uploader.framework (dlopen) → +[UIApplication sharedApplication]",
+        ])
+        #expect(report.exitStatus == 1)
+    }
+
+    /// The reviewer's case: the loaded framework is cut short. The load is
+    /// still found (before, the loader had learnt the extension's rpath only
+    /// after its loads were resolved, and the truncated file has no install
+    /// name to be found by: DLOP003 "not found"), and what could not be read
+    /// is an error on every image that must be safe: the framework, the
+    /// loader (never DLOP002 "extension-safe"), the extension. The
+    /// framework gets no FLAG001 "safe in fact".
+    @Test func aLoadedFrameworkReadOnlyInPartMakesTheExtensionIncomplete() throws {
+        let (directory, app) = try Self.app(withExtension: true)
+        defer { withExtendedLifetime(directory) {} }
+        let uploader = app.appendingPathComponent("Frameworks/Uploader.framework/Uploader")
+        try Data(try Data(contentsOf: uploader).prefix(1000)).write(to: uploader)
+        let report = try Self.check(app)
+        let inspection = Self.findings(report, in: app, rules: ["INSP001", "DLOP002", "DLOP003", "FLAG001"])
+        #expect(inspection.filter { !$0.hasPrefix("Frameworks/Uploader.framework/Uploader: error INSP001 ") } == [
+            "Frameworks/Loader.framework/Loader: error INSP001 loads @rpath/Uploader.framework/Uploader → \(uploader.path) (from load_uploader at 0x\(try Self.loadAddress(report, app))), which could be read only in part",
+            "Loads: warning INSP001 links Loads → Uploader, which could be read only in part",
+            "PlugIns/Ext.appex/Ext: error INSP001 links Ext → Loader.framework → Uploader (dlopen), which could be read only in part",
+        ])
+        #expect(inspection.contains { $0.hasPrefix("Frameworks/Uploader.framework/Uploader: error INSP001 ") })
+        let verdicts = Dictionary(uniqueKeysWithValues: report.images.map { (BundleCheckTests.inside(app, $0.name), $0.verdict) })
+        #expect(verdicts["PlugIns/Ext.appex/Ext"] == .incomplete && verdicts["Frameworks/Loader.framework/Loader"] == .incomplete)
+        #expect(report.images.first { $0.path == uploader.path }?.extensionSafeFlag == nil)
+        #expect(report.exitStatus == 1)
+    }
+
+    /// A framework nothing links has to be safe in its own right, so the
+    /// unsafe framework it loads is an error on it, not a note that claims
+    /// only the app runs it.
+    @Test func aFrameworkNothingLinksLoadingAnUnsafeOneIsAnError() throws {
+        let (directory, app) = try Self.app(withExtension: false)
+        defer { withExtendedLifetime(directory) {} }
+        let report = try Self.check(app)
+        #expect(Self.findings(report, in: app, rules: ["DLOP001"]) == [
+            "Frameworks/Loader.framework/Loader: error DLOP001 loads @rpath/Uploader.framework/Uploader → \(app.path)/Frameworks/Uploader.framework/Uploader (from load_uploader at 0x\(try Self.loadAddress(report, app)))",
+        ])
+        #expect(!report.findings.contains { $0.message.contains("only the containing app runs this code") })
+        #expect(report.images.first { $0.name.hasSuffix("/Loader") }?.verdict == .unsafe)
+    }
+
+    /// The address of Loader's call to dlopen, as the finding's call site
+    /// gives it.
+    static func loadAddress(_ report: Report, _ app: URL) throws -> String {
+        let site = try #require(report.findings.first { $0.rule == "LOAD001" && $0.image.hasSuffix("/Loader") }?.callSites.first)
+        return String(site.address, radix: 16)
+    }
+}
