@@ -81,8 +81,9 @@ import Testing
         return RuleSet.build(packs: packs).0
     }
 
-    /// A finding's answer: image, rule, symbol, chain, call sites (function
-    /// and address) and call path, with everything else it says.
+    /// A report's answers: each finding in full (image, rule, symbol, chain,
+    /// call sites with function and address, call path, message), then each
+    /// image's verdict.
     static func answers(_ report: Report) -> [String] {
         report.findings.map { String(describing: $0) }.sorted() + report.images.map { "\($0.name) \($0.verdict)" }
     }
@@ -96,6 +97,7 @@ import Testing
         let targeted = CheckRun.check(paths: paths, rules: rules, policy: Policy(), callSites: .targeted, jobs: 2)
         let full = CheckRun.check(paths: paths, rules: rules, policy: Policy(), callSites: .full, jobs: 2)
         let (ours, oracle) = (Self.answers(targeted), Self.answers(full))
+        // Each once, so that equal sets are equal lists.
         #expect(oracle.count == Set(oracle).count)
         #expect(Set(ours).subtracting(oracle).sorted() == [])
         #expect(Set(oracle).subtracting(ours).sorted() == [])
