@@ -48,19 +48,24 @@ let package = Package(
         .systemLibrary(name: "CDemangle"),
         // SIGBUS-safe reading of a mapped file that shrinks while it is read.
         .target(name: "CMappedFileGuard"),
+        // Whole-section byte scans in tight C loops: the places in code that
+        // may transfer to an address of interest, and the ends of read-only
+        // strings that may be a literal of interest.
+        .target(name: "CByteScan"),
         // The format-neutral image model every stage after the readers sees.
         .target(name: "LinkCheckImage"),
         // Which string literals occur in read-only data: shared by the ELF
         // and Mach-O readers.
-        .target(name: "LinkCheckLiterals"),
+        .target(name: "LinkCheckLiterals", dependencies: ["CByteScan"]),
         // The ELF reader: libelf/gelf only.
         .target(name: "LinkCheckELF", dependencies: ["LinkCheckImage", "LinkCheckLiterals", "CLibELF", "CMappedFileGuard"]),
         // The Mach-O reader, in pure Swift (no library reads modern Mach-O).
         .target(name: "LinkCheckMachO", dependencies: ["LinkCheckImage", "LinkCheckLiterals"]),
-        // Call sites: Capstone over the code of ELF and Mach-O images.
+        // Call sites: a byte scan, then Capstone over the code of ELF and
+        // Mach-O images.
         .target(
             name: "LinkCheckCodeIndex",
-            dependencies: ["LinkCheckImage", "LinkCheckELF", "LinkCheckMachO", "CLibELF", "CCapstone", "CMappedFileGuard"]
+            dependencies: ["LinkCheckImage", "LinkCheckELF", "LinkCheckMachO", "CLibELF", "CCapstone", "CByteScan", "CMappedFileGuard"]
         ),
         // Discovery (with bundles, and .ipa archives unpacked through
         // libarchive), and the reader the magic picks.
@@ -102,7 +107,7 @@ let package = Package(
         .testTarget(name: "LinkCheckRulesTests", dependencies: ["LinkCheckRules", "LinkCheckTestSupport"]),
         .testTarget(
             name: "LinkCheckAnalysisTests",
-            dependencies: ["LinkCheckAnalysis", "LinkCheckImage", "LinkCheckInspection", "LinkCheckRules", "LinkCheckTestSupport"]
+            dependencies: ["LinkCheckAnalysis", "LinkCheckCodeIndex", "LinkCheckImage", "LinkCheckInspection", "LinkCheckRules", "LinkCheckTestSupport"]
         ),
         // Snapshots/ holds golden files the tests read in place.
         .testTarget(name: "LinkCheckReportsTests", dependencies: ["LinkCheckReports", "LinkCheckAnalysis", "LinkCheckImage", "LinkCheckTestSupport"], exclude: ["Snapshots"]),

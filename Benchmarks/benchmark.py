@@ -3,23 +3,30 @@
 
     Benchmarks/benchmark.py [--runs N] [DIR ...]
 
-Default folders: the Swift toolchain's library folder,
-/usr/lib/x86_64-linux-gnu and the Mach-O corpus (../shared/corpus/macho).
-For each folder of ELF files, on the same files:
+Default inputs: the Swift toolchain's library folder,
+/usr/lib/x86_64-linux-gnu, the Mach-O corpus (../shared/corpus/macho) and
+the toolchain's largest library alone (libsourcekitdInProc.so). For each
+folder of ELF files, on the same files:
 
 - linkcheck check --no-call-sites with the default rule packs (symbols,
   Swift paths, strings, libraries; no disassembly),
 - the same with only the packs' symbol rules (their string matchers dropped,
   so no read-only data is searched): the like-for-like peer of scanelf,
-- linkcheck check (call sites analysed for the images with findings),
+- linkcheck check (call sites analysed for the images with findings, the
+  default --call-sites targeted: a byte scan, then decoding only what it
+  finds),
+- linkcheck check --call-sites full (every function of those images
+  decoded with Capstone),
 - scanelf -qR -s with the packs' plain symbol names (pax-utils),
 - readelf --dyn-syms -W run once per file (binutils).
 
 For a folder of Mach-O files (thin, fat, static archives): linkcheck check
---no-call-sites with all rules and with the symbol rules, against
-`llvm-nm -m -u --arch=all` (the toolchain's) run once per file. Every folder
-also gets linkcheck's cost per MB of input, so that reading Mach-O can be
-compared with reading ELF.
+--no-call-sites with all rules and with the symbol rules, linkcheck check in
+both call-site modes, against `llvm-nm -m -u --arch=all` (the toolchain's)
+run once per file. For a single ELF file: linkcheck check in both modes and
+without call sites, against scanelf. Every input also gets linkcheck's cost
+per MB of input, so that reading Mach-O can be compared with reading ELF, and
+each call-site mode's cost per MB of the code disassembled.
 
 Each command runs once to warm the page cache, then N times (--runs,
 default 5), the commands taking turns; the warm figures are the medians. The
@@ -157,7 +164,8 @@ def analysed_code(binary, folder):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("folders", nargs="*", default=[
-        "/opt/swift/usr/lib/swift/linux", "/usr/lib/x86_64-linux-gnu", str(ROOT.parent / "shared/corpus/macho")])
+        "/opt/swift/usr/lib/swift/linux", "/usr/lib/x86_64-linux-gnu", str(ROOT.parent / "shared/corpus/macho"),
+        "/opt/swift/usr/lib/libsourcekitdInProc.so"])
     parser.add_argument("--runs", type=int, default=5, help="warm runs per command (the median is reported)")
     arguments = parser.parse_args()
     missing = [package for tool, package in [("scanelf", "pax-utils"), ("readelf", "binutils"), ("/usr/bin/time", "time")]
@@ -178,6 +186,9 @@ def main():
     print(f"machine: {os.cpu_count()} cores; cold cache: {'measured' if cold_possible else 'not measurable here (drop_caches refused)'}")
 
     for folder in arguments.folders:
+        if os.path.isfile(folder):
+            benchmark_file(folder, binary, symbols, arguments.runs)
+            continue
         if not os.path.isdir(folder):
             print(f"\n{folder}: absent, skipped")
             continue
@@ -192,6 +203,7 @@ def main():
             "linkcheck (all rules)": [binary, "check", "--no-call-sites", folder],
             "linkcheck (symbol rules)": [binary, "check", "--no-call-sites", "--no-default-rules"] + symbol_rules + [folder],
             "linkcheck (call sites)": [binary, "check", folder],
+            "linkcheck (full sweep)": [binary, "check", "--call-sites", "full", folder],
             "scanelf -qR -s": ["scanelf", "-qR", "-s", symbols, folder],
             "readelf loop": f"while read -r f; do readelf --dyn-syms -W \"$f\"; done < {listing.name}",
         }
@@ -214,10 +226,7 @@ def main():
             cold_text = f"{cold[name]:11.3f}" if name in cold else f"{'-':>11}"
             print(f"  {name:24} {wall:11.3f} {cpu:7.3f} {rss:8.1f} {cold_text}")
         os.unlink(listing.name)
-        analysed, code = analysed_code(binary, folder)
-        extra = results["linkcheck (call sites)"][0] - results["linkcheck (all rules)"][0]
-        print(f"  call sites: {extra:.2f} s more than all rules, for {code / 1e6:.1f} MB of code in the "
-              f"{analysed} images disassembled: {extra * 1000 / max(code / 1e6, 0.001):.0f} ms per MB")
+        call_site_costs(binary, folder, results)
         scanelf, readelf = results["scanelf -qR -s"][0], results["readelf loop"][0]
         symbols_only, all_rules = results["linkcheck (symbol rules)"][0], results["linkcheck (all rules)"][0]
         megabytes = sum(os.path.getsize(path) for path in files) / 1e6
@@ -228,6 +237,56 @@ def main():
               f"readelf loop/symbol rules {readelf / symbols_only:.1f}×, "
               f"readelf loop/all rules {readelf / all_rules:.1f}×, "
               f"call sites/all rules {results['linkcheck (call sites)'][0] / all_rules:.1f}×")
+        print(f"  ratios (warm wall): call sites/scanelf {results['linkcheck (call sites)'][0] / scanelf:.2f}×, "
+              f"full sweep/scanelf {results['linkcheck (full sweep)'][0] / scanelf:.2f}×, "
+              f"full sweep/call sites {results['linkcheck (full sweep)'][0] / results['linkcheck (call sites)'][0]:.1f}×")
+
+
+def run_commands(commands, runs):
+    """Each command once to warm the cache, then `runs` times taking turns:
+    the medians of (wall s, cpu s, peak MB), printed."""
+    for command in commands.values():
+        measure(command)
+    samples = {name: [] for name in commands}
+    for _ in range(max(runs, 1)):
+        for name, command in commands.items():
+            samples[name].append(measure(command))
+    results = {}
+    for name, values in samples.items():
+        results[name] = tuple(statistics.median(value[field] for value in values) for field in range(3))
+        wall, cpu, rss = results[name]
+        print(f"  {name:24} {wall:11.3f} {cpu:7.3f} {rss:8.1f}")
+    return results
+
+
+def call_site_costs(binary, path, results):
+    """Each call-site mode's time over `linkcheck (all rules)` per MB of the
+    code of the images it disassembles (the same images in both modes)."""
+    analysed, code = analysed_code(binary, path)
+    base = results["linkcheck (all rules)"][0]
+    for name, label in (("linkcheck (call sites)", "targeted (byte scan, then decode what it finds)"),
+                        ("linkcheck (full sweep)", "full (Capstone over all code)")):
+        extra = results[name][0] - base
+        print(f"  call sites, {label}: {extra:.2f} s more than all rules, for {code / 1e6:.1f} MB of code in the "
+              f"{analysed} images disassembled: {extra * 1000 / max(code / 1e6, 0.001):.1f} ms per MB")
+
+
+def benchmark_file(path, binary, symbols, runs):
+    """linkcheck's call-site modes against scanelf on one ELF file."""
+    megabytes = os.path.getsize(path) / 1e6
+    commands = {
+        "linkcheck (all rules)": [binary, "check", "--no-call-sites", path],
+        "linkcheck (call sites)": [binary, "check", path],
+        "linkcheck (full sweep)": [binary, "check", "--call-sites", "full", path],
+        "scanelf -s": ["scanelf", "-q", "-s", symbols, path],
+    }
+    print(f"\n{path}: {megabytes:.1f} MB, {code_bytes(path) / 1e6:.1f} MB of code")
+    print(f"  {'tool':24} {'warm wall s':>11} {'cpu s':>7} {'peak MB':>8}")
+    results = run_commands(commands, runs)
+    call_site_costs(binary, path, results)
+    scanelf = results["scanelf -s"][0]
+    print(f"  ratios (warm wall): call sites/scanelf {results['linkcheck (call sites)'][0] / scanelf:.1f}×, "
+          f"full sweep/call sites {results['linkcheck (full sweep)'][0] / results['linkcheck (call sites)'][0]:.1f}×")
 
 def benchmark_macho(folder, binary, symbol_rules, runs):
     """linkcheck against an llvm-nm loop on the Mach-O files of `folder`."""
@@ -240,23 +299,19 @@ def benchmark_macho(folder, binary, symbol_rules, runs):
     commands = {
         "linkcheck (all rules)": [binary, "check", "--no-call-sites", folder],
         "linkcheck (symbol rules)": [binary, "check", "--no-call-sites", "--no-default-rules"] + symbol_rules + [folder],
+        "linkcheck (call sites)": [binary, "check", folder],
+        "linkcheck (full sweep)": [binary, "check", "--call-sites", "full", folder],
         "llvm-nm -m -u loop": f"while read -r f; do {nm} -m -u --arch=all \"$f\"; done < {listing.name}",
     }
     print(f"\n{folder}: {len(files)} Mach-O files, {megabytes:.1f} MB")
     print(f"  {'tool':24} {'warm wall s':>11} {'cpu s':>7} {'peak MB':>8}")
-    for command in commands.values():
-        measure(command)
-    samples = {name: [measure(command) for _ in range(max(runs, 1))] for name, command in commands.items()}
-    results = {}
-    for name, values in samples.items():
-        results[name] = tuple(statistics.median(value[field] for value in values) for field in range(3))
-        wall, cpu, rss = results[name]
-        print(f"  {name:24} {wall:11.3f} {cpu:7.3f} {rss:8.1f}")
+    results = run_commands(commands, runs)
     os.unlink(listing.name)
     symbols_only, all_rules = results["linkcheck (symbol rules)"][0], results["linkcheck (all rules)"][0]
     print(f"  input: {megabytes:.1f} MB; linkcheck (symbol rules) {symbols_only * 1000 / megabytes:.2f} ms per MB, "
           f"(all rules) {all_rules * 1000 / megabytes:.2f} ms per MB")
-    print(f"  ratios (warm wall): llvm-nm loop/symbol rules {results['llvm-nm -m -u loop'][0] / symbols_only:.1f}×")
+    print(f"  ratios (warm wall): llvm-nm loop/symbol rules {results['llvm-nm -m -u loop'][0] / symbols_only:.1f}×, "
+          f"full sweep/call sites {results['linkcheck (full sweep)'][0] / results['linkcheck (call sites)'][0]:.1f}×")
 
 
 if __name__ == "__main__":

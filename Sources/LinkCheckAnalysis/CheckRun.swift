@@ -20,14 +20,15 @@ public enum CheckRun {
     ///     suppressions, baseline.
     ///   - resolver: how dependencies (and what code loads) are followed
     ///     outside the scanned paths.
-    ///   - callSites: analyse call sites (x86_64, arm64/aarch64) of the
-    ///     images that have findings, and what they load at run time.
+    ///   - callSites: how to analyse call sites (x86_64, arm64/aarch64) of
+    ///     the images that have findings, and what they load at run time;
+    ///     `nil`: not at all.
     ///   - jobs: how many files to inspect at once (≥ 1).
     /// - Returns: the report; unreadable and malformed files are in its
     ///   `errors`, what was passed over in `skipped`.
     public static func check(
         paths: [String], rules: RuleSet, policy: Policy, resolver: LinkResolver = LinkResolver(),
-        callSites: Bool = true, jobs: Int
+        callSites: CallSiteMode? = .targeted, jobs: Int
     ) -> Report {
         let discovery = Discovery(paths: paths)
         defer { discovery.removeUnpackedFiles() }
@@ -43,7 +44,7 @@ public enum CheckRun {
     /// (``Discovery/removeUnpackedFiles()``).
     public static func check(
         _ discovery: Discovery, rules: RuleSet, policy: Policy, resolver: LinkResolver = LinkResolver(),
-        callSites: Bool = true, jobs: Int
+        callSites: CallSiteMode? = .targeted, jobs: Int
     ) -> Report {
         var policy = policy
         policy.bundles = discovery.bundles
@@ -52,7 +53,7 @@ public enum CheckRun {
         let inspected = Inspection.inspect(discovery, options: options, jobs: jobs)
         let scanned = inspected.images
         let matches = parallelMap(scanned, jobs: jobs) { SymbolMatches($0, rules: rules) }
-        let code = callSites ? indexCode(scanned, matches: matches, rules: rules, jobs: jobs) : nil
+        let code = callSites.map { indexCode(scanned, matches: matches, rules: rules, mode: $0, jobs: jobs) }
         var loads: [Int: [LoadRequest]] = [:]
         for (index, analysis) in code ?? [:] where analysis.failure == nil {
             loads[index] = LoaderCalls.requests(in: analysis)
@@ -86,13 +87,15 @@ public enum CheckRun {
 
     /// Call sites of the images that need them (``SymbolMatches/needCallSites``)
     /// and whose architecture is supported, analysed in parallel and indexed
-    /// at once (keeping the calls to functions an unsafe rule matches), so
+    /// at once (keeping what ``callSiteInterest(_:rules:)`` asks for), so
     /// that no image's full call-site list outlives its analysis.
-    static func indexCode(_ images: [BinaryImage], matches: [SymbolMatches], rules: RuleSet, jobs: Int) -> [Int: CodeIndex] {
+    static func indexCode(
+        _ images: [BinaryImage], matches: [SymbolMatches], rules: RuleSet, mode: CallSiteMode, jobs: Int
+    ) -> [Int: CodeIndex] {
         let candidates = images.indices.filter { CodeIndex.supports(images[$0]) && matches[$0].needCallSites }
         let analyses = parallelMap(candidates, jobs: jobs) { index -> CodeIndex? in
             do {
-                return try CodeIndex.analyze(images[index]) { !rules.rules(matchingSymbol: $0.name, unsafeOnly: true).isEmpty }
+                return try CodeIndex.analyze(images[index], interest: callSiteInterest(matches[index], rules: rules), mode: mode)
             } catch {
                 // The image inspected fine but cannot be read again (changed
                 // or removed meanwhile): its findings go on without call sites.
@@ -102,6 +105,29 @@ public enum CheckRun {
         var code: [Int: CodeIndex] = [:]
         for (index, analysis) in zip(candidates, analyses) { code[index] = analysis }
         return code
+    }
+
+    /// What the findings of an image whose symbols made `matches` take from
+    /// its code: the calls to the imports a rule matches and to the library
+    /// loaders (``LoaderCalls/libraryLoaders``, what code loads), the
+    /// message sends of the selectors its Objective-C matches name, the
+    /// calls to its functions an unsafe rule matches (linked-in copies),
+    /// and the OS version queries (``LoaderCalls/isVersionQuery(_:)``) the
+    /// callers of code-loading APIs reach (``LoaderCalls/versionCheckDepth``
+    /// levels down) or the functions on their call paths make, with the
+    /// sends of the version selectors (``LoaderCalls/versionQuerySelectors``).
+    public static func callSiteInterest(_ matches: SymbolMatches, rules: RuleSet) -> CallSiteInterest {
+        let selectors = Set(matches.objc.compactMap { match -> String? in
+            guard case .objc(let name) = match.matcher else { return nil }
+            return name.selector
+        })
+        return CallSiteInterest(
+            imports: { !rules.rules(matchingSymbol: $0).isEmpty || LoaderCalls.libraryLoaders.contains($0) },
+            selectors: { selectors.contains($0) || LoaderCalls.versionQuerySelectors.contains($0) },
+            functions: { !rules.rules(matchingSymbol: $0.name, unsafeOnly: true).isEmpty },
+            reached: LoaderCalls.isVersionQuery,
+            reachedFrom: { LoaderCalls.loadsCode($0, rules: rules) },
+            reachDepth: LoaderCalls.versionCheckDepth)
     }
 
     /// The symbols findings can come from: those a rule may match

@@ -1,5 +1,6 @@
 import LinkCheckCodeIndex
 import LinkCheckImage
+import LinkCheckRules
 
 /// Which loader calls name a library, and how to read it.
 public enum LoaderCalls {
@@ -12,6 +13,18 @@ public enum LoaderCalls {
     public static let loadingAPIs: Set<String> = [
         "dlopen", "dlmopen", "CFBundleLoadExecutable", "Foundation.Bundle.load", "Foundation.Bundle.loadAndReturnError",
     ]
+
+    /// How many levels of callees of a function that loads code may hold
+    /// its OS version check.
+    public static let versionCheckDepth = 2
+
+    /// Whether `name` is an import a conditional-loading rule of `rules`
+    /// matches as a code-loading API (``loadingAPIs``).
+    public static func loadsCode(_ name: String, rules: RuleSet) -> Bool {
+        rules.rules(matchingSymbol: name).contains { match in
+            match.rule.category == .conditionalLoading && loadingAPIs.contains(match.matcher.pattern)
+        }
+    }
 
     /// What the code of an image asks the loader for: each call to a
     /// library loader (``libraryLoaders``), in address order, with the name
@@ -74,7 +87,7 @@ public enum LoaderCalls {
         "systemVersion", "operatingSystemVersion", "isOperatingSystemAtLeastVersion:", "operatingSystemVersionString",
     ]
 
-    static func isVersionQuery(_ name: String) -> Bool {
+    @Sendable static func isVersionQuery(_ name: String) -> Bool {
         name == "uname" || name == "__isOSVersionAtLeast" || name == "__isPlatformVersionAtLeast"
             || name == "_availability_version_check"
             || ["operatingSystemVersion", "isOperatingSystemAtLeast", "13systemVersion"].contains { name.contains($0) }

@@ -13,11 +13,7 @@ extension OwnFindings {
     func versionCheckFindings() -> [Finding] {
         guard let code else { return [] }
         var findings: [Finding] = []
-        let loaders = code.callsToImport.keys.filter { name in
-            rules.rules(matchingSymbol: name).contains { match in
-                match.rule.category == .conditionalLoading && LoaderCalls.loadingAPIs.contains(match.matcher.pattern)
-            }
-        }
+        let loaders = code.callsToImport.keys.filter { LoaderCalls.loadsCode($0, rules: rules) }
         for loader in loaders.sorted() {
             let byFunction = Dictionary(grouping: code.callsToImport[loader] ?? [], by: \.caller)
             for (function, sites) in byFunction.sorted(by: { ($0.key ?? -1) < ($1.key ?? -1) }) {
@@ -46,13 +42,13 @@ extension OwnFindings {
     /// call or send themselves; names as ``CallLocator/displayName(_:)``
     /// gives them, a caller's with "in CALLER".
     private func versionQueries(before function: Int, in code: CodeIndex) -> Set<String> {
-        let reached = code.functionsReached(from: function, depth: 2)
-        var queries = Set(code.importsReached(from: function, depth: 2).filter(LoaderCalls.isVersionQuery).map(locator.displayName))
+        let reached = code.functionsReached(from: function, depth: LoaderCalls.versionCheckDepth)
+        var queries = Set(code.importsReached(from: function, depth: LoaderCalls.versionCheckDepth).filter(LoaderCalls.isVersionQuery).map(locator.displayName))
         for selector in LoaderCalls.versionQuerySelectors where (code.callsToSelector[selector] ?? []).contains(where: { $0.caller.map(reached.contains) == true }) {
             queries.insert(selector)
         }
         for caller in code.pathFromExported(to: function).dropLast() {
-            let own = (code.importsCalled[Int32(caller)] ?? []).filter(LoaderCalls.isVersionQuery).map(locator.displayName)
+            let own = code.importsReached(from: caller, depth: 0).filter(LoaderCalls.isVersionQuery).map(locator.displayName)
                 + LoaderCalls.versionQuerySelectors.filter { selector in (code.callsToSelector[selector] ?? []).contains { $0.caller == caller } }
             for query in own { queries.insert("\(query) in \(locator.displayName(code.functions[caller].name))") }
         }
@@ -60,15 +56,3 @@ extension OwnFindings {
     }
 }
 
-extension CodeIndex {
-    /// `function` and the functions it calls, directly or through at most
-    /// `depth` levels (indices into ``functions``).
-    func functionsReached(from function: Int, depth: Int) -> Set<Int> {
-        var reached: Set<Int32> = [Int32(function)]
-        var frontier = reached
-        for _ in 0..<depth {
-            frontier = Set(frontier.flatMap { callees[$0] ?? [] }.filter { reached.insert($0).inserted })
-        }
-        return Set(reached.map(Int.init))
-    }
-}

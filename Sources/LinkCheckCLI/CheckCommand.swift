@@ -1,5 +1,6 @@
 import Foundation
 import LinkCheckAnalysis
+import LinkCheckCodeIndex
 import LinkCheckInspection
 import LinkCheckReports
 import LinkCheckRules
@@ -30,6 +31,7 @@ enum CheckCommand {
             .init(name: "baseline", value: "FILE", help: "Report only findings that are not in the baseline FILE."),
             .init(name: "write-baseline", value: "FILE", help: "Write this run's findings to FILE as a baseline."),
             .init(name: "no-call-sites", value: nil, help: "Do not disassemble to find call sites: faster, but findings name no function, and what code loads (dlopen arguments), OS version checks before loading and calls to linked-in copies of an API are not found."),
+            .init(name: "call-sites", value: "MODE", help: "targeted (default): decode only the functions a byte scan finds transfers to what the rules match in, and their callers; full: decode all code (the same answers, slower)."),
             .init(name: "jobs", value: "N", help: "Inspect up to N files at once (default, and at most: the number of cores)."),
             .init(name: "follow-symlinks", value: nil, help: "Follow symbolic links met in folders wherever they lead (by default only those whose target lies inside a PATH given)."),
             .init(name: "verbose", value: nil, help: "Name every file skipped and every symbolic link not followed (by default the summary counts them)."),
@@ -143,7 +145,7 @@ enum CheckCommand {
         try OutputConflicts.refuse(outputs, reads: reads, images: discovery)
         var report = CheckRun.check(
             discovery, rules: rules, policy: policy, resolver: resolver,
-            callSites: !parsed.has("no-call-sites"), jobs: jobs)
+            callSites: try callSiteMode(parsed), jobs: jobs)
         // Libraries found while resolving are known only now.
         try OutputConflicts.refuse(outputs, reads: report.filesRead.map { .init(role: "the library", path: $0) })
         if let path = parsed.last("write-baseline") {
@@ -159,6 +161,17 @@ enum CheckCommand {
             report.remarks.append("\(TextRenderer.count(report.baselined.count, "finding")) accepted by the baseline \(path)")
         }
         return report
+    }
+
+    /// `--call-sites MODE` (default `targeted`), or `nil` for
+    /// `--no-call-sites`.
+    static func callSiteMode(_ parsed: ParsedArguments) throws -> CallSiteMode? {
+        guard let value = parsed.last("call-sites") else { return parsed.has("no-call-sites") ? nil : .targeted }
+        guard !parsed.has("no-call-sites") else { throw UsageError("--no-call-sites and --call-sites \(value) contradict each other") }
+        guard let mode = CallSiteMode(rawValue: value) else {
+            throw UsageError("unknown call-site mode '\(value)' (\(CallSiteMode.allCases.map(\.rawValue).joined(separator: " or ")))")
+        }
+        return mode
     }
 
     static func jobCount(_ value: String?) throws -> Int {

@@ -1,10 +1,11 @@
 import CCapstone
 import LinkCheckImage
 
-/// Walks decoded instructions in address order and records call sites,
-/// for either format (``CodeLayout``). It tracks, per function and without
-/// following branches, what each register holds (``RegisterFile``): enough
-/// for calls through a pointer slot (`adrp`+`ldr`+`blr`, `call *slot(%rip)`,
+/// Walks the decoded instructions of one region of code at a time
+/// (``CodeRegion``) and records call sites, for either format
+/// (``CodeLayout``). It tracks, through a region and without following
+/// branches, what each register holds (``RegisterFile``): enough for calls
+/// through a pointer slot (`adrp`+`ldr`+`blr`, `call *slot(%rip)`,
 /// `mov reg, [slot]` then `call reg`), the string literal in the first
 /// argument register, and the selector and class reference of an
 /// Objective-C message send. A call keeps only the registers the callee
@@ -12,16 +13,13 @@ import LinkCheckImage
 struct CallScanner<Layout: CodeLayout> {
     let image: Layout
     let architecture: Disassembler.InstructionSet
-    /// Receives each call site, in address order.
+    /// Receives each call site, in address order within a region.
     let record: (CallSite) -> Void
 
-    /// The function the current instruction is in.
+    /// The function of the current region.
     private var function: Int?
-    /// First function that starts after the current instruction.
-    private var cursor = 0
-    private var lastAddress: UInt64 = 0
     private var registers: RegisterFile
-    /// The last string the current function referenced.
+    /// The last string the current region referenced.
     private var recentString: String?
 
     init(image: Layout, architecture: Disassembler.InstructionSet, record: @escaping (CallSite) -> Void) {
@@ -31,12 +29,18 @@ struct CallScanner<Layout: CodeLayout> {
         registers = RegisterFile(architecture)
     }
 
-    /// Scans one instruction of a section whose bytes start at file offset
-    /// `sectionOffset` (from the start of the file) and virtual address
-    /// `sectionAddress`.
+    /// Starts a region: its function, and no register knowledge.
+    mutating func begin(_ region: CodeRegion) {
+        function = region.function
+        recentString = nil
+        registers.clearAll()
+    }
+
+    /// Scans one instruction of the current region, in a section whose
+    /// bytes start at file offset `sectionOffset` (from the start of the
+    /// file) and virtual address `sectionAddress`.
     mutating func visit(_ instruction: UnsafeMutablePointer<cs_insn>, sectionOffset: UInt64, sectionAddress: UInt64) {
         let address = instruction.pointee.address
-        enterFunction(at: address)
         let site = Site(
             address: address, next: address &+ UInt64(instruction.pointee.size),
             fileOffset: sectionOffset &+ (address &- sectionAddress))
@@ -50,23 +54,6 @@ struct CallScanner<Layout: CodeLayout> {
         let address: UInt64
         let next: UInt64
         let fileOffset: UInt64
-    }
-
-    /// Updates ``function`` for `address`; a new function starts with no
-    /// register knowledge.
-    private mutating func enterFunction(at address: UInt64) {
-        let functions = image.functions
-        if address < lastAddress { cursor = 0 }
-        lastAddress = address
-        while cursor < functions.count && functions[cursor].address <= address { cursor += 1 }
-        let candidate = cursor - 1
-        let current: Int? = candidate >= 0 && address - functions[candidate].address < max(functions[candidate].size, 1)
-            ? candidate : nil
-        if current != function {
-            function = current
-            recentString = nil
-            registers.clearAll()
-        }
     }
 
     /// Whether `target` lies inside the current function (a loop, not a

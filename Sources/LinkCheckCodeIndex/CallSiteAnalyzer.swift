@@ -5,65 +5,78 @@ import LinkCheckImage
 
 /// Finds call sites with Capstone: maps each imported function to its PLT
 /// entries (`.plt`, `.plt.sec`, `.plt.got`) and GOT slots (the
-/// `R_*_JUMP_SLOT` and `R_*_GLOB_DAT` relocations), then disassembles the
-/// executable sections and records every call and tail call that reaches an
-/// imported function (directly through the PLT, or through the GOT as
-/// `-fno-plt` code and aarch64 `adrp`+`ldr`+`blr` do) or a function of the
-/// image, with the enclosing function from `.symtab` (else `.dynsym`).
+/// `R_*_JUMP_SLOT` and `R_*_GLOB_DAT` relocations), then decodes the
+/// executable sections, one region (``CodeRegion``) at a time, and records
+/// every call and tail call that reaches an imported function (directly
+/// through the PLT, or through the GOT as `-fno-plt` code and aarch64
+/// `adrp`+`ldr`+`blr` do) or a function of the image, with the enclosing
+/// function from `.symtab` (else `.dynsym`).
 public enum CallSiteAnalyzer {
     /// Whether call sites are analysed for images of this architecture.
     public static func supports(_ architecture: Architecture) -> Bool {
         Disassembler.InstructionSet(architecture) != nil
     }
 
-    /// Analyses the code of the ELF file at `path`.
+    /// Every call site in the code of the ELF file at `path` (all of it
+    /// decoded).
     ///
     /// - Returns: `nil` when the machine is not x86_64 or aarch64.
     /// - Throws: ``InspectionError`` when the file cannot be read or changed
     ///   while it was read.
     public static func analyze(path: String) throws(InspectionError) -> CodeAnalysis? {
-        var callSites: [CallSite] = []
-        guard let (functions, codeSize) = try scan(path: path, sinkFor: { _ in { callSites.append($0) } }) else { return nil }
-        return CodeAnalysis(functions: functions, callSites: callSites, codeSize: codeSize)
+        try withCode(path) { layout, architecture, regions, pass in
+            guard let disassembler = Disassembler(architecture) else { return nil }
+            var callSites: [CallSite] = []
+            var scanner = CallScanner(image: layout, architecture: architecture) { callSites.append($0) }
+            CodeIndex.sweep(regions, disassembler: disassembler, scanner: &scanner, pass: pass)
+            return CodeAnalysis(
+                functions: layout.functions, callSites: callSites, codeSize: regions.sections.reduce(0) { $0 + $1.bytes.count })
+        } ?? nil
     }
 
-    /// Analyses the code of the ELF file at `path` as ``analyze(path:)``
-    /// does, but hands each call site, in address order, to the sink that
-    /// `sinkFor` makes once the image's functions are known, instead of
-    /// keeping them: a large library has millions, of which a check keeps
-    /// few. Code is read from a mapping of its own, given back as the
-    /// decoder moves on (``ELFFile/withContents(of:_:)``).
+    /// The call sites of the ELF file at `path` that `interest` asks for,
+    /// indexed (``CodeIndex/analyze(_:interest:mode:)``).
     ///
-    /// - Returns: the image's functions and the bytes of code decoded;
-    ///   `nil` when the machine is not x86_64 or aarch64.
+    /// - Returns: `nil` when the machine is not x86_64 or aarch64.
     /// - Throws: as ``analyze(path:)``.
-    public static func scan(
-        path: String, sinkFor: ([FunctionSymbol]) -> (CallSite) -> Void
-    ) throws(InspectionError) -> (functions: [FunctionSymbol], codeSize: Int)? {
+    static func index(path: String, interest: CallSiteInterest, mode: CallSiteMode) throws(InspectionError) -> CodeIndex? {
+        try withCode(path) { layout, architecture, regions, pass in
+            CodeIndex.index(layout, architecture: architecture, regions: regions, interest: interest, mode: mode, pass: pass)
+        } ?? nil
+    }
+
+    /// Opens the ELF file at `path` and calls `body` with its layout, its
+    /// instruction set, its code sections (non-PLT executable
+    /// `SHT_PROGBITS` sections with distinct file ranges, in libelf's
+    /// buffers) and a pass over each section's bytes in a mapping of its
+    /// own whose pages can be given back as the pass moves on
+    /// (``ELFFile/withContents(of:_:)``): a large library's code is never
+    /// resident all at once.
+    ///
+    /// - Returns: `nil` when the machine is not x86_64 or aarch64.
+    private static func withCode<Value>(
+        _ path: String, _ body: (ImageLayout, Disassembler.InstructionSet, CodeRegions, SectionPass) -> Value
+    ) throws(InspectionError) -> Value? {
         try ELFFile.read(path) { file throws(InspectionError) in
             let header = try file.header()
             let (elfClass, encoding) = try file.classAndEncoding()
             let machine = Machine(code: header.e_machine, elfClass: elfClass, dataEncoding: encoding)
-            guard let architecture = Disassembler.InstructionSet(machine.architecture(elfClass: elfClass, dataEncoding: encoding)),
-                  let disassembler = Disassembler(architecture)
+            guard let architecture = Disassembler.InstructionSet(machine.architecture(elfClass: elfClass, dataEncoding: encoding))
             else { return nil }
             let sections = try file.sections()
             let image = ImageLayout(file: file, sections: sections, architecture: architecture)
-            var scanner = CallScanner(image: image, architecture: architecture, record: sinkFor(image.functions))
-            var codeSize = 0
+            var code: [(section: Section, bytes: CodeBytes)] = []
             for section in sections.filter(image.isCode).withDistinctFileRanges() {
-                // Decoded pages are given back as the decoder moves on: a
-                // large library's code is never resident all at once.
-                _ = file.withContents(of: section) { bytes, release in
-                    codeSize += bytes.count
-                    disassembler.decode(bytes, at: section.header.sh_addr) { instruction in
-                        scanner.visit(instruction, sectionOffset: section.header.sh_offset, sectionAddress: section.header.sh_addr)
-                    } decoded: { count in
-                        release(count)
-                    }
-                }
+                guard let data = section.data, let base = data.pointee.d_buf else { continue }
+                code.append((section, CodeBytes(
+                    address: section.header.sh_addr, fileOffset: section.header.sh_offset,
+                    bytes: UnsafeRawBufferPointer(start: base, count: data.pointee.d_size))))
             }
-            return (image.functions, codeSize)
+            let regions = CodeRegions(
+                functions: image.functions, sections: code.map(\.bytes), boundaries: file.unwindFunctionStarts(sections: sections))
+            return body(image, architecture, regions) { index, pass in
+                _ = file.withContents(of: code[index].section, pass)
+            }
         }
     }
 }
@@ -117,6 +130,10 @@ struct ImageLayout: CodeLayout {
     func pointerSlot(at address: UInt64) -> CallSite.Callee? {
         gotSlots[address]
     }
+
+    var allStubs: [UInt64: Stub] { pltEntries.mapValues { Stub(callee: $0) } }
+
+    var allPointerSlots: [UInt64: CallSite.Callee] { gotSlots }
 
     func string(at address: UInt64) -> String? {
         readOnly.string(at: address)

@@ -1,28 +1,35 @@
 import LinkCheckImage
 
-/// The call sites of one image, indexed for findings and kept small: the
-/// calls to each import (with their addresses and literals), the
-/// Objective-C message sends of each selector, the calls to the functions
-/// that matter (denylisted copies), and the internal call graph as
-/// deduplicated function-to-function edges.
+/// The call sites of one image that a check asks for (``CallSiteInterest``),
+/// indexed for findings and kept small: the calls to the imports of
+/// interest (with their addresses and literals), the Objective-C message
+/// sends of the selectors of interest, the calls to the functions of
+/// interest (denylisted copies), and as much of the internal call graph as
+/// the call paths to those calls and the imports their callers reach take.
 public struct CodeIndex: Sendable {
     public let functions: [FunctionSymbol]
-    /// Imported name → the call sites that reach it. Message sends are
-    /// calls to `objc_msgSend` (or the variant called) here too.
+    /// Imported name → the call sites that reach it, for the imports of
+    /// interest. Message sends are calls to `objc_msgSend` (or the variant
+    /// called) here too.
     public let callsToImport: [String: [CallSite]]
     /// Selector → the message sends of it (``CallSite/selector``), each
-    /// with the class of a class message (``CallSite/receiverClass``):
-    /// `sharedApplication` → the calls of `+[UIApplication
-    /// sharedApplication]` (and of any other class's `sharedApplication`).
+    /// with the class of a class message (``CallSite/receiverClass``), for
+    /// the selectors of interest: `sharedApplication` → the calls of
+    /// `+[UIApplication sharedApplication]` (and of any other class's
+    /// `sharedApplication`).
     public let callsToSelector: [String: [CallSite]]
-    /// Function → the call sites that reach it, for the functions kept.
+    /// Function → the call sites that reach it, for the functions of
+    /// interest.
     public let callsToFunction: [Int: [CallSite]]
-    /// Function → the functions that call it.
-    public let callers: [Int32: [Int32]]
-    /// Function → the functions it calls.
-    public let callees: [Int32: [Int32]]
-    /// Function → the imports it calls.
-    public let importsCalled: [Int32: Set<String>]
+    /// Function → the functions that call it, ascending: complete for every
+    /// function a call path to a kept call site passes through (in
+    /// ``CallSiteMode/targeted`` mode the others may lack callers).
+    let callers: [Int32: [Int32]]
+    /// Function → the functions it calls, ascending: complete for the
+    /// functions decoded.
+    let callees: [Int32: [Int32]]
+    /// Function → the imports of ``CallSiteInterest/reached`` it calls.
+    let importsCalled: [Int32: Set<String>]
     /// Why the image's code could not be analysed, when it could not.
     public let failure: String?
 
@@ -49,8 +56,8 @@ public struct CodeIndex: Sendable {
         }
     }
 
-    /// Every call site of `image` (reading its file again), for
-    /// `linkcheck inspect --call-sites`.
+    /// Every call site of `image` (reading its file again, decoding all its
+    /// code), for `linkcheck inspect --call-sites`.
     ///
     /// - Returns: `nil` when call sites are not analysed for the image.
     /// - Throws: ``InspectionError`` when the file cannot be read or changed
@@ -63,31 +70,75 @@ public struct CodeIndex: Sendable {
         }
     }
 
-    /// Analyses the code of `image` (reading its file again) and indexes its
-    /// call sites as they are found (``CallSiteAnalyzer/scan(path:sinkFor:)``
-    /// for ELF, `MachOCallSiteAnalyzer` for Mach-O), never holding them
-    /// all, keeping the call sites of the functions for which `keepCallsTo`
-    /// is true.
+    /// Analyses the code of `image` (reading its file again) for what
+    /// `interest` asks, indexing call sites as they are found, never holding
+    /// them all (a large library has millions, of which a check keeps few).
+    /// Both modes give the same index.
     ///
     /// - Returns: `nil` when call sites are not analysed for the image
     ///   (``supports(_:)``).
     /// - Throws: ``InspectionError`` when the file cannot be read or changed
     ///   while it was read.
-    public static func analyze(_ image: BinaryImage, keepCallsTo: @escaping (FunctionSymbol) -> Bool) throws(InspectionError) -> CodeIndex? {
+    public static func analyze(
+        _ image: BinaryImage, interest: CallSiteInterest, mode: CallSiteMode = .targeted
+    ) throws(InspectionError) -> CodeIndex? {
         guard supports(image) else { return nil }
-        var builder: Builder?
-        let sinkFor = { (functions: [FunctionSymbol]) -> (CallSite) -> Void in
-            let made = Builder(functions: functions, keepCallsTo: keepCallsTo)
-            builder = made
-            return made.add
+        switch image.format {
+        case .elf: return try CallSiteAnalyzer.index(path: image.path, interest: interest, mode: mode)
+        case .macho: return try MachOCallSiteAnalyzer.index(image, interest: interest, mode: mode)
         }
-        let scanned = switch image.format {
-        case .elf: try CallSiteAnalyzer.scan(path: image.path, sinkFor: sinkFor)
-        case .macho: try MachOCallSiteAnalyzer.scan(image, sinkFor: sinkFor)
+    }
+
+    /// Indexes the code of an image laid out as `layout`, whose code
+    /// sections are `regions.sections`: in ``CallSiteMode/full`` mode every
+    /// region of the bytes `pass` gives for each section (a pass that may
+    /// give back pages behind it through its `release`), in
+    /// ``CallSiteMode/targeted`` mode what ``TargetedCallSearch`` finds.
+    static func index<Layout: CodeLayout>(
+        _ layout: Layout, architecture: Disassembler.InstructionSet, regions: CodeRegions, interest: CallSiteInterest,
+        mode: CallSiteMode, pass: SectionPass
+    ) -> CodeIndex? {
+        guard let disassembler = Disassembler(architecture) else { return nil }
+        let builder = Builder(functions: layout.functions, interest: interest)
+        switch mode {
+        case .full:
+            var scanner = CallScanner(image: layout, architecture: architecture, record: builder.add)
+            sweep(regions, disassembler: disassembler, scanner: &scanner, pass: pass)
+        case .targeted:
+            var search = TargetedCallSearch(
+                layout: layout, architecture: architecture, regions: regions, interest: interest, disassembler: disassembler,
+                builder: builder)
+            search.run(pass: pass)
         }
-        guard scanned != nil, let builder else { return nil }
         return builder.index()
     }
+
+    /// Decodes every region of every section with `scanner`, giving back
+    /// the pages behind every ``progressInterval`` bytes.
+    static func sweep<Layout>(
+        _ regions: CodeRegions, disassembler: Disassembler, scanner: inout CallScanner<Layout>, pass: SectionPass
+    ) {
+        for index in regions.sections.indices {
+            let section = regions.sections[index]
+            pass(index) { bytes, release in
+                let passed = CodeBytes(address: section.address, fileOffset: section.fileOffset, bytes: bytes)
+                var released: UInt64 = 0
+                regions.forEachRegion(in: index) { region in
+                    scanner.begin(region)
+                    disassembler.decode(region, of: passed) { instruction in
+                        scanner.visit(instruction, sectionOffset: section.fileOffset, sectionAddress: section.address)
+                    }
+                    if region.start - section.address - released >= progressInterval {
+                        released = region.start - section.address
+                        release(Int(released))
+                    }
+                }
+            }
+        }
+    }
+
+    /// How many bytes a sweep decodes between two page releases.
+    static let progressInterval: UInt64 = 4 << 20
 
     private init(
         functions: [FunctionSymbol], callsToImport: [String: [CallSite]], callsToSelector: [String: [CallSite]],
@@ -103,32 +154,55 @@ public struct CodeIndex: Sendable {
         failure = nil
     }
 
-    /// Takes an image's call sites one at a time and makes the index.
-    private final class Builder {
+    /// Takes an image's call sites one at a time, keeps what the interest
+    /// asks for, and makes the index.
+    final class Builder {
         let functions: [FunctionSymbol]
-        let kept: Set<Int>
-        var imports: [String: [CallSite]] = [:]
-        var selectors: [String: [CallSite]] = [:]
-        var toFunction: [Int: [CallSite]] = [:]
+        let interest: CallSiteInterest
+        /// By function index: whether its calls are kept.
+        let kept: [Bool]
+        private var imports: [String: [CallSite]] = [:]
+        private var selectors: [String: [CallSite]] = [:]
+        private var toFunction: [Int: [CallSite]] = [:]
         /// Caller and callee, as `caller << 32 | callee`.
-        var edges = Set<Int64>()
-        var importsCalled: [Int32: Set<String>] = [:]
+        private var edges = Set<Int64>()
+        private var importsCalled: [Int32: Set<String>] = [:]
+        /// Imported name → whether the interest keeps its calls.
+        private var importKept: [String: Bool] = [:]
 
-        init(functions: [FunctionSymbol], keepCallsTo: (FunctionSymbol) -> Bool) {
+        init(functions: [FunctionSymbol], interest: CallSiteInterest) {
             self.functions = functions
-            kept = Set(functions.indices.filter { keepCallsTo(functions[$0]) })
+            self.interest = interest
+            kept = functions.map(interest.functions)
+        }
+
+        /// The call sites kept so far, of imports, selectors and functions.
+        var keptSites: [CallSite] {
+            imports.values.flatMap { $0 } + selectors.values.flatMap { $0 } + toFunction.values.flatMap { $0 }
+        }
+
+        /// Whether `caller` calls `callee` in the sites given so far.
+        func hasEdge(from caller: Int, to callee: Int) -> Bool {
+            edges.contains(Int64(caller) << 32 | Int64(callee))
         }
 
         func add(_ site: CallSite) {
             switch site.callee {
             case .imported(let name):
-                imports[name, default: []].append(site)
-                if let selector = site.selector { selectors[selector, default: []].append(site) }
-                if let caller = site.caller { importsCalled[Int32(caller), default: []].insert(name) }
+                if isKept(name) { imports[name, default: []].append(site) }
+                if let selector = site.selector, interest.selectors(selector) { selectors[selector, default: []].append(site) }
+                if let caller = site.caller, interest.reached(name) { importsCalled[Int32(caller), default: []].insert(name) }
             case .function(let callee):
-                if kept.contains(callee) { toFunction[callee, default: []].append(site) }
+                if kept[callee] { toFunction[callee, default: []].append(site) }
                 if let caller = site.caller, caller != callee { edges.insert(Int64(caller) << 32 | Int64(callee)) }
             }
+        }
+
+        func isKept(_ name: String) -> Bool {
+            if let known = importKept[name] { return known }
+            let keep = interest.imports(name)
+            importKept[name] = keep
+            return keep
         }
 
         func index() -> CodeIndex {
@@ -166,6 +240,13 @@ public struct CodeIndex: Sendable {
     /// functions too, so "exported" alone would stop at the helper. Failing
     /// that, any such function; failing that, `[function]`.
     public func pathFromExported(to function: Int) -> [Int] {
+        Self.shortestPath(to: function, functions: functions) { callers[Int32($0)]?.map(Int.init) ?? [] }
+    }
+
+    /// ``pathFromExported(to:)`` over the callers `callers` gives
+    /// (ascending): what the targeted search runs, asking for the callers of
+    /// each function the search reaches, as the index answers later.
+    static func shortestPath(to function: Int, functions: [FunctionSymbol], callers: (Int) -> [Int]) -> [Int] {
         var previous: [Int: Int] = [function: function]
         var queue = [function]
         var head = 0
@@ -178,11 +259,12 @@ public struct CodeIndex: Sendable {
         while head < queue.count {
             let current = queue[head]
             head += 1
-            if Self.isEntryPoint(functions[current]) {
-                if (callers[Int32(current)] ?? []).isEmpty { return path(from: current) }
+            let calling = callers(current)
+            if isEntryPoint(functions[current]) {
+                if calling.isEmpty { return path(from: current) }
                 if firstExported == nil { firstExported = current }
             }
-            for caller in (callers[Int32(current)] ?? []).map(Int.init) where previous[caller] == nil {
+            for caller in calling where previous[caller] == nil {
                 previous[caller] = current
                 queue.append(caller)
             }
@@ -197,20 +279,32 @@ public struct CodeIndex: Sendable {
         function.isExported || (function.name.hasPrefix("-[") || function.name.hasPrefix("+[")) && function.name.hasSuffix("]")
     }
 
-    /// The imports that `function` calls, directly or through at most
-    /// `depth` levels of the functions it calls.
+    /// The imports of ``CallSiteInterest/reached`` that `function` calls,
+    /// directly or through at most `depth` levels of the functions it calls
+    /// (``functionsReached(from:depth:)``). Complete for the callers of the
+    /// calls to ``CallSiteInterest/reachedFrom`` imports, to the interest's
+    /// ``CallSiteInterest/reachDepth``, and for the functions on their call
+    /// paths at depth 0.
     public func importsReached(from function: Int, depth: Int) -> Set<String> {
-        var names = Set<String>()
-        var frontier: Set<Int32> = [Int32(function)]
-        var seen = frontier
-        for _ in 0...depth {
-            var next = Set<Int32>()
-            for current in frontier {
-                names.formUnion(importsCalled[current] ?? [])
-                for callee in callees[current] ?? [] where seen.insert(callee).inserted { next.insert(callee) }
-            }
-            frontier = next
+        functionsReached(from: function, depth: depth).reduce(into: Set<String>()) { names, reached in
+            names.formUnion(importsCalled[Int32(reached)] ?? [])
         }
-        return names
+    }
+
+    /// `function` and the functions it calls, directly or through at most
+    /// `depth` levels (indices into ``functions``), as far as the
+    /// functions decoded tell (``callees``).
+    public func functionsReached(from function: Int, depth: Int) -> Set<Int> {
+        var reached: Set<Int32> = [Int32(function)]
+        var frontier = reached
+        for _ in 0..<max(depth, 0) {
+            frontier = Set(frontier.flatMap { callees[$0] ?? [] }.filter { reached.insert($0).inserted })
+        }
+        return Set(reached.map(Int.init))
     }
 }
+
+/// One pass over the bytes of a code section (by index in
+/// ``CodeRegions/sections``): calls its body with them and a `release`
+/// that gives back the pages of the first `n` bytes.
+typealias SectionPass = (Int, (UnsafeRawBufferPointer, _ release: (Int) -> Void) -> Void) -> Void

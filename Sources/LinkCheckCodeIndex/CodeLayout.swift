@@ -27,11 +27,18 @@ protocol CodeLayout {
     func selector(referencedAt address: UInt64) -> String?
     /// The class the `__objc_classrefs` slot at `address` refers to.
     func className(referencedAt address: UInt64) -> String?
+    /// Every stub, by the address of its first instruction.
+    var allStubs: [UInt64: Stub] { get }
+    /// Every pointer slot that reaches a function, by address.
+    var allPointerSlots: [UInt64: CallSite.Callee] { get }
+    /// Every `__objc_selrefs` slot and its selector, by address.
+    var allSelectorReferences: [UInt64: String] { get }
 }
 
 extension CodeLayout {
     func selector(referencedAt address: UInt64) -> String? { nil }
     func className(referencedAt address: UInt64) -> String? { nil }
+    var allSelectorReferences: [UInt64: String] { [:] }
 }
 
 /// What a call to a stub reaches.

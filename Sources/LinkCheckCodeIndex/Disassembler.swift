@@ -54,30 +54,32 @@ final class Disassembler {
         cs_close(&handle)
     }
 
-    /// How many bytes ``decode(_:at:visit:decoded:)`` decodes between two
-    /// calls of its `decoded`.
-    static let progressInterval = 4 << 20
-
     /// Decodes `bytes`, whose first byte is at virtual address `address`,
-    /// calling `visit` for each instruction in order (`cs_disasm_iter`), and
-    /// `decoded` with the count of bytes behind it every
-    /// ``progressInterval`` bytes. Bytes that are not an instruction are
-    /// skipped (Capstone's skipdata mode reports them with id 0).
-    func decode(
-        _ bytes: UnsafeRawBufferPointer, at address: UInt64,
-        visit: (UnsafeMutablePointer<cs_insn>) -> Void, decoded: (Int) -> Void = { _ in }
+    /// calling `visit` for each instruction in order (`cs_disasm_iter`).
+    /// Bytes that are not an instruction are skipped (Capstone's skipdata
+    /// mode reports them with id 0).
+    func decode(_ bytes: UnsafeRawBufferPointer, at address: UInt64, visit: (UnsafeMutablePointer<cs_insn>) -> Void) {
+        decode(bytes, at: address, until: .max, visit: visit)
+    }
+
+    /// Decodes the instructions of `region`, a region of `section`: from
+    /// its start until the first instruction at or after its end (the last
+    /// one may run past it, up to the end of the section).
+    func decode(_ region: CodeRegion, of section: CodeBytes, visit: (UnsafeMutablePointer<cs_insn>) -> Void) {
+        guard region.start >= section.address, region.start < section.end else { return }
+        let skipped = Int(region.start - section.address)
+        decode(UnsafeRawBufferPointer(rebasing: section.bytes[skipped...]), at: region.start, until: region.end, visit: visit)
+    }
+
+    private func decode(
+        _ bytes: UnsafeRawBufferPointer, at address: UInt64, until end: UInt64, visit: (UnsafeMutablePointer<cs_insn>) -> Void
     ) {
         guard let base = bytes.baseAddress else { return }
         var cursor: UnsafePointer<UInt8>? = UnsafePointer(base.assumingMemoryBound(to: UInt8.self))
         var remaining = bytes.count
         var current = address
-        var nextReport = Self.progressInterval
-        while remaining > 0, cs_disasm_iter(handle, &cursor, &remaining, &current, instruction) {
+        while remaining > 0, current < end, cs_disasm_iter(handle, &cursor, &remaining, &current, instruction) {
             visit(instruction)
-            if bytes.count - remaining >= nextReport {
-                decoded(bytes.count - remaining)
-                nextReport += Self.progressInterval
-            }
         }
     }
 }

@@ -5,7 +5,7 @@ import LinkCheckMachO
 /// again (``MachOReader/image(_:)``), lays out its stubs, symbol pointers,
 /// Objective-C references and functions (``MachOCodeLayout``), and decodes
 /// its code sections (`__TEXT,__text` and the other sections of
-/// instructions that are not stubs) with the scanner ELF images use.
+/// instructions that are not stubs) as ELF images' are.
 ///
 /// Analysed: linked arm64, arm64e and x86_64 images (`MH_EXECUTE`,
 /// `MH_DYLIB`, `MH_BUNDLE`, …) whose code is not encrypted. Not analysed:
@@ -20,41 +20,47 @@ enum MachOCallSiteAnalyzer {
             && image.facts.macho?.encrypted != true
     }
 
-    /// Analyses the code of `image`, keeping every call site.
+    /// Every call site of `image` (all its code decoded).
     ///
     /// - Returns: `nil` when the image is not analysed (``supports(_:)``).
     /// - Throws: ``InspectionError`` when the file cannot be read, or
     ///   changed since it was inspected.
     static func analyze(_ image: BinaryImage) throws(InspectionError) -> CodeAnalysis? {
-        var callSites: [CallSite] = []
-        guard let (functions, codeSize) = try scan(image, sinkFor: { _ in { callSites.append($0) } }) else { return nil }
-        return CodeAnalysis(functions: functions, callSites: callSites, codeSize: codeSize)
+        try withCode(image) { layout, architecture, regions, pass in
+            guard let disassembler = Disassembler(architecture) else { return nil }
+            var callSites: [CallSite] = []
+            var scanner = CallScanner(image: layout, architecture: architecture) { callSites.append($0) }
+            CodeIndex.sweep(regions, disassembler: disassembler, scanner: &scanner, pass: pass)
+            return CodeAnalysis(
+                functions: layout.functions, callSites: callSites, codeSize: regions.sections.reduce(0) { $0 + $1.bytes.count })
+        } ?? nil
     }
 
-    /// Analyses the code of `image`, handing each call site, in address
-    /// order, to the sink `sinkFor` makes once the functions are known.
+    /// The call sites of `image` that `interest` asks for, indexed
+    /// (``CodeIndex/analyze(_:interest:mode:)``).
     ///
-    /// - Returns: the image's functions and the bytes of code decoded;
-    ///   `nil` when the image is not analysed.
+    /// - Returns: `nil` when the image is not analysed.
     /// - Throws: as ``analyze(_:)``.
-    static func scan(
-        _ image: BinaryImage, sinkFor: ([FunctionSymbol]) -> (CallSite) -> Void
-    ) throws(InspectionError) -> (functions: [FunctionSymbol], codeSize: Int)? {
-        guard supports(image), let architecture = Disassembler.InstructionSet(image.architecture),
-              let disassembler = Disassembler(architecture)
-        else { return nil }
+    static func index(_ image: BinaryImage, interest: CallSiteInterest, mode: CallSiteMode) throws(InspectionError) -> CodeIndex? {
+        try withCode(image) { layout, architecture, regions, pass in
+            CodeIndex.index(layout, architecture: architecture, regions: regions, interest: interest, mode: mode, pass: pass)
+        } ?? nil
+    }
+
+    /// Reads `image`'s file again and calls `body` with its layout, its
+    /// instruction set, its code sections and a pass over their bytes.
+    ///
+    /// - Returns: `nil` when the image is not analysed.
+    private static func withCode<Value>(
+        _ image: BinaryImage, _ body: (MachOCodeLayout, Disassembler.InstructionSet, CodeRegions, SectionPass) -> Value
+    ) throws(InspectionError) -> Value? {
+        guard supports(image), let architecture = Disassembler.InstructionSet(image.architecture) else { return nil }
         let (machO, contents) = try MachOReader.image(image.identity)
         return contents.withUnsafeBytes { file in
             let layout = MachOCodeLayout(image: machO, file: file)
-            var scanner = CallScanner(image: layout, architecture: architecture, record: sinkFor(layout.functions))
-            var codeSize = 0
-            for code in layout.code {
-                codeSize += code.bytes.count
-                disassembler.decode(code.bytes, at: code.section.address) { instruction in
-                    scanner.visit(instruction, sectionOffset: code.fileOffset, sectionAddress: code.section.address)
-                }
-            }
-            return (layout.functions, codeSize)
+            let sections = layout.code.map { CodeBytes(address: $0.section.address, fileOffset: $0.fileOffset, bytes: $0.bytes) }
+            let regions = CodeRegions(functions: layout.functions, sections: sections)
+            return body(layout, architecture, regions) { index, pass in pass(sections[index].bytes) { _ in } }
         }
     }
 }

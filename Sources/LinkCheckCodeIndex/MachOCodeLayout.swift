@@ -91,6 +91,12 @@ struct MachOCodeLayout: CodeLayout {
 
     func stub(at address: UInt64) -> Stub? { stubs[address] }
 
+    var allStubs: [UInt64: Stub] { stubs }
+
+    var allPointerSlots: [UInt64: CallSite.Callee] { slots }
+
+    var allSelectorReferences: [UInt64: String] { selectors }
+
     func pointerSlot(at address: UInt64) -> CallSite.Callee? { slots[address] }
 
     func string(at address: UInt64) -> String? { readOnly.string(at: address) }

@@ -1,3 +1,5 @@
+import CByteScan
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -12,56 +14,78 @@ import Musl
 /// with it right after a byte that cannot continue a name (not a letter,
 /// digit, `_` or `:`): linkers merge a literal into the tail of a longer
 /// one, and data may run into a literal without a NUL. A run not ended by a
-/// NUL within one buffer is not a literal. The bytes are scanned once,
-/// without copying them; only the patterns found become strings.
+/// NUL within one buffer is not a literal. The bytes are scanned once for
+/// every pattern, without copying them (`linkcheck_literal_ends`, sixteen
+/// bytes at a time): only the ends of runs whose last two bytes end some
+/// pattern are compared, and only the patterns found become strings.
 public struct StringLiteralMatcher {
     private let patterns: [String]
-    private let wanted: [[UInt8]]
-    /// Patterns by their last byte: a run is compared only with those that
-    /// end with the byte it ends with.
-    private let byLastByte: [[Int]]
-    private let endsWanted: [Bool]
-    private let shortest: Int
-    private var matched: [Bool]
+    private let state: State
+
+    /// What the C scan's callback reaches: the patterns, by their last
+    /// byte, and what is found.
+    private final class State {
+        let wanted: [[UInt8]]
+        /// Patterns by their last byte: a run is compared only with those
+        /// that end with the byte it ends with.
+        let byLastByte: [[Int]]
+        /// By the two bytes before a NUL (`[end - 2] << 8 | [end - 1]`):
+        /// whether a pattern may end there, as 65,536 bits.
+        var filter = [UInt8](repeating: 0, count: 8192)
+        var matched: [Bool]
+        var bytes: UnsafePointer<UInt8>?
+
+        init(_ wanted: [[UInt8]]) {
+            self.wanted = wanted
+            var byLastByte = Array(repeating: [Int](), count: 256)
+            // A pattern with a NUL in it is never inside a run.
+            for (number, pattern) in wanted.enumerated() where !pattern.isEmpty && !pattern.contains(0) {
+                let last = Int(pattern[pattern.count - 1])
+                byLastByte[last].append(number)
+                let before = pattern.count >= 2 ? [Int(pattern[pattern.count - 2])] : Array(0..<256)
+                for byte in before {
+                    let key = byte << 8 | last
+                    filter[key >> 3] |= 1 << UInt8(key & 7)
+                }
+            }
+            self.byLastByte = byLastByte
+            matched = Array(repeating: false, count: wanted.count)
+        }
+
+        /// A NUL at `end` (after a byte that is not).
+        func runEnd(_ end: Int) {
+            guard let bytes else { return }
+            for number in byLastByte[Int(bytes[end - 1])] where !matched[number] {
+                let pattern = wanted[number]
+                let tail = end - pattern.count
+                guard tail >= 0, memcmp(bytes + tail, pattern, pattern.count) == 0 else { continue }
+                // The run starts at the pattern (a NUL or the buffer's start
+                // before it), or a byte that cannot continue a name does.
+                if tail == 0 || !StringLiteralMatcher.continuesName(bytes[tail - 1]) { matched[number] = true }
+            }
+        }
+    }
 
     public init(patterns: [String]) {
         self.patterns = patterns
-        wanted = patterns.map { Array($0.utf8) }
-        var byLastByte = Array(repeating: [Int](), count: 256)
-        for (number, pattern) in wanted.enumerated() where !pattern.isEmpty {
-            byLastByte[Int(pattern[pattern.count - 1])].append(number)
-        }
-        self.byLastByte = byLastByte
-        endsWanted = (0..<256).map { !byLastByte[$0].isEmpty }
-        // At least 1: an empty pattern matches nothing, and a run is only
-        // looked at (its last byte read) when it has a byte.
-        shortest = max(1, wanted.map(\.count).min() ?? 1)
-        matched = Array(repeating: false, count: patterns.count)
+        state = State(patterns.map { Array($0.utf8) })
     }
 
     /// Looks for the patterns in the NUL-terminated runs of `buffer`.
     public mutating func scan(_ buffer: UnsafeBufferPointer<UInt8>) {
-        guard let bytes = buffer.baseAddress, !patterns.isEmpty else { return }
-        let size = buffer.count
-        var start = 0
-        // Read-only data is mostly short runs between NULs: a plain loop
-        // over the bytes beats a memchr call per run.
-        for end in 0..<size where bytes[end] == 0 {
-            defer { start = end + 1 }
-            if end - start >= shortest && endsWanted[Int(bytes[end - 1])] {
-                for number in byLastByte[Int(bytes[end - 1])] where !matched[number] {
-                    let pattern = wanted[number]
-                    let tail = end - pattern.count
-                    guard tail >= start, memcmp(bytes + tail, pattern, pattern.count) == 0 else { continue }
-                    if tail == start || !Self.continuesName(bytes[tail - 1]) { matched[number] = true }
-                }
+        guard let bytes = buffer.baseAddress, !patterns.isEmpty, !state.matched.allSatisfy({ $0 }) else { return }
+        state.bytes = bytes
+        defer { state.bytes = nil }
+        state.filter.withUnsafeBufferPointer { filter in
+            linkcheck_literal_ends(bytes, buffer.count, filter.baseAddress, Unmanaged.passUnretained(state).toOpaque()) { context, end in
+                Unmanaged<State>.fromOpaque(context!).takeUnretainedValue().runEnd(end)
             }
         }
     }
 
     /// The patterns found so far, in the order given.
     public var found: [String] {
-        patterns.indices.filter { matched[$0] }.map { patterns[$0] }
+        patterns.indices.filter { state.matched[$0] }.map { patterns[$0] }
     }
 
     /// Letters, digits, `_`, `:` and bytes of multi-byte UTF-8 characters.

@@ -20,6 +20,8 @@ public enum MachOReader {
     public static func read(
         path: String, strings: [String] = [], symbols selection: SymbolSelection = .all
     ) throws(InspectionError) -> [BinaryImage] {
+        // A Linux static library: no Mach-O member, so not read whole.
+        if StaticArchive.holdsMachOMember(path: path) == false { throw .notAnImage(path: path) }
         let file: MachOFile
         do {
             file = try MachOFile(path: path, strings: strings)

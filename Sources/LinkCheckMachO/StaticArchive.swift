@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// A static archive (`!<arch>\n`, `ar(5)`): a thin file or a fat slice
 /// whose members are `MH_OBJECT` images.
 public struct StaticArchive: Sendable {
@@ -94,6 +100,55 @@ public struct StaticArchive: Sendable {
         }
         archive.warnings = warnings.all
         return archive
+    }
+}
+
+extension StaticArchive {
+    /// Whether the file at `path`, when it is an archive, has a member whose
+    /// bytes start with a Mach-O magic, found by walking its member headers
+    /// with `pread(2)` as ``read(_:path:strings:)`` walks them, without
+    /// reading the members: an archive of ELF objects (a Linux static
+    /// library) is then known to hold no image of ours without reading it
+    /// whole. `nil` when the file is not an archive or the walk cannot tell
+    /// (a header the reader would warn about: the full read decides).
+    static func holdsMachOMember(path: String) -> Bool? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, let size = Int(exactly: info.st_size) else { return nil }
+        func bytes(at offset: Int, count: Int) -> [UInt8]? {
+            var buffer = [UInt8](repeating: 0, count: count)
+            let got = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
+            return got == count ? buffer : nil
+        }
+        guard bytes(at: 0, count: magic.count) == magic else { return nil }
+        var offset = magic.count
+        while offset < size {
+            if offset % 2 == 1 {
+                guard let padding = bytes(at: offset, count: 1) else { return nil }
+                if padding[0] == 0x0a { offset += 1 }
+            }
+            guard offset < size else { break }
+            guard offset + 60 <= size, let header = bytes(at: offset, count: 60), header[58] == 0x60, header[59] == 0x0a,
+                  let length = Int(String(decoding: header[48..<58], as: UTF8.self).trimmingTrailingSpaces), length >= 0,
+                  length <= size - offset - 60
+            else { return nil }
+            let dataStart = offset + 60
+            offset = dataStart + length
+            var starts = [dataStart]
+            let name = String(decoding: header[0..<16], as: UTF8.self).trimmingTrailingSpaces
+            if name.hasPrefix("#1/"), let nameLength = Int(name.dropFirst(3)), nameLength >= 0, nameLength <= length {
+                starts.append(dataStart + nameLength)
+            }
+            for start in starts where start + 4 <= offset {
+                guard let first = bytes(at: start, count: 4) else { return nil }
+                if MachHeader.kind(ofMagic: UInt32(first[0]) | UInt32(first[1]) << 8 | UInt32(first[2]) << 16 | UInt32(first[3]) << 24) != nil {
+                    return true
+                }
+            }
+        }
+        return false
     }
 }
 

@@ -18,9 +18,9 @@ import Testing
     static let roles = Policy(extensions: ["PhotosShare": "share"], apps: ["Photos"])
 
     /// The PhotosApp bundle, checked with the default rules and its roles.
-    static func photosReport(_ bundle: URL? = nil, policy: Policy = roles, callSites: Bool = true) throws -> (Report, String) {
+    static func photosReport(_ bundle: URL? = nil, policy: Policy = roles) throws -> (Report, String) {
         let app = try bundle ?? MachOFixtures.photosApp()
-        return (CheckRun.check(paths: [app.path], rules: try defaultRules(), policy: policy, callSites: callSites, jobs: 2), app.path)
+        return (CheckRun.check(paths: [app.path], rules: try defaultRules(), policy: policy, jobs: 2), app.path)
     }
 
     static func image(_ report: Report, _ relative: String, in app: String) -> ImageReport? {

@@ -151,7 +151,7 @@ struct RuleExampleBuilds: Sendable {
         })
         let checked = Date()
         let report = CheckRun.check(
-            paths: paths, rules: rules, policy: Policy(extensions: extensions, apps: [appName]), callSites: false,
+            paths: paths, rules: rules, policy: Policy(extensions: extensions, apps: [appName]), callSites: nil,
             jobs: ProcessInfo.processInfo.activeProcessorCount)
         examples.sort { ($0.rule.id, $0.triggering ? 0 : 1, $0.index) < ($1.rule.id, $1.triggering ? 0 : 1, $1.index) }
         return RuleExampleBuilds(

@@ -127,7 +127,7 @@ import Testing
         let directory = try Fixtures.sampleImages().appendingPathComponent("PhotoEditor")
         let rules = try Self.defaultRules()
         let policy = Policy(extensions: ["PhotoEditorExtension": "share"], apps: ["PhotoEditorApp"])
-        let report = CheckRun.check(paths: [directory.path], rules: rules, policy: policy, callSites: false, jobs: 2)
+        let report = CheckRun.check(paths: [directory.path], rules: rules, policy: policy, callSites: nil, jobs: 2)
 
         let inspect: @Sendable (String) -> LibraryInspection = { path in
             Result { () throws(InspectionError) in try ImageInspector.inspect(path: path, strings: rules.stringPatterns) }

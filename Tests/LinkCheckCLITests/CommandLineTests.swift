@@ -140,6 +140,24 @@ import Testing
         #expect(lines.last == "linkcheck: 10 images, 5 errors, 2 warnings, 27 notes; 0 files skipped, 0 files failed")
     }
 
+    /// `--call-sites full` prints what the default (`targeted`) prints; an
+    /// unknown mode, or one with `--no-call-sites`, is a usage error.
+    @Test func callSiteModes() throws {
+        let images = try Fixtures.sampleImages().path
+        let arguments = ["check", "--extension", "PhotoEditorExtension=share", "--app", "PhotoEditorApp", "\(images)/PhotoEditor"]
+        let targeted = try Command.linkcheck(arguments)
+        let full = try Command.linkcheck(["check", "--call-sites", "full"] + arguments.dropFirst())
+        #expect(full.status == 1)
+        #expect(full.standardOutput == targeted.standardOutput)
+        #expect(full.standardOutput.contains("[called from "))
+        let unknown = try Command.linkcheck(["check", "--call-sites", "fast", images])
+        #expect(unknown.status == 2)
+        #expect(unknown.standardError.contains("unknown call-site mode 'fast' (targeted or full)"))
+        let both = try Command.linkcheck(["check", "--no-call-sites", "--call-sites", "full", images])
+        #expect(both.status == 2)
+        #expect(both.standardError.contains("--no-call-sites and --call-sites full contradict each other"))
+    }
+
     @Test func cleanImagesExitZero() throws {
         let images = try Fixtures.sampleImages().path
         let output = try Command.linkcheck(["check", "\(images)/PhotoEditor/libImageFilters.so"])

@@ -45,7 +45,7 @@ import Testing
     }
 
     static func index(_ path: URL, arch: String?) throws -> CodeIndex {
-        try #require(try CodeIndex.analyze(image(path, arch: arch)) { _ in false })
+        try #require(try CodeIndex.analyze(image(path, arch: arch), interest: .everything, mode: .full))
     }
 
     /// The function a call site is in, as objdump labels code: our last

@@ -1,0 +1,142 @@
+#include "byte_scan.h"
+
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+uint32_t linkcheck_address_mark(const linkcheck_address_table *table, uint64_t address) {
+    if (address - table->low >= table->span) return 0;
+    uint64_t slot = (address * 0x9e3779b97f4a7c15ULL) >> table->shift;
+    for (;;) {
+        uint64_t key = table->keys[slot];
+        if (key == address) return table->marks[slot];
+        if (key == UINT64_MAX) return 0;
+        slot = (slot + 1) & table->mask;
+    }
+}
+
+/// By byte: 1 E8/E9 (call, jmp rel32), 2 a ModRM byte with mod 00 and r/m
+/// 101 (RIP+disp32), 3 EB (jmp rel8), 0 none of them.
+static const uint8_t x86_classes[256] = {
+    0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0,
+    0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+};
+
+static inline int32_t load32(const uint8_t *bytes) {
+    uint32_t value;
+    memcpy(&value, bytes, 4);
+    return (int32_t)value;
+}
+
+void linkcheck_scan_x86(
+    const uint8_t *bytes, size_t count, size_t from, size_t to, uint64_t address,
+    const linkcheck_address_table *direct, const linkcheck_address_table *slots, int wrapping,
+    void *context, linkcheck_place_found found) {
+    int has_slots = slots->span != 0;
+    if (to > count) to = count;
+    for (size_t offset = from; offset < to; offset++) {
+        uint8_t kind = x86_classes[bytes[offset]];
+        if (kind == 0) continue;
+        uint32_t mark = 0;
+        if (kind == 1) {
+            if (offset + 5 <= count) mark = linkcheck_address_mark(direct, address + offset + 5 + (int64_t)load32(bytes + offset + 1));
+            if (mark) found(context, offset, linkcheck_place_direct, mark, 0, 0);
+            if (wrapping && offset + 3 <= count) {
+                int16_t rel16 = (int16_t)(bytes[offset + 1] | bytes[offset + 2] << 8);
+                uint32_t wrapped = linkcheck_address_mark(direct, (address + offset + 3 + rel16) & 0xffff);
+                if (wrapped) found(context, offset, linkcheck_place_direct, wrapped, 0, 0);
+            }
+        } else if (kind == 3) {
+            if (offset + 2 <= count) mark = linkcheck_address_mark(direct, address + offset + 2 + (int8_t)bytes[offset + 1]);
+            if (mark) found(context, offset, linkcheck_place_direct, mark, 0, 0);
+        } else if (has_slots && offset + 5 <= count) {
+            mark = linkcheck_address_mark(slots, address + offset + 5 + (int64_t)load32(bytes + offset + 1));
+            if (mark) found(context, offset, linkcheck_place_slot, mark, 0, 0);
+        }
+    }
+}
+
+/// Whether an address of `sorted` lies in `low`..<`high`.
+static int any_in(const uint64_t *sorted, size_t count, uint64_t low, uint64_t high) {
+    size_t lower = 0, upper = count;
+    while (lower < upper) {
+        size_t middle = lower + (upper - lower) / 2;
+        if (sorted[middle] < low) lower = middle + 1; else upper = middle;
+    }
+    return lower < count && sorted[lower] < high;
+}
+
+static inline int64_t sign_extend(uint64_t value, int bits) {
+    return (int64_t)(value << (64 - bits)) >> (64 - bits);
+}
+
+void linkcheck_scan_arm64(
+    const uint8_t *bytes, size_t count, size_t from, size_t to, uint64_t address,
+    const linkcheck_address_table *direct, const linkcheck_address_table *slots,
+    const uint64_t *sorted_slots, size_t slot_count, uint64_t reach,
+    void *context, linkcheck_place_found found) {
+    for (size_t offset = from; offset < to && offset + 4 <= count; offset += 4) {
+        uint32_t word = (uint32_t)load32(bytes + offset);
+        uint64_t pc = address + offset;
+        if ((word & 0x7c000000) == 0x14000000) {
+            // b, bl: imm26 words.
+            uint32_t mark = linkcheck_address_mark(direct, pc + (sign_extend(word & 0x03ffffff, 26) << 2));
+            if (mark) found(context, offset, linkcheck_place_direct, mark, 0, 0);
+        } else if ((word & 0xff000000) == 0x58000000) {
+            // ldr Xt, literal: imm19 words.
+            uint32_t mark = linkcheck_address_mark(slots, pc + (sign_extend(word >> 5 & 0x7ffff, 19) << 2));
+            if (mark) found(context, offset, linkcheck_place_slot, mark, 0, 0);
+        } else if ((word & 0x1f000000) == 0x10000000 && slot_count > 0) {
+            // adr, adrp: immhi:immlo.
+            int64_t immediate = sign_extend((uint64_t)(word >> 5 & 0x7ffff) << 2 | (word >> 29 & 3), 21);
+            uint64_t low, high;
+            if (word & 0x80000000) {
+                low = (pc & ~(uint64_t)0xfff) + (uint64_t)(immediate * 4096);
+                high = low + reach;
+            } else {
+                uint64_t target = pc + immediate;
+                low = target - 256;
+                high = target + reach;
+            }
+            if (low < high && any_in(sorted_slots, slot_count, low, high)) found(context, offset, linkcheck_place_window, 0, low, high);
+        }
+    }
+}
+
+static inline void literal_end(
+    const uint8_t *bytes, size_t end, const uint8_t *filter, void *context, void (*found)(void *, size_t)) {
+    unsigned key = (end >= 2 ? (unsigned)bytes[end - 2] << 8 : 0) | bytes[end - 1];
+    if (filter[key >> 3] & (1u << (key & 7))) found(context, end);
+}
+
+void linkcheck_literal_ends(
+    const uint8_t *bytes, size_t count, const uint8_t *filter, void *context, void (*found)(void *context, size_t end)) {
+    size_t end = 1;
+#if defined(__SSE2__)
+    const __m128i zero = _mm_setzero_si128();
+    // A NUL at `end` whose byte before is not NUL: compare the block with
+    // zero, and the block one byte earlier with zero.
+    for (; end + 16 <= count; end += 16) {
+        __m128i block = _mm_loadu_si128((const __m128i *)(bytes + end));
+        __m128i before = _mm_loadu_si128((const __m128i *)(bytes + end - 1));
+        unsigned nul = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(block, zero));
+        if (nul == 0) continue;
+        unsigned ends = nul & ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(before, zero));
+        while (ends) {
+            literal_end(bytes, end + (size_t)__builtin_ctz(ends), filter, context, found);
+            ends &= ends - 1;
+        }
+    }
+#endif
+    for (; end < count; end++) {
+        if (bytes[end] == 0 && bytes[end - 1] != 0) literal_end(bytes, end, filter, context, found);
+    }
+}

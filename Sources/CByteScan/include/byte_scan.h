@@ -1,0 +1,76 @@
+// Byte scans over whole sections, too hot for anything but a tight C loop:
+// the places in x86_64 and aarch64 code that may transfer control to an
+// address of interest (linkcheck's targeted call-site search), without
+// decoding instructions; and the ends of the NUL-terminated runs of
+// read-only data that may end with a string literal of interest.
+#ifndef LINKCHECK_BYTE_SCAN_H
+#define LINKCHECK_BYTE_SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// An open-addressing hash table of addresses (linear probing, key times
+/// 0x9e3779b97f4a7c15 shifted right by `shift`), each with a nonzero mark.
+/// An empty slot holds UINT64_MAX. `low` and `span` bound the keys:
+/// an address `a` can only be a key when `a - low < span`.
+typedef struct {
+    const uint64_t *keys;
+    const uint32_t *marks;
+    uint64_t mask;
+    unsigned shift;
+    uint64_t low;
+    uint64_t span;
+} linkcheck_address_table;
+
+/// The mark of `address` in `table`, 0 when it has none.
+uint32_t linkcheck_address_mark(const linkcheck_address_table *table, uint64_t address);
+
+/// What a place found in code reaches.
+typedef enum {
+    /// A direct transfer (x86_64 `E8`/`E9` rel32, operand-size rel16,
+    /// `EB` rel8; aarch64 `b`, `bl`) to an address of the direct table.
+    linkcheck_place_direct = 1,
+    /// An operand that addresses a slot of the slot table (x86_64
+    /// RIP-relative ModRM; aarch64 `ldr` literal).
+    linkcheck_place_slot = 2,
+    /// aarch64 `adrp` (a page) or `adr` (an address) from which a slot of
+    /// `sorted_slots` lies within reach: `low`..<`high`.
+    linkcheck_place_window = 3,
+} linkcheck_place_kind;
+
+/// Called for each place found: its offset in the buffer (the opcode, the
+/// ModRM byte, or the aarch64 word), its kind, the mark (direct and slot
+/// places) or the window (`low`..<`high`).
+typedef void (*linkcheck_place_found)(
+    void *context, size_t offset, linkcheck_place_kind kind, uint32_t mark, uint64_t low, uint64_t high);
+
+/// Scans `bytes[from..<to]` (x86_64 code whose byte 0 is at virtual address
+/// `address`; `count` bytes are readable, so a place near `to` is read
+/// whole) for direct transfers to `direct` and RIP-relative operands
+/// addressing `slots`. `wrapping`: also try the rel16 targets an
+/// operand-size prefix makes (wrapped at 64 KiB).
+void linkcheck_scan_x86(
+    const uint8_t *bytes, size_t count, size_t from, size_t to, uint64_t address,
+    const linkcheck_address_table *direct, const linkcheck_address_table *slots, int wrapping,
+    void *context, linkcheck_place_found found);
+
+/// Scans the 4-byte words at `from`, `from + 4`, … before `to` (aarch64
+/// code whose byte 0 is at virtual address `address`, `count` bytes
+/// readable) for `b`/`bl` to `direct`, `ldr` literal from `slots`, and
+/// `adrp`/`adr` within `reach` (an `adr` also 256 bytes below) of an
+/// address of `sorted_slots` (ascending, `slot_count` of them).
+void linkcheck_scan_arm64(
+    const uint8_t *bytes, size_t count, size_t from, size_t to, uint64_t address,
+    const linkcheck_address_table *direct, const linkcheck_address_table *slots,
+    const uint64_t *sorted_slots, size_t slot_count, uint64_t reach,
+    void *context, linkcheck_place_found found);
+
+/// Calls `found(context, end)` for each `end` in `1..<count` where
+/// `bytes[end]` is NUL, `bytes[end - 1]` is not, and `filter` (65,536 bits,
+/// bit `i % 8` of byte `i / 8`) has the bit for the two bytes before `end`
+/// (`bytes[end - 2] << 8 | bytes[end - 1]`, with 0 for the byte before
+/// the buffer). Sixteen bytes at a time where SSE2 is there.
+void linkcheck_literal_ends(
+    const uint8_t *bytes, size_t count, const uint8_t *filter, void *context, void (*found)(void *context, size_t end));
+
+#endif

@@ -1,0 +1,72 @@
+import CByteScan
+
+/// What a byte scan looks for at one address: whether a transfer there
+/// seeds the search (it reaches an import, selector or function of
+/// interest) and which of the image's functions it reaches, if any.
+struct TargetMark: Equatable {
+    /// Bit 31: a seed; bits 0–30: the function's index + 1 (0: none).
+    private(set) var raw: UInt32
+
+    static let none = TargetMark(raw: 0)
+
+    init(seed: Bool, function: Int?) {
+        raw = (seed ? 1 << 31 : 0) | (function.map { UInt32(truncatingIfNeeded: $0 + 1) & 0x7fff_ffff } ?? 0)
+    }
+
+    init(raw: UInt32) { self.raw = raw }
+
+    var isSeed: Bool { raw & 1 << 31 != 0 }
+
+    var function: Int? {
+        let value = raw & 0x7fff_ffff
+        return value == 0 ? nil : Int(value) - 1
+    }
+
+    /// Both marks': a seed when either is, the first one's function.
+    func merged(with other: TargetMark) -> TargetMark {
+        TargetMark(seed: isSeed || other.isSeed, function: function ?? other.function)
+    }
+}
+
+/// Addresses and their marks in an open-addressing hash table (linear
+/// probing, a multiplicative hash) that the byte scans look addresses up
+/// in (`linkcheck_address_mark`, CByteScan): faster than a `Dictionary`,
+/// and a range test rules most addresses out before any lookup.
+final class AddressTable {
+    private let keys: UnsafeMutablePointer<UInt64>
+    private let marks: UnsafeMutablePointer<UInt32>
+    /// The table as the C scans read it (valid while this object lives).
+    let table: linkcheck_address_table
+    let count: Int
+
+    /// An address never used as a key (no instruction transfers there).
+    private static let empty = UInt64.max
+
+    init(_ entries: [UInt64: TargetMark]) {
+        let filled = entries.filter { $0.key != Self.empty && $0.value != .none }
+        var bits: UInt64 = 4
+        while 1 << bits < filled.count * 2 { bits += 1 }
+        let capacity = 1 << Int(bits)
+        let mask = capacity - 1
+        keys = .allocate(capacity: capacity)
+        keys.initialize(repeating: Self.empty, count: capacity)
+        marks = .allocate(capacity: capacity)
+        marks.initialize(repeating: 0, count: capacity)
+        count = filled.count
+        let low = filled.keys.min() ?? 0
+        for (key, mark) in filled {
+            var slot = Int(truncatingIfNeeded: (key &* 0x9e37_79b9_7f4a_7c15) >> (64 - bits))
+            while keys[slot] != Self.empty { slot = (slot + 1) & mask }
+            keys[slot] = key
+            marks[slot] = mark.raw
+        }
+        table = linkcheck_address_table(
+            keys: keys, marks: marks, mask: UInt64(mask), shift: UInt32(64 - bits), low: low,
+            span: filled.isEmpty ? 0 : filled.keys.max()! - low + 1)
+    }
+
+    deinit {
+        keys.deallocate()
+        marks.deallocate()
+    }
+}

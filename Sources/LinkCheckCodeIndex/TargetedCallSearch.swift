@@ -1,0 +1,182 @@
+import LinkCheckImage
+
+/// Finds what a ``CallSiteInterest`` asks for while decoding only the
+/// regions that can hold it (``CallSiteMode/targeted``):
+///
+/// 1. one byte scan of all code (``TransferScan``) for the places that may
+///    reach the targets: the stubs and slots of the imports of interest,
+///    the selector references and `objc_msgSend$sel` stubs of the
+///    selectors of interest, the functions of interest, and every function
+///    of the image (for call paths);
+/// 2. the regions with a place that reaches an import, selector or
+///    function of interest are decoded: their call sites are the kept ones;
+/// 3. for each caller of a kept call site that ``CallSiteInterest/reachedFrom``
+///    asks about, its callees are decoded, to the interest's depth;
+/// 4. for each caller of a kept call site, the breadth-first search of
+///    ``CodeIndex/pathFromExported(to:)`` runs here, asking for the callers
+///    of each function it reaches: the regions with a place that reaches
+///    the function are decoded, and a region's function is a caller when
+///    decoding it finds the call.
+///
+/// Every region is decoded whole and at most once, with the scanner the
+/// full sweep uses, so each region's call sites are the sweep's; the index
+/// then answers each question the check asks as the full index does.
+struct TargetedCallSearch<Layout: CodeLayout> {
+    let layout: Layout
+    let architecture: Disassembler.InstructionSet
+    let regions: CodeRegions
+    let interest: CallSiteInterest
+    let disassembler: Disassembler
+    let builder: CodeIndex.Builder
+
+    /// By section: the starts of the regions decoded.
+    private var decoded: [Set<UInt64>]
+    /// Function → the functions it calls, from its regions decoded.
+    private var calleesOf: [Int: Set<Int>] = [:]
+    /// Function → its callers, once every region that may call it is decoded.
+    private var callersOf: [Int: [Int]] = [:]
+    private var scanner: CallScanner<Layout>
+    private let sites = SiteBuffer()
+
+    init(
+        layout: Layout, architecture: Disassembler.InstructionSet, regions: CodeRegions, interest: CallSiteInterest,
+        disassembler: Disassembler, builder: CodeIndex.Builder
+    ) {
+        self.layout = layout
+        self.architecture = architecture
+        self.regions = regions
+        self.interest = interest
+        self.disassembler = disassembler
+        self.builder = builder
+        decoded = regions.sections.map { _ in [] }
+        let sites = self.sites
+        scanner = CallScanner(image: layout, architecture: architecture) { site in
+            builder.add(site)
+            sites.items.append(site)
+        }
+    }
+
+    /// The sites of the region being decoded.
+    private final class SiteBuffer {
+        var items: [CallSite] = []
+    }
+
+    mutating func run(pass: SectionPass) {
+        let scan = makeScan()
+        for index in regions.sections.indices {
+            pass(index) { bytes, release in scan.scan(section: index, bytes: bytes, release: release, regions: regions) }
+        }
+        scan.finish()
+        for seed in scan.seeds { decode(scan.region(seed, in: regions)) }
+        let kept = builder.keptSites
+        reachCallees(from: kept)
+        let (offsets, byFunction) = scan.regionsByFunction()
+        let slotsByFunction = architecture == .aarch64 ? functionSlots() : [:]
+        let callers = Set(kept.compactMap(\.caller)).sorted()
+        for caller in callers {
+            _ = CodeIndex.shortestPath(to: caller, functions: layout.functions) { function in
+                if let known = callersOf[function] { return known }
+                var candidates = byFunction[Int(offsets[function])..<Int(offsets[function + 1])].map { scan.region($0, in: regions) }
+                for slot in slotsByFunction[function] ?? [] {
+                    candidates += scan.regions(reachingSlot: slot).map { scan.region($0, in: regions) }
+                }
+                var found = Set<Int>()
+                for region in candidates {
+                    guard let caller = region.function, caller != function else { continue }
+                    decode(region)
+                    if builder.hasEdge(from: caller, to: function) { found.insert(caller) }
+                }
+                let sorted = found.sorted()
+                callersOf[function] = sorted
+                return sorted
+            }
+        }
+    }
+
+    /// The scan's targets: each function's start (a seed when the
+    /// function is of interest), each stub and slot by what it reaches
+    /// (a seed for an import of interest or one whose calls are reached,
+    /// an `objc_msgSend$sel` stub of a selector of interest), and the
+    /// selector references of the selectors of interest.
+    private func makeScan() -> TransferScan {
+        var direct: [UInt64: TargetMark] = [:]
+        direct.reserveCapacity(layout.functions.count)
+        for (index, function) in layout.functions.enumerated() {
+            direct[function.address] = TargetMark(seed: builder.kept[index], function: index)
+        }
+        for (address, stub) in layout.allStubs {
+            var mark = mark(stub.callee)
+            if let selector = stub.selector, interest.selectors(selector) { mark = mark.merged(with: TargetMark(seed: true, function: nil)) }
+            direct[address] = direct[address].map { $0.merged(with: mark) } ?? mark
+        }
+        var slots: [UInt64: TargetMark] = [:]
+        for (address, callee) in layout.allPointerSlots { slots[address] = mark(callee) }
+        for (address, selector) in layout.allSelectorReferences where interest.selectors(selector) {
+            slots[address] = (slots[address] ?? .none).merged(with: TargetMark(seed: true, function: nil))
+        }
+        return TransferScan(architecture: architecture, direct: direct, slots: slots, functionCount: layout.functions.count)
+    }
+
+    private func mark(_ callee: CallSite.Callee) -> TargetMark {
+        switch callee {
+        case .imported(let name): TargetMark(seed: builder.isKept(name) || interest.reached(name), function: nil)
+        case .function(let index): TargetMark(seed: builder.kept[index], function: index)
+        }
+    }
+
+    /// aarch64: each function's pointer slots.
+    private func functionSlots() -> [Int: [UInt64]] {
+        var slots: [Int: [UInt64]] = [:]
+        for (address, callee) in layout.allPointerSlots {
+            if case .function(let index) = callee { slots[index, default: []].append(address) }
+        }
+        return slots
+    }
+
+    /// Decodes the callees of the callers of the kept calls that the
+    /// interest asks ``CodeIndex/importsReached(from:depth:)`` about, to
+    /// one level short of its depth: the last level's calls to reached
+    /// imports are in regions the scan seeded.
+    private mutating func reachCallees(from kept: [CallSite]) {
+        var level = Set(kept.compactMap { site -> Int? in
+            guard case .imported(let name) = site.callee, interest.reachedFrom(name) else { return nil }
+            return site.caller
+        })
+        var seen = level
+        for _ in 0..<interest.reachDepth {
+            var next = Set<Int>()
+            for function in level.sorted() {
+                decodeFunction(function)
+                for callee in calleesOf[function] ?? [] where seen.insert(callee).inserted { next.insert(callee) }
+            }
+            level = next
+        }
+    }
+
+    /// Decodes every region of `function`.
+    private mutating func decodeFunction(_ function: Int) {
+        let symbol = layout.functions[function]
+        for index in regions.sections.indices {
+            let section = regions.sections[index]
+            let first = max(symbol.address, section.address)
+            guard first < section.end, first - symbol.address < max(symbol.size, 1) else { continue }
+            let region = regions.region(containing: first, in: index)
+            if region.function == function { decode(region) }
+        }
+    }
+
+    /// Decodes `region` unless it is decoded already.
+    private mutating func decode(_ region: CodeRegion) {
+        guard decoded[region.section].insert(region.start).inserted else { return }
+        let section = regions.sections[region.section]
+        sites.items.removeAll(keepingCapacity: true)
+        scanner.begin(region)
+        disassembler.decode(region, of: section) { instruction in
+            scanner.visit(instruction, sectionOffset: section.fileOffset, sectionAddress: section.address)
+        }
+        guard let function = region.function else { return }
+        for site in sites.items {
+            if case .function(let callee) = site.callee, callee != function { calleesOf[function, default: []].insert(callee) }
+        }
+    }
+}

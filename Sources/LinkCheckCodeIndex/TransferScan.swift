@@ -1,0 +1,244 @@
+import CByteScan
+
+/// A byte scan of code, without decoding, for every place an instruction
+/// may transfer control to a target (``AddressTable``: function starts and
+/// stubs; pointer slots and selector references), noting the region
+/// (``CodeRegion``) each such place is in. It finds a superset of what
+/// decoding finds: every call the scanner records lies in a region the scan
+/// notes for its target, and decoding that region tells a call from bytes
+/// that only look like one (an `E8` inside another instruction).
+///
+/// What it looks for (the only ways ``CallScanner`` reaches a target), with
+/// the loops in C (`linkcheck_scan_x86`, `linkcheck_scan_arm64`):
+///
+/// - x86_64: `E8`/`E9` with a rel32 (and the rel16 that an operand-size
+///   prefix makes, whose target wraps at 64 KiB), `EB` with a rel8, to a
+///   function start or stub; a RIP-relative operand (ModRM `mod` 00, `r/m`
+///   101, then disp32) that addresses a slot: `call`/`jmp *slot(%rip)` and
+///   the `mov reg, slot(%rip)` a register call or a message send's selector
+///   comes from. An instruction is at most 15 bytes, so the place may lie in
+///   the region after the one the instruction starts in: then both are noted.
+/// - aarch64, one aligned word at a time from each region's start: `bl`/`b`
+///   to a function start or stub; `ldr` (literal) from a slot; `adrp` to a
+///   page, or `adr` to an address, within ``reach`` of a slot (the scanner
+///   adds an `add`'s 12-bit immediate and a load's offset to them).
+final class TransferScan {
+    let architecture: Disassembler.InstructionSet
+    /// Function starts and stubs.
+    private let direct: AddressTable
+    /// Pointer slots and selector references.
+    private let slots: AddressTable
+    /// aarch64: the slots that seed the search, sorted.
+    private let seedSlots: [UInt64]
+    /// aarch64: the slots that hold a function of the image, sorted.
+    private let functionSlots: [UInt64]
+    /// aarch64: both, sorted.
+    private let windowSlots: [UInt64]
+
+    /// The start of each region the scan went through, by region number.
+    private var regionStarts: [UInt64] = []
+    /// The section of each region number: sections in order, each from its
+    /// first region number.
+    private var sectionFirstRegions: [(section: Int, first: Int)] = []
+    /// Regions with a place that reaches a seed, by number (ascending, each
+    /// once).
+    private(set) var seeds: [Int32] = []
+    /// `function << 32 | region`: a region with a place that reaches the
+    /// function.
+    private var pairs: [UInt64] = []
+    /// By function: the last region paired with it.
+    private var lastPaired: [Int32]
+    /// aarch64: the places that may reach a function slot, as the range of
+    /// addresses they may reach.
+    private var windows: [Window] = []
+
+    struct Window {
+        var region: Int32
+        var low: UInt64
+        var high: UInt64
+    }
+
+    /// How far past an `adrp`'s page (or an `adr`'s address) the scanner's
+    /// arithmetic is taken to reach: an `add` of a 12-bit immediate and a
+    /// 64-bit load's scaled 12-bit offset reach 36 KiB; 64 KiB allows more
+    /// `add`s than compilers emit for one address.
+    static let reach: UInt64 = 1 << 16
+
+    /// How many bytes the scan goes through between two page releases.
+    static let releaseInterval = 4 << 20
+
+    // The section being scanned.
+    private var regions: CodeRegions?
+    private var section = 0
+    private var bytes: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)
+    private var region = CodeRegion(section: 0, start: 0, end: 0, function: nil)
+    private var number: Int32 = 0
+    private var firstRegion: Int32 = 0
+
+    init(architecture: Disassembler.InstructionSet, direct: [UInt64: TargetMark], slots: [UInt64: TargetMark], functionCount: Int) {
+        self.architecture = architecture
+        self.direct = AddressTable(direct)
+        self.slots = AddressTable(slots)
+        seedSlots = slots.filter { $0.value.isSeed }.keys.sorted()
+        functionSlots = slots.filter { $0.value.function != nil }.keys.sorted()
+        windowSlots = Set(seedSlots + functionSlots).sorted()
+        lastPaired = [Int32](repeating: -1, count: functionCount)
+    }
+
+    /// Scans the bytes of section `section` of `regions`, calling `release`
+    /// with the count of bytes behind every ``releaseInterval`` bytes.
+    func scan(section: Int, bytes: UnsafeRawBufferPointer, release: (Int) -> Void, regions: CodeRegions) {
+        sectionFirstRegions.append((section, regionStarts.count))
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        let bounds = regions.sections[section]
+        self.bytes = UnsafeBufferPointer(start: base, count: min(bytes.count, Int(bounds.end - bounds.address)))
+        self.regions = regions
+        self.section = section
+        firstRegion = Int32(regionStarts.count)
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        var direct = self.direct.table
+        var slots = self.slots.table
+        switch architecture {
+        case .x86_64:
+            startRegion(regions.region(containing: bounds.address, in: section))
+            var from = 0
+            while from < self.bytes.count {
+                let to = min(from + Self.releaseInterval, self.bytes.count)
+                linkcheck_scan_x86(
+                    base, self.bytes.count, from, to, bounds.address, &direct, &slots, direct.low < 0x10000 ? 1 : 0, context,
+                    Self.found)
+                release(to)
+                from = to
+            }
+        case .aarch64:
+            var released = 0
+            windowSlots.withUnsafeBufferPointer { windowSlots in
+                regions.forEachRegion(in: section) { region in
+                    startRegion(region)
+                    let from = Int(region.start - bounds.address)
+                    linkcheck_scan_arm64(
+                        base, self.bytes.count, from, Int(region.end - bounds.address), bounds.address, &direct, &slots,
+                        windowSlots.baseAddress, windowSlots.count, Self.reach, context, Self.found)
+                    if from - released >= Self.releaseInterval {
+                        release(from)
+                        released = from
+                    }
+                }
+            }
+        }
+        self.regions = nil
+        // Notes for a region and the one before it can come in either order.
+        if let start = seeds.firstIndex(where: { $0 >= firstRegion }) {
+            seeds.replaceSubrange(start..., with: Set(seeds[start...]).sorted())
+        }
+    }
+
+    private static let found: linkcheck_place_found = { context, offset, kind, mark, low, high in
+        Unmanaged<TransferScan>.fromOpaque(context!).takeUnretainedValue().place(offset, kind, TargetMark(raw: mark), low, high)
+    }
+
+    /// A place the C scan found at `offset` in the section.
+    private func place(_ offset: Int, _ kind: linkcheck_place_kind, _ mark: TargetMark, _ low: UInt64, _ high: UInt64) {
+        guard let regions else { return }
+        let bounds = regions.sections[section]
+        let address = bounds.address + UInt64(offset)
+        // x86_64 goes through the regions as places come; aarch64 scans one
+        // region at a time.
+        while address >= region.end { startRegion(regions.region(containing: region.end, in: section)) }
+        if kind == linkcheck_place_window {
+            if Self.anyAddress(in: seedSlots, low, high), seeds.last != number { seeds.append(number) }
+            if Self.anyAddress(in: functionSlots, low, high) { windows.append(Window(region: number, low: low, high: high)) }
+            return
+        }
+        note(mark, number)
+        if architecture == .x86_64, number > firstRegion,
+           mayStartBefore(Int(region.start - bounds.address), offset, branch: kind == linkcheck_place_direct) {
+            note(mark, number - 1)
+        }
+    }
+
+    private func startRegion(_ region: CodeRegion) {
+        self.region = region
+        regionStarts.append(region.start)
+        number = Int32(regionStarts.count - 1)
+    }
+
+    private func note(_ mark: TargetMark, _ region: Int32) {
+        if mark.isSeed, seeds.last != region { seeds.append(region) }
+        if let function = mark.function, lastPaired[function] != region {
+            lastPaired[function] = region
+            pairs.append(UInt64(function) << 32 | UInt64(UInt32(region)))
+        }
+    }
+
+    /// Legacy prefixes and REX, which may come before an opcode.
+    private static let x86Prefixes: [Bool] = (0...255).map { byte in
+        [0x26, 0x2e, 0x36, 0x3e, 0x64, 0x65, 0x66, 0x67, 0xf0, 0xf2, 0xf3].contains(byte) || (0x40...0x4f).contains(byte)
+    }
+
+    /// Whether the x86_64 instruction whose opcode (`branch`) or ModRM byte
+    /// is at `offset` may start before `regionStart`: a branch's bytes before
+    /// its opcode are prefixes; a RIP-relative instruction ends 4 bytes after
+    /// its ModRM and is at most 15 bytes long.
+    private func mayStartBefore(_ regionStart: Int, _ offset: Int, branch: Bool) -> Bool {
+        guard regionStart > 0 else { return false }
+        if !branch { return offset - regionStart < 10 }
+        guard offset - regionStart < 14 else { return false }
+        return Self.x86Prefixes[Int(bytes[regionStart - 1])] && (regionStart..<offset).allSatisfy { Self.x86Prefixes[Int(bytes[$0])] }
+    }
+
+    /// The region with number `number`.
+    func region(_ number: Int32, in regions: CodeRegions) -> CodeRegion {
+        let section = sectionFirstRegions.last { $0.first <= Int(number) }!.section
+        return regions.region(containing: regionStarts[Int(number)], in: section)
+    }
+
+    /// The regions with a place that reaches a function of the image, by
+    /// function, once the scan is over: those of function `f` are
+    /// `regions[offsets[f]..<offsets[f + 1]]`.
+    func regionsByFunction() -> (offsets: [Int32], regions: [Int32]) {
+        var offsets = [Int32](repeating: 0, count: lastPaired.count + 1)
+        for pair in pairs { offsets[Int(pair >> 32) + 1] += 1 }
+        for index in lastPaired.indices { offsets[index + 1] += offsets[index] }
+        var next = offsets
+        var regions = [Int32](repeating: 0, count: pairs.count)
+        for pair in pairs {
+            let function = Int(pair >> 32)
+            regions[Int(next[function])] = Int32(truncatingIfNeeded: pair)
+            next[function] += 1
+        }
+        return (offsets, regions)
+    }
+
+    /// aarch64: the regions with a place that may reach the slot at
+    /// `address`. Call ``finish()`` first.
+    func regions(reachingSlot address: UInt64) -> [Int32] {
+        let longest = Self.reach + 256
+        let from = address >= longest ? address - longest : 0
+        var (low, high) = (0, windows.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if windows[middle].low < from { low = middle + 1 } else { high = middle }
+        }
+        var found: [Int32] = []
+        while low < windows.count, windows[low].low <= address {
+            if windows[low].high > address { found.append(windows[low].region) }
+            low += 1
+        }
+        return found
+    }
+
+    /// Sorts what the scan found for the queries; call once at the end.
+    func finish() {
+        windows.sort { $0.low < $1.low }
+    }
+
+    private static func anyAddress(in sorted: [UInt64], _ low: UInt64, _ high: UInt64) -> Bool {
+        var (lower, upper) = (0, sorted.count)
+        while lower < upper {
+            let middle = (lower + upper) / 2
+            if sorted[middle] < low { lower = middle + 1 } else { upper = middle }
+        }
+        return lower < sorted.count && sorted[lower] < high
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import LinkCheckAnalysis
+import LinkCheckCodeIndex
+import LinkCheckImage
+import LinkCheckInspection
+import LinkCheckRules
+import LinkCheckTestSupport
+import Testing
+
+/// The targeted call-site search (`--call-sites targeted`, the default)
+/// against its oracle, the full sweep (`--call-sites full`), on real
+/// libraries: the toolchain's, a sample of the system's, the corpus (ELF and
+/// Mach-O), the Samples and the fixtures built from source. The two must give
+/// the same answers: the same findings with the same call sites and call
+/// paths, and, for a broader interest than the default rules ask, the same
+/// index (calls kept, call paths, imports reached).
+@Suite struct CallSiteModeTests {
+    static let toolchainLibraries = "/opt/swift/usr/lib/swift/linux"
+    static let systemLibraries = "/usr/lib/x86_64-linux-gnu"
+
+    /// Every `systemSampleStride`-th shared library directly in
+    /// ``systemLibraries`` (regular files, by name), at most
+    /// ``systemSampleBytes`` in all: libraries of many compilers and
+    /// languages, few enough for a debug build's full sweep.
+    static let systemSampleStride = 12
+    static let systemSampleBytes = 48 << 20
+
+    static var systemSample: [String] {
+        let folder = URL(fileURLWithPath: systemLibraries)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        var chosen: [String] = []
+        var bytes = 0
+        for (position, name) in names.filter({ $0.contains(".so") }).sorted().enumerated() where position % systemSampleStride == 0 {
+            let path = folder.appendingPathComponent(name).path
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+                  attributes[.type] as? FileAttributeType == .typeRegular,
+                  let size = attributes[.size] as? Int, bytes + size <= systemSampleBytes
+            else { continue }
+            bytes += size
+            chosen.append(path)
+        }
+        return chosen
+    }
+
+    /// The folders and files checked, by what they are, and the folder
+    /// that holds them when they are built here (removed when released).
+    static func inputs(_ set: String) throws -> ([String], TemporaryDirectory?) {
+        switch set {
+        case "toolchain": return ([toolchainLibraries], nil)
+        case "system": return (systemSample, nil)
+        case "corpus": return ([Fixtures.corpusDirectory.path], nil)
+        case "samples": return ([try Fixtures.sampleImages().path], nil)
+        default:
+            let directory = try Fixtures.temporaryDirectory()
+            return (try fixtureImages(in: directory), directory)
+        }
+    }
+
+    static let sets = ["toolchain", "system", "corpus", "samples", "fixtures"]
+
+    /// The ELF fixtures of call sites and loader calls (x86_64 and aarch64,
+    /// with their symbols and stripped), built into `directory`, and every
+    /// Mach-O fixture.
+    static func fixtureImages(in directory: TemporaryDirectory) throws -> [String] {
+        var paths: [String] = []
+        for target in ["x86_64-linux-gnu", "aarch64-linux-gnu"] {
+            for source in ["callsites.c", "loader-names.c"] {
+                for (suffix, strip) in [("", [String]()), ("-stripped", ["-Wl,-s"])] {
+                    let output = directory.path("\(target)-\(source)\(suffix).so")
+                    paths.append(try Fixtures.compile(source, to: output, target: target, flags: ["-shared", "-O2"] + strip).path)
+                }
+            }
+        }
+        return paths + (try MachOFixture.allCases.map { try $0.path().path })
+    }
+
+    /// The default rules.
+    static func defaultRules() throws -> RuleSet {
+        let packs = DefaultRulePacks.paths().compactMap { RulePackLoader.load(path: $0).pack }
+        try #require(packs.count == 3)
+        return RuleSet.build(packs: packs).0
+    }
+
+    /// A report's answers: each finding in full (image, rule, symbol, chain,
+    /// call sites with function and address, call path, message), then each
+    /// image's verdict.
+    static func answers(_ report: Report) -> [String] {
+        report.findings.map { String(describing: $0) }.sorted() + report.images.map { "\($0.name) \($0.verdict)" }
+    }
+
+    @Test(arguments: sets)
+    func checkGivesTheFullSweepsFindings(set: String) throws {
+        let (paths, built) = try Self.inputs(set)
+        defer { withExtendedLifetime(built) {} }
+        try #require(!paths.isEmpty)
+        let rules = try Self.defaultRules()
+        let targeted = CheckRun.check(paths: paths, rules: rules, policy: Policy(), callSites: .targeted, jobs: 2)
+        let full = CheckRun.check(paths: paths, rules: rules, policy: Policy(), callSites: .full, jobs: 2)
+        let (ours, oracle) = (Self.answers(targeted), Self.answers(full))
+        // Each once, so that equal sets are equal lists.
+        #expect(oracle.count == Set(oracle).count)
+        #expect(Set(ours).subtracting(oracle).sorted() == [])
+        #expect(Set(oracle).subtracting(ours).sorted() == [])
+        #expect(targeted.errors.map { "\($0)" } == full.errors.map { "\($0)" })
+        // The comparison covers call sites.
+        if set != "system" { #expect(full.findings.contains { !$0.callSites.isEmpty }) }
+    }
+
+    // MARK: - The index, for a broader interest
+
+    /// FNV-1a of `name`: a sample of names that does not depend on the
+    /// machine.
+    static func hash(_ name: String) -> UInt64 {
+        name.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+    }
+
+    /// One import in 8 and every loader (one in 32 of them asking which
+    /// imports their callers reach), one selector in 8, one function in 64,
+    /// one import in 4 (and `uname`) reached, two levels down.
+    static let sampledInterest = CallSiteInterest(
+        imports: { hash($0) % 8 == 0 || LoaderCalls.libraryLoaders.contains($0) },
+        selectors: { hash($0) % 8 == 0 },
+        functions: { hash($0.name) % 64 == 0 },
+        reached: { hash($0) % 4 == 1 || $0 == "uname" },
+        reachedFrom: { hash($0) % 32 == 0 || $0 == "dlopen" },
+        reachDepth: 2)
+
+    /// What an index answers for ``sampledInterest``: each call kept (by
+    /// callee), the call path to each calling function, and the imports
+    /// reached from the callers of the imports asked about.
+    static func answers(_ index: CodeIndex) -> [String] {
+        var lines: [String] = []
+        var callers = Set<Int>()
+        for (name, sites) in index.callsToImport {
+            lines += sites.map { "import \(name) \($0)" }
+            callers.formUnion(sites.compactMap(\.caller))
+            if sampledInterest.reachedFrom(name) {
+                for caller in Set(sites.compactMap(\.caller)) {
+                    lines.append("reached from \(caller): \(index.importsReached(from: caller, depth: 2).sorted())")
+                }
+            }
+        }
+        for (selector, sites) in index.callsToSelector {
+            lines += sites.map { "selector \(selector) \($0)" }
+            callers.formUnion(sites.compactMap(\.caller))
+        }
+        for (function, sites) in index.callsToFunction {
+            lines += sites.map { "function \(function) \($0)" }
+            callers.formUnion(sites.compactMap(\.caller))
+        }
+        lines += callers.map { "path to \($0): \(index.pathFromExported(to: $0))" }
+        return lines.sorted()
+    }
+
+    @Test(arguments: sets)
+    func indexIsTheFullSweeps(set: String) throws {
+        let (paths, built) = try Self.inputs(set)
+        defer { withExtendedLifetime(built) {} }
+        let discovery = Discovery(paths: paths)
+        defer { discovery.removeUnpackedFiles() }
+        let images = Inspection.inspect(discovery, jobs: 2).images.filter(CodeIndex.supports)
+        try #require(!images.isEmpty)
+        let compared = parallelMap(images, jobs: 2) { image -> (answers: [String], differences: [String]) in
+            do {
+                guard let targeted = try CodeIndex.analyze(image, interest: Self.sampledInterest, mode: .targeted),
+                      let full = try CodeIndex.analyze(image, interest: Self.sampledInterest, mode: .full)
+                else { return ([], ["\(image.name): not analysed"]) }
+                let (ours, oracle) = (Self.answers(targeted), Self.answers(full))
+                let extra = Set(ours).subtracting(oracle).sorted().prefix(5).map { "\(image.name): + \($0)" }
+                let missing = Set(oracle).subtracting(ours).sorted().prefix(5).map { "\(image.name): - \($0)" }
+                return (oracle, extra + missing)
+            } catch {
+                return ([], ["\(image.name): \(error)"])
+            }
+        }
+        #expect(compared.flatMap(\.differences) == [])
+        // The comparison covers call paths through callers and imports
+        // reached through callees.
+        let answers = compared.flatMap(\.answers)
+        #expect(answers.contains { $0.hasPrefix("path to ") && $0.contains(", ") })
+        #expect(answers.contains { $0.hasPrefix("reached from ") && !$0.hasSuffix("[]") })
+    }
+}
