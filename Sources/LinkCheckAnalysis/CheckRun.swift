@@ -47,7 +47,7 @@ public enum CheckRun {
     ) -> Report {
         var policy = policy
         policy.bundles = discovery.bundles
-        let options = Inspection.Options(strings: rules.stringPatterns, symbols: symbolSelection(rules))
+        let options = Inspection.Options(strings: rules.inspectedLiterals, symbols: symbolSelection(rules))
         let inspected = Inspection.inspect(discovery, options: options, jobs: jobs)
         let scanned = inspected.images
         let matches = parallelMap(scanned, jobs: jobs) { SymbolMatches($0, rules: rules) }
@@ -116,10 +116,11 @@ public enum CheckRun {
     }
 
     /// The symbols findings can come from: those a rule may match
-    /// (``RuleSet/mayMatchSymbol(_:)``) and the C loader functions an image
-    /// may interpose. (Call-site analysis reads the functions it needs
-    /// from the file again.)
+    /// (``RuleSet/mayMatchSymbol(_:)``), the C loader functions an image
+    /// may interpose, and the functions that look an Objective-C class up by
+    /// name (``ObjCByName/classLookUps``). (Call-site analysis reads the
+    /// functions it needs from the file again.)
     static func symbolSelection(_ rules: RuleSet) -> SymbolSelection {
-        .only { name in rules.mayMatchSymbol(name) || BuiltInRules.isLoaderFunction(name) }
+        .only { name in rules.mayMatchSymbol(name) || BuiltInRules.isLoaderFunction(name) || ObjCByName.isClassLookUp(name) }
     }
 }
