@@ -16,7 +16,9 @@ public struct SymbolMatches: Sendable {
     /// order.
     public let definitions: [(symbol: Symbol, matches: [RuleMatch])]
     /// The rules the image's Objective-C class and selector references
-    /// match (``RuleSet/rules(matchingClasses:selectors:unsafeOnly:)``).
+    /// match (``RuleSet/rules(matchingClasses:selectors:unsafeOnly:)``), a
+    /// reference to a class of the image's own counting for its
+    /// superclasses too (``BinaryImage/objcSuperclasses``).
     public let objc: [RuleMatch]
     /// Whether the image imports a function that looks an Objective-C
     /// class up by name (``ObjCByName/classLookUps``) while some rule has
@@ -35,7 +37,8 @@ public struct SymbolMatches: Sendable {
         }
         exports = image.exports.compactMap(unsafe)
         definitions = image.definitions.compactMap(unsafe)
-        objc = rules.rules(matchingClasses: Set(image.objcClassReferences), selectors: Set(image.selectorReferences))
+        let classes = Set(image.objcClassReferences).union(image.objcSuperclasses.values.joined())
+        objc = rules.rules(matchingClasses: classes, selectors: Set(image.selectorReferences))
         looksUpClassesByName = rules.hasObjCMatchers && ObjCByName.looksUpClasses(image)
     }
 
