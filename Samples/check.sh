@@ -22,7 +22,9 @@
 #    Uploader (not flagged), which sends +[UIApplication sharedApplication]
 #    from -[UPUploader retry:] through present_login, so both and the
 #    extension are unsafe; Legacy is not flagged but safe in fact; Sneaky
-#    reaches sharedApplication only by name. The HTML report goes to
+#    reaches sharedApplication only by name (NSClassFromString(@"UIApplication")
+#    and NSSelectorFromString(@"sharedApplication") from -[SNKLinkOpener
+#    openLink:]), so it and the extension are unsafe too. The HTML report goes to
 #    Samples/.build/photosapp-report.html.
 #
 # linkcheck exits 1 on error findings, which these samples have on purpose;

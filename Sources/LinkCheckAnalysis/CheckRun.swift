@@ -49,7 +49,7 @@ public enum CheckRun {
         var policy = policy
         policy.bundles = discovery.bundles
         policy.inputs = discovery.paths
-        let options = Inspection.Options(strings: rules.stringPatterns, symbols: symbolSelection(rules))
+        let options = Inspection.Options(strings: rules.inspectedLiterals, symbols: symbolSelection(rules))
         let inspected = Inspection.inspect(discovery, options: options, jobs: jobs)
         let scanned = inspected.images
         let matches = parallelMap(scanned, jobs: jobs) { SymbolMatches($0, rules: rules) }
@@ -108,8 +108,10 @@ public enum CheckRun {
     }
 
     /// What the findings of an image whose symbols made `matches` take from
-    /// its code: the calls to the imports a rule matches and to the library
-    /// loaders (``LoaderCalls/libraryLoaders``, what code loads), the
+    /// its code: the calls to the imports a rule matches, to the library
+    /// loaders (``LoaderCalls/libraryLoaders``, what code loads) and to the
+    /// functions that name a class or selector by a string
+    /// (``ObjCByName/classLookUps``, ``ObjCByName/selectorMakers``), the
     /// message sends of the selectors its Objective-C matches name, the
     /// calls to its functions an unsafe rule matches (linked-in copies),
     /// and the OS version queries (``LoaderCalls/isVersionQuery(_:)``) the
@@ -122,7 +124,10 @@ public enum CheckRun {
             return name.selector
         })
         return CallSiteInterest(
-            imports: { !rules.rules(matchingSymbol: $0).isEmpty || LoaderCalls.libraryLoaders.contains($0) },
+            imports: { name in
+                !rules.rules(matchingSymbol: name).isEmpty || LoaderCalls.libraryLoaders.contains(name)
+                    || ObjCByName.classLookUps.contains(name) || ObjCByName.selectorMakers.contains(name)
+            },
             selectors: { selectors.contains($0) || LoaderCalls.versionQuerySelectors.contains($0) },
             functions: { !rules.rules(matchingSymbol: $0.name, unsafeOnly: true).isEmpty },
             reached: LoaderCalls.isVersionQuery,
@@ -131,10 +136,11 @@ public enum CheckRun {
     }
 
     /// The symbols findings can come from: those a rule may match
-    /// (``RuleSet/mayMatchSymbol(_:)``) and the C loader functions an image
-    /// may interpose. (Call-site analysis reads the functions it needs
-    /// from the file again.)
+    /// (``RuleSet/mayMatchSymbol(_:)``), the C loader functions an image
+    /// may interpose, and the functions that look an Objective-C class up by
+    /// name (``ObjCByName/classLookUps``). (Call-site analysis reads the
+    /// functions it needs from the file again.)
     static func symbolSelection(_ rules: RuleSet) -> SymbolSelection {
-        .only { name in rules.mayMatchSymbol(name) || BuiltInRules.isLoaderFunction(name) }
+        .only { name in rules.mayMatchSymbol(name) || BuiltInRules.isLoaderFunction(name) || ObjCByName.isClassLookUp(name) }
     }
 }

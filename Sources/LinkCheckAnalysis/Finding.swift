@@ -18,6 +18,14 @@ public struct Finding: Sendable, Equatable {
         /// a selector of a matched method (Mach-O `__objc_classrefs`,
         /// `__objc_selrefs`).
         case objcReference = "objc"
+        /// The image looks up a matched method's class by name
+        /// (`NSClassFromString(@"UIApplication")`, `objc_getClass`) and
+        /// reaches its selector (a selector reference, or
+        /// `NSSelectorFromString(@"sharedApplication")`,
+        /// `sel_registerName`): from the calls' literal arguments, or
+        /// without call sites from its strings and imports alone
+        /// (``Finding/unconfirmed``).
+        case objcByName = "objc-by-name"
         /// A matched string literal is in the image's read-only data.
         case stringLiteral = "string"
         /// The image links (DT_NEEDED) a library that is unsafe as a whole.
@@ -89,6 +97,20 @@ public struct Finding: Sendable, Equatable {
     /// count as a use of an API unavailable in extensions (verdicts, the
     /// linker's flag, loading an unsafe library).
     public var markingLifted = false
+    /// Told from the image's strings and imports alone, its calls not seen
+    /// (a use by name without call sites): a warning at most, on the image
+    /// and wherever it propagates, and, like a lifted marking, not counted
+    /// as a use of an API unavailable in extensions.
+    public var unconfirmed = false
+
+    /// Whether the finding counts as a use of an API unavailable in
+    /// extensions (for verdicts, the linker's flag and loading an unsafe
+    /// library): an unsafe rule's finding other than a provider's note,
+    /// unless the SDK no longer marks the API or the use is
+    /// ``unconfirmed``.
+    public var showsUnavailableAPIUse: Bool {
+        kind != .providedSymbol && category.makesUnsafe && !markingLifted && !unconfirmed
+    }
 
     public init(
         rule: String, severity: Severity, category: RuleCategory, kind: Kind, image: String,

@@ -52,8 +52,16 @@ public enum LoaderCalls {
     /// and Swift, which converts the literal before passing it); `nil` when
     /// neither is known.
     public static func loadedName(_ site: CallSite) -> String? {
-        if let argument = site.firstArgument, looksLikeLibrary(argument) { return argument }
-        return site.recentString.flatMap { looksLikeLibrary($0) ? $0 : nil }
+        literalArgument(site, where: looksLikeLibrary)
+    }
+
+    /// The literal a call passes, as far as the code shows it: its first
+    /// argument when that is a string literal `accepts`, else the last
+    /// literal the function used before the call when `accepts` takes it
+    /// (Swift converts a literal before passing it); `nil` when neither is.
+    static func literalArgument(_ site: CallSite, where accepts: (String) -> Bool) -> String? {
+        if let argument = site.firstArgument, accepts(argument) { return argument }
+        return site.recentString.flatMap { accepts($0) ? $0 : nil }
     }
 
     /// `libfoo.so`, `libfoo.so.1`, `/path/to/libfoo.so`,

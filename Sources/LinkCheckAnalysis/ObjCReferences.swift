@@ -8,21 +8,33 @@ extension OwnFindings {
     /// `UIApplication.shared` is a message send (`ldr x1,
     /// selref(sharedApplication); bl _objc_msgSend`), so no symbol shows it.
     /// The message sends of the selector to the class (``CodeIndex/messageSends(of:to:classMethod:)``)
-    /// are its call sites.
+    /// are its call sites. A reference to a class the image defines counts
+    /// for its superclasses (``BinaryImage/objcSuperclasses``): `[MyApp
+    /// sharedApplication]`, where `MyApp : UIApplication`, is a use of
+    /// `+[UIApplication sharedApplication]`, and the finding names the
+    /// subclass.
     func objcFindings() -> [Finding] {
         matches.objc.map { match in
             guard case .objc(let name) = match.matcher else { preconditionFailure("an objc match has an objc matcher") }
+            let subclasses = image.objcSuperclasses.filter { $0.value.contains(name.className) }.keys.sorted()
+            // "the class MyApp, a subclass of UIApplication," when only a
+            // subclass is referenced.
+            let viaSubclass = !subclasses.isEmpty && !image.objcClassReferences.contains(name.className)
+            let theClass = viaSubclass
+                ? "the class\(subclasses.count > 1 ? "es" : "") \(subclasses.joined(separator: ", ")), "
+                    + "\(subclasses.count > 1 ? "subclasses" : "a subclass") of \(name.className)"
+                : "the class \(name.className)"
             let what = name.selector.map { selector in
                 name.isProtocolMethod
                     ? "the selector \(selector) of the protocol \(name.className)"
-                    : "the class \(name.className) and the selector \(selector)"
-            } ?? "the class \(name.className)"
+                    : "\(theClass)\(viaSubclass ? "," : "") and the selector \(selector)"
+            } ?? theClass
             var finding = finding(
                 match, kind: .objcReference, subject: name.description, demangled: nil,
                 detail: "references \(name) (\(what))")
             finding.message += unanalysedMachine
             if let code, let selector = name.selector {
-                let sends = code.messageSends(of: selector, to: name.className, classMethod: name.isClassMethod)
+                let sends = code.messageSends(of: selector, to: Set([name.className] + subclasses), classMethod: name.isClassMethod)
                 locator.locate(&finding, sites: sends, in: code, api: name.description)
             }
             return finding

@@ -53,7 +53,7 @@ struct OwnFindings {
                 findings.append(finding)
             }
         }
-        findings += objcFindings()
+        findings += objcFindings() + objcByNameFindings()
         if code != nil {
             findings += staticCallFindings() + versionCheckFindings()
         }

@@ -47,7 +47,11 @@ struct Propagation {
                 for source in unsafe {
                     guard let rule = rules.rule(withID: source.rule) else { continue }
                     let api = source.api ?? source.symbol ?? rule.api
-                    let (level, context, lifted) = severity.severity(of: rule, on: dependent, usedBy: images[origin])
+                    var (level, context, lifted) = severity.severity(of: rule, on: dependent, usedBy: images[origin])
+                    if source.unconfirmed {
+                        level = min(level, .warning)
+                        context += " (a use by name told from the strings and imports of \(images[origin].shortName) alone)"
+                    }
                     let path = (names + [api]).joined(separator: " → ")
                     var finding = Finding(
                         rule: rule.id, severity: level, category: rule.category, kind: .transitive,
@@ -59,6 +63,7 @@ struct Propagation {
                     finding.path = source.path
                     finding.chainImages = imageNames
                     finding.markingLifted = lifted
+                    finding.unconfirmed = source.unconfirmed
                     findings.append((dependent, finding))
                 }
             }

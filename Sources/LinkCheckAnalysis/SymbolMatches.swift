@@ -16,8 +16,14 @@ public struct SymbolMatches: Sendable {
     /// order.
     public let definitions: [(symbol: Symbol, matches: [RuleMatch])]
     /// The rules the image's Objective-C class and selector references
-    /// match (``RuleSet/rules(matchingClasses:selectors:unsafeOnly:)``).
+    /// match (``RuleSet/rules(matchingClasses:selectors:unsafeOnly:)``), a
+    /// reference to a class of the image's own counting for its
+    /// superclasses too (``BinaryImage/objcSuperclasses``).
     public let objc: [RuleMatch]
+    /// Whether the image imports a function that looks an Objective-C
+    /// class up by name (``ObjCByName/classLookUps``) while some rule has
+    /// an `objc` matcher: its calls' arguments tell a use by name.
+    public let looksUpClassesByName: Bool
 
     /// Matches `image`'s symbols against `rules`.
     public init(_ image: BinaryImage, rules: RuleSet) {
@@ -31,12 +37,16 @@ public struct SymbolMatches: Sendable {
         }
         exports = image.exports.compactMap(unsafe)
         definitions = image.definitions.compactMap(unsafe)
-        objc = rules.rules(matchingClasses: Set(image.objcClassReferences), selectors: Set(image.selectorReferences))
+        let classes = Set(image.objcClassReferences).union(image.objcSuperclasses.values.joined())
+        objc = rules.rules(matchingClasses: classes, selectors: Set(image.selectorReferences))
+        looksUpClassesByName = rules.hasObjCMatchers && ObjCByName.looksUpClasses(image)
     }
 
     /// Whether call sites matter for the image: it imports a symbol some rule
     /// matches, defines one an unsafe rule matches, exported or not (a
-    /// statically linked copy of an API), or references an Objective-C class
-    /// or method one matches.
-    public var needCallSites: Bool { !imports.isEmpty || !exports.isEmpty || !definitions.isEmpty || !objc.isEmpty }
+    /// statically linked copy of an API), references an Objective-C class
+    /// or method one matches, or looks classes up by name.
+    public var needCallSites: Bool {
+        !imports.isEmpty || !exports.isEmpty || !definitions.isEmpty || !objc.isEmpty || looksUpClassesByName
+    }
 }

@@ -10,10 +10,7 @@ enum Verdicts {
     static func verdict(findings: [Finding], appOnly: Bool) -> Verdict {
         if findings.contains(where: { $0.severity == .error && !BuiltInRules.isCompleteness($0.rule) }) { return .unsafe }
         if findings.contains(where: { BuiltInRules.isCompleteness($0.rule) }) { return .incomplete }
-        let usesUnsafeAPI = findings.contains { finding in
-            finding.rule == BuiltInRules.unsafeLoad.id
-                || (finding.kind != .providedSymbol && finding.category.makesUnsafe && !finding.markingLifted)
-        }
+        let usesUnsafeAPI = findings.contains { $0.rule == BuiltInRules.unsafeLoad.id || $0.showsUnavailableAPIUse }
         return usesUnsafeAPI && appOnly ? .appOnly : .extensionSafe
     }
 }

@@ -219,15 +219,17 @@ public struct CodeIndex: Sendable {
         }
     }
 
-    /// The message sends of `selector` that may reach a method of
-    /// `className`: for a class method those whose receiver is that class
-    /// object or not known; for an instance method those whose receiver is
-    /// not a class object the code loaded (an instance: not known here), since
-    /// a send to a class object calls a class method.
-    public func messageSends(of selector: String, to className: String, classMethod: Bool) -> [CallSite] {
+    /// The message sends of `selector` that may reach a method of a class
+    /// of `classNames` (a class and its subclasses, whose class objects
+    /// inherit its class methods): for a class method those whose receiver
+    /// is one of those class objects or not known; for an instance method
+    /// those whose receiver is not a class object the code loaded (an
+    /// instance: not known here), since a send to a class object calls a
+    /// class method.
+    public func messageSends(of selector: String, to classNames: Set<String>, classMethod: Bool) -> [CallSite] {
         (callsToSelector[selector] ?? []).filter { site in
             guard let receiver = site.receiverClass else { return true }
-            return classMethod && receiver == className
+            return classMethod && classNames.contains(receiver)
         }
     }
 

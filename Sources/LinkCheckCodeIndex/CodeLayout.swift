@@ -21,7 +21,8 @@ protocol CodeLayout {
     /// image.
     func pointerSlot(at address: UInt64) -> CallSite.Callee?
     /// The NUL-terminated printable string at `address` in read-only data,
-    /// or `nil`.
+    /// or, for Mach-O, the characters of the constant `CFString` at
+    /// `address` (an `@"…"` literal in `__cfstring`); `nil` otherwise.
     func string(at address: UInt64) -> String?
     /// The selector the `__objc_selrefs` slot at `address` refers to.
     func selector(referencedAt address: UInt64) -> String?
@@ -72,7 +73,13 @@ struct ReadOnlyMemory {
         let tail = area.bytes[start..<min(area.bytes.count, start + 4096)]
         guard let end = tail.firstIndex(of: 0), end > start else { return nil }
         let bytes = tail[start..<end]
-        guard bytes.allSatisfy({ $0 >= 0x20 && $0 != 0x7f || $0 == 0x09 }) else { return nil }
+        guard Self.isPrintable(bytes) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether `bytes` are printable characters (and tabs) only, as a
+    /// literal's must be to count as one: no control bytes, no DEL.
+    static func isPrintable(_ bytes: some Sequence<UInt8>) -> Bool {
+        bytes.allSatisfy { $0 >= 0x20 && $0 != 0x7f || $0 == 0x09 }
     }
 }

@@ -15,8 +15,10 @@ import LinkCheckMachO
 ///   through `objc_msgSend`;
 /// - pointer slots: `__got`, `__auth_got`, `__la_symbol_ptr` and
 ///   `__nl_symbol_ptr`, named the same way;
-/// - `__objc_selrefs` and `__objc_classrefs` slots, and the C strings of
-///   `S_CSTRING_LITERALS` sections (`__TEXT,__cstring`).
+/// - `__objc_selrefs` and `__objc_classrefs` slots, the C strings of
+///   `S_CSTRING_LITERALS` sections (`__TEXT,__cstring`), and the constant
+///   `CFString`s of `__cfstring` (`@"UIApplication"`, by the address of the
+///   object, which is what code passes).
 ///
 /// A stub or slot names an import by its C-level name (`_dlopen` as
 /// `dlopen`), or a function of the image when it is not bound and the image
@@ -32,6 +34,8 @@ struct MachOCodeLayout: CodeLayout {
     private var selectors: [UInt64: String] = [:]
     private var classes: [UInt64: String] = [:]
     private var readOnly = ReadOnlyMemory()
+    /// Constant `CFString` object address → its 8-bit characters.
+    private var cfStrings: [UInt64: String] = [:]
 
     /// A section of instructions and its bytes.
     struct CodeSection {
@@ -66,6 +70,9 @@ struct MachOCodeLayout: CodeLayout {
         for (_, section) in numbered where section.type == .cStringLiterals {
             if let bytes = Self.bytes(of: section, in: image, file: file) { readOnly.add(bytes.buffer, at: section.address) }
         }
+        for literal in image.cfStrings {
+            if let value = literal.value, !value.isEmpty, ReadOnlyMemory.isPrintable(value.utf8) { cfStrings[literal.address] = value }
+        }
         readFunctions(image, codeSections: codeSections)
 
         let byName = Dictionary(functions.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -99,7 +106,7 @@ struct MachOCodeLayout: CodeLayout {
 
     func pointerSlot(at address: UInt64) -> CallSite.Callee? { slots[address] }
 
-    func string(at address: UInt64) -> String? { readOnly.string(at: address) }
+    func string(at address: UInt64) -> String? { cfStrings[address] ?? readOnly.string(at: address) }
 
     func selector(referencedAt address: UInt64) -> String? { selectors[address] }
 

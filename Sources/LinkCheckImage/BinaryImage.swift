@@ -47,6 +47,13 @@ public struct BinaryImage: Sendable, Equatable {
     /// Objective-C classes the code references (`__objc_classrefs`), by
     /// name, sorted, each once.
     public var objcClassReferences: [String]
+    /// For each class of ``objcClassReferences`` that the image defines
+    /// itself, its superclasses, nearest first, up to the first one another
+    /// image defines: `MyApp` → `[UIApplication]` for `@interface MyApp :
+    /// UIApplication` (Mach-O: the `class_t` `superclass` fields, to the
+    /// import bound into the last). A message to the class can reach their
+    /// methods.
+    public var objcSuperclasses: [String: [String]]
     /// Objective-C selectors the code references (`__objc_selrefs`,
     /// `objc_msgSend$sel` stubs), sorted, each once.
     public var selectorReferences: [String]
@@ -67,7 +74,8 @@ public struct BinaryImage: Sendable, Equatable {
         identity: ImageIdentity, format: BinaryFormat, architecture: Architecture, platform: PlatformVersion? = nil,
         fileType: ImageFileType, declaredName: String? = nil, dependencies: [Dependency] = [],
         searchPaths: [SearchPath] = [], imports: [Symbol] = [], exports: [Symbol] = [], definitions: [Symbol] = [],
-        objcClassReferences: [String] = [], selectorReferences: [String] = [], stringLiterals: [String] = [],
+        objcClassReferences: [String] = [], objcSuperclasses: [String: [String]] = [:], selectorReferences: [String] = [],
+        stringLiterals: [String] = [],
         declaredLoads: [DeclaredLoad] = [], facts: FormatFacts, warnings: [String] = []
     ) {
         self.identity = identity
@@ -82,6 +90,7 @@ public struct BinaryImage: Sendable, Equatable {
         self.exports = exports
         self.definitions = definitions
         self.objcClassReferences = objcClassReferences
+        self.objcSuperclasses = objcSuperclasses
         self.selectorReferences = selectorReferences
         self.stringLiterals = stringLiterals
         self.declaredLoads = declaredLoads

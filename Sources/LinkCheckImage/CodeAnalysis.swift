@@ -80,11 +80,12 @@ public struct CallSite: Sendable, Equatable {
     public var throughGOT: Bool
     /// The string literal whose address is in the first argument register
     /// (`rdi`/`x0`) at the call, when it was loaded from read-only data in
-    /// the same function.
+    /// the same function; for Mach-O also a constant `CFString`
+    /// (`NSClassFromString(@"UIApplication")`: `UIApplication`).
     public var firstArgument: String?
-    /// The last string literal the function referenced before the call,
-    /// whatever the register (Swift passes literals through String
-    /// conversions first).
+    /// The last string literal (or Mach-O constant `CFString`) the function
+    /// referenced before the call, whatever the register (Swift passes
+    /// literals through String conversions first).
     public var recentString: String?
     /// For an Objective-C message send, the selector sent
     /// (`sharedApplication`): the `__objc_selrefs` slot loaded into the

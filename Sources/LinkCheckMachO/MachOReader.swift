@@ -125,6 +125,9 @@ public enum MachOReader {
             exports: exports,
             definitions: definitions,
             objcClassReferences: Array(Set(image.classReferences.compactMap(\.className))).sorted(),
+            objcSuperclasses: Dictionary(
+                image.classReferences.filter { !$0.superclasses.isEmpty }.map { ($0.className, $0.superclasses) },
+                uniquingKeysWith: { first, _ in first }),
             selectorReferences: Array(Set(image.selectorReferences.compactMap(\.selector) + image.objcStubs.map(\.selector))).sorted(),
             stringLiterals: stringLiterals(of: image),
             facts: .macho(MachOFacts(

@@ -13,12 +13,19 @@ public struct ObjCClassReference: Sendable, Hashable {
     /// For an imported class, the import (index into ``MachOImage/imports``)
     /// bound into the slot; `nil` in `MH_OBJECT` files.
     public var importIndex: Int?
+    /// For a class of the image itself, its superclasses, nearest first, up
+    /// to the first one another image defines (the import bound into a
+    /// `class_t`'s `superclass` field) or a root class: `MyApp :
+    /// UIApplication` → `[UIApplication]`. Empty for an imported class,
+    /// whose superclasses its own image knows.
+    public var superclasses: [String]
 
-    public init(address: UInt64, className: String, isImported: Bool, importIndex: Int? = nil) {
+    public init(address: UInt64, className: String, isImported: Bool, importIndex: Int? = nil, superclasses: [String] = []) {
         self.address = address
         self.className = className
         self.isImported = isImported
         self.importIndex = importIndex
+        self.superclasses = superclasses
     }
 }
 
@@ -80,7 +87,9 @@ enum ObjCReferences {
                         ObjCClassReference(address: address, className: className(context.symbols[index].name), isImported: true, importIndex: nil))
                 case .address(let target):
                     if let name = localClassName(context, at: target) {
-                        references.append(ObjCClassReference(address: address, className: name, isImported: false, importIndex: nil))
+                        references.append(ObjCClassReference(
+                            address: address, className: name, isImported: false, importIndex: nil,
+                            superclasses: superclasses(context, ofClassAt: target)))
                     } else {
                         unresolved += 1
                     }
@@ -195,6 +204,36 @@ enum ObjCReferences {
         let ro = data & ~UInt64(0x7)  // FAST_DATA_MASK low bits
         guard let name = target(context, at: ro &+ (context.header.is64Bit ? 24 : 16)) else { return nil }
         return context.addressSpace.cString(at: name)
+    }
+
+    /// The superclasses of the image's own class whose `class_t` is at
+    /// `address`, nearest first: each `superclass` field (the second
+    /// pointer) that points to another class of the image names it and is
+    /// followed; one bound to an import (`_OBJC_CLASS_$_UIApplication`)
+    /// names the last. Stops at a root class (no superclass), a class that
+    /// cannot be named, a loop, or 64 levels.
+    static func superclasses(_ context: ReadContext, ofClassAt address: UInt64) -> [String] {
+        let size = UInt64(context.header.pointerSize)
+        var chain: [String] = []
+        var seen: Set<UInt64> = [address]
+        var current = address
+        while chain.count < 64 {
+            switch context.slot(at: current &+ size) {
+            case .bound(let index):
+                chain.append(className(context.imports[index].name))
+                return chain
+            case .symbol(let index):
+                chain.append(className(context.symbols[index].name))
+                return chain
+            case .address(let target):
+                guard seen.insert(target).inserted, let name = localClassName(context, at: target) else { return chain }
+                chain.append(name)
+                current = target
+            case .none:
+                return chain
+            }
+        }
+        return chain
     }
 
     /// The address the pointer at `address` points to: a rebase target, or

@@ -122,6 +122,14 @@ struct ReadContext {
         return .address(raw)
     }
 
+    /// What the pointer slot at virtual address `address` holds, through
+    /// the section that contains it (``slot(section:offset:)``); `.none`
+    /// outside every section.
+    func slot(at address: UInt64) -> SlotContent {
+        guard let index = sections.firstIndex(where: { address >= $0.address && address - $0.address < $0.size }) else { return .none }
+        return slot(section: index + 1, offset: address - sections[index].address)
+    }
+
     /// The defined symbol (`N_SECT`) whose value is `address`: the first
     /// external one, else the first.
     func definedSymbol(at address: UInt64) -> NlistSymbol? {

@@ -215,6 +215,8 @@ struct HTMLAnswer {
             return from == nil ? ("imports", name, nil) : ("calls", name, from)
         case .objcReference:
             return from == nil ? ("references", name, nil) : ("calls", name, from)
+        case .objcByName:
+            return ("calls by name", name, from)
         case .stringLiteral:
             return ("holds the string", finding.symbol ?? name, nil)
         case .neededLibrary:

@@ -31,6 +31,11 @@ public final class RuleSet: Sendable {
     private let strings: [String: [Int]]
     private let libraries: [(pattern: String, rule: Int)]
     private let objcNames: [(name: ObjCName, rule: Int)]
+    /// The classes and selectors of the `objc` matchers that name a class's
+    /// method (`+[UIApplication sharedApplication]`: `UIApplication`,
+    /// `sharedApplication`), not a protocol's: the names a use by name
+    /// passes to `NSClassFromString` and `NSSelectorFromString`.
+    public let objcMethodNames: (classes: Set<String>, selectors: Set<String>)
 
     /// Indexes `packs`. Rule ids must be unique across packs: a repeated id
     /// is a problem (``RulePackProblem/Kind/duplicateID(_:firstSeen:)``) and
@@ -103,6 +108,8 @@ public final class RuleSet: Sendable {
         self.strings = strings
         self.libraries = libraries
         self.objcNames = objcNames
+        let methods = objcNames.map(\.0).filter { $0.selector != nil && !$0.isProtocolMethod }
+        objcMethodNames = (Set(methods.map(\.className)), Set(methods.compactMap(\.selector)))
     }
 
     /// The rules that symbol `name` (raw, mangled) matches, each once with
@@ -194,9 +201,16 @@ public final class RuleSet: Sendable {
         (strings[text] ?? []).map { RuleMatch(rule: rules[$0], matcher: .string(text)) }
     }
 
-    /// Every `string` matcher's text: what the inspector looks for in
-    /// read-only data.
+    /// Every `string` matcher's text: what the string rules match.
     public var stringPatterns: [String] { strings.keys.sorted() }
+
+    /// What the inspector looks for in read-only data: every `string`
+    /// matcher's text, and the classes and selectors of the class methods
+    /// and instance methods `objc` matchers name (``objcMethodNames``),
+    /// which without call sites tell a use by name.
+    public var inspectedLiterals: [String] {
+        Set(strings.keys).union(objcMethodNames.classes).union(objcMethodNames.selectors).sorted()
+    }
 
 
     /// The rules whose `library` pattern matches the DT_NEEDED name or

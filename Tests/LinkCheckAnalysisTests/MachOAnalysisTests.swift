@@ -1,5 +1,6 @@
 import Foundation
 import LinkCheckAnalysis
+import LinkCheckCodeIndex
 import LinkCheckImage
 import LinkCheckInspection
 import LinkCheckRules
@@ -18,9 +19,9 @@ import Testing
     static let roles = Policy(extensions: ["PhotosShare": "share"], apps: ["Photos"])
 
     /// The PhotosApp bundle, checked with the default rules and its roles.
-    static func photosReport(_ bundle: URL? = nil, policy: Policy = roles) throws -> (Report, String) {
+    static func photosReport(_ bundle: URL? = nil, policy: Policy = roles, callSites: CallSiteMode? = .targeted) throws -> (Report, String) {
         let app = try bundle ?? MachOFixtures.photosApp()
-        return (CheckRun.check(paths: [app.path], rules: try defaultRules(), policy: policy, jobs: 2), app.path)
+        return (CheckRun.check(paths: [app.path], rules: try defaultRules(), policy: policy, callSites: callSites, jobs: 2), app.path)
     }
 
     static func image(_ report: Report, _ relative: String, in app: String) -> ImageReport? {
@@ -29,7 +30,10 @@ import Testing
 
     @Test func theShareExtensionReachesSharedApplicationThroughTwoFrameworks() throws {
         let (report, app) = try Self.photosReport()
-        let share = report.findings.filter { $0.image == "\(app)/PlugIns/PhotosShare.appex/PhotosShare" && $0.rule == "AEX001" }
+        // (The extension reaches it by name through Sneaky too: below.)
+        let share = report.findings.filter {
+            $0.image == "\(app)/PlugIns/PhotosShare.appex/PhotosShare" && $0.rule == "AEX001" && $0.chain.contains("SyncKit.framework")
+        }
         #expect(share.map(\.chain) == [["PhotosShare", "SyncKit.framework", "Uploader.framework", "+[UIApplication sharedApplication]"]])
         #expect(share.map(\.severity) == [.error])
         let uploader = report.findings.filter { $0.image == "\(app)/Frameworks/Uploader.framework/Uploader" && $0.rule == "AEX001" }
@@ -87,11 +91,49 @@ import Testing
         #expect(legacy.message.hasPrefix("Legacy.framework is not built with -application_extension (no MH_APP_EXTENSION_SAFE) (linked by PhotosShare → Legacy.framework), though it uses no API unavailable in app extensions"))
     }
 
-    @Test func aFrameworkThatReachesSharedApplicationOnlyByNameGetsSelectorWarnings() throws {
+    /// Sneaky names UIApplication, sharedApplication and openURL: only in
+    /// CFString literals passed to NSClassFromString and
+    /// NSSelectorFromString: the calls' arguments make the use, from the
+    /// method that makes them, and the extension that links Sneaky.
+    @Test func aFrameworkThatReachesSharedApplicationOnlyByNameIsUnsafe() throws {
         let (report, app) = try Self.photosReport()
         let sneaky = report.findings.filter { $0.image == "\(app)/Frameworks/Sneaky.framework/Sneaky" }
-        #expect(sneaky.map(\.rule).sorted() == ["LOAD008", "LOAD012", "SEL001", "SEL002"])
-        #expect(!sneaky.contains { $0.severity == .error })
+        #expect(sneaky.map(\.rule).sorted() == ["AEX001", "AEX002", "FLAG002", "LOAD008", "LOAD012", "SEL001", "SEL002"])
+        let shared = try #require(sneaky.first { $0.rule == "AEX001" })
+        #expect(shared.kind == .objcByName)
+        #expect(shared.severity == .error)
+        #expect(shared.message.hasPrefix(
+            "looks up UIApplication by name (NSClassFromString) and sends sharedApplication (NSSelectorFromString): UIApplication.shared is unavailable"))
+        #expect(shared.callSites.map(\.label) == ["-[SNKLinkOpener openLink:]", "-[SNKLinkOpener openLink:]"])
+        #expect(shared.path == ["-[SNKLinkOpener openLink:]", "+[UIApplication sharedApplication]"])
+        // The iOS 17.0 SDK the images record no longer marks -openURL:.
+        let open = try #require(sneaky.first { $0.rule == "AEX002" })
+        #expect(open.kind == .objcByName)
+        #expect(open.severity == .warning)
+        #expect(open.message.hasPrefix("looks up UIApplication by name (NSClassFromString) and sends openURL: (NSSelectorFromString): "))
+        let share = report.findings.filter {
+            $0.image == "\(app)/PlugIns/PhotosShare.appex/PhotosShare" && $0.rule == "AEX001" && $0.chain.contains("Sneaky.framework")
+        }
+        #expect(share.map(\.chain) == [["PhotosShare", "Sneaky.framework", "+[UIApplication sharedApplication]"]])
+        #expect(share.map(\.severity) == [.error])
+        #expect(Self.image(report, "Frameworks/Sneaky.framework/Sneaky", in: app)?.verdict == .unsafe)
+        #expect(Self.image(report, "Frameworks/Sneaky.framework/Sneaky", in: app)?.extensionSafeFlag == .flaggedButUnsafe)
+    }
+
+    /// Without call sites the look-up's argument is not known: the strings
+    /// and the import of NSClassFromString make a warning, on Sneaky and on
+    /// the extension that links it.
+    @Test func withoutCallSitesSneakysUseByNameIsAWarning() throws {
+        let (report, app) = try Self.photosReport(callSites: nil)
+        let shared = try #require(report.findings.first { $0.image == "\(app)/Frameworks/Sneaky.framework/Sneaky" && $0.rule == "AEX001" })
+        #expect(shared.severity == .warning)
+        #expect(shared.message.hasPrefix(
+            "holds the strings \"UIApplication\" and \"sharedApplication\" and imports NSClassFromString, so it may look up UIApplication by name and send sharedApplication; a warning at most, since call sites were not analysed (--no-call-sites)"))
+        let share = report.findings.filter {
+            $0.image == "\(app)/PlugIns/PhotosShare.appex/PhotosShare" && $0.rule == "AEX001" && $0.chain.contains("Sneaky.framework")
+        }
+        #expect(share.map(\.severity) == [.warning])
+        #expect(share.first?.message.hasSuffix("(a use by name told from the strings and imports of Sneaky.framework alone)") == true)
     }
 
     @Test func dyldsRpathFromTheExtensionReachesTheAppsFrameworks() throws {
@@ -136,10 +178,10 @@ import Testing
         let app = try MachOFixtures.photosApp()
         let share = app.appendingPathComponent("PlugIns/PhotosShare.appex")
         let report = CheckRun.check(paths: [share.path], rules: try Self.defaultRules(), policy: Self.roles, jobs: 1)
-        let finding = try #require(report.findings.first { $0.rule == "AEX001" && $0.image.hasSuffix("/PhotosShare") })
-        #expect(finding.chain == ["PhotosShare", "SyncKit.framework", "Uploader.framework", "+[UIApplication sharedApplication]"])
+        let chains = report.findings.filter { $0.rule == "AEX001" && $0.image.hasSuffix("/PhotosShare") }.map(\.chain)
+        #expect(chains.contains(["PhotosShare", "SyncKit.framework", "Uploader.framework", "+[UIApplication sharedApplication]"]))
         let external = report.images.filter(\.external).map { $0.name.replacingOccurrences(of: app.path + "/", with: "") }.sorted()
-        #expect(external == ["Frameworks/SyncKit.framework/SyncKit", "Frameworks/Uploader.framework/Uploader"])
+        #expect(external == ["Frameworks/Sneaky.framework/Sneaky", "Frameworks/SyncKit.framework/SyncKit", "Frameworks/Uploader.framework/Uploader"])
         #expect(!report.findings.contains { $0.rule == "LINK001" })
     }
 

@@ -66,7 +66,7 @@ import Testing
     static func matchers(_ rule: Rule, matching finding: Finding) -> [String] {
         guard let subject = finding.symbol else { return [] }
         switch finding.kind {
-        case .objcReference: return ["objc: \(subject)"]
+        case .objcReference, .objcByName: return ["objc: \(subject)"]
         case .stringLiteral: return ["string: \(subject)"]
         case .neededLibrary:
             return rule.matchers.compactMap { matcher in

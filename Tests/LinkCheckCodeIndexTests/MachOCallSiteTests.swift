@@ -226,6 +226,28 @@ import Testing
         ])
     }
 
+    /// `NSClassFromString(@"UIApplication")` passes a constant `CFString`
+    /// (`__cfstring`), not a C string: its characters are the call's first
+    /// argument, in both slices of the chained fixture, and as objdump's
+    /// `Objc cfstring ref:` note names them in the sample's build with bind
+    /// opcodes (objdump does not follow chained pointers to name them).
+    @Test(arguments: ["arm64", "x86_64"])
+    func aCFStringLiteralIsTheFirstArgument(arch: String) throws {
+        let index = try Self.index(try MachOFixture.sneakyFatChained.path(), arch: arch)
+        let arguments = { (callee: String) in (index.callsToImport[callee] ?? []).map { $0.firstArgument ?? "-" } }
+        #expect(arguments("NSClassFromString") == ["UIApplication"])
+        #expect(arguments("NSSelectorFromString").sorted() == ["openURL:", "sharedApplication"])
+    }
+
+    @Test func cfStringArgumentsEqualObjdumps() throws {
+        let sneaky = try MachOFixtures.photosApp().appendingPathComponent("Frameworks/Sneaky.framework/Sneaky")
+        let reading = try MachOCallOracle.read(sneaky, arch: nil)
+        #expect(reading.calls.values.filter { $0.callee.hasSuffix("FromString") }.compactMap(\.firstArgument).sorted()
+            == ["UIApplication", "openURL:", "sharedApplication"])
+        let (_, differences) = try Self.disagreements(sneaky, arch: nil)
+        #expect(differences == [])
+    }
+
     /// The path from an Objective-C method, which the runtime calls, down
     /// to `+[UIApplication sharedApplication]`.
     @Test(arguments: fixtureSlices)

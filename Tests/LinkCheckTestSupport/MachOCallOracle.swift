@@ -4,7 +4,8 @@ import Foundation
 /// them, from the toolchain's tools only:
 ///
 /// - the instructions: `llvm-objdump --macho -d` (with its `literal pool
-///   for: "…"` annotation naming a C string whose address is formed);
+///   for: "…"` annotation naming a C string whose address is formed, and
+///   its `Objc cfstring ref: @"…"` one naming a constant `CFString`);
 /// - the symbol of each stub and pointer slot: `llvm-objdump --macho
 ///   --indirect-symbols`;
 /// - the selector of each `__objc_selrefs` slot and the class of each
@@ -333,10 +334,14 @@ public enum MachOCallOracle {
             operands = parts
         }
 
-        /// The C string objdump names in its `literal pool for: "…"` note.
+        /// The C string objdump names in its `literal pool for: "…"` note,
+        /// or the constant `CFString` in its `Objc cfstring ref: @"…"` one.
         var literal: String? {
-            guard let comment, comment.hasPrefix("literal pool for: \""), comment.hasSuffix("\"") else { return nil }
-            return String(comment.dropFirst("literal pool for: \"".count).dropLast())
+            guard let comment, comment.hasSuffix("\"") else { return nil }
+            for prefix in ["literal pool for: \"", "Objc cfstring ref: @\""] where comment.hasPrefix(prefix) {
+                return String(comment.dropFirst(prefix.count).dropLast())
+            }
+            return nil
         }
     }
 

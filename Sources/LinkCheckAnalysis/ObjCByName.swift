@@ -1,0 +1,115 @@
+import LinkCheckCodeIndex
+import LinkCheckImage
+import LinkCheckRules
+
+/// Objective-C reached by name: a class looked up from a string
+/// (`NSClassFromString(@"UIApplication")`) and sent a selector made from
+/// one (`NSSelectorFromString(@"sharedApplication")`) leaves no class
+/// reference and no selector reference, only strings, which the compiler's
+/// extension check and the linker never see.
+enum ObjCByName {
+    /// The runtime functions that look a class up by name (`<objc/runtime.h>`,
+    /// Foundation's `NSClassFromString`), by C-level name.
+    static let classLookUps: Set<String> = ["NSClassFromString", "objc_getClass", "objc_lookUpClass", "objc_getRequiredClass"]
+
+    /// The runtime functions that make a selector from its name.
+    static let selectorMakers: Set<String> = ["NSSelectorFromString", "sel_registerName", "sel_getUid"]
+
+    /// Whether the raw symbol name `name` (C-level, UTF-8) is one of
+    /// ``classLookUps``: the imports inspection keeps for this check.
+    static func isClassLookUp(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        (name.first == UInt8(ascii: "N") || name.first == UInt8(ascii: "o")) && classLookUps.contains { $0.utf8.elementsEqual(name) }
+    }
+
+    /// Whether `image` imports a class look-up function.
+    static func looksUpClasses(_ image: BinaryImage) -> Bool {
+        image.imports.contains { classLookUps.contains($0.name) }
+    }
+}
+
+extension OwnFindings {
+    /// A finding per rule whose `objc` matcher names a class's method
+    /// (`+[UIApplication sharedApplication]`, `-[UIApplication openURL:]`)
+    /// that the image reaches by name, at the rule's severity: a class
+    /// look-up (``ObjCByName/classLookUps``) whose literal argument is the
+    /// class (``LoaderCalls/literalArgument(_:where:)``), and the selector
+    /// reached through a selector reference or a selector maker
+    /// (``ObjCByName/selectorMakers``) whose literal argument it is. The
+    /// look-ups and selector makers (or, for a selector reference, the
+    /// sends of it whose receiver is not known) are the call sites. Rules
+    /// the image's own references match already (``objcFindings()``) are
+    /// left out.
+    ///
+    /// Without call sites (``code`` is `nil`), the class's and selector's
+    /// names among the image's strings, or the selector among its
+    /// references, together with an import of a look-up function, make a
+    /// warning at most (``Finding/unconfirmed``) that says why: which name
+    /// the look-up is passed is not known.
+    func objcByNameFindings() -> [Finding] {
+        guard rules.hasObjCMatchers else { return [] }
+        let names = rules.objcMethodNames
+        let direct = Set(matches.objc.map(\.rule.id))
+        func methods(classes: Set<String>, selectors: Set<String>) -> [(RuleMatch, ObjCName)] {
+            rules.rules(matchingClasses: classes, selectors: selectors).compactMap { match in
+                guard case .objc(let name) = match.matcher, name.selector != nil, !name.isProtocolMethod,
+                      !direct.contains(match.rule.id)
+                else { return nil }
+                return (match, name)
+            }
+        }
+        guard let code else {
+            let lookUps = Set(image.imports.map(\.name)).intersection(ObjCByName.classLookUps).sorted()
+            guard !lookUps.isEmpty else { return [] }
+            let strings = Set(image.stringLiterals)
+            let references = Set(image.selectorReferences)
+            return methods(classes: names.classes.intersection(strings), selectors: references.union(names.selectors.intersection(strings)))
+                .map { match, name in
+                    let selector = name.selector!
+                    let held = strings.contains(selector)
+                        ? "holds the strings \"\(name.className)\" and \"\(selector)\""
+                        : "holds the string \"\(name.className)\", references the selector \(selector)"
+                    var finding = finding(
+                        match, kind: .objcByName, subject: name.description, demangled: nil,
+                        detail: "\(held) and imports \(lookUps.joined(separator: ", ")), so it may look up \(name.className) by name"
+                            + " and send \(selector); a warning at most, since \(unseenCalls ?? "its call sites were not analysed")"
+                            + " and which name the look-up is passed is not known")
+                    finding.severity = min(finding.severity, .warning)
+                    finding.unconfirmed = true
+                    return finding
+                }
+        }
+        /// Name → the calls to `functions` that pass it, and which of them.
+        func calls(to functions: Set<String>, passing wanted: Set<String>) -> [String: (sites: [CallSite], functions: [String])] {
+            var found: [String: (sites: [CallSite], functions: [String])] = [:]
+            for function in functions.sorted() {
+                for site in code.callsToImport[function] ?? [] {
+                    guard let name = LoaderCalls.literalArgument(site, where: wanted.contains) else { continue }
+                    found[name, default: ([], [])].sites.append(site)
+                    if found[name]?.functions.contains(function) == false { found[name]?.functions.append(function) }
+                }
+            }
+            return found
+        }
+        let lookedUp = calls(to: ObjCByName.classLookUps, passing: names.classes)
+        guard !lookedUp.isEmpty else { return [] }
+        let made = calls(to: ObjCByName.selectorMakers, passing: names.selectors)
+        return methods(classes: Set(lookedUp.keys), selectors: Set(image.selectorReferences).union(made.keys)).map { match, name in
+            let selector = name.selector!
+            let lookUp = lookedUp[name.className]!
+            let how: String
+            var sites = lookUp.sites
+            if let making = made[selector] {
+                how = making.functions.joined(separator: ", ")
+                sites += making.sites
+            } else {
+                how = "a selector reference"
+                sites += (code.callsToSelector[selector] ?? []).filter { $0.receiverClass == nil }
+            }
+            var finding = finding(
+                match, kind: .objcByName, subject: name.description, demangled: nil,
+                detail: "looks up \(name.className) by name (\(lookUp.functions.joined(separator: ", "))) and sends \(selector) (\(how))")
+            locator.locate(&finding, sites: sites.sorted { $0.address < $1.address }, in: code, api: name.description)
+            return finding
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import LinkCheckAnalysis
+import LinkCheckCodeIndex
+import LinkCheckTestSupport
+import Testing
+
+/// Objective-C reached by name (`NSClassFromString(@"UIApplication")`,
+/// `objc_getClass("UIApplication")` with a selector made from its name):
+/// the class+selector rules match with their own severity when the calls'
+/// literal arguments name the class and the selector, and only as a warning
+/// from strings and imports when call sites are not analysed; strings alone
+/// are no use by name.
+@Suite struct ObjCByNameTests {
+    /// A framework built from `sources` (in `Tests/Fixtures/MachO`), thin
+    /// arm64, bind opcodes, flagged `MH_APP_EXTENSION_SAFE`.
+    static func framework(_ name: String, _ sources: String...) throws -> URL {
+        try MachOFixtures.link(MachOFixtures.Image(
+            sources: sources.map { MachOFixtures.sourceDirectory.appendingPathComponent($0) }, product: .dylib(installName: "@rpath/\(name).framework/\(name)"),
+            applicationExtensionSafe: true),
+            to: try Fixtures.temporaryDirectory().path(name))
+    }
+
+    static func check(_ path: URL, callSites: CallSiteMode? = .targeted) throws -> Report {
+        CheckRun.check(paths: [path.path], rules: try MachOAnalysisTests.defaultRules(), policy: Policy(), callSites: callSites, jobs: 1)
+    }
+
+    @Test func theCRuntimesLookUpsWithCStringsAreAUseByName() throws {
+        let path = try Self.framework("Runtime", "by-name-runtime.m")
+        let report = try Self.check(path)
+        let finding = try #require(report.findings.first { $0.rule == "AEX001" })
+        #expect(finding.kind == .objcByName)
+        #expect(finding.severity == .error)
+        #expect(finding.symbol == "+[UIApplication sharedApplication]")
+        #expect(finding.message.hasPrefix(
+            "looks up UIApplication by name (objc_getClass) and sends sharedApplication (sel_registerName): UIApplication.shared is unavailable"))
+        #expect(finding.callSites.map(\.label) == ["rt_shared_application", "rt_shared_application"])
+        #expect(finding.path == ["rt_shared_application", "+[UIApplication sharedApplication]"])
+        #expect(report.images.map(\.verdict) == [.unsafe])
+    }
+
+    @Test func stringsWithoutALookUpAreNoUseByName() throws {
+        let path = try Self.framework("Strings", "by-name-strings.m")
+        for callSites in [CallSiteMode.targeted, nil] {
+            let report = try Self.check(path, callSites: callSites)
+            #expect(!report.findings.contains { $0.rule == "AEX001" }, "call sites: \(callSites)")
+            #expect(report.findings.map(\.rule).sorted() == ["SEL001"], "call sites: \(callSites)")
+        }
+    }
+
+    /// The image holds both names and imports NSClassFromString, but looks
+    /// up UIScreen: its call sites show it; without them the strings and the
+    /// import make a warning that says why.
+    @Test func aLookUpOfAnotherClassBesideTheStringsIsAWarningOnlyWithoutCallSites() throws {
+        let path = try Self.framework("OtherClass", "by-name-strings.m", "by-name-other-class.m")
+        let analysed = try Self.check(path)
+        #expect(!analysed.findings.contains { $0.kind == .objcByName })
+        #expect(analysed.images.map(\.verdict) == [.extensionSafe])
+        let unanalysed = try Self.check(path, callSites: nil)
+        let finding = try #require(unanalysed.findings.first { $0.rule == "AEX001" })
+        #expect(finding.kind == .objcByName)
+        #expect(finding.severity == .warning)
+        #expect(finding.unconfirmed)
+        #expect(finding.message.hasPrefix(
+            "holds the strings \"UIApplication\" and \"sharedApplication\" and imports NSClassFromString, so it may look up UIApplication by name and send sharedApplication; a warning at most, since call sites were not analysed (--no-call-sites) and which name the look-up is passed is not known: "))
+        #expect(finding.callSites.isEmpty)
+        #expect(unanalysed.images.map(\.verdict) == [.extensionSafe])
+    }
+}
