@@ -33,12 +33,17 @@ public enum InspectionError: Error, Sendable, Hashable, CustomStringConvertible 
     /// whose executable cannot be found where its layout and
     /// `CFBundleExecutable` put it: the bundle cannot be checked.
     case bundleExecutable(path: String, problem: BundleExecutableProblem)
+    /// An `.xcframework` (`path` is its folder) whose `Info.plist` lists in
+    /// `AvailableLibraries` a library (`LibraryIdentifier`, `LibraryPath`)
+    /// that is not in the folder: that library cannot be checked.
+    case xcframeworkLibraryMissing(path: String, identifier: String, libraryPath: String)
 
     /// The file the error is about.
     public var path: String {
         switch self {
         case .unreadable(let path, _), .notAnImage(let path), .malformed(let path, _, _, _), .notInspectable(let path, _),
-             .changedWhileRead(let path), .invalidFileName(let path), .archive(let path, _), .bundleExecutable(let path, _): path
+             .changedWhileRead(let path), .invalidFileName(let path), .archive(let path, _), .bundleExecutable(let path, _),
+             .xcframeworkLibraryMissing(let path, _, _): path
         }
     }
 
@@ -55,6 +60,8 @@ public enum InspectionError: Error, Sendable, Hashable, CustomStringConvertible 
         case .invalidFileName: .invalidFileName(path: path)
         case .archive(_, let problem): .archive(path: path, problem: problem)
         case .bundleExecutable(_, let problem): .bundleExecutable(path: path, problem: problem)
+        case .xcframeworkLibraryMissing(_, let identifier, let libraryPath):
+            .xcframeworkLibraryMissing(path: path, identifier: identifier, libraryPath: libraryPath)
         }
     }
 
@@ -76,6 +83,8 @@ public enum InspectionError: Error, Sendable, Hashable, CustomStringConvertible 
             "\(path): \(problem)"
         case .bundleExecutable(let path, let problem):
             "\(path): \(problem)"
+        case .xcframeworkLibraryMissing(let path, let identifier, let libraryPath):
+            "\(path): its Info.plist's AvailableLibraries lists \(identifier)/\(libraryPath), which is not there"
         }
     }
 }

@@ -21,7 +21,7 @@ public struct Discovery: Sendable, Equatable {
     /// Paths that could not be examined at all (missing, an unreadable
     /// directory, a path given that is a dangling link or a link loop, a
     /// name that is not valid UTF-8), and the bundles walked whose
-    /// executable cannot be found (``BundleLayout/missingExecutables``).
+    /// executable cannot be found (``BundleLayout/incompleteBundles``).
     public var errors: [InspectionError] = []
     /// The `.ipa` archives found, each unpacked into a private folder whose
     /// files are among ``files``; ``removeUnpackedFiles()`` removes them.
@@ -78,7 +78,7 @@ public struct Discovery: Sendable, Equatable {
             files: files, bundleFolders: walker.bundleFolders, unpacked: archives.map { ArchiveFolder(folder: $0.folder, archive: $0.archive) })
         skipped = walker.skipped.map { SkippedEntry(path: displayPath(of: $0.path), reason: $0.reason, kind: $0.kind) }
             .sorted { $0.path < $1.path }
-        errors = (walker.errors + bundles.missingExecutables).map(named)
+        errors = (walker.errors + bundles.incompleteBundles).map(named)
     }
 
     /// The archive entry the file at `path` (one of ``files``) was unpacked

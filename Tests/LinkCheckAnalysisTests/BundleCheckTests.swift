@@ -175,6 +175,22 @@ import Testing
         #expect(report.findings.filter { $0.category == .bundle }.isEmpty)
     }
 
+    /// An xcframework whose `Info.plist` lists a library that is not in it
+    /// (the device library removed): the library cannot be checked, so the
+    /// run says which one and exits 2; the one there is still checked.
+    @Test func anXCFrameworkLibraryTheInfoPlistListsIsMissing() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let xcframework = directory.path("Kit.xcframework")
+        try FileManager.default.copyItem(at: try MachOFixture.kitXCFramework.path(), to: xcframework)
+        try FileManager.default.removeItem(at: xcframework.appendingPathComponent("ios-arm64"))
+        let report = try Self.check(xcframework)
+        #expect(report.errors.map(\.description) == [
+            "\(xcframework.path): its Info.plist's AvailableLibraries lists ios-arm64/Kit.framework, which is not there",
+        ])
+        #expect(report.exitStatus == 2)
+        #expect(Set(report.images.compactMap { $0.bundle?.library?.identifier }) == ["ios-arm64_x86_64-simulator"])
+    }
+
     /// An .xcarchive's app is the outermost bundle; the debug symbols
     /// beside it (`MH_DSYM`) are passed over.
     @Test func anXCArchivesApp() throws {

@@ -17,19 +17,23 @@ public struct BundleLayout: Sendable, Equatable {
     public private(set) var problems: [InfoPlist.Problem] = []
     /// The private folders archives were unpacked into.
     public private(set) var unpacked: [ArchiveFolder] = []
-    /// The bundles walked whose executable cannot be found
-    /// (``InspectionError/bundleExecutable(path:problem:)``), by path:
-    /// missing, named otherwise than `CFBundleExecutable` says, or a
-    /// symbolic link that dangles or leads out of the bundle.
-    public private(set) var missingExecutables: [InspectionError] = []
+    /// The bundles walked that cannot be checked whole, by path: those whose
+    /// executable cannot be found
+    /// (``InspectionError/bundleExecutable(path:problem:)``: missing, named
+    /// otherwise than `CFBundleExecutable` says, or a symbolic link that
+    /// dangles or leads out of the bundle), and the xcframeworks whose
+    /// `Info.plist` lists a library that is not there
+    /// (``InspectionError/xcframeworkLibraryMissing(path:identifier:libraryPath:)``).
+    public private(set) var incompleteBundles: [InspectionError] = []
 
     public init() {}
 
     /// Places each of `files` (paths as discovery gives them), some of them
     /// in the `unpacked` folders of archives, and looks for the executable
     /// of each bundle folder in `bundleFolders` (the `.app`, `.appex` and
-    /// `.framework` folders discovery walked): one that cannot be found is
-    /// in ``missingExecutables``.
+    /// `.framework` folders discovery walked) and the library of each
+    /// `AvailableLibraries` entry of the `.xcframework` folders: one that
+    /// cannot be found is in ``incompleteBundles``.
     public init(files: [String], bundleFolders: [String] = [], unpacked: [ArchiveFolder] = []) {
         self.unpacked = unpacked
         var folders: [String: FoundFolder] = [:]
@@ -37,8 +41,13 @@ public struct BundleLayout: Sendable, Equatable {
             if let placement = place(file, folders: &folders) { placements[file] = placement }
         }
         for path in bundleFolders {
-            guard let kind = Self.kinds[(path as NSString).pathExtension], kind != .xcframework else { continue }
+            guard let kind = Self.kinds[(path as NSString).pathExtension] else { continue }
             var found = folders.values.filter { $0.folder.path == path }
+            if kind == .xcframework {
+                let folder = found.first?.folder ?? self.folder(path, kind: kind, next: nil, version: nil)
+                incompleteBundles += Self.missingLibraries(of: folder)
+                continue
+            }
             if found.isEmpty {
                 let folder = folder(path, kind: kind, next: nil, version: nil)
                 found = [FoundFolder(folder: folder, executable: folder.findExecutable(version: nil))]
@@ -50,11 +59,25 @@ public struct BundleLayout: Sendable, Equatable {
                 return problem
             }
             if failures.count == found.count, let problem = failures.first {
-                missingExecutables.append(.bundleExecutable(path: path, problem: problem))
+                incompleteBundles.append(.bundleExecutable(path: path, problem: problem))
             }
         }
         problems.sort { $0.path < $1.path }
-        missingExecutables.sort { $0.path < $1.path }
+        incompleteBundles.sort { $0.path < $1.path }
+    }
+
+    /// The libraries `xcframework`'s `Info.plist` lists
+    /// (`AvailableLibraries`: `LibraryIdentifier/LibraryPath`, as
+    /// `ios-arm64/Kit.framework`) that are not in the folder, in the
+    /// `Info.plist`'s order.
+    private static func missingLibraries(of xcframework: BundleFolder) -> [InspectionError] {
+        (xcframework.info?.libraries ?? []).compactMap { library in
+            guard let libraryPath = library.libraryPath else { return nil }
+            let place = library.identifier + "/" + libraryPath
+            var info = stat()
+            guard lstat(xcframework.path + "/" + place, &info) != 0 else { return nil }
+            return .xcframeworkLibraryMissing(path: xcframework.path, identifier: library.identifier, libraryPath: libraryPath)
+        }
     }
 
     /// A bundle folder met on a file's path (of one version, for a
