@@ -36,8 +36,9 @@ enum DyldSearch {
     }
 
     /// The paths dyld would try for `installName`, linked by `image` in
-    /// `context`, in order; empty when the name is the SDK's (``isSystem(_:)``)
-    /// or a token cannot be expanded (no executable is known).
+    /// `context`, in order (a system path among them is for the caller to
+    /// tell, ``isSystem(_:)``); empty when a token cannot be expanded (no
+    /// `LC_RPATH` for `@rpath`, no executable known for `@executable_path`).
     static func candidates(for installName: String, linkedBy image: BinaryImage, in context: Context) -> [String] {
         let loaderFolder = LdSoSearch.directory(of: image.path)
         if let rest = installName.dropPrefix("@rpath/") {
