@@ -37,19 +37,22 @@ public struct SARIFRenderer {
                 let image = images[finding.image]
                 return result(
                     finding, ruleIndex: ruleIndex[finding.rule] ?? 0,
-                    linkName: image?.qualifiedLinkName ?? finding.image,
+                    linkName: image?.qualifiedLinkName ?? finding.image, imageKey: image?.baselineKey ?? finding.image,
                     file: image?.file ?? report.file(of: finding.image), inArchive: image?.identity.unpackedFrom != nil)
             })])
         return encode(log)
     }
 
     /// The SARIF result of `finding`: `linkName` is the image's
-    /// ``ImageReport/qualifiedLinkName`` (link name, slice, member) and `file` the path of the file it is in
+    /// ``ImageReport/qualifiedLinkName`` (link name, slice, member), which
+    /// names it, `imageKey` its ``ImageReport/baselineKey`` (its place in
+    /// its bundle or under its input, with slice and member), which the
+    /// fingerprint is made of, and `file` the path of the file it is in
     /// (the `.ipa` for an image unpacked from one, `inArchive`: the logical
     /// location's fully qualified name then gives the entry,
     /// `Photos.ipa:Payload/…`, and no byte offset is given, since offsets
     /// in the entry are not offsets in the archive).
-    func result(_ finding: Finding, ruleIndex: Int, linkName: String, file: String, inArchive: Bool = false) -> Result {
+    func result(_ finding: Finding, ruleIndex: Int, linkName: String, imageKey: String, file: String, inArchive: Bool = false) -> Result {
         var logical: [LogicalLocation] = [LogicalLocation(name: linkName, fullyQualifiedName: finding.image, kind: "module")]
         let caller = finding.callSites.first
         if let caller, let function = caller.function {
@@ -69,8 +72,8 @@ public struct SARIFRenderer {
             locations: [Location(
                 physicalLocation: PhysicalLocation(artifactLocation: artifact(file), region: region),
                 logicalLocations: logical)],
-            partialFingerprints: ["linkcheckFinding/v1": Self.fingerprint(
-                [finding.rule, linkName, finding.symbol ?? "", finding.chain.dropLast().joined(separator: ">"),
+            partialFingerprints: ["linkcheckFinding/v2": Self.fingerprint(
+                [finding.rule, imageKey, finding.symbol ?? "", finding.chain.dropLast().joined(separator: ">"),
                  caller?.function ?? ""])],
             properties: ResultProperties(
                 kind: finding.kind.rawValue, category: finding.category.rawValue,
@@ -88,8 +91,8 @@ public struct SARIFRenderer {
         return ArtifactLocation(uri: text.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? text)
     }
 
-    /// FNV-1a (64-bit) of the parts (rule, image SONAME or name, symbol,
-    /// chain, calling function) joined by NUL, as 16 hex digits: stable
+    /// FNV-1a (64-bit) of the parts (rule, image key, symbol, chain,
+    /// calling function) joined by NUL, as 16 hex digits: stable
     /// across runs and machines, unlike Swift's seeded `Hasher`.
     static func fingerprint(_ parts: [String]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325

@@ -294,4 +294,27 @@ struct ReportInBrowserTests {
         #expect(fingerprints(first) == fingerprints(try results(fromRoot)))
         #expect(fingerprints(first).count == first.count, "one fingerprint per finding")
     }
+
+    /// Two apps with a same-named share extension (`Shop.app` and
+    /// `Store.app`, copies of one): each finding of the one extension has a
+    /// fingerprint the other's lacks, since the image key names the app.
+    @Test func sameNamedExtensionsOfTwoAppsHaveTheirOwnFingerprints() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        for app in ["Shop.app", "Store.app"] {
+            try FileManager.default.copyItem(at: try MachOFixture.shopApp.path(), to: directory.path(app))
+        }
+        let (_, log) = try Self.sarif(["Shop.app", "Store.app"], in: directory.url)
+        let results = try #require((log["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
+        func fingerprints(of app: String) -> Set<String> {
+            Set(results.filter { result in
+                let uri = ((result["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])
+                    .flatMap { ($0["artifactLocation"] as? [String: Any])?["uri"] as? String }
+                return uri == "\(app)/PlugIns/Share.appex/Share"
+            }.compactMap { ($0["partialFingerprints"] as? [String: String])?["linkcheckFinding/v2"] })
+        }
+        let shop = fingerprints(of: "Shop.app")
+        #expect(!shop.isEmpty)
+        #expect(shop.count == fingerprints(of: "Store.app").count)
+        #expect(shop.isDisjoint(with: fingerprints(of: "Store.app")))
+    }
 }
