@@ -171,34 +171,50 @@ public struct Baseline: Sendable, Equatable {
     /// How a baseline names an image, so that two images never share
     /// entries and entries survive rebuilds and moves, with the slice of a
     /// fat file and the member of an archive
-    /// (`Photos.app/Frameworks/Kit.framework/Kit[arm64]`):
+    /// (`Photos.app/Frameworks/Kit.framework/Kit[arm64]`). An image is named
+    /// from its anchor: the outermost bundle around it (`placement`), else
+    /// its own file.
     ///
-    /// - in a bundle (`placement`): the outermost bundle's folder name and
-    ///   the image's place in it
-    ///   (`Photos.app/PlugIns/PhotosShare.appex/PhotosShare`, the app given
-    ///   as a folder or in an `.ipa`);
     /// - a library found outside the paths given (`external`: a system
     ///   library, a framework beside a product): its link name (SONAME or
     ///   install name), the same on every machine;
-    /// - else its path relative to the path given (of `inputs`, the longest)
-    ///   that holds it (`lib/libShareKit.so` under `build`), or its file name
-    ///   when that path is the file itself; the path as it is when no input
-    ///   holds it.
+    /// - else the anchor's path relative to the path given (of `inputs`, the
+    ///   longest) that holds it (`A/Photos.app`, `lib/libShareKit.so` under
+    ///   `build`), or its name when the path given is the anchor itself or
+    ///   lies inside it (`Photos.app`, the same for the app given as a
+    ///   folder, in an `.ipa`, or by its `Frameworks` folder); then the
+    ///   image's place in the bundle
+    ///   (`Photos.app/PlugIns/PhotosShare.appex/PhotosShare`);
+    /// - with more than one path given, that path's name goes first
+    ///   (`a/libShareKit.so` and `b/libShareKit.so` for `check E/a E/b`;
+    ///   the path as given when two given paths have one name);
+    /// - the path as it is when no path given holds it.
     public static func imageKey(of image: BinaryImage, placement: BundlePlacement?, inputs: [String], external: Bool) -> String {
         let identity = image.identity
-        let base: String
-        if let placement {
-            base = placement.outermost.folderName + "/" + placement.place
-        } else if external {
-            base = image.linkName
-        } else if inputs.contains(identity.path) {
-            base = image.fileName
-        } else if let input = inputs.filter({ identity.path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }).max(by: { $0.count < $1.count }) {
-            base = String(identity.path.dropFirst(input.hasSuffix("/") ? input.count : input.count + 1))
+        let key = { (base: String) in ImageIdentity(path: base, slice: identity.slice, member: identity.member).description }
+        if external { return key(image.linkName) }
+        let anchor = placement?.outermost.path ?? identity.path
+        let file = identity.unpackedFrom?.archive ?? identity.path
+        guard let input = inputs.filter({ file == $0 || file.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }).max(by: { $0.count < $1.count })
+        else { return key(identity.displayPath) }
+        let under = anchor == input || !anchor.hasPrefix(input.hasSuffix("/") ? input : input + "/")
+            ? nil : String(anchor.dropFirst(input.hasSuffix("/") ? input.count : input.count + 1))
+        var base: String
+        if inputs.count > 1 {
+            base = inputLabel(input, among: inputs) + (under.map { "/" + $0 } ?? "")
+            if under == nil, anchor != input, placement != nil { base += "/" + placement!.outermost.folderName }
         } else {
-            base = identity.displayPath
+            base = under ?? (placement?.outermost.folderName ?? image.fileName)
         }
-        return ImageIdentity(path: base, slice: identity.slice, member: identity.member).description
+        if let placement { base += "/" + placement.place }
+        return key(base)
+    }
+
+    /// How a path given is named in keys: its last component, or the path
+    /// as given when another path given has the same last component.
+    static func inputLabel(_ input: String, among inputs: [String]) -> String {
+        let name = { (path: String) in (path as NSString).lastPathComponent }
+        return inputs.filter { name($0) == name(input) }.count > 1 ? input : name(input)
     }
 
     /// The findings not in the baseline.

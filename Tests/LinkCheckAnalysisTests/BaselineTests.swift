@@ -94,4 +94,37 @@ import Testing
         #expect(!after.findings.contains { $0.image.contains("/One.app/") })
         #expect(after.exitStatus == 1)
     }
+
+    /// Two apps of one folder name in two folders of one input
+    /// (`A/Shop.app`, `B/Shop.app`), and one library in two inputs given
+    /// side by side (`check E/a E/b`), keep keys of their own: the folder
+    /// under the input, the input's name.
+    @Test func sameNamedAppsAndInputsKeepTheirOwnKeys() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        for folder in ["A", "B"] {
+            try FileManager.default.createDirectory(at: directory.path(folder), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: try MachOFixture.shopApp.path(), to: directory.path("\(folder)/Shop.app"))
+        }
+        let rules = try SampleAnalysisTests.defaultRules()
+        let apps = CheckRun.check(paths: [directory.url.path], rules: rules, policy: Policy(), jobs: 2)
+        #expect(apps.images.map(\.baselineKey).filter { $0.hasSuffix("/Share") }.sorted() == [
+            "A/Shop.app/PlugIns/Share.appex/Share", "B/Shop.app/PlugIns/Share.appex/Share",
+        ])
+
+        let library = Fixtures.corpusDirectory.appendingPathComponent("object-testfiles/libimports.so")
+        for folder in ["E/a", "E/b", "F/a"] {
+            try FileManager.default.createDirectory(at: directory.path(folder), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: library, to: directory.path("\(folder)/libimports.so"))
+        }
+        let keys = { (inputs: [String]) in
+            CheckRun.check(paths: inputs.map { directory.path($0).path }, rules: rules, policy: Policy(), jobs: 2)
+                .images.filter { !$0.external }.map(\.baselineKey).sorted()
+        }
+        #expect(try keys(["E/a", "E/b"]) == ["a/libimports.so", "b/libimports.so"])
+        #expect(try keys(["E/a"]) == ["libimports.so"])
+        #expect(try keys(["E/a", "F/a"]) == [directory.path("E/a").path + "/libimports.so", directory.path("F/a").path + "/libimports.so"])
+        #expect(try keys(["E/a/libimports.so", "E/b/libimports.so"]) == [
+            directory.path("E/a/libimports.so").path, directory.path("E/b/libimports.so").path,
+        ])
+    }
 }
