@@ -50,7 +50,10 @@ public enum Inspection {
                     }
                 }
             case .failure(.notAnImage(let path)):
-                switch discovery.bundles.placement(ofFile: path).map({ Self.bundleExpectsAnImage(file: path, placement: $0) }) {
+                // A file named on the command line was asked for: it cannot be passed over.
+                let placement = discovery.bundles.placement(ofFile: path)
+                let expected = discovery.paths.contains(path) ? true : placement.map { Self.bundleExpectsAnImage(file: path, placement: $0) }
+                switch expected {
                 case true?: outcome.errors.append(discovery.named(.notAnImage(path: path)))
                 case false?: break
                 case nil: outcome.skipped.append(SkippedEntry(path: discovery.displayPath(of: path), reason: "not an ELF or Mach-O file"))
@@ -63,12 +66,21 @@ public enum Inspection {
     }
 
     /// Whether the bundle around a file makes it code: the bundle's
-    /// executable (`CFBundleExecutable`), or a library in its `Frameworks`
-    /// folder. Such a file that is neither ELF nor Mach-O is an error; any
-    /// other file in a bundle is a resource (`Info.plist`, `_CodeSignature`,
-    /// nibs, images), neither read nor counted as passed over.
+    /// executable (`CFBundleExecutable`), a library in its `Frameworks`
+    /// folder (`.dylib`, or a name without an extension), or the library an
+    /// xcframework's `Info.plist` lists (`LibraryIdentifier/LibraryPath`,
+    /// when that is a file: `ios-arm64/libKit.a`). Such a file that is
+    /// neither ELF nor Mach-O is an error; any other file in a bundle is a
+    /// resource (`Info.plist`, `_CodeSignature`, nibs, images, a stray
+    /// `notes.txt`), neither read nor counted as passed over.
     static func bundleExpectsAnImage(file path: String, placement: BundlePlacement) -> Bool {
-        placement.isExecutable || (path as NSString).deletingLastPathComponent == placement.innermost.frameworksFolder
+        if placement.isExecutable { return true }
+        if (path as NSString).deletingLastPathComponent == placement.innermost.frameworksFolder {
+            let suffix = (path as NSString).pathExtension
+            return suffix.isEmpty || suffix == "dylib"
+        }
+        guard placement.innermost.kind == .xcframework, let library = placement.library, let libraryPath = library.libraryPath else { return false }
+        return path == placement.innermost.path + "/" + library.identifier + "/" + libraryPath
     }
 
     /// Inspects `files`, `jobs` at a time; results in the order of `files`.

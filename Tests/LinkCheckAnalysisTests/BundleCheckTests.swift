@@ -191,6 +191,27 @@ import Testing
         #expect(Set(report.images.compactMap { $0.bundle?.library?.identifier }) == ["ios-arm64_x86_64-simulator"])
     }
 
+    /// The library an xcframework's `Info.plist` lists is there but is no
+    /// library (a static library's place filled with text): it cannot be
+    /// inspected, exit 2, never a quieter summary.
+    @Test func anXCFrameworkLibraryTheInfoPlistListsIsNoLibrary() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let xcframework = directory.path("Kit.xcframework")
+        try FileManager.default.copyItem(at: try MachOFixture.kitXCFramework.path(), to: xcframework)
+        let info = xcframework.appendingPathComponent("Info.plist")
+        var plist = try #require(try PropertyListSerialization.propertyList(from: Data(contentsOf: info), format: nil) as? [String: Any])
+        var libraries = try #require(plist["AvailableLibraries"] as? [[String: Any]])
+        libraries.append(["LibraryIdentifier": "ios-arm64-maccatalyst", "LibraryPath": "libKit.a", "SupportedPlatform": "ios",
+                          "SupportedPlatformVariant": "maccatalyst", "SupportedArchitectures": ["arm64"]])
+        plist["AvailableLibraries"] = libraries
+        try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0).write(to: info)
+        try FileManager.default.createDirectory(at: xcframework.appendingPathComponent("ios-arm64-maccatalyst"), withIntermediateDirectories: true)
+        try Data("not an archive\n".utf8).write(to: xcframework.appendingPathComponent("ios-arm64-maccatalyst/libKit.a"))
+        let report = try Self.check(xcframework)
+        #expect(report.errors.map(\.description) == ["\(xcframework.path)/ios-arm64-maccatalyst/libKit.a: not an ELF or Mach-O file"])
+        #expect(report.exitStatus == 2)
+    }
+
     /// An .xcarchive's app is the outermost bundle; the debug symbols
     /// beside it (`MH_DSYM`) are passed over.
     @Test func anXCArchivesApp() throws {

@@ -91,6 +91,7 @@ import Testing
 
         try Data("#!/bin/sh\n".utf8).write(to: app.appendingPathComponent("PlugIns/Share.appex/Share"))
         _ = FileManager.default.createFile(atPath: app.appendingPathComponent("Frameworks/libnotes.dylib").path, contents: Data("notes".utf8))
+        _ = FileManager.default.createFile(atPath: app.appendingPathComponent("Frameworks/notes.txt").path, contents: Data("notes".utf8))
         let broken = try Command.capture(Fixtures.linkcheckExecutable, ["check", "Shop.app"], currentDirectory: directory.url)
         #expect(broken.status == 2)
         let errors = broken.standardOutput.split(separator: "\n").filter { $0.contains(": error: ") }
@@ -99,6 +100,26 @@ import Testing
             "Shop.app/PlugIns/Share.appex/Share: error: cannot inspect: not an ELF or Mach-O file",
         ])
         #expect(broken.standardOutput.hasSuffix("; 0 files skipped, 2 files failed\n"), "\(broken.standardOutput)")
+    }
+
+    /// A file named on the command line was asked for: one that is neither
+    /// ELF nor Mach-O cannot be inspected (exit status 2), while the same
+    /// file met in a folder is passed over and counted.
+    @Test func aFileNamedOnTheCommandLineThatIsNoImageFailsTheRun() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        try FileManager.default.createDirectory(at: directory.path("tree"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: FailedWriteTests.library, toPath: directory.path("tree/lib.so").path)
+        try Data("notes\n".utf8).write(to: directory.path("tree/README"))
+        let named = try Command.capture(Fixtures.linkcheckExecutable, ["check", "tree/lib.so", "tree/README"], currentDirectory: directory.url)
+        #expect(named.status == 2)
+        #expect(named.standardOutput == """
+            tree/README: error: cannot inspect: not an ELF or Mach-O file
+            linkcheck: 1 image, 0 errors, 0 warnings, 0 notes; 0 files skipped, 1 file failed
+
+            """)
+        let walked = try Command.capture(Fixtures.linkcheckExecutable, ["check", "tree"], currentDirectory: directory.url)
+        #expect(walked.status == 0)
+        #expect(walked.standardOutput == "linkcheck: 1 image, 0 errors, 0 warnings, 0 notes; 1 file skipped, 0 files failed\n")
     }
 
     @Test(.enabled(if: ReportSchemaTests.hasValidator, "needs Python's jsonschema"))
