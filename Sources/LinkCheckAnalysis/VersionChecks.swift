@@ -5,11 +5,11 @@ import LinkCheckRules
 extension OwnFindings {
     /// For each function that loads code (``LoaderCalls/loadingAPIs``): a
     /// note when the function (or what it calls, two levels down) queries
-    /// the OS version, or a function on the call path down to it does
+    /// the OS version, or every function that calls it does
     /// (`-[PHAppDelegate application:didFinishLaunchingWithOptions:]` reads
     /// `-[UIDevice systemVersion]`, then calls `load_capture_plugin`, which
-    /// calls `dlopen`); a warning when none does (the guide: conditional
-    /// loading belongs behind a run-time version check).
+    /// calls `dlopen`); a warning otherwise (the guide: conditional loading
+    /// belongs behind a run-time version check).
     func versionCheckFindings() -> [Finding] {
         guard let code else { return [] }
         var findings: [Finding] = []
@@ -34,25 +34,32 @@ extension OwnFindings {
         return findings
     }
 
-    /// The OS version queries made before `function` loads code: the
-    /// imports (``LoaderCalls/isVersionQuery(_:)``) and Objective-C
-    /// selectors (``LoaderCalls/versionQuerySelectors``) that `function`
-    /// calls or sends, itself or two levels of callees down, and those that
-    /// the functions on the call path down to it (``CodeIndex/pathFromExported(to:)``)
-    /// call or send themselves; names as ``CallLocator/displayName(_:)``
-    /// gives them, a caller's with "in CALLER".
+    /// The OS version queries that guard `function`'s loads: the imports
+    /// (``LoaderCalls/isVersionQuery(_:)``) and Objective-C selectors
+    /// (``LoaderCalls/versionQuerySelectors``) that `function` calls or
+    /// sends, itself or ``LoaderCalls/versionCheckDepth`` levels of callees
+    /// down; failing those, the ones its callers make themselves, when every
+    /// caller makes one (a caller that loads without a check leaves the
+    /// load unguarded), each "in CALLER". Names as
+    /// ``CallLocator/displayName(_:)`` gives them. Which comes first in a
+    /// function, the query or the call, is not told apart.
     private func versionQueries(before function: Int, in code: CodeIndex) -> Set<String> {
-        let reached = code.functionsReached(from: function, depth: LoaderCalls.versionCheckDepth)
-        var queries = Set(code.importsReached(from: function, depth: LoaderCalls.versionCheckDepth).filter(LoaderCalls.isVersionQuery).map(locator.displayName))
-        for selector in LoaderCalls.versionQuerySelectors where (code.callsToSelector[selector] ?? []).contains(where: { $0.caller.map(reached.contains) == true }) {
-            queries.insert(selector)
+        let own = queries(in: code.functionsReached(from: function, depth: LoaderCalls.versionCheckDepth), code: code)
+        guard own.isEmpty else { return own }
+        let callers = code.callers(of: function).filter { $0 != function }
+        let byCaller = callers.map { caller in (caller, queries(in: [caller], code: code)) }
+        guard !byCaller.isEmpty, byCaller.allSatisfy({ !$0.1.isEmpty }) else { return [] }
+        return Set(byCaller.flatMap { caller, found in found.map { "\($0) in \(locator.displayName(code.functions[caller].name))" } })
+    }
+
+    /// The version queries the functions `functions` make themselves.
+    private func queries(in functions: Set<Int>, code: CodeIndex) -> Set<String> {
+        var found = Set(functions.flatMap { code.importsReached(from: $0, depth: 0) }.filter(LoaderCalls.isVersionQuery).map(locator.displayName))
+        for selector in LoaderCalls.versionQuerySelectors
+        where (code.callsToSelector[selector] ?? []).contains(where: { $0.caller.map(functions.contains) == true }) {
+            found.insert(selector)
         }
-        for caller in code.pathFromExported(to: function).dropLast() {
-            let own = code.importsReached(from: caller, depth: 0).filter(LoaderCalls.isVersionQuery).map(locator.displayName)
-                + LoaderCalls.versionQuerySelectors.filter { selector in (code.callsToSelector[selector] ?? []).contains { $0.caller == caller } }
-            for query in own { queries.insert("\(query) in \(locator.displayName(code.functions[caller].name))") }
-        }
-        return queries
+        return found
     }
 }
 

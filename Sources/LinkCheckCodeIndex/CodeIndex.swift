@@ -245,6 +245,13 @@ public struct CodeIndex: Sendable {
         Self.shortestPath(to: function, functions: functions) { callers[Int32($0)]?.map(Int.init) ?? [] }
     }
 
+    /// The functions that call `function` (ascending): complete for every
+    /// function a call path to a kept call site passes through, and so for
+    /// each function holding one.
+    public func callers(of function: Int) -> [Int] {
+        (callers[Int32(function)] ?? []).map(Int.init)
+    }
+
     /// ``pathFromExported(to:)`` over the callers `callers` gives
     /// (ascending): what the targeted search runs, asking for the callers of
     /// each function the search reaches, as the index answers later.

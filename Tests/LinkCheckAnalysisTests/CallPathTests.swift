@@ -72,6 +72,21 @@ import Testing
         #expect(Set(dlopen.callSites.compactMap(\.function)) == ["load_plugin", "load_named"])
     }
 
+    /// A version check in the caller guards a load (DLOP010, naming the
+    /// caller) only when every caller checks: load_shared, called from
+    /// entry_checked_too after uname and from entry_unchecked without, is
+    /// unguarded (DLOP011).
+    @Test(arguments: ["x86_64-linux-gnu", "aarch64-linux-gnu"])
+    func aLoadIsGuardedByItsCallersOnlyWhenEveryCallerChecks(target: String) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let library = try Fixtures.compile("version-guards.c", to: directory.path("libguards.so"), target: target, flags: ["-shared", "-O0"])
+        let report = CheckRun.check(paths: [library.path], rules: Self.rules, policy: Policy(extensions: ["guards": nil]), jobs: 1)
+        let checks = report.findings.filter { $0.rule.hasPrefix("DLOP01") }.map { "\($0.rule) \($0.callSites.compactMap(\.function))" }
+        #expect(checks.sorted() == ["DLOP010 [\"load_guarded\"]", "DLOP011 [\"load_shared\"]"])
+        let guarded = try #require(report.findings.first { $0.rule == "DLOP010" })
+        #expect(guarded.message.hasPrefix("load_guarded calls dlopen after a run-time OS version check (uname in entry_checked)"), "\(guarded.message)")
+    }
+
     @Test func aLoadedLibraryThatIsMissingOrSafe() throws {
         let missing = try Self.check("x86_64-linux-gnu", plugin: false, in: try Fixtures.temporaryDirectory())
         let warning = try #require(Self.finding(missing, "DLOP003", "libplugin.so"))

@@ -1,0 +1,26 @@
+// Loads guarded by the run-time OS version checks of their callers: each
+// loader does no check itself. load_guarded's one caller checks first;
+// load_shared has a caller that checks and one that does not, so the load
+// is not guarded. Built at -O0 so every call stays a call.
+// Declared here: the fixtures are built without a C library's headers.
+void *dlopen(const char *file, int mode);
+int uname(void *buffer);
+
+struct release { char fields[5][65]; };
+
+__attribute__((noinline)) static void *load_guarded(void) { return dlopen("libguarded.so", 2); }
+__attribute__((noinline)) static void *load_shared(void) { return dlopen("libshared.so", 2); }
+
+void *entry_checked(void) {
+    struct release name;
+    if (uname(&name) != 0 || name.fields[2][0] < '5') return 0;
+    return load_guarded();
+}
+
+void *entry_checked_too(void) {
+    struct release name;
+    if (uname(&name) != 0 || name.fields[2][0] < '5') return 0;
+    return load_shared();
+}
+
+void *entry_unchecked(void) { return load_shared(); }
