@@ -32,6 +32,11 @@ public struct SARIFRenderer {
                     Notification(
                         level: "error", message: Message(text: error.description),
                         locations: [Location(physicalLocation: PhysicalLocation(artifactLocation: artifact(report.file(of: error.path)), region: nil))])
+                } + report.notices.map { notice in
+                    // What the text output prints as `linkcheck: warning: …` and `linkcheck: note: …`.
+                    Notification(level: "warning", message: Message(text: notice), locations: nil)
+                } + report.remarks.map { remark in
+                    Notification(level: "note", message: Message(text: remark), locations: nil)
                 })],
             results: report.findings.map { finding in
                 let image = images[finding.image]
@@ -172,10 +177,14 @@ public struct SARIFRenderer {
         var toolExecutionNotifications: [Notification]
     }
 
+    /// A `notification` of `toolExecutionNotifications`: an input that
+    /// could not be read (an error, at its file), or a warning or note about
+    /// the run (a role name that matches nothing, an `Info.plist` that
+    /// cannot be read, folders passed over), which has no location.
     struct Notification: Encodable {
         var level: String
         var message: Message
-        var locations: [Location]
+        var locations: [Location]?
     }
 
     struct Result: Encodable {

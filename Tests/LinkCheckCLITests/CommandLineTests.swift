@@ -426,6 +426,14 @@ import Testing
                 + "though its bundle makes it an app extension (share); the name wins",
         ])
         #expect(!asApp.standardOutput.contains("PhotosShare: error:"), "an app may use anything")
+        let sarif = try Command.capture(
+            Fixtures.linkcheckExecutable, ["check", "--format", "sarif", "--app", "PhotosShare", "PhotosApp/Photos.app"], currentDirectory: images)
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(sarif.standardOutput.utf8)) as? [String: Any])
+        let invocation = ((log["runs"] as? [[String: Any]])?.first?["invocations"] as? [[String: Any]])?.first
+        let notifications = (invocation?["toolExecutionNotifications"] as? [[String: Any]])?.map {
+            "\($0["level"] ?? "") \((($0["message"] as? [String: Any])?["text"] as? String) ?? "")"
+        }
+        #expect(notifications == ["warning " + notices[0].dropFirst("linkcheck: warning: ".count)])
         let asExtension = try Command.capture(
             Fixtures.linkcheckExecutable, ["check", "--format", "json", "--extension", "PhotosShare", "PhotosApp/Photos.app"], currentDirectory: images
         )
