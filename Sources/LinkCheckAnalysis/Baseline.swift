@@ -45,7 +45,7 @@ public struct Baseline: Sendable, Equatable {
                 chain: finding.chainImages.count > 1 ? finding.chainImages.dropFirst().map(key) : nil)
         }
 
-        private enum CodingKeys: String, CodingKey {
+        fileprivate enum CodingKeys: String, CodingKey, CaseIterable {
             case rule, severity, image, symbol, chain
         }
 
@@ -137,6 +137,20 @@ public struct Baseline: Sendable, Equatable {
             throw BaselineError(message: "\(path): unsupported baseline format \(format) (this linkcheck reads format \(Self.format))")
         }
         entries = Set(try decode(File.self).findings)
+        if let unknown = Self.unknownKeys(in: data).first { throw problem("\(unknown): unknown key") }
+    }
+
+    /// The JSON paths of keys a baseline has no use for (`$.bogus`,
+    /// `$.findings[2].note`), in document order: read as strictly as
+    /// `linkcheck.json`, so a misspelt key is never silently ignored.
+    private static func unknownKeys(in data: Data) -> [String] {
+        guard let top = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [] }
+        var unknown = top.keys.filter { !["format", "findings"].contains($0) }.sorted().map { "$.\($0)" }
+        let known = Set(Entry.CodingKeys.allCases.map(\.rawValue))
+        for (index, entry) in (top["findings"] as? [[String: Any]] ?? []).enumerated() {
+            unknown += entry.keys.filter { !known.contains($0) }.sorted().map { "$.findings[\(index)].\($0)" }
+        }
+        return unknown
     }
 
     /// A decoding error as `JSON path: problem`.

@@ -45,6 +45,9 @@ import Testing
             (#"{"format": 2, "format": 2, "findings": []}"#,
              "not a linkcheck baseline: $.format: key 'format' appears more than once in this object (only one of the values would be used)"),
             (#"{"format": 3, "findings": []}"#, "unsupported baseline format 3 (this linkcheck reads format 2)"),
+            (#"{"format": 2, "findings": [{"rule": "AEX001", "severity": "error", "image": "libA.so", "bogus": 1}]}"#,
+             "not a linkcheck baseline: $.findings[0].bogus: unknown key"),
+            (#"{"format": 2, "findings": [], "comment": "x"}"#, "not a linkcheck baseline: $.comment: unknown key"),
         ] {
             try text.write(to: file, atomically: true, encoding: .utf8)
             let result = try Command.linkcheck(["check", "--baseline", file.path, library])
