@@ -17,6 +17,10 @@ public struct BundleExecutableProblem: Error, Sendable, Hashable, CustomStringCo
         /// A symbolic link to `target` (resolved), outside the bundle: a
         /// bundle's executable is its own file.
         case linkOutsideBundle(target: String)
+        /// The name is no file name: empty, `.`, `..`, or a path
+        /// (`../../Photos`, `/tmp/x`), which would leave the executable
+        /// folder.
+        case notAFileName
     }
 
     /// The executable's name: `CFBundleExecutable`, or the bundle's name
@@ -40,6 +44,9 @@ public struct BundleExecutableProblem: Error, Sendable, Hashable, CustomStringCo
     /// `no executable: its Info.plist's CFBundleExecutable is 'PhotosShare',
     /// and PhotosShare.appex/PhotosShare does not exist`.
     public var description: String {
+        if reason == .notAFileName {
+            return "no executable: its Info.plist's CFBundleExecutable is '\(executable)', which is not a file name in the bundle"
+        }
         let name = fromInfoPlist
             ? "its Info.plist's CFBundleExecutable is '\(executable)'"
             : "no Info.plist of it names its executable (CFBundleExecutable), so it is looked for as '\(executable)', the bundle's name"
@@ -49,6 +56,7 @@ public struct BundleExecutableProblem: Error, Sendable, Hashable, CustomStringCo
         case .danglingLink(let target): "is a symbolic link to \(target), which does not exist"
         case .linkLoop: "is a symbolic link loop"
         case .linkOutsideBundle(let target): "is a symbolic link to \(target), outside the bundle"
+        case .notAFileName: "is not a file name"
         }
         return "no executable: \(name), and \(place) \(what)"
     }

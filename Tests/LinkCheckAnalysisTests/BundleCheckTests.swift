@@ -319,6 +319,25 @@ import Testing
         #expect(!report.images.contains { $0.role == .extension && $0.extensionType == "share" })
     }
 
+    /// A CFBundleExecutable that is no file name (a path out of the
+    /// executable folder, an absolute path, nothing) names no executable of
+    /// the bundle's: an error that says so, not one about links.
+    @Test(arguments: ["../../Shop", "/tmp/Share", ""])
+    func anExtensionWhoseExecutableNameIsNoFileName(name: String) throws {
+        let (copy, app) = try Self.shopCopy { app in
+            let info = app.appendingPathComponent("PlugIns/Share.appex/Info.plist")
+            var plist = try #require(try PropertyListSerialization.propertyList(from: Data(contentsOf: info), format: nil) as? [String: Any])
+            plist["CFBundleExecutable"] = name
+            try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0).write(to: info)
+        }
+        defer { withExtendedLifetime(copy) {} }
+        let report = try Self.check(app)
+        #expect(Self.bundleErrors(report, in: app) == [
+            "Shop.app/PlugIns/Share.appex: no executable: its Info.plist's CFBundleExecutable is '\(name)', which is not a file name in the bundle",
+        ])
+        #expect(report.exitStatus == 2)
+    }
+
     /// The executable is there under another name than CFBundleExecutable's:
     /// the bundle is an error, and the file is still checked (as a
     /// framework: nothing says it is the extension).

@@ -17,9 +17,15 @@ extension BundleFolder {
     ///   bundle with no link on it (`Kit.framework/Versions/A/Kit`): the
     ///   path discovery names it by; or why there is none, for the first
     ///   place looked at: nothing there, not a regular file, a link that
-    ///   dangles, loops or leads out of the bundle.
+    ///   dangles, loops or leads out of the bundle; or a name that is no
+    ///   file name (empty, or a path: `../../Photos`).
     func findExecutable(version: String?) -> Result<String, BundleExecutableProblem> {
         let places = [executablePath(version: version)] + (layout == .versioned ? [executableName] : [])
+        // CFBundleExecutable names a file in the bundle's executable folder, never a path.
+        guard !executableName.isEmpty, !executableName.contains("/"), executableName != ".", executableName != ".." else {
+            return .failure(BundleExecutableProblem(
+                executable: executableName, fromInfoPlist: info?.executable != nil, place: folderName + "/" + places[0], reason: .notAFileName))
+        }
         var first: BundleExecutableProblem.Reason?
         for place in places {
             switch file(at: place) {
