@@ -40,13 +40,18 @@ extension OwnFindings {
     /// the image's own references match already (``objcFindings()``) are
     /// left out.
     ///
-    /// Without call sites (``code`` is `nil`), the class's and selector's
-    /// names among the image's strings, or the selector among its
+    /// Where which class a look-up is given is not known, the class's and
+    /// selector's names among the image's strings, or the selector among its
     /// references, together with an import of a look-up function, make a
-    /// warning at most (``Finding/unconfirmed``) that says why: which name
-    /// the look-up is passed is not known.
+    /// warning at most (``Finding/unconfirmed``) that says why: without call
+    /// sites (``code`` is `nil`), and with them for a look-up call that is
+    /// passed no literal (`NSClassFromString(name)` in a wrapper), whose
+    /// calls are then the call sites, or a look-up function imported but
+    /// never seen called. So call sites never give less than their absence.
     func objcByNameFindings() -> [Finding] {
         guard rules.hasObjCMatchers else { return [] }
+        let lookUps = Set(image.imports.map(\.name)).intersection(ObjCByName.classLookUps).sorted()
+        guard !lookUps.isEmpty else { return [] }
         let names = rules.objcMethodNames
         let direct = Set(matches.objc.map(\.rule.id))
         func methods(classes: Set<String>, selectors: Set<String>) -> [(RuleMatch, ObjCName)] {
@@ -57,12 +62,14 @@ extension OwnFindings {
                 return (match, name)
             }
         }
-        guard let code else {
-            let lookUps = Set(image.imports.map(\.name)).intersection(ObjCByName.classLookUps).sorted()
-            guard !lookUps.isEmpty else { return [] }
+        /// The warnings from the strings, references and look-up imports,
+        /// but for the rules `confirmed`; `why` says why the name a look-up
+        /// is passed is not known, `sites` are the look-ups concerned.
+        func unconfirmed(why: String, sites: [CallSite], except confirmed: Set<String> = []) -> [Finding] {
             let strings = Set(image.stringLiterals)
             let references = Set(image.selectorReferences)
             return methods(classes: names.classes.intersection(strings), selectors: references.union(names.selectors.intersection(strings)))
+                .filter { !confirmed.contains($0.0.rule.id) }
                 .map { match, name in
                     let selector = name.selector!
                     let held = strings.contains(selector)
@@ -71,17 +78,21 @@ extension OwnFindings {
                     var finding = finding(
                         match, kind: .objcByName, subject: name.description, demangled: nil,
                         detail: "\(held) and imports \(lookUps.joined(separator: ", ")), so it may look up \(name.className) by name"
-                            + " and send \(selector); a warning at most, since \(unseenCalls ?? "its call sites were not analysed")"
-                            + " and which name the look-up is passed is not known")
+                            + " and send \(selector); a warning at most, since \(why)")
                     finding.severity = min(finding.severity, .warning)
                     finding.unconfirmed = true
+                    if let code { locator.locate(&finding, sites: sites, in: code, api: name.description) }
                     return finding
                 }
         }
+        guard let code else {
+            return unconfirmed(
+                why: "\(unseenCalls ?? "its call sites were not analysed") and which name the look-up is passed is not known", sites: [])
+        }
         /// Name → the calls to `functions` that pass it, and which of them.
-        func calls(to functions: Set<String>, passing wanted: Set<String>) -> [String: (sites: [CallSite], functions: [String])] {
+        func calls(to functions: [String], passing wanted: Set<String>) -> [String: (sites: [CallSite], functions: [String])] {
             var found: [String: (sites: [CallSite], functions: [String])] = [:]
-            for function in functions.sorted() {
+            for function in functions {
                 for site in code.callsToImport[function] ?? [] {
                     guard let name = LoaderCalls.literalArgument(site, where: wanted.contains) else { continue }
                     found[name, default: ([], [])].sites.append(site)
@@ -90,10 +101,9 @@ extension OwnFindings {
             }
             return found
         }
-        let lookedUp = calls(to: ObjCByName.classLookUps, passing: names.classes)
-        guard !lookedUp.isEmpty else { return [] }
-        let made = calls(to: ObjCByName.selectorMakers, passing: names.selectors)
-        return methods(classes: Set(lookedUp.keys), selectors: Set(image.selectorReferences).union(made.keys)).map { match, name in
+        let lookedUp = calls(to: lookUps, passing: names.classes)
+        let made = calls(to: ObjCByName.selectorMakers.sorted(), passing: names.selectors)
+        let confirmed = methods(classes: Set(lookedUp.keys), selectors: Set(image.selectorReferences).union(made.keys)).map { match, name in
             let selector = name.selector!
             let lookUp = lookedUp[name.className]!
             let how: String
@@ -111,5 +121,25 @@ extension OwnFindings {
             locator.locate(&finding, sites: sites.sorted { $0.address < $1.address }, in: code, api: name.description)
             return finding
         }
+        // The look-ups passed no literal (a wrapper's parameter), and those
+        // imported but never seen called.
+        let unknown = lookUps.flatMap { function in
+            (code.callsToImport[function] ?? []).filter {
+                $0.firstArgument == nil && LoaderCalls.literalArgument($0, where: names.classes.contains) == nil
+            }
+        }.sorted { $0.address < $1.address }
+        let uncalled = lookUps.filter { code.callsToImport[$0]?.isEmpty ?? true }
+        var reasons: [String] = []
+        if !unknown.isEmpty {
+            let callers = unknown.map { site in site.caller.map { locator.displayName(code.functions[$0].name) } ?? "code no symbol covers" }
+            var listed: [String] = []
+            for caller in callers where !listed.contains(caller) { listed.append(caller) }
+            reasons.append("the look-up is passed no literal in \(listed.joined(separator: ", "))")
+        }
+        if !uncalled.isEmpty { reasons.append("no call to \(uncalled.joined(separator: ", ")) was found") }
+        guard !reasons.isEmpty else { return confirmed }
+        return confirmed + unconfirmed(
+            why: "which name the look-up is passed is not known (\(reasons.joined(separator: "; ")))", sites: unknown,
+            except: Set(confirmed.map(\.rule)))
     }
 }

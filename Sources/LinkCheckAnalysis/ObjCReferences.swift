@@ -8,11 +8,12 @@ extension OwnFindings {
     /// `UIApplication.shared` is a message send (`ldr x1,
     /// selref(sharedApplication); bl _objc_msgSend`), so no symbol shows it.
     /// The message sends of the selector to the class (``CodeIndex/messageSends(of:to:classMethod:)``)
-    /// are its call sites. A reference to a class the image defines counts
-    /// for its superclasses (``BinaryImage/objcSuperclasses``): `[MyApp
-    /// sharedApplication]`, where `MyApp : UIApplication`, is a use of
-    /// `+[UIApplication sharedApplication]`, and the finding names the
-    /// subclass.
+    /// are its call sites. A class the image defines counts as a reference
+    /// to its superclasses (``BinaryImage/objcSuperclasses``): `[MyApp
+    /// sharedApplication]`, or `[self sharedApplication]` in a method of
+    /// `MyApp`, where `MyApp : UIApplication`, is a use of `+[UIApplication
+    /// sharedApplication]` (the sends to `self`, whose class is not known,
+    /// are call sites), and the finding names the subclass.
     func objcFindings() -> [Finding] {
         matches.objc.map { match in
             guard case .objc(let name) = match.matcher else { preconditionFailure("an objc match has an objc matcher") }

@@ -17,8 +17,8 @@ public struct SymbolMatches: Sendable {
     public let definitions: [(symbol: Symbol, matches: [RuleMatch])]
     /// The rules the image's Objective-C class and selector references
     /// match (``RuleSet/rules(matchingClasses:selectors:unsafeOnly:)``), a
-    /// reference to a class of the image's own counting for its
-    /// superclasses too (``BinaryImage/objcSuperclasses``).
+    /// class the image defines counting as a reference to its superclasses
+    /// (``BinaryImage/objcSuperclasses``).
     public let objc: [RuleMatch]
     /// Whether the image imports a function that looks an Objective-C
     /// class up by name (``ObjCByName/classLookUps``) while some rule has

@@ -47,12 +47,13 @@ public struct BinaryImage: Sendable, Equatable {
     /// Objective-C classes the code references (`__objc_classrefs`), by
     /// name, sorted, each once.
     public var objcClassReferences: [String]
-    /// For each class of ``objcClassReferences`` that the image defines
-    /// itself, its superclasses, nearest first, up to the first one another
-    /// image defines: `MyApp` → `[UIApplication]` for `@interface MyApp :
+    /// For each class the image defines (Mach-O: `__objc_classlist`, and the
+    /// classes of its own that ``objcClassReferences`` names), its
+    /// superclasses, nearest first, up to the first one another image
+    /// defines: `MyApp` → `[UIApplication]` for `@interface MyApp :
     /// UIApplication` (Mach-O: the `class_t` `superclass` fields, to the
-    /// import bound into the last). A message to the class can reach their
-    /// methods.
+    /// import bound into the last). Defining the class uses them: a message
+    /// to it, or to `self` in its methods, can reach their methods.
     public var objcSuperclasses: [String: [String]]
     /// Objective-C selectors the code references (`__objc_selrefs`,
     /// `objc_msgSend$sel` stubs), sorted, each once.

@@ -76,6 +76,9 @@ public struct MachOImage: Sendable {
     public var relocations: [Relocation]
     /// `__objc_classrefs` slots and the class each refers to.
     public var classReferences: [ObjCClassReference]
+    /// The classes the image defines (`__objc_classlist`), with their
+    /// superclasses.
+    public var classDefinitions: [ObjCClassDefinition]
     /// `__objc_selrefs` slots and the selector each refers to.
     public var selectorReferences: [SelectorReference]
     /// `__objc_stubs` stubs (`objc_msgSend$selector`, Xcode 14+).

@@ -126,7 +126,8 @@ public enum MachOReader {
             definitions: definitions,
             objcClassReferences: Array(Set(image.classReferences.compactMap(\.className))).sorted(),
             objcSuperclasses: Dictionary(
-                image.classReferences.filter { !$0.superclasses.isEmpty }.map { ($0.className, $0.superclasses) },
+                (image.classReferences.map { ($0.className, $0.superclasses) } + image.classDefinitions.map { ($0.className, $0.superclasses) })
+                    .filter { !$0.1.isEmpty },
                 uniquingKeysWith: { first, _ in first }),
             selectorReferences: Array(Set(image.selectorReferences.compactMap(\.selector) + image.objcStubs.map(\.selector))).sorted(),
             stringLiterals: stringLiterals(of: image),

@@ -29,6 +29,26 @@ public struct ObjCClassReference: Sendable, Hashable {
     }
 }
 
+/// A class the image defines: a `__objc_classlist` slot and the `class_t`
+/// it points to. Defining a class uses its superclasses even when no code
+/// references it (`[self sharedApplication]` in a method of `MyApp :
+/// UIApplication` loads no class reference).
+public struct ObjCClassDefinition: Sendable, Hashable {
+    /// The virtual address of its `class_t`.
+    public var address: UInt64
+    /// Its name: the `_OBJC_CLASS_$_` symbol at ``address``, else the name
+    /// in its `class_ro_t`.
+    public var className: String
+    /// Its superclasses, nearest first, as ``ObjCClassReference/superclasses``.
+    public var superclasses: [String]
+
+    public init(address: UInt64, className: String, superclasses: [String]) {
+        self.address = address
+        self.className = className
+        self.superclasses = superclasses
+    }
+}
+
 /// A `__objc_selrefs` slot: code loads the selector it refers to from it
 /// before `objc_msgSend`.
 public struct SelectorReference: Sendable, Hashable {
@@ -99,6 +119,32 @@ enum ObjCReferences {
             }
         }
         return references
+    }
+
+    /// The class of every slot of every `__objc_classlist` section (each
+    /// slot points to a `class_t` of the image), with its superclasses;
+    /// slots whose class cannot be named are counted in a warning.
+    static func classDefinitions(_ context: ReadContext, warnings: inout Warnings) -> [ObjCClassDefinition] {
+        var definitions: [ObjCClassDefinition] = []
+        let pointerSize = UInt64(context.header.pointerSize)
+        for (number, section) in context.contentSections(named: "__objc_classlist") {
+            var unresolved = 0
+            for index in 0..<(section.size / pointerSize) {
+                if case .address(let target) = context.slot(section: number, offset: index * pointerSize),
+                   let name = localClassName(context, at: target) {
+                    definitions.append(ObjCClassDefinition(
+                        address: target, className: name, superclasses: superclasses(context, ofClassAt: target)))
+                } else {
+                    unresolved += 1
+                }
+            }
+            if unresolved > 0 {
+                warnings.add(
+                    "section \(section.qualifiedName)", at: context.image.fileOffset &+ Int(section.fileOffset),
+                    "\(unresolved) classes that could not be named")
+            }
+        }
+        return definitions
     }
 
     /// Every slot of every `__objc_selrefs` section whose selector string

@@ -8,8 +8,9 @@ import Testing
 /// `objc_getClass("UIApplication")` with a selector made from its name):
 /// the class+selector rules match with their own severity when the calls'
 /// literal arguments name the class and the selector, and only as a warning
-/// from strings and imports when call sites are not analysed; strings alone
-/// are no use by name.
+/// from strings and imports when which class is looked up is not known (call
+/// sites not analysed, a look-up passed no literal, or never seen called);
+/// strings alone are no use by name.
 @Suite struct ObjCByNameTests {
     /// A framework built from `sources` (in `Tests/Fixtures/MachO`), thin
     /// arm64, bind opcodes, flagged `MH_APP_EXTENSION_SAFE`.
@@ -64,5 +65,54 @@ import Testing
             "holds the strings \"UIApplication\" and \"sharedApplication\" and imports NSClassFromString, so it may look up UIApplication by name and send sharedApplication; a warning at most, since call sites were not analysed (--no-call-sites) and which name the look-up is passed is not known: "))
         #expect(finding.callSites.isEmpty)
         #expect(unanalysed.images.map(\.verdict) == [.extensionSafe])
+    }
+
+    /// `NSClassFromString` and `NSSelectorFromString` called from wrappers
+    /// (`wr_lookup(@"UIApplication")`): at the look-up call no literal shows
+    /// the class. Call sites once gave nothing (safe) where `--no-call-sites`
+    /// warned; now they give the same warning, from the look-up's caller.
+    @Test func aLookUpThroughAWrapperIsTheWarningWithoutCallSites() throws {
+        let path = try Self.framework("Wrapper", "by-name-wrapper.m")
+        let targeted = try Self.check(path)
+        let full = try Self.check(path, callSites: .full)
+        #expect(CallSiteModeTests.answers(targeted) == CallSiteModeTests.answers(full))
+        let unanalysed = try Self.check(path, callSites: nil)
+        let held = "holds the strings \"UIApplication\" and \"sharedApplication\" and imports NSClassFromString, so it may look up UIApplication by name and send sharedApplication; a warning at most, since "
+        for (report, why, sites) in [
+            (targeted, "which name the look-up is passed is not known (the look-up is passed no literal in wr_lookup): ", ["wr_lookup"]),
+            (unanalysed, "call sites were not analysed (--no-call-sites) and which name the look-up is passed is not known: ", []),
+        ] {
+            #expect(report.findings.filter { $0.kind == .objcByName }.count == 1)
+            let finding = try #require(report.findings.first { $0.rule == "AEX001" })
+            #expect(finding.kind == .objcByName)
+            #expect(finding.severity == .warning)
+            #expect(finding.unconfirmed)
+            #expect(finding.symbol == "+[UIApplication sharedApplication]")
+            #expect(finding.message.hasPrefix(held + why + "UIApplication.shared is unavailable"))
+            #expect(finding.callSites.map(\.label) == sites)
+            #expect(report.images.map(\.verdict) == [.extensionSafe])
+        }
+    }
+
+    /// `NSClassFromString` called through a pointer: no call to it is
+    /// seen, so call sites give the warning that their absence gives.
+    @Test func aLookUpThroughAPointerIsTheWarningWithoutCallSites() throws {
+        let path = try Self.framework("Pointer", "by-name-pointer.m")
+        let targeted = try Self.check(path)
+        #expect(CallSiteModeTests.answers(targeted) == CallSiteModeTests.answers(try Self.check(path, callSites: .full)))
+        let held = "holds the string \"UIApplication\", references the selector sharedApplication and imports NSClassFromString, so it may look up UIApplication by name and send sharedApplication; a warning at most, since "
+        for (report, why) in [
+            (targeted, "which name the look-up is passed is not known (no call to NSClassFromString was found): "),
+            (try Self.check(path, callSites: nil), "call sites were not analysed (--no-call-sites) and which name the look-up is passed is not known: "),
+        ] {
+            #expect(report.findings.filter { $0.kind == .objcByName }.count == 1)
+            let finding = try #require(report.findings.first { $0.rule == "AEX001" })
+            #expect(finding.kind == .objcByName)
+            #expect(finding.severity == .warning)
+            #expect(finding.unconfirmed)
+            #expect(finding.message.hasPrefix(held + why + "UIApplication.shared is unavailable"))
+            #expect(finding.callSites.isEmpty)
+            #expect(report.images.map(\.verdict) == [.extensionSafe])
+        }
     }
 }

@@ -1,25 +1,35 @@
 import Foundation
 import LinkCheckAnalysis
+import LinkCheckCodeIndex
 import LinkCheckImage
 import LinkCheckInspection
 import LinkCheckMachO
 import LinkCheckTestSupport
 import Testing
 
-/// A class reference to a class the image defines counts for its
-/// superclasses: `[SAApplication sharedApplication]`, where `SAApplication :
-/// UIApplication`, is a use of `+[UIApplication sharedApplication]`, from
-/// bind opcodes and from chained fixups, on arm64 and x86_64.
+/// A class the image defines counts as a reference to its superclasses:
+/// `[SAApplication sharedApplication]`, or `[self sharedApplication]` in a
+/// method of `SSApplication`, where both are subclasses of UIApplication, is
+/// a use of `+[UIApplication sharedApplication]`, from bind opcodes and from
+/// chained fixups, on arm64 and x86_64.
 @Suite struct ObjCSubclassTests {
     static let builds: [(MachOFixtures.Linker, MachOFixtures.Target)] = [
         (.opcodes, .arm64), (.chainedFixups, .arm64), (.opcodes, .x86_64Simulator), (.chainedFixups, .x86_64Simulator),
     ]
 
-    static func framework(_ linker: MachOFixtures.Linker, _ target: MachOFixtures.Target) throws -> URL {
+    /// A framework built from `source` (in `Tests/Fixtures/MachO`) against
+    /// the stand-in SDK, not flagged `MH_APP_EXTENSION_SAFE`.
+    static func framework(
+        _ linker: MachOFixtures.Linker, _ target: MachOFixtures.Target, source: String = "subclass-app.m", name: String = "Sub"
+    ) throws -> URL {
         try MachOFixtures.link(MachOFixtures.Image(
-            sources: MachOFixtures.sources("subclass-app.m"), product: .dylib(installName: "@rpath/Sub.framework/Sub"),
+            sources: MachOFixtures.sources(source), product: .dylib(installName: "@rpath/\(name).framework/\(name)"),
             target: target, linker: linker, frameworks: ["UIKit", "Foundation", "CoreFoundation"]),
-            to: try Fixtures.temporaryDirectory().path("Sub"))
+            to: try Fixtures.temporaryDirectory().path(name))
+    }
+
+    static func check(_ path: URL, callSites: CallSiteMode?) throws -> Report {
+        CheckRun.check(paths: [path.path], rules: try MachOAnalysisTests.defaultRules(), policy: Policy(), callSites: callSites, jobs: 1)
     }
 
     @Test(arguments: builds)
@@ -50,5 +60,50 @@ import Testing
             "references -[UIApplication openURL:] (the classes SAApplication, SAGrandchild, subclasses of UIApplication, and the selector openURL:): "))
         #expect(open.callSites.map(\.label) == ["sa_open"])
         #expect(report.images.map(\.verdict) == [.unsafe])
+    }
+
+    /// `SSApplication : UIApplication` sends `sharedApplication` to `self`
+    /// (`[self sharedApplication]`, `[[self class] sharedApplication]`): the
+    /// image has the selector reference but no class reference at all, only
+    /// the superclass field bound to `_OBJC_CLASS_$_UIApplication`. Defining
+    /// the subclass uses UIApplication; the sends to `self`, whose class is
+    /// not known, are the call sites. Once called safe in fact (FLAG001,
+    /// exit 0) in every call-site mode.
+    @Test(arguments: builds)
+    func aSubclassSendingTheClassMethodToItselfIsUnsafe(linker: MachOFixtures.Linker, target: MachOFixtures.Target) throws {
+        let path = try Self.framework(linker, target, source: "subclass-self-send.m", name: "SelfSend")
+        let image = try #require(try MachOReader.read(path: path.path).first)
+        #expect(image.objcClassReferences == [])
+        #expect(image.objcSuperclasses == ["SSApplication": ["UIApplication"]])
+        let targeted = try Self.check(path, callSites: .targeted)
+        let full = try Self.check(path, callSites: .full)
+        #expect(CallSiteModeTests.answers(targeted) == CallSiteModeTests.answers(full))
+        for (report, sites) in [(targeted, ["+[SSApplication mine]", "-[SSApplication inst]"]), (try Self.check(path, callSites: nil), [])] {
+            #expect(report.findings.map(\.rule).sorted() == ["AEX001", "FLAG001"])
+            #expect(report.findings.first { $0.rule == "FLAG001" }?.message.hasPrefix(
+                "SelfSend.framework is not built with -application_extension (no MH_APP_EXTENSION_SAFE), and it uses APIs unavailable in app extensions (below)") == true)
+            let shared = try #require(report.findings.first { $0.rule == "AEX001" })
+            #expect(shared.kind == .objcReference)
+            #expect(shared.severity == .error)
+            #expect(shared.symbol == "+[UIApplication sharedApplication]")
+            #expect(shared.message.hasPrefix(
+                "references +[UIApplication sharedApplication] (the class SSApplication, a subclass of UIApplication, and the selector sharedApplication): UIApplication.shared is unavailable"))
+            #expect(shared.callSites.map(\.label) == sites)
+            #expect(report.images.map(\.verdict) == [.unsafe])
+        }
+    }
+
+    /// A subclass of UIApplication that never references a selector a rule
+    /// names gives nothing: a class+selector rule needs the selector too.
+    @Test(arguments: [CallSiteMode.targeted, .full, nil])
+    func aSubclassWithoutTheRulesSelectorGivesNothing(callSites: CallSiteMode?) throws {
+        let path = try Self.framework(.chainedFixups, .arm64, source: "subclass-quiet.m", name: "Quiet")
+        let image = try #require(try MachOReader.read(path: path.path).first)
+        #expect(image.objcSuperclasses == ["SQApplication": ["UIApplication"]])
+        let report = try Self.check(path, callSites: callSites)
+        #expect(report.findings.map(\.rule) == ["FLAG001"])
+        #expect(report.findings.first?.message.hasPrefix(
+            "Quiet.framework is not built with -application_extension (no MH_APP_EXTENSION_SAFE), though it uses no API unavailable in app extensions: it is safe in fact") == true)
+        #expect(report.images.map(\.verdict) == [.extensionSafe])
     }
 }
