@@ -2,10 +2,10 @@ import Foundation
 import LinkCheckImage
 import LinkCheckInspection
 
-/// What one outermost bundle among the inputs holds, as its images'
-/// placements say (the roles its bundles give, before `--extension`,
-/// `--app` and `linkcheck.json`): the apps, the extensions with their
-/// types, the embedded frameworks, an xcframework's libraries.
+/// What one outermost bundle among the inputs holds, with the roles its
+/// images were checked in (those its bundles give, or those `--extension`,
+/// `--app` and `linkcheck.json` gave instead): the apps, the extensions with
+/// their types, the embedded frameworks, an xcframework's libraries.
 public struct BundleSummary: Sendable, Equatable {
     /// The outermost bundle (`Photos.app`, `SnapKit.xcframework`).
     public var bundle: BundleFolder
@@ -48,15 +48,18 @@ public struct BundleSummary: Sendable, Equatable {
         var frameworks: [String: Bool] = [:]
         var libraries: [String: XCFrameworkLibrary] = [:]
         for (image, placement) in members {
-            switch placement.role {
-            case .app: apps.insert(placement.innermost.path)
-            case .appExtension(let type):
-                extensions[placement.innermost.path] = Extension(
-                    name: placement.innermost.name, type: type, extensionPoint: placement.innermost.info?.extensionPoint)
-            case .framework:
+            // The bundle's executable is named by its bundle; any other image by its own name.
+            let own = placement.isExecutable ? placement.innermost.path : image.identity.path
+            switch image.role {
+            case .app: apps.insert(own)
+            case .extension:
+                extensions[own] = Extension(
+                    name: placement.isExecutable ? placement.innermost.name : image.shortName, type: image.extensionType,
+                    extensionPoint: placement.isExecutable ? placement.innermost.info?.extensionPoint : nil)
+            case .framework where placement.role != nil:
                 let key = placement.innermost.kind == .framework ? placement.innermost.path : image.identity.path
                 frameworks[key] = (frameworks[key] ?? true) && image.fileType == .relocatableObject
-            case nil: break
+            case .framework: break
             }
             if let library = placement.library { libraries[library.identifier] = library }
         }

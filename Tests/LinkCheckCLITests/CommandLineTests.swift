@@ -426,6 +426,7 @@ import Testing
                 + "though its bundle makes it an app extension (share); the name wins",
         ])
         #expect(!asApp.standardOutput.contains("PhotosShare: error:"), "an app may use anything")
+        #expect(asApp.standardOutput.hasPrefix("PhotosApp/Photos.app: 2 apps, 0 extensions, 6 embedded frameworks\n"), "the roles checked")
         let sarif = try Command.capture(
             Fixtures.linkcheckExecutable, ["check", "--format", "sarif", "--app", "PhotosShare", "PhotosApp/Photos.app"], currentDirectory: images)
         let log = try #require(try JSONSerialization.jsonObject(with: Data(sarif.standardOutput.utf8)) as? [String: Any])
