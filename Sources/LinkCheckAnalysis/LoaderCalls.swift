@@ -82,11 +82,6 @@ public enum LoaderCalls {
         }
     }
 
-    /// Run-time OS version queries: `uname(2)`, Foundation's
-    /// `ProcessInfo.operatingSystemVersion` and `isOperatingSystemAtLeast`,
-    /// UIKit's `UIDevice.systemVersion`, clang's `@available` helpers.
-    /// Mangled Swift names hold the identifiers verbatim, so raw names are
-    /// searched without demangling.
     /// Objective-C selectors that query the OS version: `-[UIDevice
     /// systemVersion]`, `-[NSProcessInfo operatingSystemVersion]`,
     /// `-[NSProcessInfo isOperatingSystemAtLeastVersion:]` and
@@ -95,9 +90,16 @@ public enum LoaderCalls {
         "systemVersion", "operatingSystemVersion", "isOperatingSystemAtLeastVersion:", "operatingSystemVersionString",
     ]
 
+    /// Run-time OS version queries: `uname(2)`, Foundation's
+    /// `ProcessInfo.operatingSystemVersion` and `isOperatingSystemAtLeast`,
+    /// UIKit's `UIDevice.systemVersion`, clang's `@available` helpers and
+    /// the Swift standard library's `#available` one
+    /// (`_stdlib_isOSVersionAtLeast`). Mangled Swift names hold the
+    /// identifiers verbatim, so raw names are searched without demangling.
     @Sendable static func isVersionQuery(_ name: String) -> Bool {
         name == "uname" || name == "__isOSVersionAtLeast" || name == "__isPlatformVersionAtLeast"
             || name == "_availability_version_check"
-            || ["operatingSystemVersion", "isOperatingSystemAtLeast", "13systemVersion"].contains { name.contains($0) }
+            || ["operatingSystemVersion", "isOperatingSystemAtLeast", "13systemVersion", "_stdlib_isOSVersionAtLeast"]
+                .contains { name.contains($0) }
     }
 }

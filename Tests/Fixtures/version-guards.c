@@ -1,7 +1,8 @@
 // Loads guarded by the run-time OS version checks of their callers: each
 // loader does no check itself. load_guarded's one caller checks first;
 // load_shared has a caller that checks and one that does not, so the load
-// is not guarded. Built at -O0 so every call stays a call.
+// is not guarded; load_available's caller checks as Swift's #available
+// does. Built at -O0 so every call stays a call.
 // Declared here: the fixtures are built without a C library's headers.
 void *dlopen(const char *file, int mode);
 int uname(void *buffer);
@@ -24,3 +25,14 @@ void *entry_checked_too(void) {
 }
 
 void *entry_unchecked(void) { return load_shared(); }
+
+// What Swift's `if #available(iOS 17, *)` calls: the standard library's
+// _stdlib_isOSVersionAtLeast, by its mangled name.
+int stdlib_is_os_version_at_least(long major, long minor, long patch) __asm__("$ss26_stdlib_isOSVersionAtLeastyBi1_Bw_BwBwtF");
+
+__attribute__((noinline)) static void *load_available(void) { return dlopen("libavailable.so", 2); }
+
+void *entry_available(void) {
+    if (!stdlib_is_os_version_at_least(17, 0, 0)) return 0;
+    return load_available();
+}
