@@ -58,13 +58,13 @@ import Testing
 
     static let sets = ["toolchain", "system", "corpus", "samples", "fixtures"]
 
-    /// The ELF fixtures of call sites and loader calls (x86_64 and aarch64,
-    /// with their symbols and stripped), built into `directory`, and every
-    /// Mach-O fixture.
+    /// The ELF fixtures of call sites, conditional tail calls and loader
+    /// calls (x86_64 and aarch64, with their symbols and stripped), built
+    /// into `directory`, and every Mach-O fixture.
     static func fixtureImages(in directory: TemporaryDirectory) throws -> [String] {
         var paths: [String] = []
         for target in ["x86_64-linux-gnu", "aarch64-linux-gnu"] {
-            for source in ["callsites.c", "loader-names.c"] {
+            for source in ["callsites.c", "conditional-tail-calls.c", "loader-names.c"] {
                 for (suffix, strip) in [("", [String]()), ("-stripped", ["-Wl,-s"])] {
                     let output = directory.path("\(target)-\(source)\(suffix).so")
                     paths.append(try Fixtures.compile(source, to: output, target: target, flags: ["-shared", "-O2"] + strip).path)
