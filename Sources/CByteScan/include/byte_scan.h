@@ -58,7 +58,8 @@ void linkcheck_scan_x86(
 
 /// Scans the 4-byte words at `from`, `from + 4`, … before `to` (aarch64
 /// code whose byte 0 is at virtual address `address`, `count` bytes
-/// readable) for `b`/`bl` and the conditional branches to `direct`, `ldr` literal from `slots`, and
+/// readable) for `b`/`bl` and the conditional branches (`b.cond`,
+/// `cbz`/`cbnz`, `tbz`/`tbnz`) to `direct`, `ldr` literal from `slots`, and
 /// `adrp`/`adr` within `reach` (an `adr` also 256 bytes below) of an
 /// address of `sorted_slots` (ascending, `slot_count` of them).
 void linkcheck_scan_arm64(
