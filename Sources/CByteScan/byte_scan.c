@@ -18,12 +18,13 @@ uint32_t linkcheck_address_mark(const linkcheck_address_table *table, uint64_t a
 }
 
 /// By byte: 1 E8/E9 (call, jmp rel32), 2 a ModRM byte with mod 00 and r/m
-/// 101 (RIP+disp32), 3 EB (jmp rel8), 0 none of them.
+/// 101 (RIP+disp32), 3 EB (jmp rel8) and 70-7F (jcc rel8), 4 0F (the first
+/// byte of 0F 80-8F, jcc rel32), 0 none of them.
 static const uint8_t x86_classes[256] = {
-    0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0,
+    0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 0, 4, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0,
     0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -46,12 +47,16 @@ void linkcheck_scan_x86(
         uint8_t kind = x86_classes[bytes[offset]];
         if (kind == 0) continue;
         uint32_t mark = 0;
-        if (kind == 1) {
-            if (offset + 5 <= count) mark = linkcheck_address_mark(direct, address + offset + 5 + (int64_t)load32(bytes + offset + 1));
+        if (kind == 1 || kind == 4) {
+            // The displacement follows the opcode: E8/E9, or 0F 8x.
+            size_t opcode = kind == 1 ? 1 : 2;
+            if (kind == 4 && (offset + 1 >= count || (bytes[offset + 1] & 0xf0) != 0x80)) continue;
+            if (offset + opcode + 4 <= count)
+                mark = linkcheck_address_mark(direct, address + offset + opcode + 4 + (int64_t)load32(bytes + offset + opcode));
             if (mark) found(context, offset, linkcheck_place_direct, mark, 0, 0);
-            if (wrapping && offset + 3 <= count) {
-                int16_t rel16 = (int16_t)(bytes[offset + 1] | bytes[offset + 2] << 8);
-                uint32_t wrapped = linkcheck_address_mark(direct, (address + offset + 3 + rel16) & 0xffff);
+            if (wrapping && offset + opcode + 2 <= count) {
+                int16_t rel16 = (int16_t)(bytes[offset + opcode] | bytes[offset + opcode + 1] << 8);
+                uint32_t wrapped = linkcheck_address_mark(direct, (address + offset + opcode + 2 + rel16) & 0xffff);
                 if (wrapped) found(context, offset, linkcheck_place_direct, wrapped, 0, 0);
             }
         } else if (kind == 3) {
@@ -89,6 +94,14 @@ void linkcheck_scan_arm64(
         if ((word & 0x7c000000) == 0x14000000) {
             // b, bl: imm26 words.
             uint32_t mark = linkcheck_address_mark(direct, pc + (sign_extend(word & 0x03ffffff, 26) << 2));
+            if (mark) found(context, offset, linkcheck_place_direct, mark, 0, 0);
+        } else if ((word & 0xff000010) == 0x54000000 || (word & 0x7e000000) == 0x34000000) {
+            // b.cond, cbz, cbnz: imm19 words.
+            uint32_t mark = linkcheck_address_mark(direct, pc + (sign_extend(word >> 5 & 0x7ffff, 19) << 2));
+            if (mark) found(context, offset, linkcheck_place_direct, mark, 0, 0);
+        } else if ((word & 0x7e000000) == 0x36000000) {
+            // tbz, tbnz: imm14 words.
+            uint32_t mark = linkcheck_address_mark(direct, pc + (sign_extend(word >> 5 & 0x3fff, 14) << 2));
             if (mark) found(context, offset, linkcheck_place_direct, mark, 0, 0);
         } else if ((word & 0xff000000) == 0x58000000) {
             // ldr Xt, literal: imm19 words.

@@ -9,7 +9,9 @@ import LinkCheckImage
 /// `mov reg, [slot]` then `call reg`), the string literal in the first
 /// argument register, and the selector and class reference of an
 /// Objective-C message send. A call keeps only the registers the callee
-/// preserves.
+/// preserves. A jump or branch to a stub or to another function's start,
+/// unconditional or conditional (x86_64 `jcc`; aarch64 `b.cond`,
+/// `cbz`/`cbnz`, `tbz`/`tbnz`), is a tail call.
 struct CallScanner<Layout: CodeLayout> {
     let image: Layout
     let architecture: Disassembler.InstructionSet
@@ -153,6 +155,12 @@ struct CallScanner<Layout: CodeLayout> {
             if !tail { returned(from: callee) }
             return
         }
+        // A conditional jump to a stub or another function is a tail call
+        // taken on one path (`jge forbidden_api`, `jne foo@plt`).
+        if x86ConditionalJumps.contains(id), count == 1, operand(0).type == X86_OP_IMM {
+            direct(UInt64(bitPattern: operand(0).imm), site, tail: true)
+            return
+        }
         // mov/lea into a register: what it now holds.
         var assignment: (register: UInt32, value: RegisterValue?)?
         if id == X86_INS_MOV.rawValue || id == X86_INS_LEA.rawValue, count == 2, operand(0).type == X86_OP_REG {
@@ -191,9 +199,12 @@ struct CallScanner<Layout: CodeLayout> {
         case ARM64_INS_BL.rawValue where count == 1 && operand(0).type == ARM64_OP_IMM:
             returned(from: direct(UInt64(bitPattern: operand(0).imm), site, tail: false))
             return
-        case ARM64_INS_B.rawValue where count == 1 && operand(0).type == ARM64_OP_IMM
-            && linkcheck_arm64_condition(instruction) == ARM64_CC_INVALID:
-            direct(UInt64(bitPattern: operand(0).imm), site, tail: true)
+        // `b`, and the conditional branches `b.cond`, `cbz`/`cbnz`,
+        // `tbz`/`tbnz` (their target the last operand): a tail call, taken
+        // on one path for the conditional ones, to a stub or another function.
+        case ARM64_INS_B.rawValue, ARM64_INS_CBZ.rawValue, ARM64_INS_CBNZ.rawValue, ARM64_INS_TBZ.rawValue, ARM64_INS_TBNZ.rawValue:
+            guard count >= 1, operand(UInt32(count) - 1).type == ARM64_OP_IMM else { break }
+            direct(UInt64(bitPattern: operand(UInt32(count) - 1).imm), site, tail: true)
             return
         case ARM64_INS_BLR.rawValue, ARM64_INS_BR.rawValue:
             guard count == 1, operand(0).type == ARM64_OP_REG else { return }
@@ -271,6 +282,12 @@ struct CallScanner<Layout: CodeLayout> {
         }
     }
 }
+
+/// The x86_64 conditional jumps (`jcc`: `0F 80`–`8F` rel32, `70`–`7F` rel8).
+private let x86ConditionalJumps: Set<UInt32> = Set([
+    X86_INS_JO, X86_INS_JNO, X86_INS_JB, X86_INS_JAE, X86_INS_JE, X86_INS_JNE, X86_INS_JBE, X86_INS_JA,
+    X86_INS_JS, X86_INS_JNS, X86_INS_JP, X86_INS_JNP, X86_INS_JL, X86_INS_JGE, X86_INS_JLE, X86_INS_JG,
+].map(\.rawValue))
 
 extension CallSite.Callee {
     /// An imported function.

@@ -11,15 +11,15 @@ import CByteScan
 /// What it looks for (the only ways ``CallScanner`` reaches a target), with
 /// the loops in C (`linkcheck_scan_x86`, `linkcheck_scan_arm64`):
 ///
-/// - x86_64: `E8`/`E9` with a rel32 (and the rel16 that an operand-size
-///   prefix makes, whose target wraps at 64 KiB), `EB` with a rel8, to a
-///   function start or stub; a RIP-relative operand (ModRM `mod` 00, `r/m`
+/// - x86_64: `E8`/`E9` and `0F 80`–`8F` (`jcc`) with a rel32 (and the
+///   rel16 that an operand-size prefix makes, whose target wraps at 64 KiB),
+///   `EB` and `70`–`7F` (`jcc`) with a rel8, to a function start or stub; a RIP-relative operand (ModRM `mod` 00, `r/m`
 ///   101, then disp32) that addresses a slot: `call`/`jmp *slot(%rip)` and
 ///   the `mov reg, slot(%rip)` a register call or a message send's selector
 ///   comes from. An instruction is at most 15 bytes, so the place may lie in
 ///   the region after the one the instruction starts in: then both are noted.
-/// - aarch64, one aligned word at a time from each region's start: `bl`/`b`
-///   to a function start or stub; `ldr` (literal) from a slot; `adrp` to a
+/// - aarch64, one aligned word at a time from each region's start: `bl`/`b`,
+///   `b.cond`, `cbz`/`cbnz` and `tbz`/`tbnz` to a function start or stub; `ldr` (literal) from a slot; `adrp` to a
 ///   page, or `adr` to an address, within ``reach`` of a slot (the scanner
 ///   adds an `add`'s 12-bit immediate and a load's offset to them).
 final class TransferScan {

@@ -58,18 +58,24 @@ import Testing
 
     static let sets = ["toolchain", "system", "corpus", "samples", "fixtures"]
 
-    /// The ELF fixtures of call sites and loader calls (x86_64 and aarch64,
-    /// with their symbols and stripped), built into `directory`, and every
-    /// Mach-O fixture.
+    /// The ELF fixtures of call sites, conditional tail calls and loader
+    /// calls (x86_64 and aarch64, with their symbols and stripped), and the
+    /// Mach-O ones of conditional tail calls (arm64, x86_64), built into
+    /// `directory`; and every Mach-O fixture.
     static func fixtureImages(in directory: TemporaryDirectory) throws -> [String] {
         var paths: [String] = []
         for target in ["x86_64-linux-gnu", "aarch64-linux-gnu"] {
-            for source in ["callsites.c", "loader-names.c"] {
+            for source in ["callsites.c", "conditional-tail-calls.c", "loader-names.c"] {
                 for (suffix, strip) in [("", [String]()), ("-stripped", ["-Wl,-s"])] {
                     let output = directory.path("\(target)-\(source)\(suffix).so")
                     paths.append(try Fixtures.compile(source, to: output, target: target, flags: ["-shared", "-O2"] + strip).path)
                 }
             }
+        }
+        for (arch, target) in [("arm64", MachOFixtures.Target.arm64), ("x86_64", .x86_64Simulator)] {
+            paths.append(try MachOFixtures.link(MachOFixtures.Image(
+                sources: MachOFixtures.sources("conditional-tail-calls-\(arch).s"), product: .dylib(installName: "@rpath/Cond.framework/Cond"),
+                target: target, frameworks: [], libraries: ["System"]), to: directory.path("Cond-\(arch)")).path)
         }
         return paths + (try MachOFixture.allCases.map { try $0.path().path })
     }

@@ -16,11 +16,13 @@ import Testing
     }
 
     /// `address → imported name` for every call site objdump shows going to a
-    /// `<name@plt>` entry.
+    /// `<name@plt>` entry: calls, jumps and conditional jumps (x86_64 `jcc`;
+    /// aarch64 `b.cond`, `cbz`/`cbnz`, `tbz`/`tbnz`).
     static func objdumpPLTCalls(_ library: URL) throws -> [UInt64: String] {
         let output = try Command.run(objdump, ["-d", "--no-show-raw-insn", library.path]).standardOutput
         var calls: [UInt64: String] = [:]
-        for match in try Browser.captures(#"\n\s*([0-9a-f]+):\s+(?:callq?|jmpq?|bl|b)\s+0x[0-9a-f]+ <([^>@]+)@plt>"#, in: output) {
+        let transfer = #"(?:callq?|j[a-z]+|bl|b(?:\.[a-z]+)?|cbn?z\s+[wx]\d+,|tbn?z\s+[wx]\d+, #0x[0-9a-f]+,)"#
+        for match in try Browser.captures(#"\n\s*([0-9a-f]+):\s+"# + transfer + #"\s+0x[0-9a-f]+ <([^>@]+)@plt>"#, in: output) {
             calls[UInt64(match[0], radix: 16)!] = match[1]
         }
         return calls
@@ -50,6 +52,21 @@ import Testing
         let expected = try Self.objdumpPLTCalls(library)
         #expect(Set(expected.values) == ["kit_shared", "kit_open", "dlopen", "uname"])
         #expect(Self.imported(analysis) == expected)
+    }
+
+    /// Conditional jumps to PLT entries are calls to the import, as objdump
+    /// shows them.
+    @Test(arguments: ["x86_64-linux-gnu", "aarch64-linux-gnu"])
+    func conditionalTailCallsToPLTEqualObjdumps(target: String) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let library = try Fixtures.compile("conditional-tail-calls.c", to: directory.path("libcond.so"), target: target, flags: ["-shared", "-O2"])
+        let analysis = try #require(try CallSiteAnalyzer.analyze(path: library.path))
+        let expected = try Self.objdumpPLTCalls(library)
+        #expect(expected.values.sorted() == ["dlopen", "kit_open", "kit_open"])
+        #expect(Self.imported(analysis) == expected)
+        let open = analysis.callSites.filter { $0.callee == .imported("kit_open") }
+        #expect(open.map { Self.caller(analysis, $0) } == ["open_if_set", "open_if_flag"])
+        #expect(open.allSatisfy { $0.isTailCall })
     }
 
     @Test(arguments: ["x86_64-linux-gnu", "aarch64-linux-gnu"])

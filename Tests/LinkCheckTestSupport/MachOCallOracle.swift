@@ -38,7 +38,8 @@ public enum MachOCallOracle {
         public var function: String?
         /// The import, without the leading `_`.
         public var callee: String
-        /// `b`/`br`/`jmp` rather than `bl`/`blr`/`call`.
+        /// `b`/`br`/`jmp`, or a conditional branch or jump, rather than
+        /// `bl`/`blr`/`call`.
         public var isTailCall: Bool
         /// For a message send, the selector of the reference in the
         /// selector register.
@@ -435,6 +436,12 @@ public enum MachOCallOracle {
                     return nil
                 }
                 return transfer
+            case "cbz", "cbnz", "tbz", "tbnz", _ where mnemonic.hasPrefix("b."):
+                // A conditional branch: a tail call on one path; its target
+                // is the last operand.
+                guard let target = operands.last else { return nil }
+                if let stub = Self.selectorStub([target]) { return (stub, true) }
+                return names.transfer(to: Self.immediate(target), tail: true)
             default:
                 break
             }
@@ -504,6 +511,10 @@ public enum MachOCallOracle {
                 return next &+ UInt64(bitPattern: Int64(Int32(bitPattern: displacement)))
             }
             switch mnemonic {
+            case _ where Self.x86ConditionalJumps.contains(mnemonic):
+                // A tail call on one path.
+                if let stub = Self.selectorStub(operands) { return (stub, true) }
+                return names.transfer(to: operands.count == 1 ? Self.immediate(operands[0]) : nil, tail: true)
             case "callq", "jmp", "jmpq":
                 let tail = mnemonic != "callq"
                 if let stub = Self.selectorStub(operands) { return (stub, tail) }
@@ -540,6 +551,11 @@ public enum MachOCallOracle {
 
         /// The `objc_msgSend$selector` stub objdump names as the target
         /// (`b "_objc_msgSend$openURL:"`).
+        /// The x86_64 conditional jumps, as objdump names them.
+        static let x86ConditionalJumps: Set<String> = [
+            "jo", "jno", "jb", "jae", "je", "jne", "jbe", "ja", "js", "jns", "jp", "jnp", "jl", "jge", "jle", "jg",
+        ]
+
         static func selectorStub(_ operands: [String]) -> String? {
             guard operands.count == 1 else { return nil }
             let target = operands[0].trimmingCharacters(in: CharacterSet(charactersIn: "\""))

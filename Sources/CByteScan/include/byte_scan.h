@@ -27,8 +27,10 @@ uint32_t linkcheck_address_mark(const linkcheck_address_table *table, uint64_t a
 
 /// What a place found in code reaches.
 typedef enum {
-    /// A direct transfer (x86_64 `E8`/`E9` rel32, operand-size rel16,
-    /// `EB` rel8; aarch64 `b`, `bl`) to an address of the direct table.
+    /// A direct transfer (x86_64 `E8`/`E9` and `0F 80`-`8F` (jcc) rel32,
+    /// their operand-size rel16, `EB` and `70`-`7F` (jcc) rel8; aarch64 `b`,
+    /// `bl`, `b.cond`, `cbz`/`cbnz`, `tbz`/`tbnz`) to an address of the
+    /// direct table.
     linkcheck_place_direct = 1,
     /// An operand that addresses a slot of the slot table (x86_64
     /// RIP-relative ModRM; aarch64 `ldr` literal).
@@ -56,7 +58,8 @@ void linkcheck_scan_x86(
 
 /// Scans the 4-byte words at `from`, `from + 4`, … before `to` (aarch64
 /// code whose byte 0 is at virtual address `address`, `count` bytes
-/// readable) for `b`/`bl` to `direct`, `ldr` literal from `slots`, and
+/// readable) for `b`/`bl` and the conditional branches (`b.cond`,
+/// `cbz`/`cbnz`, `tbz`/`tbnz`) to `direct`, `ldr` literal from `slots`, and
 /// `adrp`/`adr` within `reach` (an `adr` also 256 bytes below) of an
 /// address of `sorted_slots` (ascending, `slot_count` of them).
 void linkcheck_scan_arm64(
