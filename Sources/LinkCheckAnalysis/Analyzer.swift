@@ -123,7 +123,8 @@ public struct Analyzer: Sendable {
         findings += flags.findings(cases: flagCases)
         findings = findings.filter(keep)
         findings.sort(by: Finding.reportOrder)
-        let names = Dictionary(images.map { ($0.name, Policy.names(of: $0)) }, uniquingKeysWith: { first, _ in first })
+        let names = policy.suppressions.isEmpty
+            ? [:] : Dictionary(images.map { ($0.name, Policy.names(of: $0)) }, uniquingKeysWith: { first, _ in first })
         let notices = Suppressions.apply(policy.suppressions, file: policy.suppressionsFile, to: suppressed, images: names).notices
         var baselined: [Finding] = []
         let keys = Dictionary(images.indices.map { index in

@@ -49,7 +49,7 @@ public enum CheckRun {
         var policy = policy
         policy.bundles = discovery.bundles
         policy.inputs = discovery.paths
-        let options = Inspection.Options(strings: rules.inspectedLiterals, symbols: symbolSelection(rules))
+        let options = Inspection.Options(strings: rules.stringPatterns, objcNames: rules.objcLiterals, symbols: symbolSelection(rules))
         let inspected = Inspection.inspect(discovery, options: options, jobs: jobs)
         let scanned = inspected.images
         let matches = parallelMap(scanned, jobs: jobs) { SymbolMatches($0, rules: rules) }
@@ -60,7 +60,7 @@ public enum CheckRun {
         }
         let graph = resolver.resolve(scanned, loads: loads, jobs: jobs) { path in
             Result { () throws(InspectionError) in
-                try ImageInspector.inspect(path: path, strings: options.strings, symbols: options.symbols).map(discovery.named)
+                try ImageInspector.inspect(path: path, strings: options.strings, objcNames: options.objcNames, symbols: options.symbols).map(discovery.named)
             }
         }
         let outcome = Analyzer(

@@ -7,6 +7,7 @@ enum RoleNotices {
     /// A warning per role name that matches no scanned image, with the
     /// closest names.
     static func unmatchedNames(_ policy: Policy, _ images: [BinaryImage]) -> [String] {
+        guard !policy.extensions.isEmpty || !policy.apps.isEmpty || !policy.frameworks.isEmpty else { return [] }
         let allNames = images.map(Policy.names(of:))
         return (policy.extensions.keys.sorted() + policy.apps.sorted() + policy.frameworks.sorted())
             .filter { name in !allNames.contains { $0.contains(name) } }
@@ -21,9 +22,9 @@ enum RoleNotices {
     /// the name wins, and the warning says what the bundle said.
     static func bundleRolesOverridden(_ policy: Policy, _ images: [BinaryImage]) -> [String] {
         images.sorted { $0.path < $1.path }.compactMap { image in
+            guard let given = policy.roleGivenByBundle(of: image), let named = policy.roleAssignedByName(of: image) else { return nil }
             let role = policy.role(of: image)
-            guard let named = policy.roleAssignedByName(of: image), let given = policy.roleGivenByBundle(of: image),
-                role != given else { return nil }
+            guard role != given else { return nil }
             return "role name '\(named.name)' makes \(image.path) \(role.description), "
                 + "though its bundle makes it \(given.description); the name wins"
         }

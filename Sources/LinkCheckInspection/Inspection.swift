@@ -9,11 +9,15 @@ public enum Inspection {
     public struct Options: Sendable {
         /// The literals to look for in read-only data.
         public var strings: [String]
+        /// More literals to look for in a Mach-O image's read-only data only
+        /// (Objective-C class and selector names).
+        public var objcNames: [String]
         /// Which symbols to keep.
         public var symbols: SymbolSelection
 
-        public init(strings: [String] = [], symbols: SymbolSelection = .all) {
+        public init(strings: [String] = [], objcNames: [String] = [], symbols: SymbolSelection = .all) {
             self.strings = strings
+            self.objcNames = objcNames
             self.symbols = symbols
         }
     }
@@ -86,7 +90,7 @@ public enum Inspection {
     /// Inspects `files`, `jobs` at a time; results in the order of `files`.
     public static func inspect(_ files: [String], options: Options = Options(), jobs: Int) -> [Result<[BinaryImage], InspectionError>] {
         parallelMap(files, jobs: jobs) { path in
-            Result { () throws(InspectionError) in try ImageInspector.inspect(path: path, strings: options.strings, symbols: options.symbols) }
+            Result { () throws(InspectionError) in try ImageInspector.inspect(path: path, strings: options.strings, objcNames: options.objcNames, symbols: options.symbols) }
         }
     }
 }

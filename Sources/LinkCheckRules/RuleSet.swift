@@ -166,7 +166,7 @@ public final class RuleSet: Sendable {
     /// a string, demangling or hashing.
     ///
     /// What inspection keeps of a scan that needs only the findings
-    /// (``ImageInspector/inspect(path:strings:symbols:)``).
+    /// (``ImageInspector/inspect(path:strings:objcNames:symbols:)``).
     public func mayMatchSymbol(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = name.first else { return false }
         let second = name.count > 1 ? name[1] : 0
@@ -204,14 +204,13 @@ public final class RuleSet: Sendable {
     /// Every `string` matcher's text: what the string rules match.
     public var stringPatterns: [String] { strings.keys.sorted() }
 
-    /// What the inspector looks for in read-only data: every `string`
-    /// matcher's text, and the classes and selectors of the class methods
-    /// and instance methods `objc` matchers name (``objcMethodNames``),
-    /// which without call sites tell a use by name.
-    public var inspectedLiterals: [String] {
-        Set(strings.keys).union(objcMethodNames.classes).union(objcMethodNames.selectors).sorted()
+    /// What the inspector also looks for in a Mach-O image's read-only
+    /// data: the classes and selectors of the class methods and instance
+    /// methods `objc` matchers name (``objcMethodNames``), which without
+    /// call sites tell a use by name. (An ELF image has no Objective-C.)
+    public var objcLiterals: [String] {
+        objcMethodNames.classes.union(objcMethodNames.selectors).subtracting(strings.keys).sorted()
     }
-
 
     /// The rules whose `library` pattern matches the DT_NEEDED name or
     /// SONAME `library`.

@@ -141,6 +141,8 @@ public struct BundleLayout: Sendable, Equatable {
     static let kinds: [String: BundleFolder.Kind] = ["app": .app, "appex": .appExtension, "framework": .framework, "xcframework": .xcframework]
 
     private mutating func place(_ file: String, folders: inout [String: FoundFolder]) -> BundlePlacement? {
+        // Most files of a library folder are in no bundle: no folder on the path ends in a bundle extension.
+        guard Self.kinds.keys.contains(where: { file.contains(".\($0)/") }) else { return nil }
         let components = file.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         var chain: [(folder: BundleFolder, executable: String?, index: Int, version: String?)] = []
         for index in components.indices.dropLast() {
