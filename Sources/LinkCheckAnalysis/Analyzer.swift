@@ -127,11 +127,7 @@ public struct Analyzer: Sendable {
             ? [:] : Dictionary(images.map { ($0.name, Policy.names(of: $0)) }, uniquingKeysWith: { first, _ in first })
         let notices = Suppressions.apply(policy.suppressions, file: policy.suppressionsFile, to: suppressed, images: names).notices
         var baselined: [Finding] = []
-        let keys = Dictionary(images.indices.map { index in
-            (images[index].name, Baseline.imageKey(
-                of: images[index], placement: policy.bundles.placement(ofFile: images[index].path), inputs: policy.inputs,
-                external: index >= graph.scannedCount))
-        }, uniquingKeysWith: { first, _ in first })
+        let keys = Baseline.imageKeys(images, scannedCount: graph.scannedCount, policy: policy)
         if let baseline = policy.baseline {
             let key = { (name: String) in keys[name] ?? name }
             baselined = baseline.acceptedFindings(findings, key: key)

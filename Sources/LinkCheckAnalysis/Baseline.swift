@@ -182,6 +182,24 @@ public struct Baseline: Sendable, Equatable {
         return (try? encoder.encode(File(format: Self.format, findings: entries.sorted()))) ?? Data()
     }
 
+    /// The key of each of `images` by name (``imageKey(of:placement:inputs:external:)``;
+    /// those from `scannedCount` on were found outside the paths given),
+    /// made unique: images whose keys would be one (two apps' frameworks of
+    /// one install name, found outside the paths given) are keyed by their
+    /// paths as reports name them instead.
+    static func imageKeys(_ images: [BinaryImage], scannedCount: Int, policy: Policy) -> [String: String] {
+        var keys: [String: String] = [:]
+        for (index, image) in images.enumerated() where keys[image.name] == nil {
+            keys[image.name] = imageKey(
+                of: image, placement: policy.bundles.placement(ofFile: image.path), inputs: policy.inputs, external: index >= scannedCount)
+        }
+        let shared = Dictionary(grouping: keys.keys, by: { keys[$0]! }).filter { $0.value.count > 1 }
+        for names in shared.values {
+            for name in names { keys[name] = name }
+        }
+        return keys
+    }
+
     /// How a baseline names an image, so that two images never share
     /// entries and entries survive rebuilds and moves, with the slice of a
     /// fat file and the member of an archive
@@ -201,7 +219,9 @@ public struct Baseline: Sendable, Equatable {
     ///   (`Photos.app/PlugIns/PhotosShare.appex/PhotosShare`);
     /// - with more than one path given, that path's name goes first
     ///   (`a/libShareKit.so` and `b/libShareKit.so` for `check E/a E/b`;
-    ///   the path as given when two given paths have one name);
+    ///   the path as given when two given paths have one name), and a path
+    ///   given inside a bundle (`A/Photos.app/PlugIns/PhotosShare.appex`)
+    ///   is followed by the file's place under it;
     /// - the path as it is when no path given holds it.
     public static func imageKey(of image: BinaryImage, placement: BundlePlacement?, inputs: [String], external: Bool) -> String {
         let identity = image.identity
@@ -213,13 +233,13 @@ public struct Baseline: Sendable, Equatable {
         else { return key(identity.displayPath) }
         let under = anchor == input || !anchor.hasPrefix(input.hasSuffix("/") ? input : input + "/")
             ? nil : String(anchor.dropFirst(input.hasSuffix("/") ? input.count : input.count + 1))
-        var base: String
-        if inputs.count > 1 {
-            base = inputLabel(input, among: inputs) + (under.map { "/" + $0 } ?? "")
-            if under == nil, anchor != input, placement != nil { base += "/" + placement!.outermost.folderName }
-        } else {
-            base = under ?? (placement?.outermost.folderName ?? image.fileName)
+        let label = inputs.count > 1 ? inputLabel(input, among: inputs) : nil
+        if let placement, under == nil, anchor != input, let label {
+            // The path given lies inside the bundle (an .appex of an app): the file's place under it.
+            let inside = file.hasPrefix(input + "/") ? String(file.dropFirst(input.count + 1)) : placement.outermost.folderName + "/" + placement.place
+            return key(label + "/" + inside)
         }
+        var base = label.map { $0 + (under.map { "/" + $0 } ?? "") } ?? under ?? (placement?.outermost.folderName ?? image.fileName)
         if let placement { base += "/" + placement.place }
         return key(base)
     }

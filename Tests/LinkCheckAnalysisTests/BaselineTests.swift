@@ -127,4 +127,25 @@ import Testing
             directory.path("E/a/libimports.so").path, directory.path("E/b/libimports.so").path,
         ])
     }
+
+    /// Two apps' share extensions given alone (`A/…/Share.appex`,
+    /// `B/…/Share.appex`): the Uploader each links is found outside the
+    /// paths given, both of install name `@rpath/Uploader.framework/Uploader`,
+    /// and they are keyed by their paths so that they keep entries of their
+    /// own; each extension is its path given and its place under it.
+    @Test func frameworksOfOneInstallNameFoundOutsideThePathsKeepTheirOwnKeys() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        for folder in ["A", "B"] {
+            try FileManager.default.createDirectory(at: directory.path(folder), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: try MachOFixture.shopApp.path(), to: directory.path("\(folder)/Shop.app"))
+        }
+        let inputs = ["A", "B"].map { directory.path("\($0)/Shop.app/PlugIns/Share.appex").path }
+        let report = CheckRun.check(paths: inputs, rules: try SampleAnalysisTests.defaultRules(), policy: Policy(), jobs: 2)
+        let keys = report.images.map(\.baselineKey)
+        #expect(keys.filter { $0.hasSuffix("/Uploader") }.sorted() == ["A", "B"].map {
+            directory.path("\($0)/Shop.app/Frameworks/Uploader.framework/Uploader").path
+        })
+        #expect(keys.filter { $0.hasSuffix("/Share") }.sorted() == inputs.map { $0 + "/Share" })
+        #expect(Set(keys).count == keys.count, "no two images share a key")
+    }
 }
