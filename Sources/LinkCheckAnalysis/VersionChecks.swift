@@ -40,12 +40,18 @@ extension OwnFindings {
     /// sends, itself or ``LoaderCalls/versionCheckDepth`` levels of callees
     /// down; failing those, the ones its callers make themselves, when every
     /// caller makes one (a caller that loads without a check leaves the
-    /// load unguarded), each "in CALLER". Names as
+    /// load unguarded) and `function` is called only from the image (no
+    /// library's export, no Objective-C method), each "in CALLER". Names as
     /// ``CallLocator/displayName(_:)`` gives them. Which comes first in a
     /// function, the query or the call, is not told apart.
     private func versionQueries(before function: Int, in code: CodeIndex) -> Set<String> {
         let own = queries(in: code.functionsReached(from: function, depth: LoaderCalls.versionCheckDepth), code: code)
         guard own.isEmpty else { return own }
+        // A library's exported function, or an Objective-C method, is called from outside the image too, unseen.
+        let symbol = code.functions[function]
+        guard !(symbol.isExported && image.fileType != .executable), !(symbol.name.hasPrefix("-[") || symbol.name.hasPrefix("+[")) else {
+            return []
+        }
         let callers = code.callers(of: function).filter { $0 != function }
         let byCaller = callers.map { caller in (caller, queries(in: [caller], code: code)) }
         guard !byCaller.isEmpty, byCaller.allSatisfy({ !$0.1.isEmpty }) else { return [] }

@@ -26,6 +26,16 @@ void *entry_checked_too(void) {
 
 void *entry_unchecked(void) { return load_shared(); }
 
+// Exported, so other images may call it without a check: its one caller
+// here checking does not guard it.
+__attribute__((noinline)) void *load_exported(void) { return dlopen("libexported.so", 2); }
+
+void *entry_checked_exported(void) {
+    struct release name;
+    if (uname(&name) != 0 || name.fields[2][0] < '5') return 0;
+    return load_exported();
+}
+
 // What Swift's `if #available(iOS 17, *)` calls: the standard library's
 // _stdlib_isOSVersionAtLeast, by its mangled name.
 int stdlib_is_os_version_at_least(long major, long minor, long patch) __asm__("$ss26_stdlib_isOSVersionAtLeastyBi1_Bw_BwBwtF");
