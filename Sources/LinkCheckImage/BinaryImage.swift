@@ -44,8 +44,9 @@ public struct BinaryImage: Sendable, Equatable {
     /// code of a module linked in statically shows here when it exports
     /// nothing; empty when the image has no such symbol table (stripped).
     public var definitions: [Symbol]
-    /// Objective-C classes the code references (`__objc_classrefs`), by
-    /// name, sorted, each once.
+    /// Objective-C classes the code references (`__objc_classrefs`) and
+    /// the classes its categories extend (`__objc_catlist`), by name,
+    /// sorted, each once.
     public var objcClassReferences: [String]
     /// For each class the image defines (Mach-O: `__objc_classlist`, and the
     /// classes of its own that ``objcClassReferences`` names), its

@@ -17,7 +17,7 @@ enum ImageReader {
             loadCommands: commands, segments: [], installName: nil, dependencies: [], rpaths: [], platforms: [],
             entryPoint: nil, encryption: nil, hasCodeSignature: false, fixupFormat: .none, chainedPointerFormats: [],
             imports: [], bindings: [], rebases: [], exports: [], symbols: [], dynamicSymbolTable: nil, functionStarts: [],
-            symbolStubs: [], symbolPointers: [], relocations: [], classReferences: [], classDefinitions: [],
+            symbolStubs: [], symbolPointers: [], relocations: [], classReferences: [], classDefinitions: [], categoryClasses: [],
             selectorReferences: [], objcStubs: [], stringLiteralRanges: [], cfStrings: [], readOnlyStrings: [], warnings: [])
 
         var symtab: LoadCommand?
@@ -137,6 +137,7 @@ enum ImageReader {
         (result.symbolStubs, result.symbolPointers) = SymbolStubs.read(context, warnings: &warnings)
         result.classReferences = ObjCReferences.classReferences(context, warnings: &warnings)
         result.classDefinitions = ObjCReferences.classDefinitions(context, warnings: &warnings)
+        result.categoryClasses = ObjCReferences.categoryClasses(context, warnings: &warnings)
         result.selectorReferences = ObjCReferences.selectorReferences(context, warnings: &warnings)
         result.objcStubs = ObjCReferences.stubs(context, selectorReferences: result.selectorReferences, warnings: &warnings)
         result.cfStrings = StringLiterals.cfStrings(context, warnings: &warnings)

@@ -79,6 +79,10 @@ public struct MachOImage: Sendable {
     /// The classes the image defines (`__objc_classlist`), with their
     /// superclasses.
     public var classDefinitions: [ObjCClassDefinition]
+    /// The classes the image's categories extend (`__objc_catlist`,
+    /// `__objc_nlcatlist`: each `category_t`'s `cls`), by name: a category
+    /// on `UIApplication` uses `UIApplication`.
+    public var categoryClasses: [String]
     /// `__objc_selrefs` slots and the selector each refers to.
     public var selectorReferences: [SelectorReference]
     /// `__objc_stubs` stubs (`objc_msgSend$selector`, Xcode 14+).

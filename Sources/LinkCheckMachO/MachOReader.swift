@@ -124,7 +124,7 @@ public enum MachOReader {
             imports: imports,
             exports: exports,
             definitions: definitions,
-            objcClassReferences: Array(Set(image.classReferences.compactMap(\.className))).sorted(),
+            objcClassReferences: Array(Set(image.classReferences.compactMap(\.className) + image.categoryClasses)).sorted(),
             objcSuperclasses: Dictionary(
                 (image.classReferences.map { ($0.className, $0.superclasses) } + image.classDefinitions.map { ($0.className, $0.superclasses) })
                     .filter { !$0.1.isEmpty },

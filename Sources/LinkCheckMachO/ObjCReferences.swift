@@ -147,6 +147,41 @@ enum ObjCReferences {
         return definitions
     }
 
+    /// The class of every category of every `__objc_catlist` and
+    /// `__objc_nlcatlist` section (each slot points to a `category_t`:
+    /// `name`, `cls`, …, pointer-sized fields): `cls` bound to an import
+    /// (`_OBJC_CLASS_$_UIApplication`) names it, one pointing to a class of
+    /// the image names that; categories whose class cannot be named are
+    /// counted in a warning.
+    static func categoryClasses(_ context: ReadContext, warnings: inout Warnings) -> [String] {
+        var classes: [String] = []
+        let pointerSize = UInt64(context.header.pointerSize)
+        for sectionName in ["__objc_catlist", "__objc_nlcatlist"] {
+            for (number, section) in context.contentSections(named: sectionName) {
+                var unresolved = 0
+                for index in 0..<(section.size / pointerSize) {
+                    guard case .address(let category) = context.slot(section: number, offset: index * pointerSize) else {
+                        unresolved += 1
+                        continue
+                    }
+                    switch context.slot(at: category &+ pointerSize) {
+                    case .bound(let importIndex): classes.append(className(context.imports[importIndex].name))
+                    case .symbol(let symbolIndex): classes.append(className(context.symbols[symbolIndex].name))
+                    case .address(let target):
+                        if let name = localClassName(context, at: target) { classes.append(name) } else { unresolved += 1 }
+                    case .none: unresolved += 1
+                    }
+                }
+                if unresolved > 0 {
+                    warnings.add(
+                        "section \(section.qualifiedName)", at: context.image.fileOffset &+ Int(section.fileOffset),
+                        "\(unresolved) categories whose class could not be named")
+                }
+            }
+        }
+        return classes
+    }
+
     /// Every slot of every `__objc_selrefs` section whose selector string
     /// could be read.
     static func selectorReferences(_ context: ReadContext, warnings: inout Warnings) -> [SelectorReference] {

@@ -106,4 +106,23 @@ import Testing
             "Quiet.framework is not built with -application_extension (no MH_APP_EXTENSION_SAFE), though it uses no API unavailable in app extensions: it is safe in fact") == true)
         #expect(report.images.map(\.verdict) == [.extensionSafe])
     }
+
+    /// A category on UIApplication whose class method sends
+    /// sharedApplication to self: the category's class is a reference to
+    /// UIApplication, so +[UIApplication sharedApplication] matches, an
+    /// error from the category's method.
+    @Test(arguments: builds)
+    func aCategoryOnUIApplicationSendingToItselfIsUnsafe(linker: MachOFixtures.Linker, target: MachOFixtures.Target) throws {
+        let path = try Self.framework(linker, target, source: "category-app.m", name: "Cat")
+        let image = try #require(try MachOReader.read(path: path.path).first)
+        #expect(image.objcClassReferences == ["UIApplication"])
+        for mode in [CallSiteMode.targeted, .full, nil] {
+            let report = try Self.check(path, callSites: mode)
+            let shared = try #require(report.findings.first { $0.rule == "AEX001" }, "\(String(describing: mode))")
+            #expect(shared.severity == .error)
+            #expect(shared.message.hasPrefix("references +[UIApplication sharedApplication] (the class UIApplication and the selector sharedApplication): "))
+            if mode != nil { #expect(shared.callSites.map(\.label) == ["+[UIApplication(CAGrab) ca_grab]"], "\(shared.callSites.map(\.label))") }
+            #expect(report.exitStatus == 1)
+        }
+    }
 }
