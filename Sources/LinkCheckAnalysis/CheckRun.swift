@@ -76,7 +76,8 @@ public enum CheckRun {
             errors: inspected.errors.sorted { $0.path < $1.path },
             skipped: inspected.skipped.sorted { $0.path < $1.path },
             notices: discovery.bundles.problems.map { "cannot read \($0.path): \($0.reason); its bundle is taken as having no Info.plist" }
-                + outcome.notices + RoleNotices.unmatchedNames(policy, scanned) + RoleNotices.bundleRolesOverridden(policy, scanned))
+                + outcome.notices + RoleNotices.conflictingNames(policy) + RoleNotices.unmatchedNames(policy, scanned)
+                + RoleNotices.bundleRolesOverridden(policy, scanned))
         report.baselined = outcome.baselined
         report.filesRead = Set(graph.images.map(\.path) + graph.missing.flatMap(\.unreadable).map(\.path)
             + inspected.errors.map(\.path)).sorted()

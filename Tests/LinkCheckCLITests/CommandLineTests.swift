@@ -445,6 +445,15 @@ import Testing
         #expect(share?["extensionType"] as? String == "share")
     }
 
+    /// One name given two roles: a warning says which it is taken as.
+    @Test func aRoleNameGivenTwoRolesWarns() throws {
+        let images = try Fixtures.sampleImages()
+        let output = try Command.capture(
+            Fixtures.linkcheckExecutable, ["check", "--app", "Photos", "--extension", "Photos", "PhotosApp/Photos.app"], currentDirectory: images)
+        let notices = output.standardOutput.split(separator: "\n").filter { $0.contains("role name 'Photos'") }
+        #expect(notices.first == "linkcheck: warning: role name 'Photos' is given as an extension and as the app; it is taken as an extension")
+    }
+
     @Test func aBaselineAcceptsTodaysFindingsAndFailsOnNewOnes() throws {
         let images = try Fixtures.sampleImages().appendingPathComponent("PhotoEditor")
         let directory = try Fixtures.temporaryDirectory()
