@@ -7,7 +7,10 @@
 #endif
 
 uint32_t linkcheck_address_mark(const linkcheck_address_table *table, uint64_t address) {
-    if (address - table->low >= table->span) return 0;
+    uint64_t offset = address - table->low;
+    if (offset >= table->span) return 0;
+    uint64_t block = offset >> table->block_shift;
+    if (!(table->blocks[block >> 6] >> (block & 63) & 1)) return 0;
     uint64_t slot = (address * 0x9e3779b97f4a7c15ULL) >> table->shift;
     for (;;) {
         uint64_t key = table->keys[slot];
@@ -37,35 +40,67 @@ static inline int32_t load32(const uint8_t *bytes) {
     return (int32_t)value;
 }
 
+/// The place at `offset`, whose byte is of class `kind` (`x86_classes`).
+static inline void x86_place(
+    const uint8_t *bytes, size_t count, size_t offset, uint8_t kind, uint64_t address,
+    const linkcheck_address_table *direct, const linkcheck_address_table *slots, int has_slots, int wrapping,
+    void *context, linkcheck_place_found found) {
+    uint32_t mark = 0;
+    if (kind == 1 || kind == 4) {
+        // The displacement follows the opcode: E8/E9, or 0F 8x.
+        size_t opcode = kind == 1 ? 1 : 2;
+        if (kind == 4 && (offset + 1 >= count || (bytes[offset + 1] & 0xf0) != 0x80)) return;
+        if (offset + opcode + 4 <= count)
+            mark = linkcheck_address_mark(direct, address + offset + opcode + 4 + (int64_t)load32(bytes + offset + opcode));
+        if (mark) found(context, offset, linkcheck_place_direct, mark, 0, 0);
+        if (wrapping && offset + opcode + 2 <= count) {
+            int16_t rel16 = (int16_t)(bytes[offset + opcode] | bytes[offset + opcode + 1] << 8);
+            uint32_t wrapped = linkcheck_address_mark(direct, (address + offset + opcode + 2 + rel16) & 0xffff);
+            if (wrapped) found(context, offset, linkcheck_place_direct, wrapped, 0, 0);
+        }
+    } else if (kind == 3) {
+        if (offset + 2 <= count) mark = linkcheck_address_mark(direct, address + offset + 2 + (int8_t)bytes[offset + 1]);
+        if (mark) found(context, offset, linkcheck_place_direct, mark, 0, 0);
+    } else if (kind == 2 && has_slots && offset + 5 <= count) {
+        mark = linkcheck_address_mark(slots, address + offset + 5 + (int64_t)load32(bytes + offset + 1));
+        if (mark) found(context, offset, linkcheck_place_slot, mark, 0, 0);
+    }
+}
+
 void linkcheck_scan_x86(
     const uint8_t *bytes, size_t count, size_t from, size_t to, uint64_t address,
     const linkcheck_address_table *direct, const linkcheck_address_table *slots, int wrapping,
     void *context, linkcheck_place_found found) {
     int has_slots = slots->span != 0;
     if (to > count) to = count;
-    for (size_t offset = from; offset < to; offset++) {
-        uint8_t kind = x86_classes[bytes[offset]];
-        if (kind == 0) continue;
-        uint32_t mark = 0;
-        if (kind == 1 || kind == 4) {
-            // The displacement follows the opcode: E8/E9, or 0F 8x.
-            size_t opcode = kind == 1 ? 1 : 2;
-            if (kind == 4 && (offset + 1 >= count || (bytes[offset + 1] & 0xf0) != 0x80)) continue;
-            if (offset + opcode + 4 <= count)
-                mark = linkcheck_address_mark(direct, address + offset + opcode + 4 + (int64_t)load32(bytes + offset + opcode));
-            if (mark) found(context, offset, linkcheck_place_direct, mark, 0, 0);
-            if (wrapping && offset + opcode + 2 <= count) {
-                int16_t rel16 = (int16_t)(bytes[offset + opcode] | bytes[offset + opcode + 1] << 8);
-                uint32_t wrapped = linkcheck_address_mark(direct, (address + offset + opcode + 2 + rel16) & 0xffff);
-                if (wrapped) found(context, offset, linkcheck_place_direct, wrapped, 0, 0);
-            }
-        } else if (kind == 3) {
-            if (offset + 2 <= count) mark = linkcheck_address_mark(direct, address + offset + 2 + (int8_t)bytes[offset + 1]);
-            if (mark) found(context, offset, linkcheck_place_direct, mark, 0, 0);
-        } else if (has_slots && offset + 5 <= count) {
-            mark = linkcheck_address_mark(slots, address + offset + 5 + (int64_t)load32(bytes + offset + 1));
-            if (mark) found(context, offset, linkcheck_place_slot, mark, 0, 0);
+    size_t offset = from;
+#if defined(__SSE2__)
+    // Sixteen bytes at a time, only the bytes that can be a place go on to
+    // the class test: E8/E9, EB, 70-7F, 0F followed by 80-8F, and (with
+    // slots) a ModRM byte with mod 00 and r/m 101.
+    const __m128i fe = _mm_set1_epi8((char)0xfe), e8 = _mm_set1_epi8((char)0xe8), eb = _mm_set1_epi8((char)0xeb);
+    const __m128i f0 = _mm_set1_epi8((char)0xf0), x70 = _mm_set1_epi8(0x70), x0f = _mm_set1_epi8(0x0f);
+    const __m128i x80 = _mm_set1_epi8((char)0x80), c7 = _mm_set1_epi8((char)0xc7), x05 = _mm_set1_epi8(0x05);
+    const __m128i modrm = has_slots ? _mm_set1_epi8(-1) : _mm_setzero_si128();
+    for (; offset + 16 <= to && offset + 17 <= count; offset += 16) {
+        __m128i block = _mm_loadu_si128((const __m128i *)(bytes + offset));
+        __m128i next = _mm_loadu_si128((const __m128i *)(bytes + offset + 1));
+        __m128i wanted = _mm_cmpeq_epi8(_mm_and_si128(block, fe), e8);
+        wanted = _mm_or_si128(wanted, _mm_cmpeq_epi8(block, eb));
+        wanted = _mm_or_si128(wanted, _mm_cmpeq_epi8(_mm_and_si128(block, f0), x70));
+        wanted = _mm_or_si128(wanted, _mm_and_si128(_mm_cmpeq_epi8(block, x0f), _mm_cmpeq_epi8(_mm_and_si128(next, f0), x80)));
+        wanted = _mm_or_si128(wanted, _mm_and_si128(modrm, _mm_cmpeq_epi8(_mm_and_si128(block, c7), x05)));
+        unsigned places = (unsigned)_mm_movemask_epi8(wanted);
+        while (places) {
+            size_t at = offset + (size_t)__builtin_ctz(places);
+            x86_place(bytes, count, at, x86_classes[bytes[at]], address, direct, slots, has_slots, wrapping, context, found);
+            places &= places - 1;
         }
+    }
+#endif
+    for (; offset < to; offset++) {
+        uint8_t kind = x86_classes[bytes[offset]];
+        if (kind) x86_place(bytes, count, offset, kind, address, direct, slots, has_slots, wrapping, context, found);
     }
 }
 

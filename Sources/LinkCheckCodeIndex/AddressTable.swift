@@ -31,13 +31,23 @@ struct TargetMark: Equatable {
 /// Addresses and their marks in an open-addressing hash table (linear
 /// probing, a multiplicative hash) that the byte scans look addresses up
 /// in (`linkcheck_address_mark`, CByteScan): faster than a `Dictionary`,
-/// and a range test rules most addresses out before any lookup.
+/// and a range test, then a bitmap of the blocks of address space that hold
+/// a key, rule most addresses out before any lookup.
 final class AddressTable {
     private let keys: UnsafeMutablePointer<UInt64>
     private let marks: UnsafeMutablePointer<UInt32>
+    private let blocks: UnsafeMutablePointer<UInt64>
     /// The table as the C scans read it (valid while this object lives).
     let table: linkcheck_address_table
     let count: Int
+
+    /// 16 bytes a bit of the bitmap: x86_64 compilers start functions on
+    /// 16-byte boundaries, so a block rarely holds more than one; the bitmap
+    /// is then 1/128 of the keys' span in bytes.
+    private static let smallestBlockShift: UInt64 = 4
+    /// At most 2^23 bits (1 MiB) of bitmap, the blocks growing for a wider
+    /// span (a file's addresses can spread over all 64 bits).
+    private static let largestBlockCount: UInt64 = 1 << 23
 
     /// An address never used as a key (no instruction transfers there).
     private static let empty = UInt64.max
@@ -54,19 +64,28 @@ final class AddressTable {
         marks.initialize(repeating: 0, count: capacity)
         count = filled.count
         let low = filled.keys.min() ?? 0
+        let span = filled.isEmpty ? 0 : filled.keys.max()! - low + 1
+        var blockShift = Self.smallestBlockShift
+        while span >> blockShift > Self.largestBlockCount { blockShift += 1 }
+        let blockCount = Int((span >> blockShift) / 64 + 1)
+        blocks = .allocate(capacity: blockCount)
+        blocks.initialize(repeating: 0, count: blockCount)
         for (key, mark) in filled {
+            let block = (key - low) >> blockShift
+            blocks[Int(block / 64)] |= 1 << (block % 64)
             var slot = Int(truncatingIfNeeded: (key &* 0x9e37_79b9_7f4a_7c15) >> (64 - bits))
             while keys[slot] != Self.empty { slot = (slot + 1) & mask }
             keys[slot] = key
             marks[slot] = mark.raw
         }
         table = linkcheck_address_table(
-            keys: keys, marks: marks, mask: UInt64(mask), shift: UInt32(64 - bits), low: low,
-            span: filled.isEmpty ? 0 : filled.keys.max()! - low + 1)
+            keys: keys, marks: marks, mask: UInt64(mask), shift: UInt32(64 - bits), low: low, span: span, blocks: blocks,
+            block_shift: UInt32(blockShift))
     }
 
     deinit {
         keys.deallocate()
         marks.deallocate()
+        blocks.deallocate()
     }
 }

@@ -12,7 +12,11 @@
 /// An open-addressing hash table of addresses (linear probing, key times
 /// 0x9e3779b97f4a7c15 shifted right by `shift`), each with a nonzero mark.
 /// An empty slot holds UINT64_MAX. `low` and `span` bound the keys:
-/// an address `a` can only be a key when `a - low < span`.
+/// an address `a` can only be a key when `a - low < span`, and only when
+/// `blocks` has the bit of its block set (one bit per `1 << block_shift`
+/// bytes from `low`: bit `i % 64` of word `i / 64` for the block
+/// `(a - low) >> block_shift`), so that most addresses are ruled out
+/// without touching the table.
 typedef struct {
     const uint64_t *keys;
     const uint32_t *marks;
@@ -20,6 +24,8 @@ typedef struct {
     unsigned shift;
     uint64_t low;
     uint64_t span;
+    const uint64_t *blocks;
+    unsigned block_shift;
 } linkcheck_address_table;
 
 /// The mark of `address` in `table`, 0 when it has none.
