@@ -126,11 +126,11 @@ public enum CheckRun {
         })
         return CallSiteInterest(
             imports: { name in
-                !rules.rules(matchingSymbol: name).isEmpty || LoaderCalls.libraryLoaders.contains(name)
+                rules.mayMatchSymbol(name) && !rules.rules(matchingSymbol: name).isEmpty || LoaderCalls.libraryLoaders.contains(name)
                     || ObjCByName.classLookUps.contains(name) || ObjCByName.selectorMakers.contains(name)
             },
             selectors: { selectors.contains($0) || LoaderCalls.versionQuerySelectors.contains($0) },
-            functions: { !rules.rules(matchingSymbol: $0.name, unsafeOnly: true).isEmpty },
+            functions: { rules.mayMatchSymbol($0.name) && !rules.rules(matchingSymbol: $0.name, unsafeOnly: true).isEmpty },
             reached: LoaderCalls.isVersionQuery,
             reachedFrom: { LoaderCalls.loadsCode($0, rules: rules) },
             reachDepth: LoaderCalls.versionCheckDepth)

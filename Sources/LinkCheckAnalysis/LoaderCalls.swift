@@ -99,7 +99,10 @@ public enum LoaderCalls {
     @Sendable static func isVersionQuery(_ name: String) -> Bool {
         name == "uname" || name == "__isOSVersionAtLeast" || name == "__isPlatformVersionAtLeast"
             || name == "_availability_version_check"
-            || ["operatingSystemVersion", "isOperatingSystemAtLeast", "13systemVersion", "_stdlib_isOSVersionAtLeast"]
-                .contains { name.contains($0) }
+            || versionQueryFragments.contains { ByteSearch.contains(name, $0) }
     }
+
+    /// What the raw name of a Swift or Objective-C version query holds.
+    private static let versionQueryFragments = ["operatingSystemVersion", "isOperatingSystemAtLeast", "13systemVersion", "_stdlib_isOSVersionAtLeast"]
+        .map { Array($0.utf8) }
 }

@@ -70,6 +70,7 @@ final class TransferScan {
     // The section being scanned.
     private var regions: CodeRegions?
     private var section = 0
+    private var sectionAddress: UInt64 = 0
     private var bytes: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)
     private var region = CodeRegion(section: 0, start: 0, end: 0, function: nil)
     private var number: Int32 = 0
@@ -94,6 +95,7 @@ final class TransferScan {
         self.bytes = UnsafeBufferPointer(start: base, count: min(bytes.count, Int(bounds.end - bounds.address)))
         self.regions = regions
         self.section = section
+        sectionAddress = bounds.address
         firstRegion = Int32(regionStarts.count)
         let context = Unmanaged.passUnretained(self).toOpaque()
         var direct = self.direct.table
@@ -137,14 +139,14 @@ final class TransferScan {
         Unmanaged<TransferScan>.fromOpaque(context!).takeUnretainedValue().place(offset, kind, TargetMark(raw: mark), low, high)
     }
 
-    /// A place the C scan found at `offset` in the section.
+    /// A place the C scan found at `offset` in the section. (Called for
+    /// every call in the code: it reads no array of `regions` unless the
+    /// place is past the current region.)
     private func place(_ offset: Int, _ kind: linkcheck_place_kind, _ mark: TargetMark, _ low: UInt64, _ high: UInt64) {
-        guard let regions else { return }
-        let bounds = regions.sections[section]
-        let address = bounds.address + UInt64(offset)
+        let address = sectionAddress &+ UInt64(offset)
         // x86_64 goes through the regions as places come; aarch64 scans one
         // region at a time.
-        while address >= region.end { startRegion(regions.region(containing: region.end, in: section)) }
+        if address >= region.end { advanceRegion(to: address) }
         if kind == linkcheck_place_window {
             if Self.anyAddress(in: seedSlots, low, high), seeds.last != number { seeds.append(number) }
             if Self.anyAddress(in: functionSlots, low, high) { windows.append(Window(region: number, low: low, high: high)) }
@@ -152,9 +154,15 @@ final class TransferScan {
         }
         note(mark, number)
         if architecture == .x86_64, number > firstRegion,
-           mayStartBefore(Int(region.start - bounds.address), offset, branch: kind == linkcheck_place_direct) {
+           mayStartBefore(Int(region.start - sectionAddress), offset, branch: kind == linkcheck_place_direct) {
             note(mark, number - 1)
         }
+    }
+
+    /// Starts the regions of the section up to the one holding `address`.
+    private func advanceRegion(to address: UInt64) {
+        guard let regions else { return }
+        while address >= region.end { startRegion(regions.region(containing: region.end, in: section)) }
     }
 
     private func startRegion(_ region: CodeRegion) {
@@ -172,8 +180,11 @@ final class TransferScan {
     }
 
     /// Legacy prefixes and REX, which may come before an opcode.
-    private static let x86Prefixes: [Bool] = (0...255).map { byte in
-        [0x26, 0x2e, 0x36, 0x3e, 0x64, 0x65, 0x66, 0x67, 0xf0, 0xf2, 0xf3].contains(byte) || (0x40...0x4f).contains(byte)
+    private static func isX86Prefix(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x26, 0x2e, 0x36, 0x3e, 0x64, 0x65, 0x66, 0x67, 0xf0, 0xf2, 0xf3, 0x40...0x4f: true
+        default: false
+        }
     }
 
     /// Whether the x86_64 instruction whose opcode (`branch`) or ModRM byte
@@ -184,7 +195,7 @@ final class TransferScan {
         guard regionStart > 0 else { return false }
         if !branch { return offset - regionStart < 10 }
         guard offset - regionStart < 14 else { return false }
-        return Self.x86Prefixes[Int(bytes[regionStart - 1])] && (regionStart..<offset).allSatisfy { Self.x86Prefixes[Int(bytes[$0])] }
+        return Self.isX86Prefix(bytes[regionStart - 1]) && (regionStart..<offset).allSatisfy { Self.isX86Prefix(bytes[$0]) }
     }
 
     /// The region with number `number`.

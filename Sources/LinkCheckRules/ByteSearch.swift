@@ -1,10 +1,11 @@
 /// Substring search on UTF-8 bytes, for the matchers' pre-filters: a
 /// mangled or demangled name is searched for a fragment before anything is
-/// copied, bridged or demangled.
-enum ByteSearch {
+/// copied, bridged or demangled; and for the hot name tests of the analysis
+/// (Foundation's `contains` on strings goes through `CFStringFind`).
+public enum ByteSearch {
     /// Whether `haystack` contains `needle`; an empty needle is contained
     /// in anything.
-    static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let head = needle.first else { return true }
         guard needle.count <= haystack.count else { return false }
         for start in 0...(haystack.count - needle.count)
@@ -15,7 +16,7 @@ enum ByteSearch {
     }
 
     /// Whether string `text` contains the bytes of `needle`.
-    static func contains(_ text: String, _ needle: [UInt8]) -> Bool {
+    public static func contains(_ text: String, _ needle: [UInt8]) -> Bool {
         var text = text
         return text.withUTF8 { haystack in needle.withUnsafeBufferPointer { contains(haystack, $0) } }
     }

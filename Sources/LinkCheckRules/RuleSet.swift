@@ -190,6 +190,12 @@ public final class RuleSet: Sendable {
         return false
     }
 
+    /// ``mayMatchSymbol(_:)`` for a name already a string.
+    public func mayMatchSymbol(_ name: String) -> Bool {
+        var name = name
+        return name.withUTF8(mayMatchSymbol)
+    }
+
     /// The rule with identifier `id`, if any.
     public func rule(withID id: String) -> Rule? {
         byID[id].map { rules[$0] }
