@@ -166,13 +166,14 @@ static inline void literal_end(
 }
 
 void linkcheck_literal_ends(
-    const uint8_t *bytes, size_t count, const uint8_t *filter, void *context, void (*found)(void *context, size_t end)) {
-    size_t end = 1;
+    const uint8_t *bytes, size_t from, size_t to, const uint8_t *filter, void *context,
+    void (*found)(void *context, size_t end)) {
+    size_t end = from < 1 ? 1 : from;
 #if defined(__SSE2__)
     const __m128i zero = _mm_setzero_si128();
     // A NUL at `end` whose byte before is not NUL: compare the block with
     // zero, and the block one byte earlier with zero.
-    for (; end + 16 <= count; end += 16) {
+    for (; end + 16 <= to; end += 16) {
         __m128i block = _mm_loadu_si128((const __m128i *)(bytes + end));
         __m128i before = _mm_loadu_si128((const __m128i *)(bytes + end - 1));
         unsigned nul = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(block, zero));
@@ -184,7 +185,7 @@ void linkcheck_literal_ends(
         }
     }
 #endif
-    for (; end < count; end++) {
+    for (; end < to; end++) {
         if (bytes[end] == 0 && bytes[end - 1] != 0) literal_end(bytes, end, filter, context, found);
     }
 }

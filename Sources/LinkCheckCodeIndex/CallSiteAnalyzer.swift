@@ -98,8 +98,7 @@ struct ImageLayout: CodeLayout {
 
     init(file: ELFFile, sections: [Section], architecture: Disassembler.InstructionSet) {
         readFunctions(file: file, sections: sections)
-        let byName = Dictionary(functions.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
-        readGOT(file: file, sections: sections, architecture: architecture, functionsByName: byName)
+        readGOT(file: file, sections: sections, architecture: architecture)
         let contents = sections.filter { $0.type == UInt32(SHT_PROGBITS) }
         // Every PLT section is set apart from code; each range is read once.
         let distinct = Set(contents.withDistinctFileRanges().map(\.index))
@@ -177,9 +176,35 @@ struct ImageLayout: CodeLayout {
     }
 
     /// GOT slots from the `JUMP_SLOT` and `GLOB_DAT` relocations against
-    /// `.dynsym` (`.rela.plt`, `.rela.dyn`; ELF spec "Relocation").
-    private mutating func readGOT(
-        file: ELFFile, sections: [Section], architecture: Disassembler.InstructionSet, functionsByName: [String: Int]
+    /// `.dynsym` (`.rela.plt`, `.rela.dyn`; ELF spec "Relocation"): an
+    /// undefined symbol's slot holds the import, a defined one's the first
+    /// function (by address) of its name.
+    private mutating func readGOT(file: ELFFile, sections: [Section], architecture: Disassembler.InstructionSet) {
+        var relocations: [(slot: UInt64, name: String, isDefined: Bool)] = []
+        forEachGOTSlot(file: file, sections: sections, architecture: architecture) { relocations.append(($0, $1, $2)) }
+        // Only the defined symbols' names are looked up among the functions.
+        let wanted = Set(relocations.filter(\.isDefined).map(\.name))
+        var byName: [String: Int] = [:]
+        if !wanted.isEmpty {
+            for (index, function) in functions.enumerated() where wanted.contains(function.name) && byName[function.name] == nil {
+                byName[function.name] = index
+            }
+        }
+        for (slot, name, isDefined) in relocations {
+            if !isDefined {
+                gotSlots[slot] = .imported(name)
+            } else if let function = byName[name] {
+                gotSlots[slot] = .function(function)
+            }
+        }
+    }
+
+    /// Calls `body` with the slot, the symbol's name and whether `.dynsym`
+    /// defines it, for each `JUMP_SLOT` and `GLOB_DAT` relocation with a
+    /// named symbol.
+    private func forEachGOTSlot(
+        file: ELFFile, sections: [Section], architecture: Disassembler.InstructionSet,
+        _ body: (_ slot: UInt64, _ name: String, _ isDefined: Bool) -> Void
     ) {
         let wanted: Set<UInt64> = switch architecture {
         case .x86_64: [6, 7]  // R_X86_64_GLOB_DAT, R_X86_64_JUMP_SLOT
@@ -200,11 +225,7 @@ struct ImageLayout: CodeLayout {
                 guard wanted.contains(type), symbolIndex > 0, gelf_getsym(symbolData, symbolIndex, &symbol) != nil,
                       let name = file.string(inSection: Int(symbols.header.sh_link), at: Int(symbol.st_name)), !name.isEmpty
                 else { continue }
-                if symbol.st_shndx == UInt16(SHN_UNDEF) {
-                    gotSlots[relocation.r_offset] = .imported(name)
-                } else if let function = functionsByName[name] {
-                    gotSlots[relocation.r_offset] = .function(function)
-                }
+                body(relocation.r_offset, name, symbol.st_shndx != UInt16(SHN_UNDEF))
             }
         }
     }

@@ -8,15 +8,19 @@ extension ELFFile {
     /// A pattern occurs when a NUL-terminated run of bytes equals it, or
     /// ends with it right after a byte that cannot continue a name
     /// (``StringLiteralMatcher``, which the Mach-O reader shares). The
-    /// sections are scanned once, without copying them.
+    /// sections are scanned once, without copying them, each in a mapping
+    /// of its own whose pages are given back as the scan moves on
+    /// (``withContents(of:_:)``): a library's read-only data (tens of MB
+    /// for ICU's or the Swift compiler's) is never resident all at once.
     ///
     /// - Returns: the patterns found, in the order given.
     func readOnlyStrings(sections: [Section], matching patterns: [String]) -> [String] {
         guard !patterns.isEmpty else { return [] }
         var matcher = StringLiteralMatcher(patterns: patterns)
         for section in sections.filter(Self.isReadOnlyData).withDistinctFileRanges() {
-            guard let data = section.data, let base = data.pointee.d_buf, data.pointee.d_size > 0 else { continue }
-            matcher.scan(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: data.pointee.d_size))
+            _ = withContents(of: section) { bytes, release in
+                matcher.scan(bytes.assumingMemoryBound(to: UInt8.self), release: release)
+            }
         }
         return matcher.found
     }

@@ -71,17 +71,37 @@ public struct StringLiteralMatcher {
         state = State(patterns.map { Array($0.utf8) })
     }
 
-    /// Looks for the patterns in the NUL-terminated runs of `buffer`.
-    public mutating func scan(_ buffer: UnsafeBufferPointer<UInt8>) {
+    /// How many bytes ``scan(_:release:)`` goes through between two calls
+    /// of its `release`.
+    public static let releaseInterval = 4 << 20
+
+    /// Looks for the patterns in the NUL-terminated runs of `buffer`,
+    /// calling `release` with a count of bytes behind every
+    /// ``releaseInterval`` bytes: the scan does not read those again (a
+    /// literal ending past them may start among them, but a run is compared
+    /// from its end, and a pattern is shorter than a page), so their pages
+    /// can be given back.
+    public mutating func scan(_ buffer: UnsafeBufferPointer<UInt8>, release: (Int) -> Void = { _ in }) {
         guard let bytes = buffer.baseAddress, !patterns.isEmpty, !state.matched.allSatisfy({ $0 }) else { return }
         state.bytes = bytes
         defer { state.bytes = nil }
-        state.filter.withUnsafeBufferPointer { filter in
-            linkcheck_literal_ends(bytes, buffer.count, filter.baseAddress, Unmanaged.passUnretained(state).toOpaque()) { context, end in
-                Unmanaged<State>.fromOpaque(context!).takeUnretainedValue().runEnd(end)
+        let context = Unmanaged.passUnretained(state).toOpaque()
+        var from = 0
+        while from < buffer.count {
+            let to = min(from + Self.releaseInterval, buffer.count)
+            state.filter.withUnsafeBufferPointer { filter in
+                linkcheck_literal_ends(bytes, from, to, filter.baseAddress, context) { context, end in
+                    Unmanaged<State>.fromOpaque(context!).takeUnretainedValue().runEnd(end)
+                }
             }
+            if to < buffer.count { release(max(to - Self.longestLookBehind, 0)) }
+            from = to
         }
     }
+
+    /// Bytes before a run's end the scan may still read after it passes
+    /// it: the longest pattern and the byte before it, within a page.
+    private static let longestLookBehind = 4096
 
     /// The patterns found so far, in the order given.
     public var found: [String] {

@@ -74,12 +74,14 @@ void linkcheck_scan_arm64(
     const uint64_t *sorted_slots, size_t slot_count, uint64_t reach,
     void *context, linkcheck_place_found found);
 
-/// Calls `found(context, end)` for each `end` in `1..<count` where
+/// Calls `found(context, end)` for each `end` in `max(from, 1)..<to` where
 /// `bytes[end]` is NUL, `bytes[end - 1]` is not, and `filter` (65,536 bits,
 /// bit `i % 8` of byte `i / 8`) has the bit for the two bytes before `end`
 /// (`bytes[end - 2] << 8 | bytes[end - 1]`, with 0 for the byte before
-/// the buffer). Sixteen bytes at a time where SSE2 is there.
+/// the buffer). `bytes[0..<to]` are readable. Sixteen bytes at a time where
+/// SSE2 is there.
 void linkcheck_literal_ends(
-    const uint8_t *bytes, size_t count, const uint8_t *filter, void *context, void (*found)(void *context, size_t end));
+    const uint8_t *bytes, size_t from, size_t to, const uint8_t *filter, void *context,
+    void (*found)(void *context, size_t end));
 
 #endif
