@@ -3,6 +3,12 @@ import CLibELF
 import LinkCheckELF
 import LinkCheckImage
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Finds call sites with Capstone: maps each imported function to its PLT
 /// entries (`.plt`, `.plt.sec`, `.plt.got`) and GOT slots (the
 /// `R_*_JUMP_SLOT` and `R_*_GLOB_DAT` relocations), then decodes the
@@ -139,40 +145,100 @@ struct ImageLayout: CodeLayout {
     }
 
     /// Defined functions from `.symtab`, else `.dynsym`; exported when
-    /// `.dynsym` defines them with default or protected visibility.
+    /// `.dynsym` defines them with default or protected visibility. One
+    /// name per address: the last global symbol there (`.dynsym`'s, then
+    /// `.symtab`'s, in table order), else the first local one; the size is
+    /// the largest of the symbols taken in turn.
+    ///
+    /// A large library's `.symtab` holds hundreds of thousands of names
+    /// (254,599 functions in `libsourcekitdInProc.so`): the symbols are
+    /// gathered as addresses and name offsets, sorted, and only the names
+    /// taken become strings.
     private mutating func readFunctions(file: ELFFile, sections: [Section]) {
         var exported = Set<String>()
-        var byAddress: [UInt64: FunctionSymbol] = [:]
+        var symbols: [FunctionSymbolEntry] = []
+        var tables: [UnsafeBufferPointer<UInt8>] = []
         for table in [UInt32(SHT_DYNSYM), UInt32(SHT_SYMTAB)] {
-            guard let section = sections.first(where: { $0.type == table }), let data = section.data else { continue }
+            guard let section = sections.first(where: { $0.type == table }), let data = section.data,
+                  let names = file.stringTable(Int(section.header.sh_link))
+            else { continue }
+            tables.append(names)
             let count = data.pointee.d_size / max(gelf_fsize(file.elf, ELF_T_SYM, 1, UInt32(EV_CURRENT)), 1)
             var raw = GElf_Sym()
             for index in 1..<max(count, 1) {
                 guard gelf_getsym(data, Int32(clamping: index), &raw) != nil else { break }
                 let type = raw.st_info & 0xf
                 guard type == UInt8(STT_FUNC) || type == 10, raw.st_shndx != UInt16(SHN_UNDEF), raw.st_value != 0,
-                      let name = file.string(inSection: Int(section.header.sh_link), at: Int(raw.st_name)), !name.isEmpty
+                      Self.hasName(at: Int(raw.st_name), in: names)
                 else { continue }
                 let binding = raw.st_info >> 4
                 let visibility = raw.st_other & 0x3
-                if table == UInt32(SHT_DYNSYM), binding != 0, visibility == 0 || visibility == 3 {
+                if table == UInt32(SHT_DYNSYM), binding != 0, visibility == 0 || visibility == 3,
+                   let name = Self.name(at: Int(raw.st_name), in: names) {
                     exported.insert(name)
                 }
-                // One name per address: a global name wins over a local one.
-                if byAddress[raw.st_value] == nil || binding != 0 {
-                    let size = max(raw.st_size, byAddress[raw.st_value]?.size ?? 0)
-                    byAddress[raw.st_value] = FunctionSymbol(name: name, address: raw.st_value, size: size, isExported: false)
-                }
+                symbols.append(FunctionSymbolEntry(
+                    address: raw.st_value, order: Int32(clamping: symbols.count), size: raw.st_size, isGlobal: binding != 0,
+                    table: UInt8(tables.count - 1), nameOffset: raw.st_name))
             }
         }
-        functions = byAddress.values.sorted { $0.address < $1.address }
+        symbols.sort { ($0.address, $0.order) < ($1.address, $1.order) }
+        var start = 0
+        while start < symbols.count {
+            var end = start
+            var taken = start
+            var size: UInt64 = symbols[start].size
+            while end + 1 < symbols.count, symbols[end + 1].address == symbols[start].address {
+                end += 1
+                if symbols[end].isGlobal {
+                    size = max(symbols[end].size, size)
+                    taken = end
+                }
+            }
+            let symbol = symbols[taken]
+            if let name = Self.name(at: Int(symbol.nameOffset), in: tables[Int(symbol.table)]) {
+                functions.append(FunctionSymbol(name: name, address: symbol.address, size: size, isExported: exported.contains(name)))
+            }
+            start = end + 1
+        }
+        functionStarts.reserveCapacity(functions.count)
         for index in functions.indices {
-            functions[index].isExported = exported.contains(functions[index].name)
             if functions[index].size == 0 {
                 functions[index].size = index + 1 < functions.count ? functions[index + 1].address - functions[index].address : 0
             }
             functionStarts[functions[index].address] = index
         }
+    }
+
+    /// One defined function symbol as ``readFunctions(file:sections:)``
+    /// gathers them: no string yet.
+    private struct FunctionSymbolEntry {
+        var address: UInt64
+        /// Its place among the symbols gathered (`.dynsym`'s, then `.symtab`'s).
+        var order: Int32
+        var size: UInt64
+        var isGlobal: Bool
+        /// Which of the string tables gathered holds its name.
+        var table: UInt8
+        var nameOffset: UInt32
+    }
+
+    /// Whether a name that is not empty starts at `offset` in the string
+    /// table `names` and a NUL ends it inside the table (what `elf_strptr`
+    /// checks).
+    private static func hasName(at offset: Int, in names: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard offset < names.count, names[offset] != 0, let base = names.baseAddress else { return false }
+        return memchr(base + offset, 0, names.count - offset) != nil
+    }
+
+    /// The NUL-terminated name at `offset` in the string table `names`, or
+    /// `nil` when no NUL ends it inside the table.
+    private static func name(at offset: Int, in names: UnsafeBufferPointer<UInt8>) -> String? {
+        guard offset < names.count, let base = names.baseAddress,
+              let nul = memchr(base + offset, 0, names.count - offset)
+        else { return nil }
+        let length = UnsafeRawPointer(nul) - UnsafeRawPointer(base + offset)
+        return String(decoding: UnsafeBufferPointer(start: base + offset, count: length), as: UTF8.self)
     }
 
     /// GOT slots from the `JUMP_SLOT` and `GLOB_DAT` relocations against

@@ -279,6 +279,18 @@ package final class ELFFile {
         return result
     }
 
+    /// The bytes of the string-table section (`SHT_STRTAB`) with index
+    /// `section`, in libelf's buffer (valid while the file is open), for
+    /// reading many names without a call per name; `nil` when there is no
+    /// such section or it has no data.
+    package func stringTable(_ section: Int) -> UnsafeBufferPointer<UInt8>? {
+        var header = GElf_Shdr()
+        guard let scn = elf_getscn(elf, section), gelf_getshdr(scn, &header) != nil, header.sh_type == UInt32(SHT_STRTAB),
+              let data = elf_getdata(scn, nil), let base = data.pointee.d_buf
+        else { return nil }
+        return UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: data.pointee.d_size)
+    }
+
     /// The string at `offset` bytes into the string-table section with index
     /// `section` (`elf_strptr`), or `nil` when the offset is out of range.
     package func string(inSection section: Int, at offset: Int) -> String? {
