@@ -52,32 +52,48 @@ final class AddressTable {
     /// An address never used as a key (no instruction transfers there).
     private static let empty = UInt64.max
 
-    init(_ entries: [UInt64: TargetMark]) {
-        let filled = entries.filter { $0.key != Self.empty && $0.value != .none }
+    /// A table of `entries`; a mark given again for an address is merged
+    /// into the first (``TargetMark/merged(with:)``), and ``TargetMark/none``
+    /// marks are left out.
+    init(_ entries: [(address: UInt64, mark: TargetMark)]) {
+        var low = UInt64.max
+        var high: UInt64 = 0
+        var filled = 0
+        for (key, mark) in entries where key != Self.empty && mark != .none {
+            low = min(low, key)
+            high = max(high, key)
+            filled += 1
+        }
         var bits: UInt64 = 4
-        while 1 << bits < filled.count * 2 { bits += 1 }
+        while 1 << bits < filled * 2 { bits += 1 }
         let capacity = 1 << Int(bits)
         let mask = capacity - 1
         keys = .allocate(capacity: capacity)
         keys.initialize(repeating: Self.empty, count: capacity)
         marks = .allocate(capacity: capacity)
         marks.initialize(repeating: 0, count: capacity)
-        count = filled.count
-        let low = filled.keys.min() ?? 0
-        let span = filled.isEmpty ? 0 : filled.keys.max()! - low + 1
+        if filled == 0 { low = 0 }
+        let span = filled == 0 ? 0 : high - low + 1
         var blockShift = Self.smallestBlockShift
         while span >> blockShift > Self.largestBlockCount { blockShift += 1 }
         let blockCount = Int((span >> blockShift) / 64 + 1)
         blocks = .allocate(capacity: blockCount)
         blocks.initialize(repeating: 0, count: blockCount)
-        for (key, mark) in filled {
+        var count = 0
+        for (key, mark) in entries where key != Self.empty && mark != .none {
             let block = (key - low) >> blockShift
             blocks[Int(block / 64)] |= 1 << (block % 64)
             var slot = Int(truncatingIfNeeded: (key &* 0x9e37_79b9_7f4a_7c15) >> (64 - bits))
-            while keys[slot] != Self.empty { slot = (slot + 1) & mask }
-            keys[slot] = key
-            marks[slot] = mark.raw
+            while keys[slot] != Self.empty && keys[slot] != key { slot = (slot + 1) & mask }
+            if keys[slot] == key {
+                marks[slot] = TargetMark(raw: marks[slot]).merged(with: mark).raw
+            } else {
+                keys[slot] = key
+                marks[slot] = mark.raw
+                count += 1
+            }
         }
+        self.count = count
         table = linkcheck_address_table(
             keys: keys, marks: marks, mask: UInt64(mask), shift: UInt32(64 - bits), low: low, span: span, blocks: blocks,
             block_shift: UInt32(blockShift))

@@ -243,34 +243,33 @@ struct ImageLayout: CodeLayout {
 
     /// GOT slots from the `JUMP_SLOT` and `GLOB_DAT` relocations against
     /// `.dynsym` (`.rela.plt`, `.rela.dyn`; ELF spec "Relocation"): an
-    /// undefined symbol's slot holds the import, a defined one's the first
+    /// undefined symbol's slot holds the import, a defined one's the
+    /// function of its name at its address (`st_value`), else the first
     /// function (by address) of its name.
     private mutating func readGOT(file: ELFFile, sections: [Section], architecture: Disassembler.InstructionSet) {
-        var relocations: [(slot: UInt64, name: String, isDefined: Bool)] = []
-        forEachGOTSlot(file: file, sections: sections, architecture: architecture) { relocations.append(($0, $1, $2)) }
-        // Only the defined symbols' names are looked up among the functions.
-        let wanted = Set(relocations.filter(\.isDefined).map(\.name))
-        var byName: [String: Int] = [:]
-        if !wanted.isEmpty {
-            for (index, function) in functions.enumerated() where wanted.contains(function.name) && byName[function.name] == nil {
-                byName[function.name] = index
-            }
-        }
-        for (slot, name, isDefined) in relocations {
-            if !isDefined {
+        var byName: [String: Int]?
+        Self.forEachGOTSlot(file: file, sections: sections, architecture: architecture) { slot, name, value, isDefined in
+            guard isDefined else {
                 gotSlots[slot] = .imported(name)
-            } else if let function = byName[name] {
-                gotSlots[slot] = .function(function)
+                return
             }
+            if let function = functionStarts[value], functions[function].name == name {
+                gotSlots[slot] = .function(function)
+                return
+            }
+            if byName == nil {
+                byName = Dictionary(functions.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+            }
+            if let function = byName?[name] { gotSlots[slot] = .function(function) }
         }
     }
 
-    /// Calls `body` with the slot, the symbol's name and whether `.dynsym`
-    /// defines it, for each `JUMP_SLOT` and `GLOB_DAT` relocation with a
-    /// named symbol.
-    private func forEachGOTSlot(
+    /// Calls `body` with the slot, the symbol's name and value
+    /// (`st_value`), and whether `.dynsym` defines it, for each `JUMP_SLOT`
+    /// and `GLOB_DAT` relocation with a named symbol, in table order.
+    private static func forEachGOTSlot(
         file: ELFFile, sections: [Section], architecture: Disassembler.InstructionSet,
-        _ body: (_ slot: UInt64, _ name: String, _ isDefined: Bool) -> Void
+        _ body: (_ slot: UInt64, _ name: String, _ value: UInt64, _ isDefined: Bool) -> Void
     ) {
         let wanted: Set<UInt64> = switch architecture {
         case .x86_64: [6, 7]  // R_X86_64_GLOB_DAT, R_X86_64_JUMP_SLOT
@@ -291,7 +290,7 @@ struct ImageLayout: CodeLayout {
                 guard wanted.contains(type), symbolIndex > 0, gelf_getsym(symbolData, symbolIndex, &symbol) != nil,
                       let name = file.string(inSection: Int(symbols.header.sh_link), at: Int(symbol.st_name)), !name.isEmpty
                 else { continue }
-                body(relocation.r_offset, name, symbol.st_shndx != UInt16(SHN_UNDEF))
+                body(relocation.r_offset, name, symbol.st_value, symbol.st_shndx != UInt16(SHN_UNDEF))
             }
         }
     }

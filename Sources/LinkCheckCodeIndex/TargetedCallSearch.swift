@@ -99,15 +99,16 @@ struct TargetedCallSearch<Layout: CodeLayout> {
     /// an `objc_msgSend$sel` stub of a selector of interest), and the
     /// selector references of the selectors of interest.
     private func makeScan() -> TransferScan {
-        var direct: [UInt64: TargetMark] = [:]
-        direct.reserveCapacity(layout.functions.count)
+        let stubs = layout.allStubs
+        var direct: [(address: UInt64, mark: TargetMark)] = []
+        direct.reserveCapacity(layout.functions.count + stubs.count)
         for (index, function) in layout.functions.enumerated() {
-            direct[function.address] = TargetMark(seed: builder.kept[index], function: index)
+            direct.append((function.address, TargetMark(seed: builder.kept[index], function: index)))
         }
-        for (address, stub) in layout.allStubs {
+        for (address, stub) in stubs {
             var mark = mark(stub.callee)
             if let selector = stub.selector, interest.selectors(selector) { mark = mark.merged(with: TargetMark(seed: true, function: nil)) }
-            direct[address] = direct[address].map { $0.merged(with: mark) } ?? mark
+            direct.append((address, mark))
         }
         var slots: [UInt64: TargetMark] = [:]
         for (address, callee) in layout.allPointerSlots { slots[address] = mark(callee) }

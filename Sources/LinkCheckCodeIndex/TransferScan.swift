@@ -76,10 +76,15 @@ final class TransferScan {
     private var number: Int32 = 0
     private var firstRegion: Int32 = 0
 
-    init(architecture: Disassembler.InstructionSet, direct: [UInt64: TargetMark], slots: [UInt64: TargetMark], functionCount: Int) {
+    /// A scan for `direct` (the first of an address's marks merged with
+    /// the later ones) and `slots`.
+    init(
+        architecture: Disassembler.InstructionSet, direct: [(address: UInt64, mark: TargetMark)], slots: [UInt64: TargetMark],
+        functionCount: Int
+    ) {
         self.architecture = architecture
         self.direct = AddressTable(direct)
-        self.slots = AddressTable(slots)
+        self.slots = AddressTable(slots.map { ($0.key, $0.value) })
         seedSlots = slots.filter { $0.value.isSeed }.keys.sorted()
         functionSlots = slots.filter { $0.value.function != nil }.keys.sorted()
         windowSlots = Set(seedSlots + functionSlots).sorted()
