@@ -166,19 +166,28 @@ static inline void literal_end(
 }
 
 void linkcheck_literal_ends(
-    const uint8_t *bytes, size_t from, size_t to, const uint8_t *filter, void *context,
-    void (*found)(void *context, size_t end)) {
+    const uint8_t *bytes, size_t from, size_t to, const uint8_t *filter, const uint8_t *last_bytes, size_t last_count,
+    void *context, void (*found)(void *context, size_t end)) {
     size_t end = from < 1 ? 1 : from;
 #if defined(__SSE2__)
     const __m128i zero = _mm_setzero_si128();
-    // A NUL at `end` whose byte before is not NUL: compare the block with
-    // zero, and the block one byte earlier with zero.
+    __m128i last[LINKCHECK_LAST_BYTES];
+    size_t lasts = last_count <= LINKCHECK_LAST_BYTES ? last_count : 0;
+    for (size_t index = 0; index < lasts; index++) last[index] = _mm_set1_epi8((char)last_bytes[index]);
+    // A NUL at `end` whose byte before is not NUL (and is one of
+    // `last_bytes`): compare the block with zero, and the block one byte
+    // earlier with zero (and with each of the last bytes).
     for (; end + 16 <= to; end += 16) {
         __m128i block = _mm_loadu_si128((const __m128i *)(bytes + end));
-        __m128i before = _mm_loadu_si128((const __m128i *)(bytes + end - 1));
         unsigned nul = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(block, zero));
         if (nul == 0) continue;
+        __m128i before = _mm_loadu_si128((const __m128i *)(bytes + end - 1));
         unsigned ends = nul & ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(before, zero));
+        if (lasts && ends) {
+            __m128i wanted = _mm_cmpeq_epi8(before, last[0]);
+            for (size_t index = 1; index < lasts; index++) wanted = _mm_or_si128(wanted, _mm_cmpeq_epi8(before, last[index]));
+            ends &= (unsigned)_mm_movemask_epi8(wanted);
+        }
         while (ends) {
             literal_end(bytes, end + (size_t)__builtin_ctz(ends), filter, context, found);
             ends &= ends - 1;

@@ -32,6 +32,8 @@ public struct StringLiteralMatcher {
         /// By the two bytes before a NUL (`[end - 2] << 8 | [end - 1]`):
         /// whether a pattern may end there, as 65,536 bits.
         var filter = [UInt8](repeating: 0, count: 8192)
+        /// The patterns' distinct last bytes, ascending.
+        let lastBytes: [UInt8]
         var matched: [Bool]
         var bytes: UnsafePointer<UInt8>?
 
@@ -49,6 +51,7 @@ public struct StringLiteralMatcher {
                 }
             }
             self.byLastByte = byLastByte
+            lastBytes = (0...255).filter { !byLastByte[$0].isEmpty }.map(UInt8.init)
             matched = Array(repeating: false, count: wanted.count)
         }
 
@@ -90,8 +93,10 @@ public struct StringLiteralMatcher {
         while from < buffer.count {
             let to = min(from + Self.releaseInterval, buffer.count)
             state.filter.withUnsafeBufferPointer { filter in
-                linkcheck_literal_ends(bytes, from, to, filter.baseAddress, context) { context, end in
-                    Unmanaged<State>.fromOpaque(context!).takeUnretainedValue().runEnd(end)
+                state.lastBytes.withUnsafeBufferPointer { last in
+                    linkcheck_literal_ends(bytes, from, to, filter.baseAddress, last.baseAddress, last.count, context) { context, end in
+                        Unmanaged<State>.fromOpaque(context!).takeUnretainedValue().runEnd(end)
+                    }
                 }
             }
             if to < buffer.count { release(max(to - Self.longestLookBehind, 0)) }

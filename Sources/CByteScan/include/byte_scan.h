@@ -74,14 +74,21 @@ void linkcheck_scan_arm64(
     const uint64_t *sorted_slots, size_t slot_count, uint64_t reach,
     void *context, linkcheck_place_found found);
 
+/// How many distinct last bytes `linkcheck_literal_ends` tests sixteen at
+/// a time; with more, only the filter tests them.
+#define LINKCHECK_LAST_BYTES 8
+
 /// Calls `found(context, end)` for each `end` in `max(from, 1)..<to` where
 /// `bytes[end]` is NUL, `bytes[end - 1]` is not, and `filter` (65,536 bits,
 /// bit `i % 8` of byte `i / 8`) has the bit for the two bytes before `end`
 /// (`bytes[end - 2] << 8 | bytes[end - 1]`, with 0 for the byte before
-/// the buffer). `bytes[0..<to]` are readable. Sixteen bytes at a time where
-/// SSE2 is there.
+/// the buffer). `bytes[0..<to]` are readable. `last_bytes` (`last_count`
+/// of them) are the bytes the filter lets end a run: with at most
+/// `LINKCHECK_LAST_BYTES` of them, runs ending otherwise are ruled out
+/// sixteen bytes at a time before the filter is read. Sixteen bytes at a
+/// time where SSE2 is there.
 void linkcheck_literal_ends(
-    const uint8_t *bytes, size_t from, size_t to, const uint8_t *filter, void *context,
-    void (*found)(void *context, size_t end));
+    const uint8_t *bytes, size_t from, size_t to, const uint8_t *filter, const uint8_t *last_bytes, size_t last_count,
+    void *context, void (*found)(void *context, size_t end));
 
 #endif
