@@ -33,6 +33,10 @@ public struct Analyzer: Sendable {
     let severity: SeverityPolicy
     let locator: CallLocator
     let imageIndex: [String: Int]
+    /// `names[i]`: image `i`'s ``Policy/names(of:)``, made once: its role,
+    /// the suppressions that match its findings and whether it is named
+    /// after an API's module all ask for them.
+    let names: [Set<String>]
 
     /// - Parameters:
     ///   - graph: the images (scanned, then libraries found outside them)
@@ -48,7 +52,8 @@ public struct Analyzer: Sendable {
         self.code = code ?? [:]
         callSitesAnalysed = code != nil
         self.matches = graph.images.indices.map { matches[$0] ?? SymbolMatches(graph.images[$0], rules: rules) }
-        severity = SeverityPolicy(images: graph.images, policy: policy, graph: graph)
+        names = graph.images.map(Policy.names(of:))
+        severity = SeverityPolicy(images: graph.images, names: names, policy: policy, graph: graph)
         locator = CallLocator(demangler: rules.demangler)
         imageIndex = Dictionary(graph.images.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
@@ -89,7 +94,7 @@ public struct Analyzer: Sendable {
         let images = graph.images
         var suppressed: [Finding] = []
         let keep = { (finding: Finding) -> Bool in
-            let names = Policy.names(of: images[self.imageIndex[finding.image] ?? 0])
+            let names = self.names[self.imageIndex[finding.image] ?? 0]
             guard policy.suppressions.contains(where: { Suppressions.matches($0, finding, names) }) else { return true }
             suppressed.append(finding)
             return false
@@ -123,9 +128,9 @@ public struct Analyzer: Sendable {
         findings += flags.findings(cases: flagCases)
         findings = findings.filter(keep)
         findings.sort(by: Finding.reportOrder)
-        let names = policy.suppressions.isEmpty
-            ? [:] : Dictionary(images.map { ($0.name, Policy.names(of: $0)) }, uniquingKeysWith: { first, _ in first })
-        let notices = Suppressions.apply(policy.suppressions, file: policy.suppressionsFile, to: suppressed, images: names).notices
+        let namesByImage = policy.suppressions.isEmpty
+            ? [:] : Dictionary(zip(images.map(\.name), names), uniquingKeysWith: { first, _ in first })
+        let notices = Suppressions.apply(policy.suppressions, file: policy.suppressionsFile, to: suppressed, images: namesByImage).notices
         var baselined: [Finding] = []
         let keys = Baseline.imageKeys(images, scannedCount: graph.scannedCount, policy: policy)
         if let baseline = policy.baseline {
@@ -150,7 +155,7 @@ public struct Analyzer: Sendable {
         let unanalysed = callSitesAnalysed && !CodeIndex.supports(image)
             ? " (call sites are not analysed for \(image.architecture) \(image.format == .elf ? "ELF" : "Mach-O"))" : ""
         return OwnFindings(
-            index: index, image: image, matches: matches[index], rules: rules, severity: severity, locator: locator,
+            index: index, image: image, names: names[index], matches: matches[index], rules: rules, severity: severity, locator: locator,
             code: analysed, codeFailure: code[index]?.failure, unseenCalls: unseenCalls(index), unanalysedMachine: unanalysed)
     }
 

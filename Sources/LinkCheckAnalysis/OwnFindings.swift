@@ -11,6 +11,8 @@ import LinkCheckRules
 struct OwnFindings {
     let index: Int
     let image: BinaryImage
+    /// The image's ``Policy/names(of:)``.
+    let names: Set<String>
     let matches: SymbolMatches
     let rules: RuleSet
     let severity: SeverityPolicy

@@ -43,7 +43,6 @@ extension OwnFindings {
                 provided[match.rule.id, default: (match, [], false)].symbols.append(symbol.name)
             }
         }
-        let names = Policy.names(of: image)
         for (id, entry) in provided.sorted(by: { $0.key < $1.key }) {
             let first = entry.symbols.min()!
             let others = entry.symbols.count - 1

@@ -102,9 +102,11 @@ public struct Policy: Sendable, Equatable {
     /// executable outside a bundle is an app only when named: an app
     /// extension's main binary is `MH_EXECUTE` too, so an unnamed one must
     /// be extension-safe.
-    public func role(of image: BinaryImage) -> AssignedRole {
+    ///
+    /// - Parameter names: `image`'s ``names(of:)``, when already made.
+    public func role(of image: BinaryImage, names: Set<String>? = nil) -> AssignedRole {
         let given = roleGivenByBundle(of: image)
-        if let named = roleAssignedByName(of: image)?.role {
+        if let named = roleAssignedByName(of: image, names: names)?.role {
             // `--extension PhotosShare` without a type keeps the type the bundle's extension point gives.
             if named.role == .extension, named.extensionType == nil, let given, given.role == .extension { return given }
             return named
@@ -119,8 +121,10 @@ public struct Policy: Sendable, Equatable {
     /// The role assigned to `image` by one of its names (``names(of:)``),
     /// and that name: an extension name first, then an app name, then a
     /// framework name; `nil` when no name assigns one.
-    public func roleAssignedByName(of image: BinaryImage) -> (name: String, role: AssignedRole)? {
-        let names = Self.names(of: image)
+    ///
+    /// - Parameter names: `image`'s ``names(of:)``, when already made.
+    public func roleAssignedByName(of image: BinaryImage, names: Set<String>? = nil) -> (name: String, role: AssignedRole)? {
+        let names = names ?? Self.names(of: image)
         if let match = extensions.keys.sorted().first(where: names.contains) {
             return (match, AssignedRole(role: .extension, extensionType: extensions[match] ?? nil))
         }

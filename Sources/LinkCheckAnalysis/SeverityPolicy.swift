@@ -20,9 +20,10 @@ struct SeverityPolicy: Sendable {
     /// has to be safe too, even when the app also links it.
     let orphanReaches: [Bool]
 
-    init(images: [BinaryImage], policy: Policy, graph: LinkGraph) {
+    /// - Parameter names: `names[i]`: image `i`'s ``Policy/names(of:)``.
+    init(images: [BinaryImage], names: [Set<String>], policy: Policy, graph: LinkGraph) {
         self.policy = policy
-        let roles = images.map(policy.role)
+        let roles = zip(images, names).map { policy.role(of: $0, names: $1) }
         self.roles = roles
         var extensionsReaching = Array(repeating: [Int](), count: images.count)
         var appsReaching = Array(repeating: [Int](), count: images.count)

@@ -33,7 +33,7 @@ extension OwnFindings {
             guard !matches.isEmpty else { continue }
             let demangled = rules.demangler.any(function.name)
             let apiModule = owningModule(function.name)
-            let imageIsTheModule = apiModule.map(Policy.names(of: image).contains) ?? false
+            let imageIsTheModule = apiModule.map(names.contains) ?? false
             for match in matches {
                 let calls: [CallSite]
                 if case .swift = match.matcher {

@@ -48,8 +48,8 @@ public struct StaticArchive: Sendable {
                 warnings.add("ar_hdr", at: headerAt, "a member header without its \"`\\n\" terminator; the rest not read")
                 break
             }
-            let rawName = header.name(0, length: 16).trimmingTrailingSpaces
-            guard let size = Int(header.name(48, length: 10).trimmingTrailingSpaces), size >= 0,
+            let rawName = Self.unpadded(header.name(0, length: 16))
+            guard let size = Self.decimal(header.name(48, length: 10).utf8), size >= 0,
                   size <= bytes.count - offset - 60
             else {
                 warnings.add("ar_hdr \(rawName)", at: headerAt, "its size field is not a number that fits in the archive; the rest not read")
@@ -131,14 +131,14 @@ extension StaticArchive {
             }
             guard offset < size else { break }
             guard offset + 60 <= size, let header = bytes(at: offset, count: 60), header[58] == 0x60, header[59] == 0x0a,
-                  let length = Int(String(decoding: header[48..<58], as: UTF8.self).trimmingTrailingSpaces), length >= 0,
-                  length <= size - offset - 60
+                  let length = decimal(header[48..<58]), length >= 0, length <= size - offset - 60
             else { return nil }
             let dataStart = offset + 60
             offset = dataStart + length
             var starts = [dataStart]
-            let name = String(decoding: header[0..<16], as: UTF8.self).trimmingTrailingSpaces
-            if name.hasPrefix("#1/"), let nameLength = Int(name.dropFirst(3)), nameLength >= 0, nameLength <= length {
+            let name = unpadded(header[0..<16])
+            if name.starts(with: bsdLongNamePrefix), let nameLength = decimal(name.dropFirst(bsdLongNamePrefix.count)),
+               nameLength >= 0, nameLength <= length {
                 starts.append(dataStart + nameLength)
             }
             for start in starts where start + 4 <= offset {
@@ -152,11 +152,31 @@ extension StaticArchive {
     }
 }
 
-extension String {
-    /// The string less trailing spaces (the padding of `ar_hdr` fields).
-    var trimmingTrailingSpaces: String {
-        var result = Substring(self)
-        while result.last == " " { result = result.dropLast() }
-        return String(result)
+extension StaticArchive {
+    /// `#1/`, which starts a BSD long name (`#1/NN`: the name is the first
+    /// NN bytes of the member).
+    static let bsdLongNamePrefix: [UInt8] = Array("#1/".utf8)
+
+    /// The bytes of an `ar_hdr` field less the spaces (0x20) that pad it on
+    /// the right. Bytes, not characters: the padding is bytes, and a
+    /// field of spaces only is empty.
+    static func unpadded<Field: BidirectionalCollection<UInt8>>(_ field: Field) -> Field.SubSequence {
+        var end = field.endIndex
+        while end > field.startIndex, field[field.index(before: end)] == 0x20 { field.formIndex(before: &end) }
+        return field[..<end]
+    }
+
+    /// The text of an `ar_hdr` field (`ar_name`) less the spaces that pad
+    /// it, trimmed as its bytes are.
+    static func unpadded(_ field: String) -> String {
+        String(decoding: unpadded(field.utf8), as: UTF8.self)
+    }
+
+    /// A decimal `ar_hdr` number (`ar_size`, the NN of a BSD `#1/NN` name)
+    /// less its padding, read as `Int(_:)` reads text: an optional sign and
+    /// decimal digits; `nil` for anything else (an empty field, a NUL) or a
+    /// value that does not fit in an `Int`.
+    static func decimal<Field: BidirectionalCollection<UInt8>>(_ field: Field) -> Int? {
+        Int(String(decoding: unpadded(field), as: UTF8.self))
     }
 }

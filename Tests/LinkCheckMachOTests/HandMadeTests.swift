@@ -454,6 +454,28 @@ import Testing
         #expect(archive.warnings.first?.contains("its size field is not a number that fits in the archive") == true)
     }
 
+    /// The walk that tells a Linux static library from a Mach-O one
+    /// (before the archive is read whole) finds the Mach-O object behind a
+    /// BSD long name only by reading `#1/24` from its space-padded field.
+    @Test func aMachOObjectBehindASpacePaddedBSDLongNameIsReadNotTakenForALinuxStaticLibrary() throws {
+        let object = HandMade.image(commands: [], fileType: 1, flags: 0x2000)
+        let bsdName = Array("long_member_name.o".utf8) + [0, 0, 0, 0, 0, 0]
+        var bytes = Array("!<arch>\n".utf8)
+        bytes += Self.memberHeader("__.SYMDEF", size: 8) + [UInt8](repeating: 0, count: 8)
+        bytes += Self.memberHeader("#1/\(bsdName.count)", size: bsdName.count + object.count) + bsdName + object
+        let directory = try Fixtures.temporaryDirectory()
+        let path = directory.path("libLong.a").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect(try MachOReader.read(path: path).map(\.identity.member) == ["long_member_name.o"])
+    }
+
+    @Test func anArchiveMemberNamedBySpacesOnlyHasAnEmptyName() throws {
+        let object = HandMade.image(commands: [], fileType: 1)
+        let bytes = Array("!<arch>\n".utf8) + Self.memberHeader("", size: object.count) + object
+        let file = try MachOFile(bytes: bytes, path: Self.path)
+        #expect(file.images.map(\.archiveMember) == [""])
+    }
+
     // MARK: errors
 
     @Test func filesThatAreNotMachOOrTooShortAreErrorsNamingThem() throws {

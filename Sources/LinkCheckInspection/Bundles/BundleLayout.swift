@@ -140,9 +140,27 @@ public struct BundleLayout: Sendable, Equatable {
     /// The bundle folder kinds, by extension.
     static let kinds: [String: BundleFolder.Kind] = ["app": .app, "appex": .appExtension, "framework": .framework, "xcframework": .xcframework]
 
+    /// The bundle folder extensions as a folder's name ends in them, in
+    /// bytes: `.app`, `.appex`, `.framework`, `.xcframework`.
+    private static let folderSuffixes: [[UInt8]] = kinds.keys.map { Array(".\($0)".utf8) }
+
+    /// Whether a folder on `file`'s path has a name that ends in a bundle
+    /// extension (`Photos.app/` in it), compared as bytes: asked of every
+    /// file discovery found, most of which (a library folder's) are in no
+    /// bundle.
+    private static func hasBundleFolderName(_ file: String) -> Bool {
+        var file = file
+        return file.withUTF8 { bytes in
+            bytes.indices.contains { slash in
+                bytes[slash] == UInt8(ascii: "/") && folderSuffixes.contains { suffix in
+                    slash >= suffix.count && bytes[(slash - suffix.count)..<slash].elementsEqual(suffix)
+                }
+            }
+        }
+    }
+
     private mutating func place(_ file: String, folders: inout [String: FoundFolder]) -> BundlePlacement? {
-        // Most files of a library folder are in no bundle: no folder on the path ends in a bundle extension.
-        guard Self.kinds.keys.contains(where: { file.contains(".\($0)/") }) else { return nil }
+        guard Self.hasBundleFolderName(file) else { return nil }
         let components = file.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         var chain: [(folder: BundleFolder, executable: String?, index: Int, version: String?)] = []
         for index in components.indices.dropLast() {
