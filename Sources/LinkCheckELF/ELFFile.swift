@@ -204,6 +204,45 @@ package final class ELFFile {
         return body(UnsafeRawBufferPointer(start: base, count: data.pointee.d_size)) { _ in }
     }
 
+    /// Calls `body` with the bytes of `section` (`sh_offset`, `sh_size`)
+    /// read with `pread(2)`, `size` bytes at a time, into one buffer: each
+    /// buffer but the first begins with the last `overlap` bytes of the one
+    /// before, and `from` is where the bytes read for it start (0 the first
+    /// time). Stops at a read that fails or comes short (the file truncated
+    /// meanwhile, which ``read(_:_:)`` then reports). The repaired
+    /// in-memory copy is given whole. Nothing for `SHT_NOBITS` or a section
+    /// outside the file.
+    package func readPieces(
+        of section: Section, size: Int, overlap: Int, _ body: (UnsafeBufferPointer<UInt8>, _ from: Int) -> Void
+    ) {
+        let (offset, length) = (section.header.sh_offset, section.header.sh_size)
+        guard section.type != UInt32(SHT_NOBITS), length > 0, offset <= UInt64(opened.st_size),
+              length <= UInt64(opened.st_size) - offset
+        else { return }
+        if copy != nil {
+            guard let data = section.data, let base = data.pointee.d_buf else { return }
+            body(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: data.pointee.d_size), 0)
+            return
+        }
+        let piece = max(size, 1)
+        let kept = min(max(overlap, 0), piece)
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: kept + piece)
+        defer { buffer.deallocate() }
+        var done: UInt64 = 0
+        var carried = 0
+        while done < length {
+            let wanted = Int(min(UInt64(piece), length - done))
+            let got = pread(descriptor, buffer + carried, wanted, off_t(offset + done))
+            guard got == wanted else { return }
+            body(UnsafeBufferPointer(start: buffer, count: carried + wanted), carried)
+            done += UInt64(wanted)
+            let total = carried + wanted
+            let keep = min(kept, total)
+            memmove(buffer, buffer + (total - keep), keep)
+            carried = keep
+        }
+    }
+
     /// libelf's message for the most recent error (`elf_errmsg(-1)`).
     static func lastError() -> String {
         guard let message = elf_errmsg(-1) else { return "unknown libelf error" }

@@ -8,22 +8,27 @@ extension ELFFile {
     /// A pattern occurs when a NUL-terminated run of bytes equals it, or
     /// ends with it right after a byte that cannot continue a name
     /// (``StringLiteralMatcher``, which the Mach-O reader shares). The
-    /// sections are scanned once, without copying them, each in a mapping
-    /// of its own whose pages are given back as the scan moves on
-    /// (``withContents(of:_:)``): a library's read-only data (tens of MB
-    /// for ICU's or the Swift compiler's) is never resident all at once.
+    /// sections are scanned once, read with `pread(2)` a piece at a time
+    /// into one buffer (``readPieces(of:size:overlap:_:)``): no page of the
+    /// file is mapped, so a library's read-only data (tens of MB for ICU's
+    /// or the Swift compiler's) is never resident, and no mapping is torn
+    /// down (with two threads, every unmapping interrupts the other CPU).
     ///
     /// - Returns: the patterns found, in the order given.
     func readOnlyStrings(sections: [Section], matching patterns: [String]) -> [String] {
         guard !patterns.isEmpty else { return [] }
         var matcher = StringLiteralMatcher(patterns: patterns)
         for section in sections.filter(Self.isReadOnlyData).withDistinctFileRanges() {
-            _ = withContents(of: section) { bytes, release in
-                matcher.scan(bytes.assumingMemoryBound(to: UInt8.self), release: release)
+            readPieces(of: section, size: Self.pieceSize, overlap: matcher.lookBehind) { bytes, from in
+                matcher.scan(bytes, from: from)
             }
         }
         return matcher.found
     }
+
+    /// How much read-only data is read at a time: a buffer that stays in
+    /// the core's cache.
+    package static let pieceSize = 256 << 10
 
     /// A `.rodata` or `.rodata.*` section (`SHT_PROGBITS`, `SHF_ALLOC`,
     /// neither `SHF_EXECINSTR` nor `SHF_COMPRESSED`). `SHF_WRITE` does not

@@ -74,39 +74,30 @@ public struct StringLiteralMatcher {
         state = State(patterns.map { Array($0.utf8) })
     }
 
-    /// How many bytes ``scan(_:release:)`` goes through between two calls
-    /// of its `release`.
-    public static let releaseInterval = 4 << 20
-
-    /// Looks for the patterns in the NUL-terminated runs of `buffer`,
-    /// calling `release` with a count of bytes behind every
-    /// ``releaseInterval`` bytes: the scan does not read those again (a
-    /// literal ending past them may start among them, but a run is compared
-    /// from its end, and a pattern is shorter than a page), so their pages
-    /// can be given back.
-    public mutating func scan(_ buffer: UnsafeBufferPointer<UInt8>, release: (Int) -> Void = { _ in }) {
+    /// Looks for the patterns in the NUL-terminated runs of `buffer` that
+    /// end at `from` or after: a buffer may begin with the last
+    /// ``lookBehind`` bytes of the one scanned before it (the same run of
+    /// bytes read in pieces), which are read only as the start of a run
+    /// ending later.
+    public mutating func scan(_ buffer: UnsafeBufferPointer<UInt8>, from: Int = 0) {
         guard let bytes = buffer.baseAddress, !patterns.isEmpty, !state.matched.allSatisfy({ $0 }) else { return }
         state.bytes = bytes
         defer { state.bytes = nil }
         let context = Unmanaged.passUnretained(state).toOpaque()
-        var from = 0
-        while from < buffer.count {
-            let to = min(from + Self.releaseInterval, buffer.count)
-            state.filter.withUnsafeBufferPointer { filter in
-                state.lastBytes.withUnsafeBufferPointer { last in
-                    linkcheck_literal_ends(bytes, from, to, filter.baseAddress, last.baseAddress, last.count, context) { context, end in
-                        Unmanaged<State>.fromOpaque(context!).takeUnretainedValue().runEnd(end)
-                    }
+        state.filter.withUnsafeBufferPointer { filter in
+            state.lastBytes.withUnsafeBufferPointer { last in
+                linkcheck_literal_ends(bytes, max(from, 0), buffer.count, filter.baseAddress, last.baseAddress, last.count, context) {
+                    context, end in Unmanaged<State>.fromOpaque(context!).takeUnretainedValue().runEnd(end)
                 }
             }
-            if to < buffer.count { release(max(to - Self.longestLookBehind, 0)) }
-            from = to
         }
     }
 
-    /// Bytes before a run's end the scan may still read after it passes
-    /// it: the longest pattern and the byte before it, within a page.
-    private static let longestLookBehind = 4096
+    /// How many bytes before a run's end the scan reads: the longest
+    /// pattern and the byte before it.
+    public var lookBehind: Int {
+        (state.wanted.map(\.count).max() ?? 0) + 1
+    }
 
     /// The patterns found so far, in the order given.
     public var found: [String] {

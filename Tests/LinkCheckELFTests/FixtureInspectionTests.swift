@@ -136,6 +136,43 @@ import Testing
         #expect(image.stringLiterals == ["TRUEPREDICATE", "sharedApplication"])
     }
 
+    @Test func aLiteralAcrossTheBoundaryOfTwoPiecesReadIsFoundWhole() throws {
+        // Read-only data is read ELFFile.pieceSize bytes at a time: a literal
+        // that starts in one piece and ends in the next is one literal, and
+        // the byte before a literal that starts a piece is the last one of
+        // the piece before ("xTRUEPREDICATE" continues a name: no match).
+        let directory = try Fixtures.temporaryDirectory()
+        let piece = ELFFile.pieceSize
+        func build(blobOffset: Int) throws -> URL {
+            let across = piece - 5 - blobOffset
+            let atStart = 2 * piece - blobOffset
+            func bytes(_ text: String, at start: Int) -> String {
+                text.utf8.enumerated().map { "[\(start + $0.offset)] = \($0.element)" }.joined(separator: ", ")
+            }
+            return try Fixtures.compile("pieces.c", code: """
+                __attribute__((used)) const char blob[\(3 * piece)] = {
+                    \(bytes("sharedApplication", at: across)), \(bytes("xTRUEPREDICATE", at: atStart - 1))
+                };
+                """, to: directory.path("libpieces.so"))
+        }
+        // Where the linker puts the blob in .rodata, from a first build.
+        func blobOffset(in library: URL) throws -> Int {
+            let sections = try Command.run("readelf", ["-S", "-W", library.path]).standardOutput
+            let rodata = try #require(sections.split(separator: "\n").first { $0.contains(" .rodata ") })
+            let fields = rodata.replacingOccurrences(of: "[ ", with: "[").split(separator: " ")
+            let address = try #require(Int(fields[3], radix: 16))
+            let symbols = try Command.run("readelf", ["-s", "-W", library.path]).standardOutput
+            let blob = try #require(symbols.split(separator: "\n").first { $0.hasSuffix(" blob") })
+            let value = try #require(Int(blob.split(separator: " ")[1], radix: 16))
+            return value - address
+        }
+        let offset = try blobOffset(in: build(blobOffset: 0))
+        let library = try build(blobOffset: offset)
+        #expect(try blobOffset(in: library) == offset)
+        let image = try ELFReader.read(path: library.path, strings: ["TRUEPREDICATE", "sharedApplication"])
+        #expect(image.stringLiterals == ["sharedApplication"])
+    }
+
     @Test func aLiteralInAWritableRodataSectionIsFound() throws {
         // A Swift key-path literal makes swiftc emit a writable .rodata, and
         // lld merges it with the read-only one into one writable section:
