@@ -41,7 +41,7 @@ static inline int32_t load32(const uint8_t *bytes) {
 }
 
 /// The place at `offset`, whose byte is of class `kind` (`x86_classes`).
-static inline void x86_place(
+__attribute__((always_inline)) static inline void x86_place(
     const uint8_t *bytes, size_t count, size_t offset, uint8_t kind, uint64_t address,
     const linkcheck_address_table *direct, const linkcheck_address_table *slots, int has_slots, int wrapping,
     void *context, linkcheck_place_found found) {
@@ -85,15 +85,18 @@ void linkcheck_scan_x86(
     for (; offset + 16 <= to && offset + 17 <= count; offset += 16) {
         __m128i block = _mm_loadu_si128((const __m128i *)(bytes + offset));
         __m128i next = _mm_loadu_si128((const __m128i *)(bytes + offset + 1));
-        __m128i wanted = _mm_cmpeq_epi8(_mm_and_si128(block, fe), e8);
-        wanted = _mm_or_si128(wanted, _mm_cmpeq_epi8(block, eb));
-        wanted = _mm_or_si128(wanted, _mm_cmpeq_epi8(_mm_and_si128(block, f0), x70));
-        wanted = _mm_or_si128(wanted, _mm_and_si128(_mm_cmpeq_epi8(block, x0f), _mm_cmpeq_epi8(_mm_and_si128(next, f0), x80)));
-        wanted = _mm_or_si128(wanted, _mm_and_si128(modrm, _mm_cmpeq_epi8(_mm_and_si128(block, c7), x05)));
-        unsigned places = (unsigned)_mm_movemask_epi8(wanted);
+        unsigned calls = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(block, fe), e8));
+        unsigned short_jumps = (unsigned)_mm_movemask_epi8(
+            _mm_or_si128(_mm_cmpeq_epi8(block, eb), _mm_cmpeq_epi8(_mm_and_si128(block, f0), x70)));
+        unsigned long_jumps = (unsigned)_mm_movemask_epi8(
+            _mm_and_si128(_mm_cmpeq_epi8(block, x0f), _mm_cmpeq_epi8(_mm_and_si128(next, f0), x80)));
+        unsigned operands = (unsigned)_mm_movemask_epi8(_mm_and_si128(modrm, _mm_cmpeq_epi8(_mm_and_si128(block, c7), x05)));
+        unsigned places = calls | short_jumps | long_jumps | operands;
         while (places) {
-            size_t at = offset + (size_t)__builtin_ctz(places);
-            x86_place(bytes, count, at, x86_classes[bytes[at]], address, direct, slots, has_slots, wrapping, context, found);
+            unsigned bit = places & -places;
+            uint8_t kind = bit & calls ? 1 : bit & short_jumps ? 3 : bit & long_jumps ? 4 : 2;
+            x86_place(bytes, count, offset + (size_t)__builtin_ctz(places), kind, address, direct, slots, has_slots, wrapping,
+                      context, found);
             places &= places - 1;
         }
     }

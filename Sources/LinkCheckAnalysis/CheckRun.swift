@@ -89,11 +89,16 @@ public enum CheckRun {
     /// Call sites of the images that need them (``SymbolMatches/needCallSites``)
     /// and whose architecture is supported, analysed in parallel and indexed
     /// at once (keeping what ``callSiteInterest(_:rules:)`` asks for), so
-    /// that no image's full call-site list outlives its analysis.
+    /// that no image's full call-site list outlives its analysis. The
+    /// largest files go first, so that the last one left is a small one
+    /// rather than a 100 MB library started when the others are done.
     static func indexCode(
         _ images: [BinaryImage], matches: [SymbolMatches], rules: RuleSet, mode: CallSiteMode, jobs: Int
     ) -> [Int: CodeIndex] {
         let candidates = images.indices.filter { CodeIndex.supports(images[$0]) && matches[$0].needCallSites }
+            .map { (index: $0, size: fileSize(images[$0].path)) }
+            .sorted { ($0.size, $1.index) > ($1.size, $0.index) }
+            .map(\.index)
         let analyses = parallelMap(candidates, jobs: jobs) { index -> CodeIndex? in
             do {
                 return try CodeIndex.analyze(images[index], interest: callSiteInterest(matches[index], rules: rules), mode: mode)
@@ -106,6 +111,13 @@ public enum CheckRun {
         var code: [Int: CodeIndex] = [:]
         for (index, analysis) in zip(candidates, analyses) { code[index] = analysis }
         return code
+    }
+
+    /// The size of the file at `path` in bytes (`stat(2)`), 0 when it
+    /// cannot be read.
+    private static func fileSize(_ path: String) -> Int64 {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : 0
     }
 
     /// What the findings of an image whose symbols made `matches` take from

@@ -247,20 +247,28 @@ struct ImageLayout: CodeLayout {
     /// function of its name at its address (`st_value`), else the first
     /// function (by address) of its name.
     private mutating func readGOT(file: ELFFile, sections: [Section], architecture: Disassembler.InstructionSet) {
-        var byName: [String: Int]?
+        var slots: [(slot: UInt64, callee: CallSite.Callee?, name: String)] = []
+        var unresolved = Set<String>()
         Self.forEachGOTSlot(file: file, sections: sections, architecture: architecture) { slot, name, value, isDefined in
-            guard isDefined else {
-                gotSlots[slot] = .imported(name)
-                return
+            if !isDefined {
+                slots.append((slot, .imported(name), name))
+            } else if let function = functionStarts[value], functions[function].name == name {
+                slots.append((slot, .function(function), name))
+            } else {
+                slots.append((slot, nil, name))
+                unresolved.insert(name)
             }
-            if let function = functionStarts[value], functions[function].name == name {
-                gotSlots[slot] = .function(function)
-                return
+        }
+        // A name another symbol's at its address (an alias): the first
+        // function of that name, found in one pass for all of them.
+        var byName: [String: Int] = [:]
+        if !unresolved.isEmpty {
+            for (index, function) in functions.enumerated() where byName[function.name] == nil && unresolved.contains(function.name) {
+                byName[function.name] = index
             }
-            if byName == nil {
-                byName = Dictionary(functions.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
-            }
-            if let function = byName?[name] { gotSlots[slot] = .function(function) }
+        }
+        for (slot, callee, name) in slots {
+            if let callee = callee ?? byName[name].map(CallSite.Callee.function) { gotSlots[slot] = callee }
         }
     }
 
