@@ -1,5 +1,6 @@
 #include "byte_scan.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(__SSE2__)
@@ -40,11 +41,68 @@ static inline int32_t load32(const uint8_t *bytes) {
     return (int32_t)value;
 }
 
+void linkcheck_note_pair(linkcheck_places *places, uint32_t function, int32_t number) {
+    if (places->last_paired[function] == number) return;
+    places->last_paired[function] = number;
+    if (places->pair_count == places->pair_capacity) {
+        size_t capacity = places->pair_capacity ? places->pair_capacity * 2 : 4096;
+        uint64_t *grown = realloc(places->pairs, capacity * sizeof *grown);
+        // As Swift does when an array cannot grow.
+        if (!grown) abort();
+        places->pairs = grown;
+        places->pair_capacity = capacity;
+    }
+    places->pairs[places->pair_count++] = (uint64_t)function << 32 | (uint32_t)number;
+}
+
+/// Legacy prefixes and REX, which may come before an opcode.
+static inline int x86_prefix(uint8_t byte) {
+    switch (byte) {
+    case 0x26: case 0x2e: case 0x36: case 0x3e: case 0x64: case 0x65: case 0x66: case 0x67: case 0xf0: case 0xf2: case 0xf3:
+        return 1;
+    default:
+        return byte >= 0x40 && byte <= 0x4f;
+    }
+}
+
+int linkcheck_x86_may_start_before(const uint8_t *bytes, size_t region_start, size_t offset, int branch) {
+    if (region_start == 0 || offset < region_start) return 0;
+    if (!branch) return offset - region_start < 10;
+    if (offset - region_start >= 14 || !x86_prefix(bytes[region_start - 1])) return 0;
+    for (size_t at = region_start; at < offset; at++) {
+        if (!x86_prefix(bytes[at])) return 0;
+    }
+    return 1;
+}
+
+/// A place at `offset` in a section whose byte 0 is at `address`: moves
+/// the region on to the one holding it, then calls back for a seed or
+/// pairs the function its mark names with the region (and the one before,
+/// on x86_64, when the instruction may start there).
+__attribute__((always_inline)) static inline void place(
+    linkcheck_places *places, const uint8_t *bytes, uint64_t address, size_t offset, linkcheck_place_kind kind,
+    uint32_t mark, int x86) {
+    uint64_t at = address + offset;
+    while (places->region + 1 < places->region_count && at >= places->region_starts[places->region + 1]) places->region++;
+    if (mark & LINKCHECK_MARK_SEED) {
+        places->found(places->context, offset, kind, mark, 0, 0);
+        return;
+    }
+    uint32_t function = mark - 1;
+    int32_t number = places->first_number + (int32_t)places->region;
+    linkcheck_note_pair(places, function, number);
+    if (x86 && places->region > 0
+        && linkcheck_x86_may_start_before(bytes, (size_t)(places->region_starts[places->region] - address), offset,
+                                          kind == linkcheck_place_direct)) {
+        linkcheck_note_pair(places, function, number - 1);
+    }
+}
+
 /// The place at `offset`, whose byte is of class `kind` (`x86_classes`).
 __attribute__((always_inline)) static inline void x86_place(
     const uint8_t *bytes, size_t count, size_t offset, uint8_t kind, uint64_t address,
     const linkcheck_address_table *direct, const linkcheck_address_table *slots, int has_slots, int wrapping,
-    void *context, linkcheck_place_found found) {
+    linkcheck_places *places) {
     uint32_t mark = 0;
     if (kind == 1 || kind == 4) {
         // The displacement follows the opcode: E8/E9, or 0F 8x.
@@ -52,25 +110,24 @@ __attribute__((always_inline)) static inline void x86_place(
         if (kind == 4 && (offset + 1 >= count || (bytes[offset + 1] & 0xf0) != 0x80)) return;
         if (offset + opcode + 4 <= count)
             mark = linkcheck_address_mark(direct, address + offset + opcode + 4 + (int64_t)load32(bytes + offset + opcode));
-        if (mark) found(context, offset, linkcheck_place_direct, mark, 0, 0);
+        if (mark) place(places, bytes, address, offset, linkcheck_place_direct, mark, 1);
         if (wrapping && offset + opcode + 2 <= count) {
             int16_t rel16 = (int16_t)(bytes[offset + opcode] | bytes[offset + opcode + 1] << 8);
             uint32_t wrapped = linkcheck_address_mark(direct, (address + offset + opcode + 2 + rel16) & 0xffff);
-            if (wrapped) found(context, offset, linkcheck_place_direct, wrapped, 0, 0);
+            if (wrapped) place(places, bytes, address, offset, linkcheck_place_direct, wrapped, 1);
         }
     } else if (kind == 3) {
         if (offset + 2 <= count) mark = linkcheck_address_mark(direct, address + offset + 2 + (int8_t)bytes[offset + 1]);
-        if (mark) found(context, offset, linkcheck_place_direct, mark, 0, 0);
+        if (mark) place(places, bytes, address, offset, linkcheck_place_direct, mark, 1);
     } else if (kind == 2 && has_slots && offset + 5 <= count) {
         mark = linkcheck_address_mark(slots, address + offset + 5 + (int64_t)load32(bytes + offset + 1));
-        if (mark) found(context, offset, linkcheck_place_slot, mark, 0, 0);
+        if (mark) place(places, bytes, address, offset, linkcheck_place_slot, mark, 1);
     }
 }
 
 void linkcheck_scan_x86(
     const uint8_t *bytes, size_t count, size_t from, size_t to, uint64_t address,
-    const linkcheck_address_table *direct, const linkcheck_address_table *slots, int wrapping,
-    void *context, linkcheck_place_found found) {
+    const linkcheck_address_table *direct, const linkcheck_address_table *slots, int wrapping, linkcheck_places *places) {
     int has_slots = slots->span != 0;
     if (to > count) to = count;
     size_t offset = from;
@@ -91,19 +148,19 @@ void linkcheck_scan_x86(
         unsigned long_jumps = (unsigned)_mm_movemask_epi8(
             _mm_and_si128(_mm_cmpeq_epi8(block, x0f), _mm_cmpeq_epi8(_mm_and_si128(next, f0), x80)));
         unsigned operands = (unsigned)_mm_movemask_epi8(_mm_and_si128(modrm, _mm_cmpeq_epi8(_mm_and_si128(block, c7), x05)));
-        unsigned places = calls | short_jumps | long_jumps | operands;
-        while (places) {
-            unsigned bit = places & -places;
+        unsigned candidates = calls | short_jumps | long_jumps | operands;
+        while (candidates) {
+            unsigned bit = candidates & -candidates;
             uint8_t kind = bit & calls ? 1 : bit & short_jumps ? 3 : bit & long_jumps ? 4 : 2;
-            x86_place(bytes, count, offset + (size_t)__builtin_ctz(places), kind, address, direct, slots, has_slots, wrapping,
-                      context, found);
-            places &= places - 1;
+            x86_place(bytes, count, offset + (size_t)__builtin_ctz(candidates), kind, address, direct, slots, has_slots, wrapping,
+                      places);
+            candidates &= candidates - 1;
         }
     }
 #endif
     for (; offset < to; offset++) {
         uint8_t kind = x86_classes[bytes[offset]];
-        if (kind) x86_place(bytes, count, offset, kind, address, direct, slots, has_slots, wrapping, context, found);
+        if (kind) x86_place(bytes, count, offset, kind, address, direct, slots, has_slots, wrapping, places);
     }
 }
 
@@ -124,27 +181,26 @@ static inline int64_t sign_extend(uint64_t value, int bits) {
 void linkcheck_scan_arm64(
     const uint8_t *bytes, size_t count, size_t from, size_t to, uint64_t address,
     const linkcheck_address_table *direct, const linkcheck_address_table *slots,
-    const uint64_t *sorted_slots, size_t slot_count, uint64_t reach,
-    void *context, linkcheck_place_found found) {
+    const uint64_t *sorted_slots, size_t slot_count, uint64_t reach, linkcheck_places *places) {
     for (size_t offset = from; offset < to && offset + 4 <= count; offset += 4) {
         uint32_t word = (uint32_t)load32(bytes + offset);
         uint64_t pc = address + offset;
         if ((word & 0x7c000000) == 0x14000000) {
             // b, bl: imm26 words.
             uint32_t mark = linkcheck_address_mark(direct, pc + (sign_extend(word & 0x03ffffff, 26) << 2));
-            if (mark) found(context, offset, linkcheck_place_direct, mark, 0, 0);
+            if (mark) place(places, bytes, address, offset, linkcheck_place_direct, mark, 0);
         } else if ((word & 0xff000010) == 0x54000000 || (word & 0x7e000000) == 0x34000000) {
             // b.cond, cbz, cbnz: imm19 words.
             uint32_t mark = linkcheck_address_mark(direct, pc + (sign_extend(word >> 5 & 0x7ffff, 19) << 2));
-            if (mark) found(context, offset, linkcheck_place_direct, mark, 0, 0);
+            if (mark) place(places, bytes, address, offset, linkcheck_place_direct, mark, 0);
         } else if ((word & 0x7e000000) == 0x36000000) {
             // tbz, tbnz: imm14 words.
             uint32_t mark = linkcheck_address_mark(direct, pc + (sign_extend(word >> 5 & 0x3fff, 14) << 2));
-            if (mark) found(context, offset, linkcheck_place_direct, mark, 0, 0);
+            if (mark) place(places, bytes, address, offset, linkcheck_place_direct, mark, 0);
         } else if ((word & 0xff000000) == 0x58000000) {
             // ldr Xt, literal: imm19 words.
             uint32_t mark = linkcheck_address_mark(slots, pc + (sign_extend(word >> 5 & 0x7ffff, 19) << 2));
-            if (mark) found(context, offset, linkcheck_place_slot, mark, 0, 0);
+            if (mark) place(places, bytes, address, offset, linkcheck_place_slot, mark, 0);
         } else if ((word & 0x1f000000) == 0x10000000 && slot_count > 0) {
             // adr, adrp: immhi:immlo.
             int64_t immediate = sign_extend((uint64_t)(word >> 5 & 0x7ffff) << 2 | (word >> 29 & 3), 21);
@@ -157,7 +213,9 @@ void linkcheck_scan_arm64(
                 low = target - 256;
                 high = target + reach;
             }
-            if (low < high && any_in(sorted_slots, slot_count, low, high)) found(context, offset, linkcheck_place_window, 0, low, high);
+            if (low < high && any_in(sorted_slots, slot_count, low, high)) {
+                places->found(places->context, offset, linkcheck_place_window, 0, low, high);
+            }
         }
     }
 }

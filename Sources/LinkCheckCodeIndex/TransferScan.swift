@@ -1,5 +1,11 @@
 import CByteScan
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// A byte scan of code, without decoding, for every place an instruction
 /// may transfer control to a target (``AddressTable``: function starts and
 /// stubs; pointer slots and selector references), noting the region
@@ -35,7 +41,7 @@ final class TransferScan {
     /// aarch64: both, sorted.
     private let windowSlots: [UInt64]
 
-    /// The start of each region the scan went through, by region number.
+    /// The start of each region of the sections scanned, by region number.
     private var regionStarts: [UInt64] = []
     /// The section of each region number: sections in order, each from its
     /// first region number.
@@ -43,11 +49,13 @@ final class TransferScan {
     /// Regions with a place that reaches a seed, by number (ascending, each
     /// once).
     private(set) var seeds: [Int32] = []
-    /// `function << 32 | region`: a region with a place that reaches the
-    /// function.
-    private var pairs: [UInt64] = []
-    /// By function: the last region paired with it.
-    private var lastPaired: [Int32]
+    /// What the C scans note as they go (``linkcheck_places``): the pairs
+    /// of a function and a region with a place that reaches it, kept off
+    /// the Swift heap's bookkeeping (a large library has millions of calls,
+    /// each a place), and the region of the last place.
+    private let places: UnsafeMutablePointer<linkcheck_places>
+    /// By function: the last region paired with it (the C scans' too).
+    private let lastPaired: UnsafeMutableBufferPointer<Int32>
     /// aarch64: the places that may reach a function slot, as the range of
     /// addresses they may reach.
     private var windows: [Window] = []
@@ -68,12 +76,8 @@ final class TransferScan {
     static let releaseInterval = 4 << 20
 
     // The section being scanned.
-    private var regions: CodeRegions?
-    private var section = 0
     private var sectionAddress: UInt64 = 0
     private var bytes: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)
-    private var region = CodeRegion(section: 0, start: 0, end: 0, function: nil)
-    private var number: Int32 = 0
     private var firstRegion: Int32 = 0
 
     /// A scan for `direct` (the first of an address's marks merged with
@@ -88,52 +92,68 @@ final class TransferScan {
         seedSlots = slots.filter { $0.value.isSeed }.keys.sorted()
         functionSlots = slots.filter { $0.value.function != nil }.keys.sorted()
         windowSlots = Set(seedSlots + functionSlots).sorted()
-        lastPaired = [Int32](repeating: -1, count: functionCount)
+        lastPaired = .allocate(capacity: functionCount)
+        lastPaired.initialize(repeating: -1)
+        places = .allocate(capacity: 1)
+        places.initialize(to: linkcheck_places())
+    }
+
+    deinit {
+        free(places.pointee.pairs)
+        places.deallocate()
+        lastPaired.deallocate()
     }
 
     /// Scans the bytes of section `section` of `regions`, calling `release`
     /// with the count of bytes behind every ``releaseInterval`` bytes.
     func scan(section: Int, bytes: UnsafeRawBufferPointer, release: (Int) -> Void, regions: CodeRegions) {
         sectionFirstRegions.append((section, regionStarts.count))
-        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        firstRegion = Int32(regionStarts.count)
+        regions.forEachRegion(in: section) { regionStarts.append($0.start) }
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), regionStarts.count > firstRegion else { return }
         let bounds = regions.sections[section]
         self.bytes = UnsafeBufferPointer(start: base, count: min(bytes.count, Int(bounds.end - bounds.address)))
-        self.regions = regions
-        self.section = section
         sectionAddress = bounds.address
-        firstRegion = Int32(regionStarts.count)
-        let context = Unmanaged.passUnretained(self).toOpaque()
         var direct = self.direct.table
         var slots = self.slots.table
-        switch architecture {
-        case .x86_64:
-            startRegion(regions.region(containing: bounds.address, in: section))
-            var from = 0
-            while from < self.bytes.count {
-                let to = min(from + Self.releaseInterval, self.bytes.count)
-                linkcheck_scan_x86(
-                    base, self.bytes.count, from, to, bounds.address, &direct, &slots, direct.low < 0x10000 ? 1 : 0, context,
-                    Self.found)
-                release(to)
-                from = to
-            }
-        case .aarch64:
-            var released = 0
-            windowSlots.withUnsafeBufferPointer { windowSlots in
-                regions.forEachRegion(in: section) { region in
-                    startRegion(region)
-                    let from = Int(region.start - bounds.address)
-                    linkcheck_scan_arm64(
-                        base, self.bytes.count, from, Int(region.end - bounds.address), bounds.address, &direct, &slots,
-                        windowSlots.baseAddress, windowSlots.count, Self.reach, context, Self.found)
-                    if from - released >= Self.releaseInterval {
-                        release(from)
-                        released = from
+        regionStarts.withUnsafeBufferPointer { starts in
+            let sectionStarts = UnsafeBufferPointer(rebasing: starts[Int(firstRegion)...])
+            places.pointee.context = Unmanaged.passUnretained(self).toOpaque()
+            places.pointee.found = Self.found
+            places.pointee.region_starts = sectionStarts.baseAddress
+            places.pointee.region_count = sectionStarts.count
+            places.pointee.region = 0
+            places.pointee.first_number = firstRegion
+            places.pointee.last_paired = lastPaired.baseAddress
+            switch architecture {
+            case .x86_64:
+                var from = 0
+                while from < self.bytes.count {
+                    let to = min(from + Self.releaseInterval, self.bytes.count)
+                    linkcheck_scan_x86(
+                        base, self.bytes.count, from, to, bounds.address, &direct, &slots, direct.low < 0x10000 ? 1 : 0, places)
+                    release(to)
+                    from = to
+                }
+            case .aarch64:
+                var released = 0
+                windowSlots.withUnsafeBufferPointer { windowSlots in
+                    for (index, start) in sectionStarts.enumerated() {
+                        let end = index + 1 < sectionStarts.count ? sectionStarts[index + 1] : bounds.end
+                        places.pointee.region = index
+                        let from = Int(start - bounds.address)
+                        linkcheck_scan_arm64(
+                            base, self.bytes.count, from, Int(end - bounds.address), bounds.address, &direct, &slots,
+                            windowSlots.baseAddress, windowSlots.count, Self.reach, places)
+                        if from - released >= Self.releaseInterval {
+                            release(from)
+                            released = from
+                        }
                     }
                 }
             }
+            places.pointee.region_starts = nil
         }
-        self.regions = nil
         // Notes for a region and the one before it can come in either order.
         if let start = seeds.firstIndex(where: { $0 >= firstRegion }) {
             seeds.replaceSubrange(start..., with: Set(seeds[start...]).sorted())
@@ -144,63 +164,26 @@ final class TransferScan {
         Unmanaged<TransferScan>.fromOpaque(context!).takeUnretainedValue().place(offset, kind, TargetMark(raw: mark), low, high)
     }
 
-    /// A place the C scan found at `offset` in the section. (Called for
-    /// every call in the code: it reads no array of `regions` unless the
-    /// place is past the current region.)
+    /// A place the C scan calls back for (a seed, or a window), at `offset`
+    /// in the section, in the region it has moved to.
     private func place(_ offset: Int, _ kind: linkcheck_place_kind, _ mark: TargetMark, _ low: UInt64, _ high: UInt64) {
-        let address = sectionAddress &+ UInt64(offset)
-        // x86_64 goes through the regions as places come; aarch64 scans one
-        // region at a time.
-        if address >= region.end { advanceRegion(to: address) }
+        let number = firstRegion + Int32(places.pointee.region)
         if kind == linkcheck_place_window {
             if Self.anyAddress(in: seedSlots, low, high), seeds.last != number { seeds.append(number) }
             if Self.anyAddress(in: functionSlots, low, high) { windows.append(Window(region: number, low: low, high: high)) }
             return
         }
         note(mark, number)
+        let regionStart = Int(regionStarts[Int(number)] - sectionAddress)
         if architecture == .x86_64, number > firstRegion,
-           mayStartBefore(Int(region.start - sectionAddress), offset, branch: kind == linkcheck_place_direct) {
+           linkcheck_x86_may_start_before(bytes.baseAddress, regionStart, offset, kind == linkcheck_place_direct ? 1 : 0) != 0 {
             note(mark, number - 1)
         }
     }
 
-    /// Starts the regions of the section up to the one holding `address`.
-    private func advanceRegion(to address: UInt64) {
-        guard let regions else { return }
-        while address >= region.end { startRegion(regions.region(containing: region.end, in: section)) }
-    }
-
-    private func startRegion(_ region: CodeRegion) {
-        self.region = region
-        regionStarts.append(region.start)
-        number = Int32(regionStarts.count - 1)
-    }
-
     private func note(_ mark: TargetMark, _ region: Int32) {
         if mark.isSeed, seeds.last != region { seeds.append(region) }
-        if let function = mark.function, lastPaired[function] != region {
-            lastPaired[function] = region
-            pairs.append(UInt64(function) << 32 | UInt64(UInt32(region)))
-        }
-    }
-
-    /// Legacy prefixes and REX, which may come before an opcode.
-    private static func isX86Prefix(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x26, 0x2e, 0x36, 0x3e, 0x64, 0x65, 0x66, 0x67, 0xf0, 0xf2, 0xf3, 0x40...0x4f: true
-        default: false
-        }
-    }
-
-    /// Whether the x86_64 instruction whose opcode (`branch`) or ModRM byte
-    /// is at `offset` may start before `regionStart`: a branch's bytes before
-    /// its opcode are prefixes; a RIP-relative instruction ends 4 bytes after
-    /// its ModRM and is at most 15 bytes long.
-    private func mayStartBefore(_ regionStart: Int, _ offset: Int, branch: Bool) -> Bool {
-        guard regionStart > 0 else { return false }
-        if !branch { return offset - regionStart < 10 }
-        guard offset - regionStart < 14 else { return false }
-        return Self.isX86Prefix(bytes[regionStart - 1]) && (regionStart..<offset).allSatisfy { Self.isX86Prefix(bytes[$0]) }
+        if let function = mark.function { linkcheck_note_pair(places, UInt32(function), region) }
     }
 
     /// The region with number `number`.
@@ -213,6 +196,7 @@ final class TransferScan {
     /// function, once the scan is over: those of function `f` are
     /// `regions[offsets[f]..<offsets[f + 1]]`.
     func regionsByFunction() -> (offsets: [Int32], regions: [Int32]) {
+        let pairs = UnsafeBufferPointer(start: places.pointee.pairs, count: places.pointee.pair_count)
         var offsets = [Int32](repeating: 0, count: lastPaired.count + 1)
         for pair in pairs { offsets[Int(pair >> 32) + 1] += 1 }
         for index in lastPaired.indices { offsets[index + 1] += offsets[index] }

@@ -52,15 +52,55 @@ typedef enum {
 typedef void (*linkcheck_place_found)(
     void *context, size_t offset, linkcheck_place_kind kind, uint32_t mark, uint64_t low, uint64_t high);
 
+/// The bit of a mark that makes its place a seed of the search; the other
+/// bits are a function's index + 1 (0: none).
+#define LINKCHECK_MARK_SEED 0x80000000u
+
+/// Where a scan puts what it finds in one section: a place whose mark is a
+/// seed, and every window, goes to `found(context, …)`; a place that only
+/// reaches a function is paired with the region it is in (and, on x86_64,
+/// the region before when the instruction may start there:
+/// `linkcheck_x86_may_start_before`) without a call.
+typedef struct {
+    void *context;
+    linkcheck_place_found found;
+    /// The section's regions: their starts (ascending virtual addresses,
+    /// each region ending where the next starts), and how many.
+    const uint64_t *region_starts;
+    size_t region_count;
+    /// The index in `region_starts` of the region of the last place; the
+    /// scans move it forward as places come.
+    size_t region;
+    /// The number of the section's first region among all regions scanned.
+    int32_t first_number;
+    /// By function: the number of the last region paired with it (-1: none).
+    int32_t *last_paired;
+    /// `function << 32 | region number`, each pair once after another of
+    /// the same function (`malloc`ed and grown by the scans; the caller
+    /// frees it).
+    uint64_t *pairs;
+    size_t pair_count;
+    size_t pair_capacity;
+} linkcheck_places;
+
+/// Pairs `function` with region `number` unless its last pair is with it.
+void linkcheck_note_pair(linkcheck_places *places, uint32_t function, int32_t number);
+
+/// Whether the x86_64 instruction whose opcode (`branch`) or ModRM byte is
+/// at `offset` in `bytes` may start before `region_start` (an offset in
+/// `bytes`): a branch's bytes before its opcode can only be prefixes
+/// (legacy and REX), and a RIP-relative instruction ends 4 bytes after its
+/// ModRM and is at most 15 bytes long.
+int linkcheck_x86_may_start_before(const uint8_t *bytes, size_t region_start, size_t offset, int branch);
+
 /// Scans `bytes[from..<to]` (x86_64 code whose byte 0 is at virtual address
 /// `address`; `count` bytes are readable, so a place near `to` is read
 /// whole) for direct transfers to `direct` and RIP-relative operands
-/// addressing `slots`. `wrapping`: also try the rel16 targets an
-/// operand-size prefix makes (wrapped at 64 KiB).
+/// addressing `slots`, in address order. `wrapping`: also try the rel16
+/// targets an operand-size prefix makes (wrapped at 64 KiB).
 void linkcheck_scan_x86(
     const uint8_t *bytes, size_t count, size_t from, size_t to, uint64_t address,
-    const linkcheck_address_table *direct, const linkcheck_address_table *slots, int wrapping,
-    void *context, linkcheck_place_found found);
+    const linkcheck_address_table *direct, const linkcheck_address_table *slots, int wrapping, linkcheck_places *places);
 
 /// Scans the 4-byte words at `from`, `from + 4`, … before `to` (aarch64
 /// code whose byte 0 is at virtual address `address`, `count` bytes
@@ -71,8 +111,7 @@ void linkcheck_scan_x86(
 void linkcheck_scan_arm64(
     const uint8_t *bytes, size_t count, size_t from, size_t to, uint64_t address,
     const linkcheck_address_table *direct, const linkcheck_address_table *slots,
-    const uint64_t *sorted_slots, size_t slot_count, uint64_t reach,
-    void *context, linkcheck_place_found found);
+    const uint64_t *sorted_slots, size_t slot_count, uint64_t reach, linkcheck_places *places);
 
 /// How many distinct last bytes `linkcheck_literal_ends` tests sixteen at
 /// a time; with more, only the filter tests them.
