@@ -47,13 +47,19 @@ public enum JSONSyntax {
         }
     }
 
-    private enum Container {
-        case object(path: String, keys: Set<String>, key: String)
-        case array(path: String, index: Int)
+    /// An array or object being read. Its path is not kept: the stack of
+    /// containers spells it (``Scanner/valuePath``), and it is only spelt
+    /// for a message.
+    private struct Container {
+        var isObject: Bool
+        /// An object's keys so far (mutated in place on the stack, never
+        /// copied), and the last one.
+        var keys: Set<String> = []
+        var key = ""
+        /// An array's index of the element being read.
+        var index = 0
 
-        var closing: UInt8 {
-            if case .object = self { UInt8(ascii: "}") } else { UInt8(ascii: "]") }
-        }
+        var closing: UInt8 { isObject ? UInt8(ascii: "}") : UInt8(ascii: "]") }
     }
 
     private struct Scanner {
@@ -70,10 +76,8 @@ public enum JSONSyntax {
 
         /// The JSON path of the value that starts here.
         var valuePath: String {
-            switch stack.last {
-            case .object(let path, _, let key): "\(path).\(key)"
-            case .array(let path, let index): "\(path)[\(index)]"
-            case nil: "$"
+            stack.reduce(into: "$") { path, container in
+                path += container.isObject ? ".\(container.key)" : "[\(container.index)]"
             }
         }
 
@@ -111,7 +115,7 @@ public enum JSONSyntax {
             var opened = try value()
             while let container = stack.last {
                 skipWhitespace()
-                let inObject = if case .object = container { true } else { false }
+                let inObject = container.isObject
                 if opened, current == container.closing {
                     position += 1
                     stack.removeLast()
@@ -142,11 +146,10 @@ public enum JSONSyntax {
                 if current == container.closing {
                     throw failure("trailing comma: JSON allows no comma after the last \(inObject ? "member of an object" : "element of an array")", at: comma)
                 }
-                switch container {
-                case .object:
+                if inObject {
                     opened = try key()
-                case .array(let path, let index):
-                    stack[stack.count - 1] = .array(path: path, index: index + 1)
+                } else {
+                    stack[stack.count - 1].index += 1
                     opened = try value()
                 }
             }
@@ -163,9 +166,8 @@ public enum JSONSyntax {
                 guard stack.count < JSONSyntax.maximumDepth else {
                     throw failure("arrays and objects nest more than \(JSONSyntax.maximumDepth) levels deep")
                 }
-                let path = valuePath
                 position += 1
-                stack.append(byte == UInt8(ascii: "[") ? .array(path: path, index: 0) : .object(path: path, keys: [], key: ""))
+                stack.append(Container(isObject: byte == UInt8(ascii: "{")))
                 return true
             case UInt8(ascii: "\""):
                 _ = try string(decoding: false)
@@ -188,9 +190,11 @@ public enum JSONSyntax {
                 throw failure("expected a key in double quotes, found \(describe(byte))\(hint(byte))")
             }
             let key = try string(decoding: true)
-            guard case .object(let path, var keys, _) = stack.last else { return false }
-            if !keys.insert(key).inserted { duplicates.append(JSONDuplicateKeys.Duplicate(key: key, jsonPath: "\(path).\(key)")) }
-            stack[stack.count - 1] = .object(path: path, keys: keys, key: key)
+            guard stack.last?.isObject == true else { return false }
+            stack[stack.count - 1].key = key
+            if !stack[stack.count - 1].keys.insert(key).inserted {
+                duplicates.append(JSONDuplicateKeys.Duplicate(key: key, jsonPath: valuePath))
+            }
             skipWhitespace()
             guard current == UInt8(ascii: ":") else {
                 throw failure(current.map { "expected ':' after the key \"\(key)\", found \(describe($0))" }
