@@ -42,7 +42,7 @@ static inline int32_t load32(const uint8_t *bytes) {
 }
 
 void linkcheck_note_pair(linkcheck_places *places, uint32_t function, int32_t number) {
-    if (places->last_paired[function] == number) return;
+    if (function >= places->function_count || places->last_paired[function] == number) return;
     places->last_paired[function] = number;
     if (places->pair_count == places->pair_capacity) {
         size_t capacity = places->pair_capacity ? places->pair_capacity * 2 : 4096;
@@ -235,19 +235,20 @@ void linkcheck_literal_ends(
     __m128i last[LINKCHECK_LAST_BYTES];
     size_t lasts = last_count <= LINKCHECK_LAST_BYTES ? last_count : 0;
     for (size_t index = 0; index < lasts; index++) last[index] = _mm_set1_epi8((char)last_bytes[index]);
-    // A NUL at `end` whose byte before is not NUL (and is one of
-    // `last_bytes`): compare the block with zero, and the block one byte
-    // earlier with zero (and with each of the last bytes).
+    // A NUL at `end` whose byte before is one of the last bytes (which are
+    // not NUL), or with more last bytes than that, is not NUL: compare the
+    // block with zero, and the block one byte earlier with each last byte
+    // (or with zero).
     for (; end + 16 <= to; end += 16) {
         __m128i block = _mm_loadu_si128((const __m128i *)(bytes + end));
-        unsigned nul = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(block, zero));
-        if (nul == 0) continue;
         __m128i before = _mm_loadu_si128((const __m128i *)(bytes + end - 1));
-        unsigned ends = nul & ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(before, zero));
-        if (lasts && ends) {
+        unsigned ends;
+        if (lasts) {
             __m128i wanted = _mm_cmpeq_epi8(before, last[0]);
             for (size_t index = 1; index < lasts; index++) wanted = _mm_or_si128(wanted, _mm_cmpeq_epi8(before, last[index]));
-            ends &= (unsigned)_mm_movemask_epi8(wanted);
+            ends = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(block, zero), wanted));
+        } else {
+            ends = (unsigned)_mm_movemask_epi8(_mm_andnot_si128(_mm_cmpeq_epi8(before, zero), _mm_cmpeq_epi8(block, zero)));
         }
         while (ends) {
             literal_end(bytes, end + (size_t)__builtin_ctz(ends), filter, context, found);

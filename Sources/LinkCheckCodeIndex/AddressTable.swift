@@ -4,18 +4,19 @@ import CByteScan
 /// seeds the search (it reaches an import, selector or function of
 /// interest) and which of the image's functions it reaches, if any.
 struct TargetMark: Equatable {
-    /// Bit 31: a seed; bits 0–30: the function's index + 1 (0: none).
+    /// `LINKCHECK_MARK_SEED` (bit 31): a seed; bits 0–30: the function's
+    /// index + 1 (0: none).
     private(set) var raw: UInt32
 
     static let none = TargetMark(raw: 0)
 
     init(seed: Bool, function: Int?) {
-        raw = (seed ? 1 << 31 : 0) | (function.map { UInt32(truncatingIfNeeded: $0 + 1) & 0x7fff_ffff } ?? 0)
+        raw = (seed ? LINKCHECK_MARK_SEED : 0) | (function.map { UInt32(truncatingIfNeeded: $0 + 1) & 0x7fff_ffff } ?? 0)
     }
 
     init(raw: UInt32) { self.raw = raw }
 
-    var isSeed: Bool { raw & 1 << 31 != 0 }
+    var isSeed: Bool { raw & LINKCHECK_MARK_SEED != 0 }
 
     var function: Int? {
         let value = raw & 0x7fff_ffff
@@ -39,7 +40,6 @@ final class AddressTable {
     private let blocks: UnsafeMutablePointer<UInt64>
     /// The table as the C scans read it (valid while this object lives).
     let table: linkcheck_address_table
-    let count: Int
 
     /// 16 bytes a bit of the bitmap: x86_64 compilers start functions on
     /// 16-byte boundaries, so a block rarely holds more than one; the bitmap
@@ -79,7 +79,6 @@ final class AddressTable {
         let blockCount = Int((span >> blockShift) / 64 + 1)
         blocks = .allocate(capacity: blockCount)
         blocks.initialize(repeating: 0, count: blockCount)
-        var count = 0
         for (key, mark) in entries where key != Self.empty && mark != .none {
             let block = (key - low) >> blockShift
             blocks[Int(block / 64)] |= 1 << (block % 64)
@@ -90,10 +89,8 @@ final class AddressTable {
             } else {
                 keys[slot] = key
                 marks[slot] = mark.raw
-                count += 1
             }
         }
-        self.count = count
         table = linkcheck_address_table(
             keys: keys, marks: marks, mask: UInt64(mask), shift: UInt32(64 - bits), low: low, span: span, blocks: blocks,
             block_shift: UInt32(blockShift))

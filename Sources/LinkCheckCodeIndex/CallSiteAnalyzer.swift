@@ -3,12 +3,6 @@ import CLibELF
 import LinkCheckELF
 import LinkCheckImage
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// Finds call sites with Capstone: maps each imported function to its PLT
 /// entries (`.plt`, `.plt.sec`, `.plt.got`) and GOT slots (the
 /// `R_*_JUMP_SLOT` and `R_*_GLOB_DAT` relocations), then decodes the
@@ -144,7 +138,7 @@ struct ImageLayout: CodeLayout {
         readOnly.string(at: address)
     }
 
-    /// Defined functions from `.symtab`, else `.dynsym`; exported when
+    /// Defined functions from `.dynsym` and `.symtab`; exported when
     /// `.dynsym` defines them with default or protected visibility. One
     /// name per address: the last global symbol there (`.dynsym`'s, then
     /// `.symtab`'s, in table order), else the first local one; the size is
@@ -157,7 +151,7 @@ struct ImageLayout: CodeLayout {
     private mutating func readFunctions(file: ELFFile, sections: [Section]) {
         var exported = Set<String>()
         var symbols: [FunctionSymbolEntry] = []
-        var tables: [UnsafeBufferPointer<UInt8>] = []
+        var tables: [StringTable] = []
         for table in [UInt32(SHT_DYNSYM), UInt32(SHT_SYMTAB)] {
             guard let section = sections.first(where: { $0.type == table }), let data = section.data,
                   let names = file.stringTable(Int(section.header.sh_link))
@@ -169,12 +163,12 @@ struct ImageLayout: CodeLayout {
                 guard gelf_getsym(data, Int32(clamping: index), &raw) != nil else { break }
                 let type = raw.st_info & 0xf
                 guard type == UInt8(STT_FUNC) || type == 10, raw.st_shndx != UInt16(SHN_UNDEF), raw.st_value != 0,
-                      Self.hasName(at: Int(raw.st_name), in: names)
+                      names.hasName(at: Int(raw.st_name))
                 else { continue }
                 let binding = raw.st_info >> 4
                 let visibility = raw.st_other & 0x3
                 if table == UInt32(SHT_DYNSYM), binding != 0, visibility == 0 || visibility == 3,
-                   let name = Self.name(at: Int(raw.st_name), in: names) {
+                   let name = names.name(at: Int(raw.st_name)) {
                     exported.insert(name)
                 }
                 symbols.append(FunctionSymbolEntry(
@@ -196,7 +190,7 @@ struct ImageLayout: CodeLayout {
                 }
             }
             let symbol = symbols[taken]
-            if let name = Self.name(at: Int(symbol.nameOffset), in: tables[Int(symbol.table)]) {
+            if let name = tables[Int(symbol.table)].name(at: Int(symbol.nameOffset)) {
                 functions.append(FunctionSymbol(name: name, address: symbol.address, size: size, isExported: exported.contains(name)))
             }
             start = end + 1
@@ -221,24 +215,6 @@ struct ImageLayout: CodeLayout {
         /// Which of the string tables gathered holds its name.
         var table: UInt8
         var nameOffset: UInt32
-    }
-
-    /// Whether a name that is not empty starts at `offset` in the string
-    /// table `names` and a NUL ends it inside the table (what `elf_strptr`
-    /// checks).
-    private static func hasName(at offset: Int, in names: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard offset < names.count, names[offset] != 0, let base = names.baseAddress else { return false }
-        return memchr(base + offset, 0, names.count - offset) != nil
-    }
-
-    /// The NUL-terminated name at `offset` in the string table `names`, or
-    /// `nil` when no NUL ends it inside the table.
-    private static func name(at offset: Int, in names: UnsafeBufferPointer<UInt8>) -> String? {
-        guard offset < names.count, let base = names.baseAddress,
-              let nul = memchr(base + offset, 0, names.count - offset)
-        else { return nil }
-        let length = UnsafeRawPointer(nul) - UnsafeRawPointer(base + offset)
-        return String(decoding: UnsafeBufferPointer(start: base + offset, count: length), as: UTF8.self)
     }
 
     /// GOT slots from the `JUMP_SLOT` and `GLOB_DAT` relocations against

@@ -125,6 +125,7 @@ final class TransferScan {
             places.pointee.region = 0
             places.pointee.first_number = firstRegion
             places.pointee.last_paired = lastPaired.baseAddress
+            places.pointee.function_count = lastPaired.count
             switch architecture {
             case .x86_64:
                 var from = 0

@@ -207,14 +207,18 @@ package final class ELFFile {
     /// Calls `body` with the bytes of `section` (`sh_offset`, `sh_size`)
     /// read with `pread(2)`, `size` bytes at a time, into one buffer: each
     /// buffer but the first begins with the last `overlap` bytes of the one
-    /// before, and `from` is where the bytes read for it start (0 the first
-    /// time). Stops at a read that fails or comes short (the file truncated
-    /// meanwhile, which ``read(_:_:)`` then reports). The repaired
+    /// before (all of them while fewer have been read), and `from` is where
+    /// the bytes read for it start (0 the first time). The repaired
     /// in-memory copy is given whole. Nothing for `SHT_NOBITS` or a section
     /// outside the file.
+    ///
+    /// - Throws: ``InspectionError/unreadable(path:errno:)`` when a read
+    ///   fails (other than `EINTR`, which is retried),
+    ///   ``InspectionError/changedWhileRead(path:)`` when the file ends
+    ///   before the section does (truncated meanwhile).
     package func readPieces(
         of section: Section, size: Int, overlap: Int, _ body: (UnsafeBufferPointer<UInt8>, _ from: Int) -> Void
-    ) {
+    ) throws(InspectionError) {
         let (offset, length) = (section.header.sh_offset, section.header.sh_size)
         guard section.type != UInt32(SHT_NOBITS), length > 0, offset <= UInt64(opened.st_size),
               length <= UInt64(opened.st_size) - offset
@@ -225,15 +229,21 @@ package final class ELFFile {
             return
         }
         let piece = max(size, 1)
-        let kept = min(max(overlap, 0), piece)
+        let kept = max(overlap, 0)
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: kept + piece)
         defer { buffer.deallocate() }
         var done: UInt64 = 0
         var carried = 0
         while done < length {
             let wanted = Int(min(UInt64(piece), length - done))
-            let got = pread(descriptor, buffer + carried, wanted, off_t(offset + done))
-            guard got == wanted else { return }
+            var got = 0
+            while got < wanted {
+                let read = pread(descriptor, buffer + carried + got, wanted - got, off_t(offset + done) + off_t(got))
+                if read < 0 && errno == EINTR { continue }
+                if read < 0 { throw .unreadable(path: path, errno: errno) }
+                if read == 0 { throw .changedWhileRead(path: path) }
+                got += read
+            }
             body(UnsafeBufferPointer(start: buffer, count: carried + wanted), carried)
             done += UInt64(wanted)
             let total = carried + wanted
@@ -318,16 +328,18 @@ package final class ELFFile {
         return result
     }
 
-    /// The bytes of the string-table section (`SHT_STRTAB`) with index
-    /// `section`, in libelf's buffer (valid while the file is open), for
-    /// reading many names without a call per name; `nil` when there is no
-    /// such section or it has no data.
-    package func stringTable(_ section: Int) -> UnsafeBufferPointer<UInt8>? {
+    /// The string-table section (`SHT_STRTAB`) with index `section`, in
+    /// libelf's buffer (valid while the file is open; a compressed one,
+    /// `SHF_COMPRESSED`, decompressed in memory by `elf_compress`, as
+    /// `elf_strptr` does), for reading many names without a call per name;
+    /// `nil` when there is no such section or it has no data.
+    package func stringTable(_ section: Int) -> StringTable? {
         var header = GElf_Shdr()
-        guard let scn = elf_getscn(elf, section), gelf_getshdr(scn, &header) != nil, header.sh_type == UInt32(SHT_STRTAB),
-              let data = elf_getdata(scn, nil), let base = data.pointee.d_buf
+        guard let scn = elf_getscn(elf, section), gelf_getshdr(scn, &header) != nil, header.sh_type == UInt32(SHT_STRTAB)
         else { return nil }
-        return UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: data.pointee.d_size)
+        if header.sh_flags & UInt64(SHF_COMPRESSED) != 0, elf_compress(scn, 0, 0) < 0 { return nil }
+        guard let data = elf_getdata(scn, nil), let base = data.pointee.d_buf else { return nil }
+        return StringTable(bytes: UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: data.pointee.d_size))
     }
 
     /// The string at `offset` bytes into the string-table section with index

@@ -60,7 +60,7 @@ public enum ELFReader {
                 imports: symbols.imports,
                 exports: symbols.exports,
                 definitions: file.localFunctions(sections: sections, selection: selection, warnings: &warnings),
-                stringLiterals: file.readOnlyStrings(sections: sections, matching: strings),
+                stringLiterals: try file.readOnlyStrings(sections: sections, matching: strings),
                 declaredLoads: file.declaredLoads(sections: sections, warnings: &warnings),
                 facts: .elf(ELFFacts(
                     fileType: fileType.description, osABI: osABIName(ident[Int(EI_OSABI)]), symbolTable: symbols.kind,

@@ -115,6 +115,40 @@ import Testing
         #expect(importCalls.allSatisfy { $0.throughGOT })
     }
 
+    /// A name defined at two addresses (a `static` function of one file and
+    /// the exported one of another): the GOT slot of the exported symbol
+    /// (`R_X86_64_JUMP_SLOT` of its PLT entry, as `-fsemantic-interposition`
+    /// makes the call) holds the function at the symbol's address
+    /// (`st_value`), not the first of the name.
+    @Test(.enabled(if: Readelf.isAvailable, "needs readelf"))
+    func aGOTSlotHoldsTheFunctionAtItsSymbolsAddressWhenTheNameIsDefinedTwice() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let local = try Fixtures.compile("local-twin.c", code: """
+            __attribute__((noinline, used)) static int twin(void) { return 1; }
+            int call_local_twin(void) { return twin() + 1; }
+            """, to: directory.path("local-twin.o"), flags: ["-c"])
+        let library = try Fixtures.compile("exported-twin.c", code: """
+            __attribute__((noinline)) int twin(void) { return 2; }
+            int call_exported_twin(void) { return twin() + 3; }
+            """, to: directory.path("libtwins.so"), flags: ["-shared", "-fsemantic-interposition", local.path])
+        let symbols = try Command.run("readelf", ["--dyn-syms", "-W", library.path]).standardOutput
+        let exported = try #require(symbols.split(separator: "\n").first { $0.hasSuffix(" twin") }.flatMap {
+            UInt64($0.split(separator: " ")[1], radix: 16)
+        })
+        let analysis = try #require(try CallSiteAnalyzer.analyze(path: library.path))
+        let twins = analysis.functions.filter { $0.name == "twin" }
+        #expect(twins.count == 2, "a local and an exported twin: \(twins)")
+        #expect(twins.first.map { $0.address < exported } == true, "the local twin comes first")
+        let caller = try #require(analysis.functions.firstIndex { $0.name == "call_exported_twin" })
+        let calls = analysis.callSites.filter { $0.caller == caller }
+        #expect(calls.count == 1)
+        guard case .function(let callee) = calls.first?.callee else {
+            Issue.record("the call is to a function of the image: \(calls)")
+            return
+        }
+        #expect(analysis.functions[callee].address == exported)
+    }
+
     @Test func noPLTCallsAreAdrpLdrBlrOnAArch64() throws {
         let directory = try Fixtures.temporaryDirectory()
         let library = try Self.build("aarch64-linux-gnu", ["-fno-plt"], in: directory)

@@ -73,8 +73,11 @@ typedef struct {
     size_t region;
     /// The number of the section's first region among all regions scanned.
     int32_t first_number;
-    /// By function: the number of the last region paired with it (-1: none).
+    /// By function (`function_count` of them): the number of the last
+    /// region paired with it (-1: none). A mark naming a function past them
+    /// is not paired.
     int32_t *last_paired;
+    size_t function_count;
     /// `function << 32 | region number`, each pair once after another of
     /// the same function (`malloc`ed and grown by the scans; the caller
     /// frees it).
@@ -96,8 +99,10 @@ int linkcheck_x86_may_start_before(const uint8_t *bytes, size_t region_start, si
 /// Scans `bytes[from..<to]` (x86_64 code whose byte 0 is at virtual address
 /// `address`; `count` bytes are readable, so a place near `to` is read
 /// whole) for direct transfers to `direct` and RIP-relative operands
-/// addressing `slots`, in address order. `wrapping`: also try the rel16
-/// targets an operand-size prefix makes (wrapped at 64 KiB).
+/// addressing `slots`, in address order, into `places`, whose `region` is
+/// one at or before the region holding `address + from` (the scan moves it
+/// on). `wrapping`: also try the rel16 targets an operand-size prefix makes
+/// (wrapped at 64 KiB).
 void linkcheck_scan_x86(
     const uint8_t *bytes, size_t count, size_t from, size_t to, uint64_t address,
     const linkcheck_address_table *direct, const linkcheck_address_table *slots, int wrapping, linkcheck_places *places);
@@ -107,7 +112,8 @@ void linkcheck_scan_x86(
 /// readable) for `b`/`bl` and the conditional branches (`b.cond`,
 /// `cbz`/`cbnz`, `tbz`/`tbnz`) to `direct`, `ldr` literal from `slots`, and
 /// `adrp`/`adr` within `reach` (an `adr` also 256 bytes below) of an
-/// address of `sorted_slots` (ascending, `slot_count` of them).
+/// address of `sorted_slots` (ascending, `slot_count` of them), into
+/// `places`, whose `region` the caller sets to the region `from..<to` is.
 void linkcheck_scan_arm64(
     const uint8_t *bytes, size_t count, size_t from, size_t to, uint64_t address,
     const linkcheck_address_table *direct, const linkcheck_address_table *slots,
