@@ -150,6 +150,8 @@ struct ImageLayout: CodeLayout {
     /// taken become strings.
     private mutating func readFunctions(file: ELFFile, sections: [Section]) {
         var exported = Set<String>()
+        /// By `order`, for `.dynsym`'s symbols: the name of an exported one.
+        var exportedNames: [String?] = []
         var symbols: [FunctionSymbolEntry] = []
         var tables: [StringTable] = []
         for table in [UInt32(SHT_DYNSYM), UInt32(SHT_SYMTAB)] {
@@ -167,9 +169,10 @@ struct ImageLayout: CodeLayout {
                 else { continue }
                 let binding = raw.st_info >> 4
                 let visibility = raw.st_other & 0x3
-                if table == UInt32(SHT_DYNSYM), binding != 0, visibility == 0 || visibility == 3,
-                   let name = names.name(at: Int(raw.st_name)) {
-                    exported.insert(name)
+                if table == UInt32(SHT_DYNSYM) {
+                    let name = binding != 0 && (visibility == 0 || visibility == 3) ? names.name(at: Int(raw.st_name)) : nil
+                    if let name { exported.insert(name) }
+                    exportedNames.append(name)
                 }
                 symbols.append(FunctionSymbolEntry(
                     address: raw.st_value, order: Int32(clamping: symbols.count), size: raw.st_size, isGlobal: binding != 0,
@@ -190,8 +193,12 @@ struct ImageLayout: CodeLayout {
                 }
             }
             let symbol = symbols[taken]
-            if let name = tables[Int(symbol.table)].name(at: Int(symbol.nameOffset)) {
-                functions.append(FunctionSymbol(name: name, address: symbol.address, size: size, isExported: exported.contains(name)))
+            // An exported `.dynsym` symbol's name is made once, and is exported.
+            if Int(symbol.order) < exportedNames.count, let name = exportedNames[Int(symbol.order)] {
+                functions.append(FunctionSymbol(name: name, address: symbol.address, size: size, isExported: true))
+            } else if let name = tables[Int(symbol.table)].name(at: Int(symbol.nameOffset)) {
+                functions.append(FunctionSymbol(
+                    name: name, address: symbol.address, size: size, isExported: !exported.isEmpty && exported.contains(name)))
             }
             start = end + 1
         }
@@ -255,14 +262,15 @@ struct ImageLayout: CodeLayout {
         file: ELFFile, sections: [Section], architecture: Disassembler.InstructionSet,
         _ body: (_ slot: UInt64, _ name: String, _ value: UInt64, _ isDefined: Bool) -> Void
     ) {
-        let wanted: Set<UInt64> = switch architecture {
-        case .x86_64: [6, 7]  // R_X86_64_GLOB_DAT, R_X86_64_JUMP_SLOT
-        case .aarch64: [1025, 1026]  // R_AARCH64_GLOB_DAT, R_AARCH64_JUMP_SLOT
+        let (globalData, jumpSlot): (UInt64, UInt64) = switch architecture {
+        case .x86_64: (6, 7)  // R_X86_64_GLOB_DAT, R_X86_64_JUMP_SLOT
+        case .aarch64: (1025, 1026)  // R_AARCH64_GLOB_DAT, R_AARCH64_JUMP_SLOT
         }
         let byIndex = Dictionary(sections.map { ($0.index, $0) }, uniquingKeysWith: { first, _ in first })
         for section in sections.filter({ $0.type == UInt32(SHT_RELA) }).withDistinctFileRanges() {
             guard let data = section.data,
-                  let symbols = byIndex[Int(section.header.sh_link)], let symbolData = symbols.data
+                  let symbols = byIndex[Int(section.header.sh_link)], let symbolData = symbols.data,
+                  let names = file.stringTable(Int(symbols.header.sh_link))
             else { continue }
             let count = data.pointee.d_size / max(gelf_fsize(file.elf, ELF_T_RELA, 1, UInt32(EV_CURRENT)), 1)
             var relocation = GElf_Rela()
@@ -271,8 +279,8 @@ struct ImageLayout: CodeLayout {
                 guard gelf_getrela(data, Int32(clamping: index), &relocation) != nil else { break }
                 let type = relocation.r_info & 0xffff_ffff
                 let symbolIndex = Int32(clamping: relocation.r_info >> 32)
-                guard wanted.contains(type), symbolIndex > 0, gelf_getsym(symbolData, symbolIndex, &symbol) != nil,
-                      let name = file.string(inSection: Int(symbols.header.sh_link), at: Int(symbol.st_name)), !name.isEmpty
+                guard type == globalData || type == jumpSlot, symbolIndex > 0, gelf_getsym(symbolData, symbolIndex, &symbol) != nil,
+                      names.hasName(at: Int(symbol.st_name)), let name = names.name(at: Int(symbol.st_name))
                 else { continue }
                 body(relocation.r_offset, name, symbol.st_value, symbol.st_shndx != UInt16(SHN_UNDEF))
             }
