@@ -111,7 +111,9 @@ __attribute__((always_inline)) static inline void x86_place(
         if (offset + opcode + 4 <= count)
             mark = linkcheck_address_mark(direct, address + offset + opcode + 4 + (int64_t)load32(bytes + offset + opcode));
         if (mark) place(places, bytes, address, offset, linkcheck_place_direct, mark, 1);
-        if (wrapping && offset + opcode + 2 <= count) {
+        // Only an operand-size prefix (0x66) makes the displacement rel16,
+        // and prefixes come right before the opcode.
+        if (wrapping && offset > 0 && x86_prefix(bytes[offset - 1]) && offset + opcode + 2 <= count) {
             int16_t rel16 = (int16_t)(bytes[offset + opcode] | bytes[offset + opcode + 1] << 8);
             uint32_t wrapped = linkcheck_address_mark(direct, (address + offset + opcode + 2 + rel16) & 0xffff);
             if (wrapped) place(places, bytes, address, offset, linkcheck_place_direct, wrapped, 1);

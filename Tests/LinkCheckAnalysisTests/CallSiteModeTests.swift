@@ -59,7 +59,8 @@ import Testing
     static let sets = ["toolchain", "system", "corpus", "samples", "fixtures"]
 
     /// The ELF fixtures of call sites, conditional tail calls and loader
-    /// calls (x86_64 and aarch64, with their symbols and stripped), and the
+    /// calls (x86_64 and aarch64, with their symbols and stripped) and of
+    /// x86_64 branches with an operand-size prefix, and the
     /// Mach-O ones of conditional tail calls (arm64, x86_64), built into
     /// `directory`; and every Mach-O fixture.
     static func fixtureImages(in directory: TemporaryDirectory) throws -> [String] {
@@ -72,6 +73,7 @@ import Testing
                 }
             }
         }
+        paths.append(try Fixtures.compile("operand-size-branches.c", to: directory.path("liboperandsize.so")).path)
         for (arch, target) in [("arm64", MachOFixtures.Target.arm64), ("x86_64", .x86_64Simulator)] {
             paths.append(try MachOFixtures.link(MachOFixtures.Image(
                 sources: MachOFixtures.sources("conditional-tail-calls-\(arch).s"), product: .dylib(installName: "@rpath/Cond.framework/Cond"),

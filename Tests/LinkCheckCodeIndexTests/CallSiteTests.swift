@@ -149,6 +149,34 @@ import Testing
         #expect(analysis.functions[callee].address == exported)
     }
 
+    /// `66 0F 84 rel16` is a `je` and `66 E8 rel16` a call, each to a
+    /// target wrapped at 64 KiB (as Capstone reads them): both reach their
+    /// function, the first as a tail call.
+    @Test func branchesWithAnOperandSizePrefixReachTheirFunctions() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let library = try Fixtures.compile("operand-size-branches.c", to: directory.path("liboperandsize.so"))
+        let analysis = try #require(try CallSiteAnalyzer.analyze(path: library.path))
+        func calls(from caller: String) -> [String] {
+            analysis.callSites.filter { $0.caller.map { analysis.functions[$0].name } == caller }.map { site in
+                guard case .function(let callee) = site.callee else { return "\(site.callee)" }
+                return "\(analysis.functions[callee].name)\(site.isTailCall ? " (tail)" : "")"
+            }
+        }
+        #expect(calls(from: "wrapped_jumper") == ["wrapped_jump_target (tail)"])
+        #expect(calls(from: "prefixed_caller") == ["wrapped_callee"])
+        // The targeted search's byte scan looks for the wrapped targets too.
+        let image = try ELFReader.read(path: library.path)
+        for mode in CallSiteMode.allCases {
+            let index = try #require(try CodeIndex.analyze(image, interest: .everything, mode: mode))
+            func callers(of name: String) -> [String] {
+                guard let function = index.functions.firstIndex(where: { $0.name == name }) else { return [] }
+                return (index.callsToFunction[function] ?? []).compactMap(\.caller).map { index.functions[$0].name }
+            }
+            #expect(callers(of: "wrapped_callee") == ["prefixed_caller"], "\(mode)")
+            #expect(callers(of: "wrapped_jump_target") == ["wrapped_jumper"], "\(mode)")
+        }
+    }
+
     @Test func noPLTCallsAreAdrpLdrBlrOnAArch64() throws {
         let directory = try Fixtures.temporaryDirectory()
         let library = try Self.build("aarch64-linux-gnu", ["-fno-plt"], in: directory)
