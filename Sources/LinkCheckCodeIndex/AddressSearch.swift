@@ -1,3 +1,5 @@
+import LinkCheckImage
+
 extension Array {
     /// In an array sorted by `address`, the index of the last element whose
     /// address is at most `value`, by binary search; `nil` when every
@@ -9,5 +11,14 @@ extension Array {
             if address(self[middle]) <= value { low = middle + 1 } else { high = middle }
         }
         return low > 0 ? low - 1 : nil
+    }
+}
+
+extension [FunctionSymbol] {
+    /// In functions sorted by address, one per address, the index of the
+    /// one that starts at `address`.
+    func function(startingAt address: UInt64) -> Int? {
+        guard let index = lastIndex(atOrBefore: address, address: \.address), self[index].address == address else { return nil }
+        return index
     }
 }

@@ -103,7 +103,7 @@ struct CallScanner<Layout: CodeLayout> {
             recordCall(stub.callee, site, tail: tail, throughGOT: false, stubSelector: stub.selector)
             return stub.callee
         }
-        if let callee = image.functionStarts[target], !(tail && isInsideCurrentFunction(target)), !(tail && callee == function) {
+        if let callee = image.function(startingAt: target), !(tail && isInsideCurrentFunction(target)), !(tail && callee == function) {
             recordCall(.function(callee), site, tail: tail, throughGOT: false)
             return .function(callee)
         }

@@ -90,8 +90,6 @@ struct ImageLayout: CodeLayout {
     /// GOT slot address → the function it holds: an import, or a function
     /// of this image called through the GOT because it is preemptible.
     var gotSlots: [UInt64: CallSite.Callee] = [:]
-    /// Function start address → index in `functions`.
-    var functionStarts: [UInt64: Int] = [:]
     /// Read-only sections, in libelf's buffers (valid while the file is open).
     private var readOnly = ReadOnlyMemory()
     private var pltSections: Set<Int> = []
@@ -149,9 +147,11 @@ struct ImageLayout: CodeLayout {
     /// gathered as addresses and name offsets, sorted, and only the names
     /// taken become strings.
     private mutating func readFunctions(file: ELFFile, sections: [Section]) {
-        var exported = Set<String>()
         /// By `order`, for `.dynsym`'s symbols: the name of an exported one.
         var exportedNames: [String?] = []
+        /// Their names, made when a symbol that is not one of them is taken
+        /// (a stripped library has none).
+        var exported: Set<String>?
         var symbols: [FunctionSymbolEntry] = []
         var tables: [StringTable] = []
         for table in [UInt32(SHT_DYNSYM), UInt32(SHT_SYMTAB)] {
@@ -170,9 +170,7 @@ struct ImageLayout: CodeLayout {
                 let binding = raw.st_info >> 4
                 let visibility = raw.st_other & 0x3
                 if table == UInt32(SHT_DYNSYM) {
-                    let name = binding != 0 && (visibility == 0 || visibility == 3) ? names.name(at: Int(raw.st_name)) : nil
-                    if let name { exported.insert(name) }
-                    exportedNames.append(name)
+                    exportedNames.append(binding != 0 && (visibility == 0 || visibility == 3) ? names.name(at: Int(raw.st_name)) : nil)
                 }
                 symbols.append(FunctionSymbolEntry(
                     address: raw.st_value, order: Int32(clamping: symbols.count), size: raw.st_size, isGlobal: binding != 0,
@@ -197,17 +195,13 @@ struct ImageLayout: CodeLayout {
             if Int(symbol.order) < exportedNames.count, let name = exportedNames[Int(symbol.order)] {
                 functions.append(FunctionSymbol(name: name, address: symbol.address, size: size, isExported: true))
             } else if let name = tables[Int(symbol.table)].name(at: Int(symbol.nameOffset)) {
-                functions.append(FunctionSymbol(
-                    name: name, address: symbol.address, size: size, isExported: !exported.isEmpty && exported.contains(name)))
+                if exported == nil { exported = Set(exportedNames.compactMap { $0 }) }
+                functions.append(FunctionSymbol(name: name, address: symbol.address, size: size, isExported: exported?.contains(name) == true))
             }
             start = end + 1
         }
-        functionStarts.reserveCapacity(functions.count)
-        for index in functions.indices {
-            if functions[index].size == 0 {
-                functions[index].size = index + 1 < functions.count ? functions[index + 1].address - functions[index].address : 0
-            }
-            functionStarts[functions[index].address] = index
+        for index in functions.indices where functions[index].size == 0 {
+            functions[index].size = index + 1 < functions.count ? functions[index + 1].address - functions[index].address : 0
         }
     }
 
@@ -235,7 +229,7 @@ struct ImageLayout: CodeLayout {
         Self.forEachGOTSlot(file: file, sections: sections, architecture: architecture) { slot, name, value, isDefined in
             if !isDefined {
                 slots.append((slot, .imported(name), name))
-            } else if let function = functionStarts[value], functions[function].name == name {
+            } else if let function = functions.function(startingAt: value), functions[function].name == name {
                 slots.append((slot, .function(function), name))
             } else {
                 slots.append((slot, nil, name))

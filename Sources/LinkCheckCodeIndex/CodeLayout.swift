@@ -10,8 +10,6 @@ import LinkCheckImage
 protocol CodeLayout {
     /// The image's functions, sorted by address, one per address.
     var functions: [FunctionSymbol] { get }
-    /// Function start address → index in ``functions``.
-    var functionStarts: [UInt64: Int] { get }
     /// The stub whose first instruction is at `address`, when a direct
     /// call or jump there reaches an import (or a function of the image)
     /// through one.
@@ -37,6 +35,12 @@ protocol CodeLayout {
 }
 
 extension CodeLayout {
+    /// The index in ``functions`` of the function that starts at `address`,
+    /// by binary search (no table of every function is kept).
+    func function(startingAt address: UInt64) -> Int? {
+        functions.function(startingAt: address)
+    }
+
     func selector(referencedAt address: UInt64) -> String? { nil }
     func className(referencedAt address: UInt64) -> String? { nil }
     var allSelectorReferences: [UInt64: String] { [:] }

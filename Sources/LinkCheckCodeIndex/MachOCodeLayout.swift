@@ -25,7 +25,6 @@ import LinkCheckMachO
 /// defines the name.
 struct MachOCodeLayout: CodeLayout {
     private(set) var functions: [FunctionSymbol] = []
-    private(set) var functionStarts: [UInt64: Int] = [:]
     /// The sections to decode (instructions, not stubs; no two with
     /// overlapping bytes), in file order.
     private(set) var code: [CodeSection] = []
@@ -168,7 +167,6 @@ struct MachOCodeLayout: CodeLayout {
             var size = section(holding: address).map { $0.size - (address - $0.address) } ?? 0
             if index + 1 < sorted.count { size = min(size, sorted[index + 1].key - address) }
             functions.append(FunctionSymbol(name: symbol.name, address: address, size: size, isExported: exported.contains(address)))
-            functionStarts[address] = index
         }
     }
 }
