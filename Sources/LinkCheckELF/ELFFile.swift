@@ -253,6 +253,30 @@ package final class ELFFile {
         }
     }
 
+    /// Gives back the resident pages that hold `sections`' bytes in the
+    /// image of the file libelf reads (`elf_rawfile`): `madvise(2)` with
+    /// `MADV_DONTNEED` over the whole pages inside each section's file
+    /// range, so that pages shared with other sections stay. For a large
+    /// library read once (`.symtab`, `.strtab` and the relocations hold tens
+    /// of MB), so that they do not stay resident while the rest is read.
+    ///
+    /// Only for bytes nothing reads again: libelf's image is the file's
+    /// mapping, whose pages would be read from the file again, but where
+    /// libelf had to read the file into memory instead they would read as
+    /// zeros. Nothing for the repaired in-memory copy.
+    package func discardPages(of sections: [Section]) {
+        var size = 0
+        guard copy == nil, let base = elf_rawfile(elf, &size) else { return }
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        for section in sections where section.type != UInt32(SHT_NOBITS) {
+            let (offset, length) = (section.header.sh_offset, section.header.sh_size)
+            guard offset <= UInt64(size), length <= UInt64(size) - offset else { continue }
+            let start = (Int(offset) + pageSize - 1) / pageSize * pageSize
+            let end = Int(offset + length) / pageSize * pageSize
+            if end > start { madvise(UnsafeMutableRawPointer(base + start), end - start, MADV_DONTNEED) }
+        }
+    }
+
     /// libelf's message for the most recent error (`elf_errmsg(-1)`).
     static func lastError() -> String {
         guard let message = elf_errmsg(-1) else { return "unknown libelf error" }
