@@ -195,8 +195,15 @@ final class TransferScan {
 
     /// The regions with a place that reaches a function of the image, by
     /// function, once the scan is over: those of function `f` are
-    /// `regions[offsets[f]..<offsets[f + 1]]`.
+    /// `regions[offsets[f]..<offsets[f + 1]]`. The pairs are given back:
+    /// call once.
     func regionsByFunction() -> (offsets: [Int32], regions: [Int32]) {
+        defer {
+            free(places.pointee.pairs)
+            places.pointee.pairs = nil
+            places.pointee.pair_count = 0
+            places.pointee.pair_capacity = 0
+        }
         let pairs = UnsafeBufferPointer(start: places.pointee.pairs, count: places.pointee.pair_count)
         var offsets = [Int32](repeating: 0, count: lastPaired.count + 1)
         for pair in pairs { offsets[Int(pair >> 32) + 1] += 1 }
