@@ -56,6 +56,8 @@ final class TransferScan {
     private let places: UnsafeMutablePointer<linkcheck_places>
     /// By function: the last region paired with it (the C scans' too).
     private let lastPaired: UnsafeMutableBufferPointer<Int32>
+    /// Whether ``regionsByFunction()`` has sorted the pairs and let them go.
+    private var pairsGivenBack = false
     /// aarch64: the places that may reach a function slot, as the range of
     /// addresses they may reach.
     private var windows: [Window] = []
@@ -198,6 +200,8 @@ final class TransferScan {
     /// `regions[offsets[f]..<offsets[f + 1]]`. The pairs are given back:
     /// call once.
     func regionsByFunction() -> (offsets: [Int32], regions: [Int32]) {
+        precondition(!pairsGivenBack, "the pairs are sorted once")
+        pairsGivenBack = true
         defer {
             free(places.pointee.pairs)
             places.pointee.pairs = nil

@@ -253,27 +253,34 @@ package final class ELFFile {
         }
     }
 
-    /// Gives back the resident pages that hold `sections`' bytes in the
-    /// image of the file libelf reads (`elf_rawfile`): `madvise(2)` with
-    /// `MADV_DONTNEED` over the whole pages inside each section's file
-    /// range, so that pages shared with other sections stay. For a large
-    /// library read once (`.symtab`, `.strtab` and the relocations hold tens
-    /// of MB), so that they do not stay resident while the rest is read.
+    /// Gives back the resident pages that hold `sections`' bytes where
+    /// libelf reads them from the file's mapping: `madvise(2)` with
+    /// `MADV_DONTNEED` over the whole pages inside each section's data
+    /// (`elf_getdata`, already read), so that pages shared with other
+    /// sections stay. For a large library read once (`.symtab`, `.strtab`
+    /// and the relocations hold tens of MB), so that they do not stay
+    /// resident while the rest is read; the pages are read from the file
+    /// again if touched.
     ///
-    /// Only for bytes nothing reads again: libelf's image is the file's
-    /// mapping, whose pages would be read from the file again, but where
-    /// libelf had to read the file into memory instead they would read as
-    /// zeros. Nothing for the repaired in-memory copy.
+    /// Only where the data lies in a mapping of the whole file (its address
+    /// less its file offset is page-aligned): where libelf read the file or
+    /// translated the section into memory it allocated, the section is left
+    /// alone. Nothing for the repaired in-memory copy. For bytes nothing
+    /// reads again.
     package func discardPages(of sections: [Section]) {
-        var size = 0
-        guard copy == nil, let base = elf_rawfile(elf, &size) else { return }
+        guard copy == nil else { return }
         let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
         for section in sections where section.type != UInt32(SHT_NOBITS) {
-            let (offset, length) = (section.header.sh_offset, section.header.sh_size)
-            guard offset <= UInt64(size), length <= UInt64(size) - offset else { continue }
-            let start = (Int(offset) + pageSize - 1) / pageSize * pageSize
-            let end = Int(offset + length) / pageSize * pageSize
-            if end > start { madvise(UnsafeMutableRawPointer(base + start), end - start, MADV_DONTNEED) }
+            guard let data = section.data, let buffer = data.pointee.d_buf, data.pointee.d_size > 0,
+                  let offset = Int(exactly: section.header.sh_offset)
+            else { continue }
+            let address = Int(bitPattern: buffer)
+            guard address >= offset, (address - offset) % pageSize == 0 else { continue }
+            let start = (address + pageSize - 1) / pageSize * pageSize
+            let (sum, overflow) = address.addingReportingOverflow(data.pointee.d_size)
+            guard !overflow else { continue }
+            let end = sum / pageSize * pageSize
+            if end > start { madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_DONTNEED) }
         }
     }
 
