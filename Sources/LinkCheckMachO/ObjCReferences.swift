@@ -85,38 +85,14 @@ enum ObjCReferences {
     /// Every slot of every `__objc_classrefs` section that names a class.
     static func classReferences(_ context: ReadContext, warnings: inout Warnings) -> [ObjCClassReference] {
         var references: [ObjCClassReference] = []
-        let pointerSize = UInt64(context.header.pointerSize)
-        for (number, section) in context.contentSections(named: "__objc_classrefs") {
-            var unresolved = 0
-            defer {
-                if unresolved > 0 {
-                    warnings.add(
-                        "section \(section.qualifiedName)", at: context.image.fileOffset &+ Int(section.fileOffset),
-                        "\(unresolved) class references whose class could not be named")
-                }
-            }
-            for index in 0..<(section.size / pointerSize) {
-                let offset = index * pointerSize
-                let address = section.address &+ offset
-                switch context.slot(section: number, offset: offset) {
-                case .bound(let index):
-                    references.append(
-                        ObjCClassReference(address: address, className: className(context.imports[index].name), isImported: true, importIndex: index))
-                case .symbol(let index):
-                    references.append(
-                        ObjCClassReference(address: address, className: className(context.symbols[index].name), isImported: true, importIndex: nil))
-                case .address(let target):
-                    if let name = localClassName(context, at: target) {
-                        references.append(ObjCClassReference(
-                            address: address, className: name, isImported: false, importIndex: nil,
-                            superclasses: superclasses(context, ofClassAt: target)))
-                    } else {
-                        unresolved += 1
-                    }
-                case .none:
-                    unresolved += 1
-                }
-            }
+        forEachSlot(of: ["__objc_classrefs"], context, warnings: &warnings, unnamed: "class references whose class could not be named") {
+            address, slot in
+            guard let named = namedClass(slot, context) else { return false }
+            let importIndex: Int? = if case .bound(let index) = slot { index } else { nil }
+            references.append(ObjCClassReference(
+                address: address, className: named.name, isImported: named.localAddress == nil, importIndex: importIndex,
+                superclasses: named.localAddress.map { superclasses(context, ofClassAt: $0) } ?? []))
+            return true
         }
         return references
     }
@@ -126,23 +102,10 @@ enum ObjCReferences {
     /// slots whose class cannot be named are counted in a warning.
     static func classDefinitions(_ context: ReadContext, warnings: inout Warnings) -> [ObjCClassDefinition] {
         var definitions: [ObjCClassDefinition] = []
-        let pointerSize = UInt64(context.header.pointerSize)
-        for (number, section) in context.contentSections(named: "__objc_classlist") {
-            var unresolved = 0
-            for index in 0..<(section.size / pointerSize) {
-                if case .address(let target) = context.slot(section: number, offset: index * pointerSize),
-                   let name = localClassName(context, at: target) {
-                    definitions.append(ObjCClassDefinition(
-                        address: target, className: name, superclasses: superclasses(context, ofClassAt: target)))
-                } else {
-                    unresolved += 1
-                }
-            }
-            if unresolved > 0 {
-                warnings.add(
-                    "section \(section.qualifiedName)", at: context.image.fileOffset &+ Int(section.fileOffset),
-                    "\(unresolved) classes that could not be named")
-            }
+        forEachSlot(of: ["__objc_classlist"], context, warnings: &warnings, unnamed: "classes that could not be named") { _, slot in
+            guard case .address(let target) = slot, let name = localClassName(context, at: target) else { return false }
+            definitions.append(ObjCClassDefinition(address: target, className: name, superclasses: superclasses(context, ofClassAt: target)))
+            return true
         }
         return definitions
     }
@@ -156,55 +119,65 @@ enum ObjCReferences {
     static func categoryClasses(_ context: ReadContext, warnings: inout Warnings) -> [String] {
         var classes: [String] = []
         let pointerSize = UInt64(context.header.pointerSize)
-        for sectionName in ["__objc_catlist", "__objc_nlcatlist"] {
-            for (number, section) in context.contentSections(named: sectionName) {
+        forEachSlot(
+            of: ["__objc_catlist", "__objc_nlcatlist"], context, warnings: &warnings, unnamed: "categories whose class could not be named"
+        ) { _, slot in
+            guard case .address(let category) = slot, let named = namedClass(context.slot(at: category &+ pointerSize), context) else {
+                return false
+            }
+            classes.append(named.name)
+            return true
+        }
+        return classes
+    }
+
+    /// Calls `body` with the address and content of every pointer slot of
+    /// every section named one of `names` (`__DATA,__objc_classrefs` and the
+    /// like), in order; the slots for which it returns `false` (what they
+    /// point to could not be read) are counted in one warning per section,
+    /// "N `unnamed`".
+    private static func forEachSlot(
+        of names: [String], _ context: ReadContext, warnings: inout Warnings, unnamed: String,
+        _ body: (_ address: UInt64, _ slot: SlotContent) -> Bool
+    ) {
+        let pointerSize = UInt64(context.header.pointerSize)
+        for name in names {
+            for (number, section) in context.contentSections(named: name) {
                 var unresolved = 0
                 for index in 0..<(section.size / pointerSize) {
-                    guard case .address(let category) = context.slot(section: number, offset: index * pointerSize) else {
-                        unresolved += 1
-                        continue
-                    }
-                    switch context.slot(at: category &+ pointerSize) {
-                    case .bound(let importIndex): classes.append(className(context.imports[importIndex].name))
-                    case .symbol(let symbolIndex): classes.append(className(context.symbols[symbolIndex].name))
-                    case .address(let target):
-                        if let name = localClassName(context, at: target) { classes.append(name) } else { unresolved += 1 }
-                    case .none: unresolved += 1
-                    }
+                    let offset = index * pointerSize
+                    if !body(section.address &+ offset, context.slot(section: number, offset: offset)) { unresolved += 1 }
                 }
                 if unresolved > 0 {
                     warnings.add(
-                        "section \(section.qualifiedName)", at: context.image.fileOffset &+ Int(section.fileOffset),
-                        "\(unresolved) categories whose class could not be named")
+                        "section \(section.qualifiedName)", at: context.image.fileOffset &+ Int(section.fileOffset), "\(unresolved) \(unnamed)")
                 }
             }
         }
-        return classes
+    }
+
+    /// The class a pointer slot names: an import it is bound to
+    /// (`_OBJC_CLASS_$_UIApplication`) or a symbol it refers to, by name; a
+    /// class of the image it points to, by name and address (`localAddress`);
+    /// `nil` when it holds none of these or the class cannot be named.
+    private static func namedClass(_ slot: SlotContent, _ context: ReadContext) -> (name: String, localAddress: UInt64?)? {
+        switch slot {
+        case .bound(let index): (className(context.imports[index].name), nil)
+        case .symbol(let index): (className(context.symbols[index].name), nil)
+        case .address(let target): localClassName(context, at: target).map { ($0, target) }
+        case .none: nil
+        }
     }
 
     /// Every slot of every `__objc_selrefs` section whose selector string
     /// could be read.
     static func selectorReferences(_ context: ReadContext, warnings: inout Warnings) -> [SelectorReference] {
         var references: [SelectorReference] = []
-        let pointerSize = UInt64(context.header.pointerSize)
-        for (number, section) in context.contentSections(named: "__objc_selrefs") {
-            var unresolved = 0
-            defer {
-                if unresolved > 0 {
-                    warnings.add(
-                        "section \(section.qualifiedName)", at: context.image.fileOffset &+ Int(section.fileOffset),
-                        "\(unresolved) selector references whose selector could not be read")
-                }
-            }
-            for index in 0..<(section.size / pointerSize) {
-                let offset = index * pointerSize
-                if case .address(let target) = context.slot(section: number, offset: offset),
-                   let selector = context.addressSpace.cString(at: target) {
-                    references.append(SelectorReference(address: section.address &+ offset, selector: selector))
-                } else {
-                    unresolved += 1
-                }
-            }
+        forEachSlot(of: ["__objc_selrefs"], context, warnings: &warnings, unnamed: "selector references whose selector could not be read") {
+            address, slot in
+            guard case .address(let target) = slot, let selector = context.addressSpace.cString(at: target) else { return false }
+            references.append(SelectorReference(address: address, selector: selector))
+            return true
         }
         return references
     }
@@ -299,20 +272,13 @@ enum ObjCReferences {
         var seen: Set<UInt64> = [address]
         var current = address
         while chain.count < 64 {
-            switch context.slot(at: current &+ size) {
-            case .bound(let index):
-                chain.append(className(context.imports[index].name))
-                return chain
-            case .symbol(let index):
-                chain.append(className(context.symbols[index].name))
-                return chain
-            case .address(let target):
-                guard seen.insert(target).inserted, let name = localClassName(context, at: target) else { return chain }
-                chain.append(name)
-                current = target
-            case .none:
-                return chain
-            }
+            let slot = context.slot(at: current &+ size)
+            // A loop ends the chain before its class is named again.
+            if case .address(let target) = slot, !seen.insert(target).inserted { return chain }
+            guard let named = namedClass(slot, context) else { return chain }
+            chain.append(named.name)
+            guard let local = named.localAddress else { return chain }
+            current = local
         }
         return chain
     }
