@@ -142,7 +142,9 @@ public enum CheckRun {
                     || ObjCByName.classLookUps.contains(name) || ObjCByName.selectorMakers.contains(name)
             },
             selectors: { selectors.contains($0) || LoaderCalls.versionQuerySelectors.contains($0) },
-            functions: { rules.mayMatchSymbol($0.name) && !rules.rules(matchingSymbol: $0.name, unsafeOnly: true).isEmpty },
+            functions: { name in
+                rules.mayMatchSymbol(name) && !rules.rules(matchingSymbol: String(decoding: name, as: UTF8.self), unsafeOnly: true).isEmpty
+            },
             reached: LoaderCalls.isVersionQuery,
             reachedFrom: { LoaderCalls.loadsCode($0, rules: rules) },
             reachDepth: LoaderCalls.versionCheckDepth)

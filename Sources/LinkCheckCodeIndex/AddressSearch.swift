@@ -13,12 +13,3 @@ extension Array {
         return low > 0 ? low - 1 : nil
     }
 }
-
-extension [FunctionSymbol] {
-    /// In functions sorted by address, one per address, the index of the
-    /// one that starts at `address`.
-    func function(startingAt address: UInt64) -> Int? {
-        guard let index = lastIndex(atOrBefore: address, address: \.address), self[index].address == address else { return nil }
-        return index
-    }
-}

@@ -30,7 +30,7 @@ public enum CallSiteAnalyzer {
             var scanner = CallScanner(image: layout, architecture: architecture) { callSites.append($0) }
             CodeIndex.sweep(regions, disassembler: disassembler, scanner: &scanner, pass: pass)
             return CodeAnalysis(
-                functions: layout.functions, callSites: callSites, codeSize: regions.sections.reduce(0) { $0 + $1.bytes.count })
+                functions: layout.functions.symbols, callSites: callSites, codeSize: regions.sections.reduce(0) { $0 + $1.bytes.count })
         } ?? nil
     }
 
@@ -92,7 +92,7 @@ public enum CallSiteAnalyzer {
 /// Addresses the scanner needs in an ELF image: functions, PLT entries,
 /// GOT slots, and read-only strings by address.
 struct ImageLayout: CodeLayout {
-    var functions: [FunctionSymbol] = []
+    var functions = FunctionTable([])
     /// PLT entry address → the function it reaches.
     var pltEntries: [UInt64: CallSite.Callee] = [:]
     /// GOT slot address → the function it holds: an import, or a function
@@ -152,24 +152,35 @@ struct ImageLayout: CodeLayout {
     ///
     /// A large library's `.symtab` holds hundreds of thousands of names
     /// (254,599 functions in `libsourcekitdInProc.so`): the symbols are
-    /// gathered as addresses and name offsets, sorted, and only the names
-    /// taken become strings.
+    /// gathered as addresses and name offsets, sorted, and no name becomes
+    /// a string (``FunctionTable``); an exported name is compared by its
+    /// bytes. The pages of the symbol tables and their names are given back
+    /// as the gathering passes them (the names mostly follow the symbols'
+    /// order; one passed is read again if needed).
     private mutating func readFunctions(file: ELFFile, sections: [Section]) {
-        /// By `order`, for `.dynsym`'s symbols: the name of an exported one.
-        var exportedNames: [String?] = []
-        /// Their names, made when a symbol that is not one of them is taken
-        /// (a stripped library has none).
-        var exported: Set<String>?
+        /// By `order`, for `.dynsym`'s symbols: whether it is exported.
+        var exportedDynamic: [Bool] = []
+        /// Their names, gathered when a symbol that is not one of them is
+        /// taken (a stripped library has none).
+        var exported: Set<NameBytes>?
         var symbols: [FunctionSymbolEntry] = []
         var tables: [StringTable] = []
+        var nameSections: [Section] = []
         for table in [UInt32(SHT_DYNSYM), UInt32(SHT_SYMTAB)] {
             guard let section = sections.first(where: { $0.type == table }), let data = section.data,
                   let names = file.stringTable(Int(section.header.sh_link))
             else { continue }
             tables.append(names)
-            let count = data.pointee.d_size / max(gelf_fsize(file.elf, ELF_T_SYM, 1, UInt32(EV_CURRENT)), 1)
+            let nameSection = sections.first { $0.index == Int(section.header.sh_link) }
+            if let nameSection { nameSections.append(nameSection) }
+            let entrySize = max(gelf_fsize(file.elf, ELF_T_SYM, 1, UInt32(EV_CURRENT)), 1)
+            let count = data.pointee.d_size / entrySize
             var raw = GElf_Sym()
             for index in 1..<max(count, 1) {
+                if index % Self.symbolsBetweenReleases == 0 {
+                    file.discardPages(of: section, upTo: index * entrySize)
+                    if let nameSection { file.discardPages(of: nameSection, upTo: Int(raw.st_name)) }
+                }
                 guard gelf_getsym(data, Int32(clamping: index), &raw) != nil else { break }
                 let type = raw.st_info & 0xf
                 guard type == UInt8(STT_FUNC) || type == 10, raw.st_shndx != UInt16(SHN_UNDEF), raw.st_value != 0,
@@ -177,15 +188,17 @@ struct ImageLayout: CodeLayout {
                 else { continue }
                 let binding = raw.st_info >> 4
                 let visibility = raw.st_other & 0x3
-                if table == UInt32(SHT_DYNSYM) {
-                    exportedNames.append(binding != 0 && (visibility == 0 || visibility == 3) ? names.name(at: Int(raw.st_name)) : nil)
-                }
+                if table == UInt32(SHT_DYNSYM) { exportedDynamic.append(binding != 0 && (visibility == 0 || visibility == 3)) }
                 symbols.append(FunctionSymbolEntry(
                     address: raw.st_value, order: Int32(clamping: symbols.count), size: raw.st_size, isGlobal: binding != 0,
                     table: UInt8(tables.count - 1), nameOffset: raw.st_name))
             }
         }
         symbols.sort { ($0.address, $0.order) < ($1.address, $1.order) }
+        func nameBytes(_ symbol: FunctionSymbolEntry) -> NameBytes? {
+            tables[Int(symbol.table)].nameBytes(at: Int(symbol.nameOffset)).map(NameBytes.init)
+        }
+        var entries: [FunctionTable.Entry] = []
         var start = 0
         while start < symbols.count {
             var end = start
@@ -199,17 +212,38 @@ struct ImageLayout: CodeLayout {
                 }
             }
             let symbol = symbols[taken]
-            // An exported `.dynsym` symbol's name is made once, and is exported.
-            if Int(symbol.order) < exportedNames.count, let name = exportedNames[Int(symbol.order)] {
-                functions.append(FunctionSymbol(name: name, address: symbol.address, size: size, isExported: true))
-            } else if let name = tables[Int(symbol.table)].name(at: Int(symbol.nameOffset)) {
-                if exported == nil { exported = Set(exportedNames.compactMap { $0 }) }
-                functions.append(FunctionSymbol(name: name, address: symbol.address, size: size, isExported: exported?.contains(name) == true))
-            }
             start = end + 1
+            var isExported = Int(symbol.order) < exportedDynamic.count && exportedDynamic[Int(symbol.order)]
+            if !isExported {
+                guard let name = nameBytes(symbol) else { continue }
+                if exported == nil {
+                    exported = Set(symbols.compactMap { Int($0.order) < exportedDynamic.count && exportedDynamic[Int($0.order)] ? nameBytes($0) : nil })
+                }
+                isExported = exported?.contains(name) == true
+            }
+            entries.append(FunctionTable.Entry(
+                address: symbol.address, size: size, isExported: isExported, nameTable: symbol.table, nameOffset: symbol.nameOffset))
         }
-        for index in functions.indices where functions[index].size == 0 {
-            functions[index].size = index + 1 < functions.count ? functions[index + 1].address - functions[index].address : 0
+        for index in entries.indices where entries[index].size == 0 {
+            entries[index].size = index + 1 < entries.count ? entries[index + 1].address - entries[index].address : 0
+        }
+        functions = FunctionTable(entries: entries, stringTables: tables) { file.discardPages(of: nameSections) }
+    }
+
+    /// How many symbols ``readFunctions(file:sections:)`` reads between two
+    /// page releases (about 100 KB of `Elf64_Sym`s).
+    private static let symbolsBetweenReleases = 4096
+
+    /// A name's bytes in a string table, equal and hashed by content.
+    private struct NameBytes: Hashable {
+        let bytes: UnsafeBufferPointer<UInt8>
+
+        static func == (left: NameBytes, right: NameBytes) -> Bool {
+            left.bytes.count == right.bytes.count && left.bytes.elementsEqual(right.bytes)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
         }
     }
 
@@ -237,7 +271,7 @@ struct ImageLayout: CodeLayout {
         Self.forEachGOTSlot(file: file, sections: sections, architecture: architecture) { slot, name, value, isDefined in
             if !isDefined {
                 slots.append((slot, .imported(name), name))
-            } else if let function = functions.function(startingAt: value), functions[function].name == name {
+            } else if let function = functions.function(startingAt: value), functions.name(of: function) == name {
                 slots.append((slot, .function(function), name))
             } else {
                 slots.append((slot, nil, name))
@@ -248,8 +282,9 @@ struct ImageLayout: CodeLayout {
         // function of that name, found in one pass for all of them.
         var byName: [String: Int] = [:]
         if !unresolved.isEmpty {
-            for (index, function) in functions.enumerated() where byName[function.name] == nil && unresolved.contains(function.name) {
-                byName[function.name] = index
+            for index in functions.indices {
+                let name = functions.name(of: index)
+                if byName[name] == nil && unresolved.contains(name) { byName[name] = index }
             }
         }
         for (slot, callee, name) in slots {

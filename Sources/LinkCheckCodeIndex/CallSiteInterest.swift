@@ -13,8 +13,10 @@ public struct CallSiteInterest: Sendable {
     /// Selectors whose message sends are kept (``CodeIndex/callsToSelector``).
     public var selectors: @Sendable (String) -> Bool
     /// Functions of the image whose call sites are kept
-    /// (``CodeIndex/callsToFunction``).
-    public var functions: @Sendable (FunctionSymbol) -> Bool
+    /// (``CodeIndex/callsToFunction``), by their raw (mangled) names' UTF-8
+    /// bytes: asked of every function, whose names are not made into
+    /// strings for it (``FunctionSymbol/name``).
+    public var functions: @Sendable (UnsafeBufferPointer<UInt8>) -> Bool
     /// The imports ``CodeIndex/importsReached(from:depth:)`` reports (the
     /// OS version queries a loader call should come after).
     public var reached: @Sendable (String) -> Bool
@@ -26,7 +28,7 @@ public struct CallSiteInterest: Sendable {
 
     public init(
         imports: @escaping @Sendable (String) -> Bool, selectors: @escaping @Sendable (String) -> Bool = { _ in false },
-        functions: @escaping @Sendable (FunctionSymbol) -> Bool = { _ in false },
+        functions: @escaping @Sendable (UnsafeBufferPointer<UInt8>) -> Bool = { _ in false },
         reached: @escaping @Sendable (String) -> Bool = { _ in false },
         reachedFrom: @escaping @Sendable (String) -> Bool = { _ in false }, reachDepth: Int = 0
     ) {

@@ -7,6 +7,13 @@ import LinkCheckImage
 /// interest (denylisted copies), and as much of the internal call graph as
 /// the call paths to those calls and the imports their callers reach take.
 public struct CodeIndex: Sendable {
+    /// The functions the index refers to, in address order: the callers of
+    /// the calls kept, the functions of interest called, the functions of
+    /// the call graph kept (``callers(of:)``, ``functionsReached(from:depth:)``)
+    /// and those whose calls to reached imports are kept. Every function
+    /// index in the index (``CallSite/caller``, ``CallSite/Callee/function(_:)``,
+    /// the keys of ``callsToFunction``) is one into this list, not into the
+    /// image's whole list of functions.
     public let functions: [FunctionSymbol]
     /// Imported name → the call sites that reach it, for the imports of
     /// interest. Message sends are calls to `objc_msgSend` (or the variant
@@ -156,8 +163,11 @@ public struct CodeIndex: Sendable {
 
     /// Takes an image's call sites one at a time, keeps what the interest
     /// asks for, and makes the index.
+    ///
+    /// Sites, edges and ``kept`` number functions as the image's table does;
+    /// ``index()`` renumbers them into the index's ``functions``.
     final class Builder {
-        let functions: [FunctionSymbol]
+        let functions: FunctionTable
         let interest: CallSiteInterest
         /// By function index: whether its calls are kept.
         let kept: [Bool]
@@ -170,10 +180,10 @@ public struct CodeIndex: Sendable {
         /// Imported name → whether the interest keeps its calls.
         private var importKept: [String: Bool] = [:]
 
-        init(functions: [FunctionSymbol], interest: CallSiteInterest) {
+        init(functions: FunctionTable, interest: CallSiteInterest) {
             self.functions = functions
             self.interest = interest
-            kept = functions.map(interest.functions)
+            kept = functions.flags(whereName: interest.functions)
         }
 
         /// The call sites kept so far, of imports, selectors and functions.
@@ -205,17 +215,49 @@ public struct CodeIndex: Sendable {
             return keep
         }
 
+        /// The index of the sites given, its functions only those it refers
+        /// to (named now, while the image's string tables are readable),
+        /// renumbered in address order.
         func index() -> CodeIndex {
+            let sortedEdges = edges.sorted()
+            /// Image's function index → the index's, -1 for those left out.
+            var number = [Int32](repeating: -1, count: functions.count)
+            func refer(_ function: Int) { number[function] = 0 }
+            for site in keptSites {
+                site.caller.map(refer)
+                if case .function(let callee) = site.callee { refer(callee) }
+            }
+            for edge in sortedEdges {
+                refer(Int(edge >> 32))
+                refer(Int(Int32(truncatingIfNeeded: edge)))
+            }
+            for caller in importsCalled.keys { refer(Int(caller)) }
+            var named: [FunctionSymbol] = []
+            for function in number.indices where number[function] == 0 {
+                number[function] = Int32(named.count)
+                named.append(functions.symbol(function))
+            }
+            func renumbered(_ sites: [CallSite]) -> [CallSite] {
+                sites.map { site in
+                    var site = site
+                    site.caller = site.caller.map { Int(number[$0]) }
+                    if case .function(let callee) = site.callee { site.callee = .function(Int(number[callee])) }
+                    return site
+                }
+            }
             var callers: [Int32: [Int32]] = [:]
             var callees: [Int32: [Int32]] = [:]
-            for edge in edges.sorted() {
-                let (caller, callee) = (Int32(edge >> 32), Int32(truncatingIfNeeded: edge))
+            // Renumbering keeps the order: both lists stay ascending.
+            for edge in sortedEdges {
+                let (caller, callee) = (number[Int(edge >> 32)], number[Int(Int32(truncatingIfNeeded: edge))])
                 callers[callee, default: []].append(caller)
                 callees[caller, default: []].append(callee)
             }
             return CodeIndex(
-                functions: functions, callsToImport: imports, callsToSelector: selectors, callsToFunction: toFunction,
-                callers: callers, callees: callees, importsCalled: importsCalled)
+                functions: named, callsToImport: imports.mapValues(renumbered), callsToSelector: selectors.mapValues(renumbered),
+                callsToFunction: Dictionary(uniqueKeysWithValues: toFunction.map { (Int(number[$0.key]), renumbered($0.value)) }),
+                callers: callers, callees: callees,
+                importsCalled: Dictionary(uniqueKeysWithValues: importsCalled.map { (number[Int($0.key)], $0.value) }))
         }
     }
 
@@ -242,7 +284,10 @@ public struct CodeIndex: Sendable {
     /// functions too, so "exported" alone would stop at the helper. Failing
     /// that, any such function; failing that, `[function]`.
     public func pathFromExported(to function: Int) -> [Int] {
-        Self.shortestPath(to: function, functions: functions) { callers[Int32($0)]?.map(Int.init) ?? [] }
+        Self.shortestPath(to: function, isEntryPoint: { index in
+            var name = functions[index].name
+            return name.withUTF8 { Self.isEntryPoint(isExported: functions[index].isExported, name: $0) }
+        }) { callers[Int32($0)]?.map(Int.init) ?? [] }
     }
 
     /// The functions that call `function` (ascending): complete for every
@@ -253,9 +298,10 @@ public struct CodeIndex: Sendable {
     }
 
     /// ``pathFromExported(to:)`` over the callers `callers` gives
-    /// (ascending): what the targeted search runs, asking for the callers of
-    /// each function the search reaches, as the index answers later.
-    static func shortestPath(to function: Int, functions: [FunctionSymbol], callers: (Int) -> [Int]) -> [Int] {
+    /// (ascending), with the entry points `isEntryPoint` tells: what the
+    /// targeted search runs, asking for the callers of each function the
+    /// search reaches, as the index answers later.
+    static func shortestPath(to function: Int, isEntryPoint: (Int) -> Bool, callers: (Int) -> [Int]) -> [Int] {
         var previous: [Int: Int] = [function: function]
         var queue = [function]
         var head = 0
@@ -269,7 +315,7 @@ public struct CodeIndex: Sendable {
             let current = queue[head]
             head += 1
             let calling = callers(current)
-            if isEntryPoint(functions[current]) {
+            if isEntryPoint(current) {
                 if calling.isEmpty { return path(from: current) }
                 if firstExported == nil { firstExported = current }
             }
@@ -281,11 +327,13 @@ public struct CodeIndex: Sendable {
         return firstExported.map(path(from:)) ?? [function]
     }
 
-    /// Whether other images or the Objective-C runtime call `function`:
-    /// it is exported, or named as an Objective-C method is (`-[Class
-    /// selector]`, `+[Class selector]`).
-    private static func isEntryPoint(_ function: FunctionSymbol) -> Bool {
-        function.isExported || (function.name.hasPrefix("-[") || function.name.hasPrefix("+[")) && function.name.hasSuffix("]")
+    /// Whether other images or the Objective-C runtime call a function:
+    /// it is exported, or its raw name (UTF-8 bytes) is an Objective-C
+    /// method's (`-[Class selector]`, `+[Class selector]`).
+    static func isEntryPoint(isExported: Bool, name: UnsafeBufferPointer<UInt8>) -> Bool {
+        isExported
+            || name.count >= 3 && (name[0] == UInt8(ascii: "-") || name[0] == UInt8(ascii: "+")) && name[1] == UInt8(ascii: "[")
+            && name[name.count - 1] == UInt8(ascii: "]")
     }
 
     /// The imports of ``CallSiteInterest/reached`` that `function` calls,

@@ -9,7 +9,7 @@ import LinkCheckImage
 /// it.
 protocol CodeLayout {
     /// The image's functions, sorted by address, one per address.
-    var functions: [FunctionSymbol] { get }
+    var functions: FunctionTable { get }
     /// The stub whose first instruction is at `address`, when a direct
     /// call or jump there reaches an import (or a function of the image)
     /// through one.

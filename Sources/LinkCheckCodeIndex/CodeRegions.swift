@@ -39,7 +39,7 @@ struct CodeRegion: Equatable {
 /// covers is also split at each of `boundaries` (sorted): where the unwind
 /// tables say an unnamed function starts.
 struct CodeRegions {
-    let functions: [FunctionSymbol]
+    let functions: FunctionTable
     let sections: [CodeBytes]
     var boundaries: [UInt64] = []
 
@@ -47,7 +47,7 @@ struct CodeRegions {
     /// the section).
     func region(containing address: UInt64, in section: Int) -> CodeRegion {
         let bounds = sections[section]
-        let last = functions.lastIndex(atOrBefore: address, address: \.address)
+        let last = functions.entries.lastIndex(atOrBefore: address, address: \.address)
         let next = last.map { $0 + 1 } ?? 0
         let nextStart = next < functions.count ? functions[next].address : UInt64.max
         if let last, address - functions[last].address < coverage(last) {

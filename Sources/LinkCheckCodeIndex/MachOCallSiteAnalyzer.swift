@@ -32,7 +32,7 @@ enum MachOCallSiteAnalyzer {
             var scanner = CallScanner(image: layout, architecture: architecture) { callSites.append($0) }
             CodeIndex.sweep(regions, disassembler: disassembler, scanner: &scanner, pass: pass)
             return CodeAnalysis(
-                functions: layout.functions, callSites: callSites, codeSize: regions.sections.reduce(0) { $0 + $1.bytes.count })
+                functions: layout.functions.symbols, callSites: callSites, codeSize: regions.sections.reduce(0) { $0 + $1.bytes.count })
         } ?? nil
     }
 

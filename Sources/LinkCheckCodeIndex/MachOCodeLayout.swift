@@ -24,7 +24,7 @@ import LinkCheckMachO
 /// `dlopen`), or a function of the image when it is not bound and the image
 /// defines the name.
 struct MachOCodeLayout: CodeLayout {
-    private(set) var functions: [FunctionSymbol] = []
+    private(set) var functions = FunctionTable([])
     /// The sections to decode (instructions, not stubs; no two with
     /// overlapping bytes), in file order.
     private(set) var code: [CodeSection] = []
@@ -72,9 +72,10 @@ struct MachOCodeLayout: CodeLayout {
         for literal in image.cfStrings {
             if let value = literal.value, !value.isEmpty, ReadOnlyMemory.isPrintable(value.utf8) { cfStrings[literal.address] = value }
         }
-        readFunctions(image, codeSections: codeSections)
+        let symbols = Self.functions(of: image, codeSections: codeSections)
+        functions = FunctionTable(symbols)
 
-        let byName = Dictionary(functions.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let byName = Dictionary(symbols.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         func callee(_ name: String, importIndex: Int?) -> CallSite.Callee {
             if let importIndex, image.imports.indices.contains(importIndex) {
                 return .imported(MachOReader.cName(image.imports[importIndex].name))
@@ -134,7 +135,7 @@ struct MachOCodeLayout: CodeLayout {
     /// (an external name wins over a local one at the same address), then
     /// the exports the symbol table does not name (a stripped image), then
     /// the function starts neither names.
-    private mutating func readFunctions(_ image: MachOImage, codeSections: [(Int, Section)]) {
+    private static func functions(of image: MachOImage, codeSections: [(Int, Section)]) -> [FunctionSymbol] {
         let sections = Dictionary(codeSections, uniquingKeysWith: { first, _ in first })
         let ranges = codeSections.map(\.1).sorted { $0.address < $1.address }
         /// The code section that holds `address` (of overlapping ones, the
@@ -160,13 +161,13 @@ struct MachOCodeLayout: CodeLayout {
         }
         let exported = Set(image.exports.compactMap { $0.kind == .regular && $0.reexport == nil ? $0.address : nil })
         let sorted = named.sorted { $0.key < $1.key }
-        functions.reserveCapacity(sorted.count)
-        for (index, (address, symbol)) in sorted.enumerated() {
+        return sorted.enumerated().map { index, function in
+            let (address, symbol) = function
             // Every address lies in a code section (checked above), so
             // neither difference can overflow.
             var size = section(holding: address).map { $0.size - (address - $0.address) } ?? 0
             if index + 1 < sorted.count { size = min(size, sorted[index + 1].key - address) }
-            functions.append(FunctionSymbol(name: symbol.name, address: address, size: size, isExported: exported.contains(address)))
+            return FunctionSymbol(name: symbol.name, address: address, size: size, isExported: exported.contains(address))
         }
     }
 }

@@ -74,7 +74,7 @@ struct TargetedCallSearch<Layout: CodeLayout> {
         let slotsByFunction = architecture == .aarch64 ? functionSlots() : [:]
         let callers = Set(kept.compactMap(\.caller)).sorted()
         for caller in callers {
-            _ = CodeIndex.shortestPath(to: caller, functions: layout.functions) { function in
+            _ = CodeIndex.shortestPath(to: caller, isEntryPoint: layout.functions.isEntryPoint) { function in
                 if let known = callersOf[function] { return known }
                 var candidates = byFunction[Int(offsets[function])..<Int(offsets[function + 1])].map { scan.region($0, in: regions) }
                 for slot in slotsByFunction[function] ?? [] {
@@ -102,7 +102,7 @@ struct TargetedCallSearch<Layout: CodeLayout> {
         let stubs = layout.allStubs
         var direct: [(address: UInt64, mark: TargetMark)] = []
         direct.reserveCapacity(layout.functions.count + stubs.count)
-        for (index, function) in layout.functions.enumerated() {
+        for (index, function) in layout.functions.entries.enumerated() {
             direct.append((function.address, TargetMark(seed: builder.kept[index], function: index)))
         }
         for (address, stub) in stubs {

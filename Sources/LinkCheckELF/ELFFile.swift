@@ -265,23 +265,26 @@ package final class ELFFile {
     /// Only where the data lies in a mapping of the whole file (its address
     /// less its file offset is page-aligned): where libelf read the file or
     /// translated the section into memory it allocated, the section is left
-    /// alone. Nothing for the repaired in-memory copy. For bytes nothing
-    /// reads again.
+    /// alone. Nothing for the repaired in-memory copy.
     package func discardPages(of sections: [Section]) {
-        guard copy == nil else { return }
+        for section in sections { discardPages(of: section, upTo: .max) }
+    }
+
+    /// ``discardPages(of:)`` for the first `length` bytes of `section`'s
+    /// data: the pages a pass in order over it has left behind.
+    package func discardPages(of section: Section, upTo length: Int) {
+        guard copy == nil, section.type != UInt32(SHT_NOBITS) else { return }
         let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
-        for section in sections where section.type != UInt32(SHT_NOBITS) {
-            guard let data = section.data, let buffer = data.pointee.d_buf, data.pointee.d_size > 0,
-                  let offset = Int(exactly: section.header.sh_offset)
-            else { continue }
-            let address = Int(bitPattern: buffer)
-            guard address >= offset, (address - offset) % pageSize == 0 else { continue }
-            let start = (address + pageSize - 1) / pageSize * pageSize
-            let (sum, overflow) = address.addingReportingOverflow(data.pointee.d_size)
-            guard !overflow else { continue }
-            let end = sum / pageSize * pageSize
-            if end > start { madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_DONTNEED) }
-        }
+        guard let data = section.data, let buffer = data.pointee.d_buf, data.pointee.d_size > 0,
+              let offset = Int(exactly: section.header.sh_offset)
+        else { return }
+        let address = Int(bitPattern: buffer)
+        guard address >= offset, (address - offset) % pageSize == 0 else { return }
+        let start = (address + pageSize - 1) / pageSize * pageSize
+        let (sum, overflow) = address.addingReportingOverflow(min(data.pointee.d_size, max(length, 0)))
+        guard !overflow else { return }
+        let end = sum / pageSize * pageSize
+        if end > start { madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_DONTNEED) }
     }
 
     /// libelf's message for the most recent error (`elf_errmsg(-1)`).

@@ -18,14 +18,19 @@ package struct StringTable {
         return memchr(base + offset, 0, bytes.count - offset) != nil
     }
 
-    /// The name at `offset`, or `nil` when the offset is outside the table
-    /// or no NUL ends the name inside it. Ill-formed UTF-8 is repaired, as
-    /// `String(cString:)` does.
-    package func name(at offset: Int) -> String? {
+    /// The bytes of the name at `offset` (no NUL), in the table's buffer,
+    /// or `nil` when the offset is outside the table or no NUL ends the name
+    /// inside it.
+    package func nameBytes(at offset: Int) -> UnsafeBufferPointer<UInt8>? {
         guard offset >= 0, offset < bytes.count, let base = bytes.baseAddress,
               let nul = memchr(base + offset, 0, bytes.count - offset)
         else { return nil }
-        let length = UnsafeRawPointer(nul) - UnsafeRawPointer(base + offset)
-        return String(decoding: UnsafeBufferPointer(start: base + offset, count: length), as: UTF8.self)
+        return UnsafeBufferPointer(start: base + offset, count: UnsafeRawPointer(nul) - UnsafeRawPointer(base + offset))
+    }
+
+    /// The name at `offset` (``nameBytes(at:)``) as a string. Ill-formed
+    /// UTF-8 is repaired, as `String(cString:)` does.
+    package func name(at offset: Int) -> String? {
+        nameBytes(at: offset).map { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -60,7 +60,8 @@ public struct CallSite: Sendable, Equatable {
         /// `__la_symbol_ptr` slot (Mach-O); by its C-level name (`dlopen`,
         /// not Mach-O's `_dlopen`).
         case imported(String)
-        /// A function of the image, by index in ``CodeAnalysis/functions``.
+        /// A function of the image, by index in ``CodeAnalysis/functions``
+        /// (for a call site a `CodeIndex` keeps, in the index's functions).
         case function(Int)
     }
 
@@ -69,8 +70,9 @@ public struct CallSite: Sendable, Equatable {
     /// The instruction's offset in the file, in bytes (for a slice of a fat
     /// file, from the start of the whole file).
     public var fileOffset: UInt64
-    /// The enclosing function (index in ``CodeAnalysis/functions``), or
-    /// `nil` in code no symbol covers.
+    /// The enclosing function (index in ``CodeAnalysis/functions``; for a
+    /// call site a `CodeIndex` keeps, in the index's functions), or `nil` in
+    /// code no symbol covers.
     public var caller: Int?
     public var callee: Callee
     /// A jump to the callee rather than a call (the caller returns from it).

@@ -118,45 +118,58 @@ import Testing
 
     /// FNV-1a of `name`: a sample of names that does not depend on the
     /// machine.
-    static func hash(_ name: String) -> UInt64 {
-        name.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+    static func hash(_ name: some Sequence<UInt8>) -> UInt64 {
+        name.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
     }
 
     /// One import in 8 and every loader (one in 32 of them asking which
     /// imports their callers reach), one selector in 8, one function in 64,
     /// one import in 4 (and `uname`) reached, two levels down.
     static let sampledInterest = CallSiteInterest(
-        imports: { hash($0) % 8 == 0 || LoaderCalls.libraryLoaders.contains($0) },
-        selectors: { hash($0) % 8 == 0 },
-        functions: { hash($0.name) % 64 == 0 },
-        reached: { hash($0) % 4 == 1 || $0 == "uname" },
-        reachedFrom: { hash($0) % 32 == 0 || $0 == "dlopen" },
+        imports: { hash($0.utf8) % 8 == 0 || LoaderCalls.libraryLoaders.contains($0) },
+        selectors: { hash($0.utf8) % 8 == 0 },
+        functions: { hash($0) % 64 == 0 },
+        reached: { hash($0.utf8) % 4 == 1 || $0 == "uname" },
+        reachedFrom: { hash($0.utf8) % 32 == 0 || $0 == "dlopen" },
         reachDepth: 2)
 
     /// What an index answers for ``sampledInterest``: each call kept (by
     /// callee), the call path to each calling function, and the imports
-    /// reached from the callers of the imports asked about.
+    /// reached from the callers of the imports asked about. Functions are
+    /// told by name and address: each index numbers only the functions it
+    /// refers to, and the full sweep's refers to more.
     static func answers(_ index: CodeIndex) -> [String] {
+        func function(_ number: Int) -> String {
+            "\(index.functions[number].name)@\(String(index.functions[number].address, radix: 16))"
+        }
+        func site(_ site: CallSite) -> String {
+            var callee = "\(site.callee)"
+            if case .function(let number) = site.callee { callee = function(number) }
+            var unnumbered = site
+            unnumbered.caller = nil
+            unnumbered.callee = .imported(callee)
+            return "\(site.caller.map(function) ?? "-") \(unnumbered)"
+        }
         var lines: [String] = []
         var callers = Set<Int>()
         for (name, sites) in index.callsToImport {
-            lines += sites.map { "import \(name) \($0)" }
+            lines += sites.map { "import \(name) \(site($0))" }
             callers.formUnion(sites.compactMap(\.caller))
             if sampledInterest.reachedFrom(name) {
                 for caller in Set(sites.compactMap(\.caller)) {
-                    lines.append("reached from \(caller): \(index.importsReached(from: caller, depth: 2).sorted())")
+                    lines.append("reached from \(function(caller)): \(index.importsReached(from: caller, depth: 2).sorted())")
                 }
             }
         }
         for (selector, sites) in index.callsToSelector {
-            lines += sites.map { "selector \(selector) \($0)" }
+            lines += sites.map { "selector \(selector) \(site($0))" }
             callers.formUnion(sites.compactMap(\.caller))
         }
-        for (function, sites) in index.callsToFunction {
-            lines += sites.map { "function \(function) \($0)" }
+        for (number, sites) in index.callsToFunction {
+            lines += sites.map { "function \(function(number)) \(site($0))" }
             callers.formUnion(sites.compactMap(\.caller))
         }
-        lines += callers.map { "path to \($0): \(index.pathFromExported(to: $0))" }
+        lines += callers.map { "path to \(function($0)): \(index.pathFromExported(to: $0).map(function))" }
         return lines.sorted()
     }
 

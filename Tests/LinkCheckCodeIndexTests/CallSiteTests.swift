@@ -223,4 +223,24 @@ import Testing
         let callers = Set(analysis.callSites.filter { $0.callee == .imported("dlopen") }.compactMap { $0.caller.map { analysis.functions[$0].name } })
         #expect(callers.isSuperset(of: ["_CFBundleDlfcnLoadBundle", "_CFBundleDlfcnLoadFramework"]))
     }
+
+    /// An index keeps the functions it refers to, not the image's tens of
+    /// thousands, renumbered: each is the image's function of that address,
+    /// and each call kept names the caller the full analysis does.
+    @Test(arguments: CallSiteMode.allCases)
+    func anIndexNamesOnlyTheFunctionsItRefersTo(mode: CallSiteMode) throws {
+        let path = "/opt/swift/usr/lib/swift/linux/libFoundation.so"
+        try #require(FileManager.default.fileExists(atPath: path))
+        let analysis = try #require(try CallSiteAnalyzer.analyze(path: path))
+        let interest = CallSiteInterest(imports: { $0 == "dlopen" })
+        let index = try #require(try CodeIndex.analyze(try ELFReader.read(path: path), interest: interest, mode: mode))
+        let byAddress = Dictionary(analysis.functions.map { ($0.address, $0) }, uniquingKeysWith: { first, _ in first })
+        #expect(index.functions.allSatisfy { byAddress[$0.address] == $0 })
+        #expect(index.functions.map(\.address) == index.functions.map(\.address).sorted())
+        let sites = try #require(index.callsToImport["dlopen"])
+        let expected = analysis.callSites.filter { $0.callee == .imported("dlopen") }
+        #expect(sites.map(\.address) == expected.map(\.address))
+        #expect(sites.map { $0.caller.map { index.functions[$0] } } == expected.map { $0.caller.map { analysis.functions[$0] } })
+        if mode == .targeted { #expect(index.functions.count * 100 < analysis.functions.count) }
+    }
 }
