@@ -96,7 +96,9 @@ let package = Package(
         .target(name: "LinkCheckTestSupport", dependencies: ["LinkCheckImage", "CArchive"], path: "Tests/LinkCheckTestSupport"),
         .testTarget(
             name: "LinkCheckELFTests",
-            dependencies: ["LinkCheckELF", "LinkCheckCodeIndex", "LinkCheckInspection", "CMappedFileGuard", "LinkCheckTestSupport"]
+            dependencies: [
+                "LinkCheckELF", "LinkCheckLiterals", "LinkCheckCodeIndex", "LinkCheckInspection", "CMappedFileGuard", "LinkCheckTestSupport",
+            ]
         ),
         .testTarget(
             name: "LinkCheckCodeIndexTests",

@@ -6,6 +6,9 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 uint32_t linkcheck_address_mark(const linkcheck_address_table *table, uint64_t address) {
     uint64_t offset = address - table->low;
@@ -228,10 +231,46 @@ static inline void literal_end(
     if (filter[key >> 3] & (1u << (key & 7))) found(context, end);
 }
 
+#if defined(__x86_64__)
+/// The 32-byte blocks of `linkcheck_literal_ends` from `end`, with AVX2
+/// (when the processor has it): where the next block starts.
+__attribute__((target("avx2")))
+static size_t literal_ends_avx2(
+    const uint8_t *bytes, size_t end, size_t to, const uint8_t *filter, const uint8_t *last_bytes, size_t lasts,
+    void *context, void (*found)(void *, size_t)) {
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i last[LINKCHECK_LAST_BYTES];
+    for (size_t index = 0; index < lasts; index++) last[index] = _mm256_set1_epi8((char)last_bytes[index]);
+    for (; end + 32 <= to; end += 32) {
+        __m256i block = _mm256_loadu_si256((const __m256i *)(bytes + end));
+        __m256i before = _mm256_loadu_si256((const __m256i *)(bytes + end - 1));
+        unsigned ends;
+        if (lasts) {
+            __m256i wanted = _mm256_cmpeq_epi8(before, last[0]);
+            for (size_t index = 1; index < lasts; index++) wanted = _mm256_or_si256(wanted, _mm256_cmpeq_epi8(before, last[index]));
+            ends = (unsigned)_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpeq_epi8(block, zero), wanted));
+        } else {
+            ends = (unsigned)_mm256_movemask_epi8(_mm256_andnot_si256(_mm256_cmpeq_epi8(before, zero), _mm256_cmpeq_epi8(block, zero)));
+        }
+        while (ends) {
+            literal_end(bytes, end + (size_t)__builtin_ctz(ends), filter, context, found);
+            ends &= ends - 1;
+        }
+    }
+    return end;
+}
+#endif
+
 void linkcheck_literal_ends(
     const uint8_t *bytes, size_t from, size_t to, const uint8_t *filter, const uint8_t *last_bytes, size_t last_count,
     void *context, void (*found)(void *context, size_t end)) {
     size_t end = from < 1 ? 1 : from;
+#if defined(__x86_64__)
+    if (__builtin_cpu_supports("avx2")) {
+        end = literal_ends_avx2(
+            bytes, end, to, filter, last_bytes, last_count <= LINKCHECK_LAST_BYTES ? last_count : 0, context, found);
+    }
+#endif
 #if defined(__SSE2__)
     const __m128i zero = _mm_setzero_si128();
     __m128i last[LINKCHECK_LAST_BYTES];

@@ -131,7 +131,7 @@ void linkcheck_scan_arm64(
 /// of them) are the bytes the filter lets end a run: with at most
 /// `LINKCHECK_LAST_BYTES` of them, runs ending otherwise are ruled out
 /// sixteen bytes at a time before the filter is read. Sixteen bytes at a
-/// time where SSE2 is there.
+/// time where SSE2 is there, 32 where the processor has AVX2.
 void linkcheck_literal_ends(
     const uint8_t *bytes, size_t from, size_t to, const uint8_t *filter, const uint8_t *last_bytes, size_t last_count,
     void *context, void (*found)(void *context, size_t end));
