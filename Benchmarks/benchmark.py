@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """Times linkcheck against scanelf and a readelf loop on the same folders.
 
-    Benchmarks/benchmark.py [--runs N] [DIR ...]
+    Benchmarks/benchmark.py [--runs N] [--build installed|development] [DIR ...]
+
+The linkcheck timed is the one Scripts/install.sh installs (into a temporary
+prefix): a release build with the Swift runtime and Foundation linked in,
+the CLI as CI runs it; --build development times `swift build -c release`
+instead, whose Swift runtime libraries are loaded and bound at each start.
 
 Default inputs: the Swift toolchain's library folder,
 /usr/lib/x86_64-linux-gnu, the Mach-O corpus (../shared/corpus/macho) and
@@ -167,6 +172,9 @@ def main():
         "/opt/swift/usr/lib/swift/linux", "/usr/lib/x86_64-linux-gnu", str(ROOT.parent / "shared/corpus/macho"),
         "/opt/swift/usr/lib/libsourcekitdInProc.so"])
     parser.add_argument("--runs", type=int, default=5, help="warm runs per command (the median is reported)")
+    parser.add_argument("--build", choices=["installed", "development"], default="installed",
+                        help="time the tool Scripts/install.sh installs (release, Swift runtime linked in; the default), "
+                             "or the development release build (swift build -c release, Swift runtime shared)")
     arguments = parser.parse_args()
     missing = [package for tool, package in [("scanelf", "pax-utils"), ("readelf", "binutils"), ("/usr/bin/time", "time")]
                if shutil.which(tool) is None]
@@ -175,10 +183,16 @@ def main():
               file=sys.stderr)
         return 2
 
-    subprocess.run(["swift", "build", "-c", "release", "--package-path", str(ROOT)], check=True,
-                   stdout=subprocess.DEVNULL)
-    binary = subprocess.run(["swift", "build", "-c", "release", "--package-path", str(ROOT), "--show-bin-path"],
-                            capture_output=True, text=True, check=True).stdout.strip() + "/linkcheck"
+    prefix = tempfile.TemporaryDirectory()
+    if arguments.build == "installed":
+        binary = subprocess.run([str(ROOT / "Scripts/install.sh"), prefix.name], capture_output=True, text=True,
+                                check=True).stdout.strip()
+    else:
+        subprocess.run(["swift", "build", "-c", "release", "--package-path", str(ROOT)], check=True,
+                       stdout=subprocess.DEVNULL)
+        binary = subprocess.run(["swift", "build", "-c", "release", "--package-path", str(ROOT), "--show-bin-path"],
+                                capture_output=True, text=True, check=True).stdout.strip() + "/linkcheck"
+    print(f"linkcheck: {binary} ({arguments.build} build)")
     symbols = ",".join(plain_symbols())
     packs = tempfile.TemporaryDirectory()
     symbol_rules = [argument for path in symbol_only_packs(packs.name) for argument in ("--rules", path)]
