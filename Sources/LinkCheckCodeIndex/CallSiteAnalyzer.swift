@@ -65,14 +65,11 @@ public enum CallSiteAnalyzer {
             else { return nil }
             let sections = try file.sections()
             let image = ImageLayout(file: file, sections: sections, architecture: architecture)
-            // The symbol table, its names and the relocations are read: the
-            // layout holds what they said (254,599 functions and a 29 MB
-            // `.strtab` in the toolchain's libsourcekitdInProc.so).
-            let symbols = sections.first { $0.type == UInt32(SHT_SYMTAB) }
-            file.discardPages(of: sections.filter { section in
-                section.type == UInt32(SHT_SYMTAB) || section.type == UInt32(SHT_RELA)
-                    || (section.type == UInt32(SHT_STRTAB) && symbols.map { Int($0.header.sh_link) == section.index } == true)
-            })
+            // The symbol tables and the relocations are read: the layout
+            // holds what they said (254,599 functions in the toolchain's
+            // libsourcekitdInProc.so). Its names stay in the string tables,
+            // whose pages go once every name is read (``FunctionTable/flags(whereName:)``).
+            file.discardPages(of: sections.filter { $0.type == UInt32(SHT_SYMTAB) || $0.type == UInt32(SHT_RELA) })
             var code: [(section: Section, bytes: CodeBytes)] = []
             for section in sections.filter(image.isCode).withDistinctFileRanges() {
                 guard let data = section.data, let base = data.pointee.d_buf else { continue }
@@ -279,10 +276,13 @@ struct ImageLayout: CodeLayout {
             }
         }
         // A name another symbol's at its address (an alias): the first
-        // function of that name, found in one pass for all of them.
+        // function of that name, found in one pass for all of them (an ASCII
+        // name becomes a string only when its length is one of theirs).
         var byName: [String: Int] = [:]
         if !unresolved.isEmpty {
-            for index in functions.indices {
+            let lengths = Set(unresolved.map(\.utf8.count))
+            func mayBeOne(_ name: UnsafeBufferPointer<UInt8>) -> Bool { lengths.contains(name.count) || name.contains { $0 >= 0x80 } }
+            for index in functions.indices where functions.withName(of: index, mayBeOne) {
                 let name = functions.name(of: index)
                 if byName[name] == nil && unresolved.contains(name) { byName[name] = index }
             }

@@ -262,10 +262,12 @@ package final class ELFFile {
     /// resident while the rest is read; the pages are read from the file
     /// again if touched.
     ///
-    /// Only where the data lies in a mapping of the whole file (its address
-    /// less its file offset is page-aligned): where libelf read the file or
-    /// translated the section into memory it allocated, the section is left
-    /// alone. Nothing for the repaired in-memory copy.
+    /// Only where the data lies in libelf's mapping of the whole file (its
+    /// address less its file offset is ``mappingBase``): where libelf read the
+    /// file, or translated or decompressed the section, into memory it
+    /// allocated, the section is left alone, as is a section whose header
+    /// says it is compressed (`SHF_COMPRESSED`: its data may be replaced).
+    /// Nothing for the repaired in-memory copy.
     package func discardPages(of sections: [Section]) {
         for section in sections { discardPages(of: section, upTo: .max) }
     }
@@ -273,19 +275,41 @@ package final class ELFFile {
     /// ``discardPages(of:)`` for the first `length` bytes of `section`'s
     /// data: the pages a pass in order over it has left behind.
     package func discardPages(of section: Section, upTo length: Int) {
-        guard copy == nil, section.type != UInt32(SHT_NOBITS) else { return }
+        guard copy == nil, section.type != UInt32(SHT_NOBITS), section.header.sh_flags & UInt64(SHF_COMPRESSED) == 0,
+              let base = mappingBase
+        else { return }
         let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
         guard let data = section.data, let buffer = data.pointee.d_buf, data.pointee.d_size > 0,
               let offset = Int(exactly: section.header.sh_offset)
         else { return }
         let address = Int(bitPattern: buffer)
-        guard address >= offset, (address - offset) % pageSize == 0 else { return }
+        guard address >= offset, address - offset == base else { return }
         let start = (address + pageSize - 1) / pageSize * pageSize
         let (sum, overflow) = address.addingReportingOverflow(min(data.pointee.d_size, max(length, 0)))
         guard !overflow else { return }
         let end = sum / pageSize * pageSize
         if end > start { madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_DONTNEED) }
     }
+
+    /// Where byte 0 of the file is in libelf's mapping of it: the file
+    /// bytes of the first section that has some (`elf_rawdata`, which points
+    /// into the file as libelf holds it) less the section's offset, when
+    /// that is page-aligned, as a mapping is; `nil` when libelf read the file
+    /// into memory it allocated instead (a block `malloc` did not align).
+    private lazy var mappingBase: Int? = {
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        var scn = elf_nextscn(elf, nil)
+        while let section = scn {
+            var header = GElf_Shdr()
+            if gelf_getshdr(section, &header) != nil, header.sh_type != UInt32(SHT_NOBITS), header.sh_size > 0,
+               let raw = elf_rawdata(section, nil), let bytes = raw.pointee.d_buf, let offset = Int(exactly: header.sh_offset) {
+                let base = Int(bitPattern: bytes) &- offset
+                return base % pageSize == 0 ? base : nil
+            }
+            scn = elf_nextscn(elf, section)
+        }
+        return nil
+    }()
 
     /// libelf's message for the most recent error (`elf_errmsg(-1)`).
     static func lastError() -> String {
