@@ -96,14 +96,13 @@ let package = Package(
         .target(name: "LinkCheckTestSupport", dependencies: ["LinkCheckImage", "CArchive"], path: "Tests/LinkCheckTestSupport"),
         .testTarget(
             name: "LinkCheckELFTests",
-            dependencies: [
-                "LinkCheckELF", "LinkCheckLiterals", "LinkCheckCodeIndex", "LinkCheckInspection", "CMappedFileGuard", "LinkCheckTestSupport",
-            ]
+            dependencies: ["LinkCheckELF", "LinkCheckCodeIndex", "LinkCheckInspection", "CMappedFileGuard", "LinkCheckTestSupport"]
         ),
         .testTarget(
             name: "LinkCheckCodeIndexTests",
-            dependencies: ["LinkCheckCodeIndex", "LinkCheckELF", "LinkCheckMachO", "LinkCheckTestSupport"]
+            dependencies: ["LinkCheckCodeIndex", "LinkCheckELF", "LinkCheckMachO", "CByteScan", "LinkCheckTestSupport"]
         ),
+        .testTarget(name: "LinkCheckLiteralsTests", dependencies: ["LinkCheckLiterals", "CByteScan"]),
         .testTarget(name: "LinkCheckInspectionTests", dependencies: ["LinkCheckInspection", "LinkCheckTestSupport"]),
         .testTarget(name: "LinkCheckMachOTests", dependencies: ["LinkCheckMachO", "LinkCheckTestSupport"]),
         .testTarget(name: "LinkCheckRulesTests", dependencies: ["LinkCheckRules", "LinkCheckTestSupport"]),

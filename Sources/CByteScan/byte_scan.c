@@ -10,6 +10,37 @@
 #include <immintrin.h>
 #endif
 
+#if defined(__SSE2__)
+/// Blocks of bytes as clang's vector extensions hold them, so that one loop
+/// body serves SSE2 and AVX2 (a comparison gives -1 or 0 in each byte, and
+/// a movemask its top bits).
+typedef uint8_t linkcheck_bytes16 __attribute__((vector_size(16)));
+#define LINKCHECK_MOVEMASK16(mask) ((uint32_t)_mm_movemask_epi8((__m128i)(mask)))
+#endif
+#if defined(__x86_64__)
+typedef uint8_t linkcheck_bytes32 __attribute__((vector_size(32)));
+#define LINKCHECK_MOVEMASK32(mask) ((uint32_t)_mm256_movemask_epi8((__m256i)(mask)))
+#endif
+
+/// The cap `linkcheck_limit_block_width` set on this thread, 0 for none.
+static _Thread_local int block_width_limit = 0;
+
+void linkcheck_limit_block_width(int bytes) {
+    block_width_limit = bytes;
+}
+
+int linkcheck_block_width(void) {
+    int limit = block_width_limit;
+    int width = 1;
+#if defined(__SSE2__)
+    width = 16;
+#endif
+#if defined(__x86_64__)
+    if (__builtin_cpu_supports("avx2")) width = 32;
+#endif
+    return limit > 0 && limit < width ? limit : width;
+}
+
 uint32_t linkcheck_address_mark(const linkcheck_address_table *table, uint64_t address) {
     uint64_t offset = address - table->low;
     if (offset >= table->span) return 0;
@@ -130,38 +161,57 @@ __attribute__((always_inline)) static inline void x86_place(
     }
 }
 
+/// The `WIDTH`-byte blocks of `linkcheck_scan_x86` from `offset` (`VECTOR`
+/// holds one, `MOVEMASK` takes a comparison's top bits): only the bytes that
+/// can be a place go on to the class test, E8/E9, EB, 70-7F, 0F followed by
+/// 80-8F, and (with slots) a ModRM byte with mod 00 and r/m 101. Sets
+/// `offset` to where the blocks end.
+#define X86_BLOCKS(VECTOR, WIDTH, MOVEMASK)                                                                              \
+    for (; offset + WIDTH <= to && offset + WIDTH + 1 <= count; offset += WIDTH) {                                    \
+        VECTOR block, next;                                                                                            \
+        memcpy(&block, bytes + offset, WIDTH);                                                                         \
+        memcpy(&next, bytes + offset + 1, WIDTH);                                                                      \
+        uint32_t calls = MOVEMASK((block & 0xfe) == 0xe8);                                                             \
+        uint32_t short_jumps = MOVEMASK((block == 0xeb) | ((block & 0xf0) == 0x70));                                   \
+        uint32_t long_jumps = MOVEMASK((block == 0x0f) & ((next & 0xf0) == 0x80));                                     \
+        uint32_t operands = has_slots ? MOVEMASK((block & 0xc7) == 0x05) : 0;                                          \
+        uint32_t candidates = calls | short_jumps | long_jumps | operands;                                             \
+        while (candidates) {                                                                                           \
+            uint32_t bit = candidates & -candidates;                                                                   \
+            uint8_t kind = bit & calls ? 1 : bit & short_jumps ? 3 : bit & long_jumps ? 4 : 2;                         \
+            x86_place(bytes, count, offset + (size_t)__builtin_ctz(candidates), kind, address, direct, slots, has_slots, \
+                      wrapping, places);                                                                               \
+            candidates &= candidates - 1;                                                                              \
+        }                                                                                                              \
+    }
+
+#define X86_BLOCK_SCAN(NAME, VECTOR, WIDTH, MOVEMASK)                                                                    \
+    static size_t NAME(const uint8_t *bytes, size_t count, size_t offset, size_t to, uint64_t address,               \
+                       const linkcheck_address_table *direct, const linkcheck_address_table *slots, int has_slots,     \
+                       int wrapping, linkcheck_places *places) {                                                       \
+        X86_BLOCKS(VECTOR, WIDTH, MOVEMASK)                                                                            \
+        return offset;                                                                                                 \
+    }
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) X86_BLOCK_SCAN(scan_x86_avx2, linkcheck_bytes32, 32, LINKCHECK_MOVEMASK32)
+#endif
+#if defined(__SSE2__)
+X86_BLOCK_SCAN(scan_x86_sse2, linkcheck_bytes16, 16, LINKCHECK_MOVEMASK16)
+#endif
+
 void linkcheck_scan_x86(
     const uint8_t *bytes, size_t count, size_t from, size_t to, uint64_t address,
     const linkcheck_address_table *direct, const linkcheck_address_table *slots, int wrapping, linkcheck_places *places) {
     int has_slots = slots->span != 0;
     if (to > count) to = count;
     size_t offset = from;
+    int width = linkcheck_block_width();
+#if defined(__x86_64__)
+    if (width >= 32) offset = scan_x86_avx2(bytes, count, offset, to, address, direct, slots, has_slots, wrapping, places);
+#endif
 #if defined(__SSE2__)
-    // Sixteen bytes at a time, only the bytes that can be a place go on to
-    // the class test: E8/E9, EB, 70-7F, 0F followed by 80-8F, and (with
-    // slots) a ModRM byte with mod 00 and r/m 101.
-    const __m128i fe = _mm_set1_epi8((char)0xfe), e8 = _mm_set1_epi8((char)0xe8), eb = _mm_set1_epi8((char)0xeb);
-    const __m128i f0 = _mm_set1_epi8((char)0xf0), x70 = _mm_set1_epi8(0x70), x0f = _mm_set1_epi8(0x0f);
-    const __m128i x80 = _mm_set1_epi8((char)0x80), c7 = _mm_set1_epi8((char)0xc7), x05 = _mm_set1_epi8(0x05);
-    const __m128i modrm = has_slots ? _mm_set1_epi8(-1) : _mm_setzero_si128();
-    for (; offset + 16 <= to && offset + 17 <= count; offset += 16) {
-        __m128i block = _mm_loadu_si128((const __m128i *)(bytes + offset));
-        __m128i next = _mm_loadu_si128((const __m128i *)(bytes + offset + 1));
-        unsigned calls = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(block, fe), e8));
-        unsigned short_jumps = (unsigned)_mm_movemask_epi8(
-            _mm_or_si128(_mm_cmpeq_epi8(block, eb), _mm_cmpeq_epi8(_mm_and_si128(block, f0), x70)));
-        unsigned long_jumps = (unsigned)_mm_movemask_epi8(
-            _mm_and_si128(_mm_cmpeq_epi8(block, x0f), _mm_cmpeq_epi8(_mm_and_si128(next, f0), x80)));
-        unsigned operands = (unsigned)_mm_movemask_epi8(_mm_and_si128(modrm, _mm_cmpeq_epi8(_mm_and_si128(block, c7), x05)));
-        unsigned candidates = calls | short_jumps | long_jumps | operands;
-        while (candidates) {
-            unsigned bit = candidates & -candidates;
-            uint8_t kind = bit & calls ? 1 : bit & short_jumps ? 3 : bit & long_jumps ? 4 : 2;
-            x86_place(bytes, count, offset + (size_t)__builtin_ctz(candidates), kind, address, direct, slots, has_slots, wrapping,
-                      places);
-            candidates &= candidates - 1;
-        }
-    }
+    if (width >= 16) offset = scan_x86_sse2(bytes, count, offset, to, address, direct, slots, has_slots, wrapping, places);
 #endif
     for (; offset < to; offset++) {
         uint8_t kind = x86_classes[bytes[offset]];
@@ -231,71 +281,52 @@ static inline void literal_end(
     if (filter[key >> 3] & (1u << (key & 7))) found(context, end);
 }
 
-#if defined(__x86_64__)
-/// The 32-byte blocks of `linkcheck_literal_ends` from `end`, with AVX2
-/// (when the processor has it): where the next block starts.
-__attribute__((target("avx2")))
-static size_t literal_ends_avx2(
-    const uint8_t *bytes, size_t end, size_t to, const uint8_t *filter, const uint8_t *last_bytes, size_t lasts,
-    void *context, void (*found)(void *, size_t)) {
-    const __m256i zero = _mm256_setzero_si256();
-    __m256i last[LINKCHECK_LAST_BYTES];
-    for (size_t index = 0; index < lasts; index++) last[index] = _mm256_set1_epi8((char)last_bytes[index]);
-    for (; end + 32 <= to; end += 32) {
-        __m256i block = _mm256_loadu_si256((const __m256i *)(bytes + end));
-        __m256i before = _mm256_loadu_si256((const __m256i *)(bytes + end - 1));
-        unsigned ends;
-        if (lasts) {
-            __m256i wanted = _mm256_cmpeq_epi8(before, last[0]);
-            for (size_t index = 1; index < lasts; index++) wanted = _mm256_or_si256(wanted, _mm256_cmpeq_epi8(before, last[index]));
-            ends = (unsigned)_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpeq_epi8(block, zero), wanted));
-        } else {
-            ends = (unsigned)_mm256_movemask_epi8(_mm256_andnot_si256(_mm256_cmpeq_epi8(before, zero), _mm256_cmpeq_epi8(block, zero)));
-        }
-        while (ends) {
-            literal_end(bytes, end + (size_t)__builtin_ctz(ends), filter, context, found);
-            ends &= ends - 1;
-        }
+/// The `WIDTH`-byte blocks of `linkcheck_literal_ends` from `end` (as
+/// `X86_BLOCKS`): a NUL at `end` whose byte before is one of the last bytes
+/// (which are not NUL), or with more last bytes than that, is not NUL:
+/// the block is compared with zero, and the block one byte earlier with
+/// each last byte (or with zero). Returns where the blocks end.
+#define LITERAL_BLOCK_SCAN(NAME, VECTOR, WIDTH, MOVEMASK)                                                                \
+    static size_t NAME(const uint8_t *bytes, size_t end, size_t to, const uint8_t *filter, const uint8_t *last_bytes, \
+                       size_t lasts, void *context, void (*found)(void *, size_t)) {                                   \
+        for (; end + WIDTH <= to; end += WIDTH) {                                                                      \
+            VECTOR block, before;                                                                                      \
+            memcpy(&block, bytes + end, WIDTH);                                                                        \
+            memcpy(&before, bytes + end - 1, WIDTH);                                                                   \
+            uint32_t ends;                                                                                             \
+            if (lasts) {                                                                                               \
+                VECTOR wanted = (VECTOR)(before == last_bytes[0]);                                                     \
+                for (size_t index = 1; index < lasts; index++) wanted |= (VECTOR)(before == last_bytes[index]);        \
+                ends = MOVEMASK((VECTOR)(block == 0) & wanted);                                                                \
+            } else {                                                                                                   \
+                ends = MOVEMASK((block == 0) & (before != 0));                                                         \
+            }                                                                                                          \
+            while (ends) {                                                                                             \
+                literal_end(bytes, end + (size_t)__builtin_ctz(ends), filter, context, found);                         \
+                ends &= ends - 1;                                                                                      \
+            }                                                                                                          \
+        }                                                                                                              \
+        return end;                                                                                                    \
     }
-    return end;
-}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) LITERAL_BLOCK_SCAN(literal_ends_avx2, linkcheck_bytes32, 32, LINKCHECK_MOVEMASK32)
+#endif
+#if defined(__SSE2__)
+LITERAL_BLOCK_SCAN(literal_ends_sse2, linkcheck_bytes16, 16, LINKCHECK_MOVEMASK16)
 #endif
 
 void linkcheck_literal_ends(
     const uint8_t *bytes, size_t from, size_t to, const uint8_t *filter, const uint8_t *last_bytes, size_t last_count,
     void *context, void (*found)(void *context, size_t end)) {
     size_t end = from < 1 ? 1 : from;
+    size_t lasts = last_count <= LINKCHECK_LAST_BYTES ? last_count : 0;
+    int width = linkcheck_block_width();
 #if defined(__x86_64__)
-    if (__builtin_cpu_supports("avx2")) {
-        end = literal_ends_avx2(
-            bytes, end, to, filter, last_bytes, last_count <= LINKCHECK_LAST_BYTES ? last_count : 0, context, found);
-    }
+    if (width >= 32) end = literal_ends_avx2(bytes, end, to, filter, last_bytes, lasts, context, found);
 #endif
 #if defined(__SSE2__)
-    const __m128i zero = _mm_setzero_si128();
-    __m128i last[LINKCHECK_LAST_BYTES];
-    size_t lasts = last_count <= LINKCHECK_LAST_BYTES ? last_count : 0;
-    for (size_t index = 0; index < lasts; index++) last[index] = _mm_set1_epi8((char)last_bytes[index]);
-    // A NUL at `end` whose byte before is one of the last bytes (which are
-    // not NUL), or with more last bytes than that, is not NUL: compare the
-    // block with zero, and the block one byte earlier with each last byte
-    // (or with zero).
-    for (; end + 16 <= to; end += 16) {
-        __m128i block = _mm_loadu_si128((const __m128i *)(bytes + end));
-        __m128i before = _mm_loadu_si128((const __m128i *)(bytes + end - 1));
-        unsigned ends;
-        if (lasts) {
-            __m128i wanted = _mm_cmpeq_epi8(before, last[0]);
-            for (size_t index = 1; index < lasts; index++) wanted = _mm_or_si128(wanted, _mm_cmpeq_epi8(before, last[index]));
-            ends = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(block, zero), wanted));
-        } else {
-            ends = (unsigned)_mm_movemask_epi8(_mm_andnot_si128(_mm_cmpeq_epi8(before, zero), _mm_cmpeq_epi8(block, zero)));
-        }
-        while (ends) {
-            literal_end(bytes, end + (size_t)__builtin_ctz(ends), filter, context, found);
-            ends &= ends - 1;
-        }
-    }
+    if (width >= 16) end = literal_ends_sse2(bytes, end, to, filter, last_bytes, lasts, context, found);
 #endif
     for (; end < to; end++) {
         if (bytes[end] == 0 && bytes[end - 1] != 0) literal_end(bytes, end, filter, context, found);

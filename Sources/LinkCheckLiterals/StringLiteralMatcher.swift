@@ -15,12 +15,15 @@ import Musl
 /// digit, `_` or `:`): linkers merge a literal into the tail of a longer
 /// one, and data may run into a literal without a NUL. A run not ended by a
 /// NUL within one buffer is not a literal. The bytes are scanned once for
-/// every pattern, without copying them (`linkcheck_literal_ends`, sixteen
+/// every pattern, without copying them (`linkcheck_literal_ends`, 16 or 32
 /// bytes at a time): only the ends of runs whose last two bytes end some
 /// pattern are compared, and only the patterns found become strings.
 public struct StringLiteralMatcher {
     private let patterns: [String]
     private let state: State
+    /// How many bytes before a run's end the scan reads: the longest
+    /// pattern and the byte before it.
+    public let lookBehind: Int
 
     /// What the C scan's callback reaches: the patterns, by their last
     /// byte, and what is found.
@@ -72,6 +75,7 @@ public struct StringLiteralMatcher {
     public init(patterns: [String]) {
         self.patterns = patterns
         state = State(patterns.map { Array($0.utf8) })
+        lookBehind = (state.wanted.map(\.count).max() ?? 0) + 1
     }
 
     /// Looks for the patterns in the NUL-terminated runs of `buffer` that
@@ -91,12 +95,6 @@ public struct StringLiteralMatcher {
                 }
             }
         }
-    }
-
-    /// How many bytes before a run's end the scan reads: the longest
-    /// pattern and the byte before it.
-    public var lookBehind: Int {
-        (state.wanted.map(\.count).max() ?? 0) + 1
     }
 
     /// The patterns found so far, in the order given.

@@ -1,10 +1,11 @@
+import CByteScan
 import LinkCheckLiterals
 import Testing
 
 /// The literal scan (`linkcheck_literal_ends`: 32 bytes at a time with
 /// AVX2, 16 with SSE2, then one at a time) against the rule it implements,
 /// for a pattern ending at every place of a buffer longer than two blocks of
-/// each width.
+/// each width, at each width the machine has.
 @Suite struct StringLiteralMatcherTests {
     /// `pattern` ending at `end` in 150 bytes of `0x01` (a byte that
     /// cannot continue a name), after `before` and followed by a NUL when
@@ -30,11 +31,17 @@ import Testing
     @Test(arguments: patternSets.indices)
     func aLiteralIsFoundWhereverItEnds(set: Int) {
         let patterns = Self.patternSets[set]
-        for end in "openURL:".utf8.count..<149 {
-            #expect(Self.scan(patterns, placing: "openURL:", endingAt: end, terminated: true) == ["openURL:"], "end \(end)")
-            #expect(Self.scan(patterns, placing: "openURL:", endingAt: end, terminated: false) == [], "end \(end)")
-            let continued = Self.scan(patterns, placing: "openURL:", endingAt: end, before: UInt8(ascii: "x"), terminated: true)
-            #expect(continued == (end == "openURL:".utf8.count ? ["openURL:"] : []), "end \(end)")
+        let widest = Int(linkcheck_block_width())
+        defer { linkcheck_limit_block_width(0) }
+        for width in [32, 16, 1] where width <= widest {
+            linkcheck_limit_block_width(Int32(width))
+            #expect(Int(linkcheck_block_width()) == width)
+            for end in "openURL:".utf8.count..<149 {
+                #expect(Self.scan(patterns, placing: "openURL:", endingAt: end, terminated: true) == ["openURL:"], "width \(width), end \(end)")
+                #expect(Self.scan(patterns, placing: "openURL:", endingAt: end, terminated: false) == [], "width \(width), end \(end)")
+                let continued = Self.scan(patterns, placing: "openURL:", endingAt: end, before: UInt8(ascii: "x"), terminated: true)
+                #expect(continued == (end == "openURL:".utf8.count ? ["openURL:"] : []), "width \(width), end \(end)")
+            }
         }
     }
 }

@@ -102,7 +102,8 @@ int linkcheck_x86_may_start_before(const uint8_t *bytes, size_t region_start, si
 /// addressing `slots`, in address order, into `places`, whose `region` is
 /// one at or before the region holding `address + from` (the scan moves it
 /// on). `wrapping`: also try the rel16 targets an operand-size prefix makes
-/// (wrapped at 64 KiB).
+/// (wrapped at 64 KiB). Tests the bytes in blocks of
+/// `linkcheck_block_width()`, then one at a time.
 void linkcheck_scan_x86(
     const uint8_t *bytes, size_t count, size_t from, size_t to, uint64_t address,
     const linkcheck_address_table *direct, const linkcheck_address_table *slots, int wrapping, linkcheck_places *places);
@@ -119,7 +120,7 @@ void linkcheck_scan_arm64(
     const linkcheck_address_table *direct, const linkcheck_address_table *slots,
     const uint64_t *sorted_slots, size_t slot_count, uint64_t reach, linkcheck_places *places);
 
-/// How many distinct last bytes `linkcheck_literal_ends` tests sixteen at
+/// How many distinct last bytes `linkcheck_literal_ends` tests a block at
 /// a time; with more, only the filter tests them.
 #define LINKCHECK_LAST_BYTES 8
 
@@ -129,11 +130,22 @@ void linkcheck_scan_arm64(
 /// (`bytes[end - 2] << 8 | bytes[end - 1]`, with 0 for the byte before
 /// the buffer). `bytes[0..<to]` are readable. `last_bytes` (`last_count`
 /// of them) are the bytes the filter lets end a run: with at most
-/// `LINKCHECK_LAST_BYTES` of them, runs ending otherwise are ruled out
-/// sixteen bytes at a time before the filter is read. Sixteen bytes at a
-/// time where SSE2 is there, 32 where the processor has AVX2.
+/// `LINKCHECK_LAST_BYTES` of them, runs ending otherwise are ruled out a
+/// block (`linkcheck_block_width()` bytes) at a time before the filter is
+/// read.
 void linkcheck_literal_ends(
     const uint8_t *bytes, size_t from, size_t to, const uint8_t *filter, const uint8_t *last_bytes, size_t last_count,
     void *context, void (*found)(void *context, size_t end));
+
+/// The widest block of bytes the x86_64 and literal scans test at once on
+/// this thread: 32 where the processor has AVX2 (`__builtin_cpu_supports`),
+/// else 16 with SSE2, else 1; never more than `linkcheck_limit_block_width`
+/// allows.
+int linkcheck_block_width(void);
+
+/// Caps the block width of the scans the calling thread runs at `bytes`
+/// (32, 16 or 1; 0 lifts the cap). Every width gives the same answers; the
+/// tests run each to show it.
+void linkcheck_limit_block_width(int bytes);
 
 #endif
