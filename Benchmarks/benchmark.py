@@ -185,7 +185,7 @@ def main():
 
     prefix = tempfile.TemporaryDirectory()
     if arguments.build == "installed":
-        binary = subprocess.run([str(ROOT / "Scripts/install.sh"), prefix.name], capture_output=True, text=True,
+        binary = subprocess.run([str(ROOT / "Scripts/install.sh"), prefix.name], stdout=subprocess.PIPE, text=True,
                                 check=True).stdout.strip()
     else:
         subprocess.run(["swift", "build", "-c", "release", "--package-path", str(ROOT)], check=True,

@@ -6,7 +6,7 @@
 #   Scripts/install.sh PREFIX      # PREFIX/bin/linkcheck, PREFIX/share/linkcheck/Rules/
 #
 # The tool then needs only Debian's shared libraries (libelf1, libcapstone4,
-# libarchive13, libgvc6 and what they link); `linkcheck` finds its packs in
+# libarchive13, libgvc6, libstdc++6 and what they link); `linkcheck` finds its packs in
 # PREFIX/share/linkcheck/Rules (or $LINKCHECK_RULES_DIR). Building needs what
 # Scripts/install-dependencies.sh installs. The build has its own folder
 # (.build/install), so it does not rebuild the development one.
@@ -16,8 +16,9 @@ if [ $# -ne 1 ] || [ -z "$1" ]; then
     echo "usage: Scripts/install.sh PREFIX" >&2
     exit 2
 fi
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-prefix="$1"
+root="$(cd -P -- "$(dirname -- "${BASH_SOURCE[0]}")/.." >/dev/null && pwd)"
+mkdir -p -- "$1"
+prefix="$(cd -P -- "$1" >/dev/null && pwd)"
 build=(swift build -c release --static-swift-stdlib --package-path "$root" --scratch-path "$root/.build/install" --product linkcheck)
 "${build[@]}" >&2
 binary="$("${build[@]}" --show-bin-path)/linkcheck"
