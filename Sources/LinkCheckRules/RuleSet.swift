@@ -17,7 +17,7 @@ public final class RuleSet: Sendable {
     /// wildcard): most names are ruled out by their first byte.
     private let globFirstBytes: [Bool]
     private let swiftPathsByModule: [String: [(path: String, rule: Int)]]
-    /// The modules of ``swiftPathsByModule``, compared without allocating.
+    /// The modules of ``swiftPathsByModule``, sorted.
     private let swiftModules: [String]
     /// The UTF-8 bytes of ``swiftModules``, for ``mayMatchSymbol(_:)``.
     private let swiftModuleBytes: [[UInt8]]
@@ -138,8 +138,7 @@ public final class RuleSet: Sendable {
             }
         }
         if !swiftPathsByModule.isEmpty, let module = SwiftDeclarationPath.moduleName(ofMangled: name),
-           let key = swiftModules.first(where: { module == $0 }),
-           let candidates = swiftPathsByModule[key]?.filter({ considered($0.rule) }),
+           let candidates = swiftPathsByModule[String(module)]?.filter({ considered($0.rule) }),
            !candidates.isEmpty,
            let demangled = demangler.swift(name) {
             for (path, rule) in candidates

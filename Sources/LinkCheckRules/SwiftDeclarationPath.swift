@@ -10,6 +10,8 @@ public enum SwiftDeclarationPath {
     /// Prefixes of mangled Swift symbols: Swift 5+ (`$s`, `_$s` on Darwin),
     /// Swift 4.2 (`$S`), embedded Swift (`$e`), Swift 4 (`_T0`).
     static let manglingPrefixes = ["$s", "_$s", "$S", "_$S", "$e", "_$e", "_T0"]
+    /// Their UTF-8 bytes, which a mangled name's bytes are compared with.
+    private static let manglingPrefixBytes = manglingPrefixes.map { Array($0.utf8) }
 
     /// Whether `symbol` is a mangled Swift name.
     public static func isSwiftSymbol(_ symbol: String) -> Bool {
@@ -21,11 +23,15 @@ public enum SwiftDeclarationPath {
     /// `$sSo…` → `__C`, `$sSS…`/`$ss…` → `Swift`; `nil` when it is not a
     /// Swift symbol or starts otherwise (a substitution, a closure).
     public static func moduleName(ofMangled symbol: String) -> Substring? {
-        switch mangledModule(symbol.utf8) {
-        case .named(let bytes): Substring(bytes)
-        case .swift: "Swift"
-        case .importedC: "__C"
-        case nil: nil
+        // Read as contiguous bytes: a string's UTF-8 view is slower to walk.
+        var symbol = symbol
+        return symbol.withUTF8 { bytes in
+            switch mangledModule(bytes) {
+            case .named(let name): Substring(String(decoding: name, as: UTF8.self))
+            case .swift: "Swift"
+            case .importedC: "__C"
+            case nil: nil
+            }
         }
     }
 
@@ -75,11 +81,12 @@ public enum SwiftDeclarationPath {
         // C++ names are ruled out by one or two bytes.
         guard let first = bytes.first, first == UInt8(ascii: "$")
                 || (first == UInt8(ascii: "_") && [UInt8(ascii: "$"), UInt8(ascii: "T")].contains(bytes.dropFirst().first)),
-              let prefix = manglingPrefixes.first(where: { bytes.starts(with: $0.utf8) })
+              let prefix = manglingPrefixBytes.first(where: { bytes.starts(with: $0) })
         else { return nil }
-        let rest = bytes.dropFirst(prefix.utf8.count)
-        if rest.starts(with: "So".utf8) || rest.starts(with: "SC".utf8) { return .importedC }
-        if rest.first == UInt8(ascii: "s") || rest.first == UInt8(ascii: "S") { return .swift }
+        let rest = bytes.dropFirst(prefix.count)
+        let (head, next) = (rest.first, rest.dropFirst().first)
+        if head == UInt8(ascii: "S") && (next == UInt8(ascii: "o") || next == UInt8(ascii: "C")) { return .importedC }
+        if head == UInt8(ascii: "s") || head == UInt8(ascii: "S") { return .swift }
         // One pass that reads each byte once: the bytes may be a mapped file
         // that changes while it is read.
         var length = 0
