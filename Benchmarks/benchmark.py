@@ -34,7 +34,10 @@ per MB of input, so that reading Mach-O can be compared with reading ELF, and
 each call-site mode's cost per MB of the code disassembled.
 
 Each command runs once to warm the page cache, then N times (--runs,
-default 5), the commands taking turns; the warm figures are the medians. The
+default 5), the commands taking turns (the full sweep and the readelf loop,
+which take seconds, among themselves after the others: a page-cache page
+idle for a few seconds may be paged out here); the warm figures are the
+medians. The
 cold figure is one run right after `echo 3 > /proc/sys/vm/drop_caches`
 (root, and a kernel that lets the container do it); when that is refused it
 is reported as such. Wall time comes from a monotonic clock, CPU time
@@ -224,18 +227,12 @@ def main():
         print(f"\n{folder}: {len(files)} ELF files, {dynsym_count(files)} .dynsym symbols")
         print(f"  {'tool':24} {'warm wall s':>11} {'cpu s':>7} {'peak MB':>8} {'cold wall s':>11}")
         cold = {}
-        for name, command in commands.items():
-            if cold_possible:
+        if cold_possible:
+            for name, command in commands.items():
                 drop_caches()
                 cold[name] = measure(command)[0]
-            measure(command)
-        runs = {name: [] for name in commands}
-        for _ in range(max(arguments.runs, 1)):
-            for name, command in commands.items():
-                runs[name].append(measure(command))
-        results = {}
-        for name, samples in runs.items():
-            results[name] = tuple(statistics.median(sample[field] for sample in samples) for field in range(3))
+        results = warm_medians(commands, arguments.runs)
+        for name in commands:
             wall, cpu, rss = results[name]
             cold_text = f"{cold[name]:11.3f}" if name in cold else f"{'-':>11}"
             print(f"  {name:24} {wall:11.3f} {cpu:7.3f} {rss:8.1f} {cold_text}")
@@ -256,18 +253,34 @@ def main():
               f"full sweep/call sites {results['linkcheck (full sweep)'][0] / results['linkcheck (call sites)'][0]:.1f}×")
 
 
-def run_commands(commands, runs):
-    """Each command once to warm the cache, then `runs` times taking turns:
-    the medians of (wall s, cpu s, peak MB), printed."""
-    for command in commands.values():
-        measure(command)
-    samples = {name: [] for name in commands}
-    for _ in range(max(runs, 1)):
-        for name, command in commands.items():
-            samples[name].append(measure(command))
+# Commands that run for seconds. They take their turns after the others,
+# so that a quick command's turns stay about a second apart: a page-cache
+# page idle for a few seconds may be paged out (this VM runs DAMON's pageout
+# scheme), and a warm run would then read from disk.
+SLOW = {"linkcheck (full sweep)", "readelf loop"}
+
+
+def warm_medians(commands, runs):
+    """Each command once to warm the cache, then `runs` times taking turns,
+    the slow ones (SLOW) among themselves after the others: the medians of
+    (wall s, cpu s, peak MB) by name."""
     results = {}
-    for name, values in samples.items():
-        results[name] = tuple(statistics.median(value[field] for value in values) for field in range(3))
+    for group in ([name for name in commands if name not in SLOW], [name for name in commands if name in SLOW]):
+        samples = {name: [] for name in group}
+        for name in group:
+            measure(commands[name])
+        for _ in range(max(runs, 1)):
+            for name in group:
+                samples[name].append(measure(commands[name]))
+        for name, values in samples.items():
+            results[name] = tuple(statistics.median(value[field] for value in values) for field in range(3))
+    return results
+
+
+def run_commands(commands, runs):
+    """``warm_medians`` of the commands, printed."""
+    results = warm_medians(commands, runs)
+    for name in commands:
         wall, cpu, rss = results[name]
         print(f"  {name:24} {wall:11.3f} {cpu:7.3f} {rss:8.1f}")
     return results

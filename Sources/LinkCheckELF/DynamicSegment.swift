@@ -52,7 +52,7 @@ extension ELFFile {
         }
         let info = Self.dynamicInfo(entries: entries, warnings: &warnings) { bytes($0).map { String(decoding: $0, as: UTF8.self) } }
 
-        var symbols = SymbolTableContents(kind: .dynsym, selection: selection)
+        var symbols = SymbolTableContents(kind: .dynsym)
         let symbolSize = UInt64(gelf_fsize(elf, ELF_T_SYM, 1, UInt32(EV_CURRENT)))
         guard let symtab = address(DT_SYMTAB), let offset = fileOffset(of: symtab, in: segments),
               let count = dynamicSymbolCount(hash: address(DT_HASH), gnuHash: address(DT_GNU_HASH), segments: segments),
@@ -65,7 +65,7 @@ extension ELFFile {
         for index in 1..<max(Int(clamping: count), 1) {
             guard gelf_getsym(table, Int32(clamping: index), &raw) != nil else { break }
             guard SymbolTableContents.isGlobal(raw), let name = bytes(UInt64(raw.st_name)) else { continue }
-            symbols.add(raw, name: name) { nil }
+            symbols.add(raw, name: name, selection: selection) { nil }
         }
         warnings.append("\(reason): read through PT_DYNAMIC; symbol versions not read")
         return DynamicSegment(dynamic: info, symbols: symbols)

@@ -10,8 +10,6 @@ import Musl
 /// The imports and exports of one symbol table.
 struct SymbolTableContents {
     var kind: SymbolTableKind
-    /// Which symbols are kept.
-    var selection: SymbolSelection = .all
     var imports: [Symbol] = []
     var exports: [Symbol] = []
 
@@ -21,11 +19,14 @@ struct SymbolTableContents {
         return binding == .global || binding == .weak || binding == .unique
     }
 
-    /// Files a global entry whose name is `name` (raw bytes, no NUL):
-    /// undefined (`SHN_UNDEF`) → import; defined with default or protected
-    /// visibility → export; anything else, or a name the selection passes
-    /// over, is dropped before its name and `version` are made.
-    mutating func add(_ raw: GElf_Sym, name: UnsafeBufferPointer<UInt8>, version: () -> (name: String, hidden: Bool)?) {
+    /// Files a global entry whose name is `name` (raw bytes, no NUL) when
+    /// `selection` keeps it: undefined (`SHN_UNDEF`) → import; defined with
+    /// default or protected visibility → export; anything else, or a name
+    /// the selection passes over, is dropped before its name and `version`
+    /// are made.
+    mutating func add(
+        _ raw: GElf_Sym, name: UnsafeBufferPointer<UInt8>, selection: SymbolSelection, version: () -> (name: String, hidden: Bool)?
+    ) {
         let isImport = raw.st_shndx == UInt16(SHN_UNDEF)
         let visibility = raw.st_other & 0x3
         guard !name.isEmpty,
@@ -60,7 +61,7 @@ extension ELFFile {
             ?? sections.first { $0.type == UInt32(SHT_SYMTAB) }
         guard let table, let data = table.data else { return SymbolTableContents(kind: .none) }
         let isDynamic = table.type == UInt32(SHT_DYNSYM)
-        var contents = SymbolTableContents(kind: isDynamic ? .dynsym : .symtab, selection: selection)
+        var contents = SymbolTableContents(kind: isDynamic ? .dynsym : .symtab)
         let versions = isDynamic ? SymbolVersions(file: self, sections: sections, warnings: &warnings) : nil
         let entrySize = max(gelf_fsize(elf, ELF_T_SYM, 1, UInt32(EV_CURRENT)), 1)
         let count = data.pointee.d_size / entrySize
@@ -76,7 +77,7 @@ extension ELFFile {
                 continue
             }
             let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self), count: strlen(name))
-            contents.add(raw, name: bytes) { versions?.version(ofSymbolAt: index) }
+            contents.add(raw, name: bytes, selection: selection) { versions?.version(ofSymbolAt: index) }
         }
         if badNames > 0 {
             warnings.append("\(table.name): \(badNames) symbol name offsets out of range of section \(strings)")

@@ -1,4 +1,5 @@
 import CByteScan
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -23,26 +24,26 @@ public struct StringLiteralMatcher {
     private let state: State
     /// How many bytes before a run's end the scan reads: the longest
     /// pattern and the byte before it.
-    public let lookBehind: Int
+    public var lookBehind: Int { state.tables.lookBehind }
 
-    /// What the C scan's callback reaches: the patterns, by their last
-    /// byte, and what is found.
-    private final class State {
+    /// The patterns' tables, which do not change while a run scans image
+    /// after image with the same patterns.
+    private final class Tables: Sendable {
         let wanted: [[UInt8]]
         /// Patterns by their last byte: a run is compared only with those
         /// that end with the byte it ends with.
         let byLastByte: [[Int]]
         /// By the two bytes before a NUL (`[end - 2] << 8 | [end - 1]`):
         /// whether a pattern may end there, as 65,536 bits.
-        var filter = [UInt8](repeating: 0, count: 8192)
+        let filter: [UInt8]
         /// The patterns' distinct last bytes, ascending.
         let lastBytes: [UInt8]
-        var matched: [Bool]
-        var bytes: UnsafePointer<UInt8>?
+        let lookBehind: Int
 
         init(_ wanted: [[UInt8]]) {
             self.wanted = wanted
             var byLastByte = Array(repeating: [Int](), count: 256)
+            var filter = [UInt8](repeating: 0, count: 8192)
             // A pattern with a NUL in it is never inside a run.
             for (number, pattern) in wanted.enumerated() where !pattern.isEmpty && !pattern.contains(0) {
                 let last = Int(pattern[pattern.count - 1])
@@ -54,15 +55,32 @@ public struct StringLiteralMatcher {
                 }
             }
             self.byLastByte = byLastByte
+            self.filter = filter
             lastBytes = (0...255).filter { !byLastByte[$0].isEmpty }.map(UInt8.init)
-            matched = Array(repeating: false, count: wanted.count)
+            lookBehind = (wanted.map(\.count).max() ?? 0) + 1
+        }
+    }
+
+    /// The tables of the patterns last given, and those patterns: made once
+    /// for the images of a run, which all look for the same patterns.
+    private static let lastTables = Mutex<(patterns: [String], tables: Tables)?>(nil)
+
+    /// What the C scan's callback reaches: the tables and what is found.
+    private final class State {
+        let tables: Tables
+        var matched: [Bool]
+        var bytes: UnsafePointer<UInt8>?
+
+        init(_ tables: Tables) {
+            self.tables = tables
+            matched = Array(repeating: false, count: tables.wanted.count)
         }
 
         /// A NUL at `end` (after a byte that is not).
         func runEnd(_ end: Int) {
             guard let bytes else { return }
-            for number in byLastByte[Int(bytes[end - 1])] where !matched[number] {
-                let pattern = wanted[number]
+            for number in tables.byLastByte[Int(bytes[end - 1])] where !matched[number] {
+                let pattern = tables.wanted[number]
                 let tail = end - pattern.count
                 guard tail >= 0, memcmp(bytes + tail, pattern, pattern.count) == 0 else { continue }
                 // The run starts at the pattern (a NUL or the buffer's start
@@ -74,8 +92,13 @@ public struct StringLiteralMatcher {
 
     public init(patterns: [String]) {
         self.patterns = patterns
-        state = State(patterns.map { Array($0.utf8) })
-        lookBehind = (state.wanted.map(\.count).max() ?? 0) + 1
+        let tables = Self.lastTables.withLock { last in
+            if let last, last.patterns == patterns { return last.tables }
+            let tables = Tables(patterns.map { Array($0.utf8) })
+            last = (patterns, tables)
+            return tables
+        }
+        state = State(tables)
     }
 
     /// Looks for the patterns in the NUL-terminated runs of `buffer` that
@@ -88,8 +111,8 @@ public struct StringLiteralMatcher {
         state.bytes = bytes
         defer { state.bytes = nil }
         let context = Unmanaged.passUnretained(state).toOpaque()
-        state.filter.withUnsafeBufferPointer { filter in
-            state.lastBytes.withUnsafeBufferPointer { last in
+        state.tables.filter.withUnsafeBufferPointer { filter in
+            state.tables.lastBytes.withUnsafeBufferPointer { last in
                 linkcheck_literal_ends(bytes, max(from, 0), buffer.count, filter.baseAddress, last.baseAddress, last.count, context) {
                     context, end in Unmanaged<State>.fromOpaque(context!).takeUnretainedValue().runEnd(end)
                 }
