@@ -96,10 +96,7 @@ public enum CheckRun {
         _ images: [BinaryImage], matches: [SymbolMatches], rules: RuleSet, mode: CallSiteMode, jobs: Int
     ) -> [Int: CodeIndex] {
         let candidates = images.indices.filter { CodeIndex.supports(images[$0]) && matches[$0].needCallSites }
-            .map { (index: $0, size: fileSize(images[$0].path)) }
-            .sorted { ($0.size, $1.index) > ($1.size, $0.index) }
-            .map(\.index)
-        let analyses = parallelMap(candidates, jobs: jobs) { index -> CodeIndex? in
+        let analyses = parallelMapLargestFirst(candidates, path: { images[$0].path }, jobs: jobs) { index -> CodeIndex? in
             do {
                 return try CodeIndex.analyze(images[index], interest: callSiteInterest(matches[index], rules: rules), mode: mode)
             } catch {
@@ -111,13 +108,6 @@ public enum CheckRun {
         var code: [Int: CodeIndex] = [:]
         for (index, analysis) in zip(candidates, analyses) { code[index] = analysis }
         return code
-    }
-
-    /// The size of the file at `path` in bytes (`stat(2)`), 0 when it
-    /// cannot be read.
-    private static func fileSize(_ path: String) -> Int64 {
-        var info = stat()
-        return stat(path, &info) == 0 ? Int64(info.st_size) : 0
     }
 
     /// What the findings of an image whose symbols made `matches` take from

@@ -304,7 +304,7 @@ public struct LinkResolver: Sendable {
                 }
             }
             guard wanted.count > 1 else { return }
-            for (file, library) in zip(wanted, parallelMap(wanted.map(\.path), jobs: jobs, inspect)) {
+            for (file, library) in zip(wanted, parallelMapLargestFirst(wanted.map(\.path), path: { $0 }, jobs: jobs, inspect)) {
                 prefetched[file.identity] = library
             }
         }

@@ -87,9 +87,10 @@ public enum Inspection {
         return path == placement.innermost.path + "/" + library.identifier + "/" + libraryPath
     }
 
-    /// Inspects `files`, `jobs` at a time; results in the order of `files`.
+    /// Inspects `files`, `jobs` at a time, the largest first; results in the
+    /// order of `files`.
     public static func inspect(_ files: [String], options: Options = Options(), jobs: Int) -> [Result<[BinaryImage], InspectionError>] {
-        parallelMap(files, jobs: jobs) { path in
+        parallelMapLargestFirst(files, path: { $0 }, jobs: jobs) { path in
             Result { () throws(InspectionError) in try ImageInspector.inspect(path: path, strings: options.strings, objcNames: options.objcNames, symbols: options.symbols) }
         }
     }
