@@ -78,7 +78,8 @@ public enum CallSiteAnalyzer {
                     bytes: UnsafeRawBufferPointer(start: base, count: data.pointee.d_size))))
             }
             let regions = CodeRegions(
-                functions: image.functions, sections: code.map(\.bytes), boundaries: file.unwindFunctionStarts(sections: sections))
+                functions: image.functions, sections: code.map(\.bytes), boundaries: file.unwindFunctionStarts(sections: sections),
+                giveBackPages: { file.discardPages(of: code.map(\.section)) })
             return body(image, architecture, regions) { index, pass in
                 _ = file.withContents(of: code[index].section, pass)
             }
@@ -162,14 +163,15 @@ struct ImageLayout: CodeLayout {
         var exported: Set<NameBytes>?
         var symbols: [FunctionSymbolEntry] = []
         var tables: [StringTable] = []
-        var nameSections: [Section] = []
+        /// By table: its section.
+        var nameSections: [Section?] = []
         for table in [UInt32(SHT_DYNSYM), UInt32(SHT_SYMTAB)] {
             guard let section = sections.first(where: { $0.type == table }), let data = section.data,
                   let names = file.stringTable(Int(section.header.sh_link))
             else { continue }
             tables.append(names)
             let nameSection = sections.first { $0.index == Int(section.header.sh_link) }
-            if let nameSection { nameSections.append(nameSection) }
+            nameSections.append(nameSection)
             let entrySize = max(gelf_fsize(file.elf, ELF_T_SYM, 1, UInt32(EV_CURRENT)), 1)
             let count = data.pointee.d_size / entrySize
             var raw = GElf_Sym()
@@ -196,6 +198,8 @@ struct ImageLayout: CodeLayout {
             tables[Int(symbol.table)].nameBytes(at: Int(symbol.nameOffset)).map(NameBytes.init)
         }
         var entries: [FunctionTable.Entry] = []
+        /// By `order`: the entry a symbol became, -1 for one not taken.
+        var entryOfSymbol = [Int32](repeating: -1, count: symbols.count)
         var start = 0
         while start < symbols.count {
             var end = start
@@ -218,13 +222,16 @@ struct ImageLayout: CodeLayout {
                 }
                 isExported = exported?.contains(name) == true
             }
+            entryOfSymbol[Int(symbol.order)] = Int32(entries.count)
             entries.append(FunctionTable.Entry(
                 address: symbol.address, size: size, isExported: isExported, nameTable: symbol.table, nameOffset: symbol.nameOffset))
         }
         for index in entries.indices where entries[index].size == 0 {
             entries[index].size = index + 1 < entries.count ? entries[index + 1].address - entries[index].address : 0
         }
-        functions = FunctionTable(entries: entries, stringTables: tables) { file.discardPages(of: nameSections) }
+        functions = FunctionTable(entries: entries, stringTables: tables, nameOrder: entryOfSymbol.filter { $0 >= 0 }) { table, end in
+            if let section = nameSections[table] { file.discardPages(of: section, upTo: end) }
+        }
     }
 
     /// How many symbols ``readFunctions(file:sections:)`` reads between two

@@ -147,6 +147,11 @@ public struct CodeIndex: Sendable {
     /// How many bytes a sweep decodes between two page releases.
     static let progressInterval: UInt64 = 4 << 20
 
+    /// How many regions the targeted search decodes between two page
+    /// releases: each first read of a page maps the pages around it
+    /// (fault-around, 64 KiB), so about 2 MiB.
+    static let regionsBetweenReleases = 32
+
     private init(
         functions: [FunctionSymbol], callsToImport: [String: [CallSite]], callsToSelector: [String: [CallSite]],
         callsToFunction: [Int: [CallSite]], callers: [Int32: [Int32]], callees: [Int32: [Int32]], importsCalled: [Int32: Set<String>]

@@ -42,6 +42,10 @@ struct CodeRegions {
     let functions: FunctionTable
     let sections: [CodeBytes]
     var boundaries: [UInt64] = []
+    /// Gives back the resident pages of ``sections``' bytes, which are read
+    /// from the file again if touched (ELF: ``ELFFile/discardPages(of:)``
+    /// over libelf's mapping; nothing for bytes in memory).
+    var giveBackPages: () -> Void = {}
 
     /// The region of section `section` that holds `address` (which lies in
     /// the section).

@@ -30,8 +30,12 @@ struct FunctionTable {
     /// Sorted by address, one per address.
     let entries: [Entry]
     private let names: Names
-    /// Gives back the pages of the ELF string tables.
-    private let giveBackNames: () -> Void
+    /// The entries in the order of their names in the string tables (as the
+    /// symbol tables list them, which is about the names' order).
+    private let nameOrder: [Int32]
+    /// Gives back the pages of string table `table` before byte `end`
+    /// (`Int.max`: all of them).
+    private let giveBackNames: (_ table: Int, _ end: Int) -> Void
 
     private enum Names {
         /// ELF: string tables in libelf's buffers, valid while the file is
@@ -43,12 +47,17 @@ struct FunctionTable {
 
     /// ELF functions whose names are in `tables` (``Entry/nameTable`` is an
     /// index into it; every entry's ``Entry/nameOffset`` must start a name
-    /// there, ``StringTable/hasName(at:)``), with what gives back the
-    /// tables' pages (``ELFFile/discardPages(of:)``). The table is valid
-    /// while the string tables' file is open.
-    init(entries: [Entry], stringTables tables: [StringTable], giveBackNames: @escaping () -> Void) {
+    /// there, ``StringTable/hasName(at:)``), listed in `nameOrder` as the
+    /// symbol tables list them, with what gives back a table's pages before
+    /// a byte (``ELFFile/discardPages(of:upTo:)``). The table is valid while
+    /// the string tables' file is open.
+    init(
+        entries: [Entry], stringTables tables: [StringTable], nameOrder: [Int32],
+        giveBackNames: @escaping (_ table: Int, _ end: Int) -> Void
+    ) {
         self.entries = entries
         names = .stringTables(tables)
+        self.nameOrder = nameOrder
         self.giveBackNames = giveBackNames
     }
 
@@ -60,7 +69,8 @@ struct FunctionTable {
                   nameOffset: UInt32(truncatingIfNeeded: index))
         }
         names = .strings(symbols.map(\.name))
-        giveBackNames = {}
+        nameOrder = symbols.indices.map { Int32($0) }
+        giveBackNames = { _, _ in }
     }
 
     var count: Int { entries.count }
@@ -83,14 +93,25 @@ struct FunctionTable {
     }
 
     /// Whether `predicate` holds for each function's raw name (UTF-8
-    /// bytes), by index. Every name is read, and then the ELF string tables'
-    /// pages are given back: tens of MB in a large library, of which later
-    /// questions read a few names again from the file.
+    /// bytes), by index. The names are read in their tables' order, and the
+    /// ELF string tables' pages are given back as the pass leaves them and
+    /// at its end: tens of MB in a large library, of which later questions
+    /// read a few names again from the file.
     func flags(whereName predicate: (UnsafeBufferPointer<UInt8>) -> Bool) -> [Bool] {
-        let flags = indices.map { withName(of: $0, predicate) }
-        giveBackNames()
+        var flags = [Bool](repeating: false, count: count)
+        for (position, index) in nameOrder.enumerated() {
+            let entry = entries[Int(index)]
+            if position % Self.namesBetweenReleases == 0 { giveBackNames(Int(entry.nameTable), Int(entry.nameOffset)) }
+            flags[Int(index)] = withName(of: Int(index), predicate)
+        }
+        if case .stringTables(let tables) = names {
+            for table in tables.indices { giveBackNames(table, .max) }
+        }
         return flags
     }
+
+    /// How many names ``flags(whereName:)`` reads between two page releases.
+    private static let namesBetweenReleases = 4096
 
     /// The raw name of function `index`; ill-formed UTF-8 is repaired, as
     /// `String(cString:)` does.

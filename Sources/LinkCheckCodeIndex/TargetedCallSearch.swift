@@ -31,6 +31,8 @@ struct TargetedCallSearch<Layout: CodeLayout> {
 
     /// By section: the starts of the regions decoded.
     private var decoded: [Set<UInt64>]
+    /// Regions decoded since the code's pages were last given back.
+    private var decodedSinceRelease = 0
     /// Function → the functions it calls, from its regions decoded.
     private var calleesOf: [Int: Set<Int>] = [:]
     /// Function → its callers, once every region that may call it is decoded.
@@ -166,9 +168,16 @@ struct TargetedCallSearch<Layout: CodeLayout> {
         }
     }
 
-    /// Decodes `region` unless it is decoded already.
+    /// Decodes `region` unless it is decoded already, giving back the code's
+    /// pages every ``CodeIndex/regionsBetweenReleases`` regions: regions lie
+    /// all over a large library's code, and each is decoded once.
     private mutating func decode(_ region: CodeRegion) {
         guard decoded[region.section].insert(region.start).inserted else { return }
+        decodedSinceRelease += 1
+        if decodedSinceRelease >= CodeIndex.regionsBetweenReleases {
+            decodedSinceRelease = 0
+            regions.giveBackPages()
+        }
         let section = regions.sections[region.section]
         sites.items.removeAll(keepingCapacity: true)
         scanner.begin(region)
