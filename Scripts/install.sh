@@ -11,6 +11,7 @@
 # Scripts/install-dependencies.sh installs. The build has its own folder
 # (.build/install), so it does not rebuild the development one.
 set -euo pipefail
+unset CDPATH
 
 if [ $# -ne 1 ] || [ -z "$1" ]; then
     echo "usage: Scripts/install.sh PREFIX" >&2

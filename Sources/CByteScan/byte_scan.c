@@ -26,7 +26,7 @@ typedef uint8_t linkcheck_bytes32 __attribute__((vector_size(32)));
 static _Thread_local int block_width_limit = 0;
 
 void linkcheck_limit_block_width(int bytes) {
-    block_width_limit = bytes;
+    block_width_limit = bytes >= 32 ? 32 : bytes >= 16 ? 16 : bytes > 0 ? 1 : 0;
 }
 
 int linkcheck_block_width(void) {
@@ -161,36 +161,33 @@ __attribute__((always_inline)) static inline void x86_place(
     }
 }
 
-/// The `WIDTH`-byte blocks of `linkcheck_scan_x86` from `offset` (`VECTOR`
-/// holds one, `MOVEMASK` takes a comparison's top bits): only the bytes that
-/// can be a place go on to the class test, E8/E9, EB, 70-7F, 0F followed by
-/// 80-8F, and (with slots) a ModRM byte with mod 00 and r/m 101. Sets
-/// `offset` to where the blocks end.
-#define X86_BLOCKS(VECTOR, WIDTH, MOVEMASK)                                                                              \
-    for (; offset + WIDTH <= to && offset + WIDTH + 1 <= count; offset += WIDTH) {                                    \
-        VECTOR block, next;                                                                                            \
-        memcpy(&block, bytes + offset, WIDTH);                                                                         \
-        memcpy(&next, bytes + offset + 1, WIDTH);                                                                      \
-        uint32_t calls = MOVEMASK((block & 0xfe) == 0xe8);                                                             \
-        uint32_t short_jumps = MOVEMASK((block == 0xeb) | ((block & 0xf0) == 0x70));                                   \
-        uint32_t long_jumps = MOVEMASK((block == 0x0f) & ((next & 0xf0) == 0x80));                                     \
-        uint32_t operands = has_slots ? MOVEMASK((block & 0xc7) == 0x05) : 0;                                          \
-        uint32_t candidates = calls | short_jumps | long_jumps | operands;                                             \
-        while (candidates) {                                                                                           \
-            uint32_t bit = candidates & -candidates;                                                                   \
-            uint8_t kind = bit & calls ? 1 : bit & short_jumps ? 3 : bit & long_jumps ? 4 : 2;                         \
-            x86_place(bytes, count, offset + (size_t)__builtin_ctz(candidates), kind, address, direct, slots, has_slots, \
-                      wrapping, places);                                                                               \
-            candidates &= candidates - 1;                                                                              \
-        }                                                                                                              \
-    }
-
-#define X86_BLOCK_SCAN(NAME, VECTOR, WIDTH, MOVEMASK)                                                                    \
+/// `NAME`: the `WIDTH`-byte blocks of `linkcheck_scan_x86` from `offset`
+/// (`VECTOR` holds one, `MOVEMASK` takes a comparison's top bits); only the
+/// bytes that can be a place go on to the class test, E8/E9, EB, 70-7F, 0F
+/// followed by 80-8F, and (with slots) a ModRM byte with mod 00 and r/m
+/// 101. Returns where the blocks end.
+#define X86_BLOCK_SCAN(NAME, VECTOR, WIDTH, MOVEMASK)                                                                \
     static size_t NAME(const uint8_t *bytes, size_t count, size_t offset, size_t to, uint64_t address,               \
-                       const linkcheck_address_table *direct, const linkcheck_address_table *slots, int has_slots,     \
-                       int wrapping, linkcheck_places *places) {                                                       \
-        X86_BLOCKS(VECTOR, WIDTH, MOVEMASK)                                                                            \
-        return offset;                                                                                                 \
+                       const linkcheck_address_table *direct, const linkcheck_address_table *slots, int has_slots,   \
+                       int wrapping, linkcheck_places *places) {                                                     \
+        for (; offset + WIDTH <= to && offset + WIDTH + 1 <= count; offset += WIDTH) {                               \
+            VECTOR block, next;                                                                                      \
+            memcpy(&block, bytes + offset, WIDTH);                                                                   \
+            memcpy(&next, bytes + offset + 1, WIDTH);                                                                \
+            uint32_t calls = MOVEMASK((block & 0xfe) == 0xe8);                                                       \
+            uint32_t short_jumps = MOVEMASK((block == 0xeb) | ((block & 0xf0) == 0x70));                             \
+            uint32_t long_jumps = MOVEMASK((block == 0x0f) & ((next & 0xf0) == 0x80));                               \
+            uint32_t operands = has_slots ? MOVEMASK((block & 0xc7) == 0x05) : 0;                                    \
+            uint32_t candidates = calls | short_jumps | long_jumps | operands;                                       \
+            while (candidates) {                                                                                     \
+                uint32_t bit = candidates & -candidates;                                                             \
+                uint8_t kind = bit & calls ? 1 : bit & short_jumps ? 3 : bit & long_jumps ? 4 : 2;                   \
+                x86_place(bytes, count, offset + (size_t)__builtin_ctz(candidates), kind, address, direct, slots,    \
+                          has_slots, wrapping, places);                                                              \
+                candidates &= candidates - 1;                                                                        \
+            }                                                                                                        \
+        }                                                                                                            \
+        return offset;                                                                                               \
     }
 
 #if defined(__x86_64__)
@@ -281,32 +278,32 @@ static inline void literal_end(
     if (filter[key >> 3] & (1u << (key & 7))) found(context, end);
 }
 
-/// The `WIDTH`-byte blocks of `linkcheck_literal_ends` from `end` (as
-/// `X86_BLOCKS`): a NUL at `end` whose byte before is one of the last bytes
-/// (which are not NUL), or with more last bytes than that, is not NUL:
-/// the block is compared with zero, and the block one byte earlier with
+/// `NAME`: the `WIDTH`-byte blocks of `linkcheck_literal_ends` from `end`
+/// (as `X86_BLOCK_SCAN`). A NUL at `end` whose byte before is one of the
+/// last bytes (which are not NUL), or with more last bytes than that, is not
+/// NUL: the block is compared with zero, and the block one byte earlier with
 /// each last byte (or with zero). Returns where the blocks end.
-#define LITERAL_BLOCK_SCAN(NAME, VECTOR, WIDTH, MOVEMASK)                                                                \
-    static size_t NAME(const uint8_t *bytes, size_t end, size_t to, const uint8_t *filter, const uint8_t *last_bytes, \
-                       size_t lasts, void *context, void (*found)(void *, size_t)) {                                   \
-        for (; end + WIDTH <= to; end += WIDTH) {                                                                      \
-            VECTOR block, before;                                                                                      \
-            memcpy(&block, bytes + end, WIDTH);                                                                        \
-            memcpy(&before, bytes + end - 1, WIDTH);                                                                   \
-            uint32_t ends;                                                                                             \
-            if (lasts) {                                                                                               \
-                VECTOR wanted = (VECTOR)(before == last_bytes[0]);                                                     \
-                for (size_t index = 1; index < lasts; index++) wanted |= (VECTOR)(before == last_bytes[index]);        \
-                ends = MOVEMASK((VECTOR)(block == 0) & wanted);                                                                \
-            } else {                                                                                                   \
-                ends = MOVEMASK((block == 0) & (before != 0));                                                         \
-            }                                                                                                          \
-            while (ends) {                                                                                             \
-                literal_end(bytes, end + (size_t)__builtin_ctz(ends), filter, context, found);                         \
-                ends &= ends - 1;                                                                                      \
-            }                                                                                                          \
-        }                                                                                                              \
-        return end;                                                                                                    \
+#define LITERAL_BLOCK_SCAN(NAME, VECTOR, WIDTH, MOVEMASK)                                                            \
+    static size_t NAME(const uint8_t *bytes, size_t end, size_t to, const uint8_t *filter,                         \
+                       const uint8_t *last_bytes, size_t lasts, void *context, void (*found)(void *, size_t)) {      \
+        for (; end + WIDTH <= to; end += WIDTH) {                                                                    \
+            VECTOR block, before;                                                                                    \
+            memcpy(&block, bytes + end, WIDTH);                                                                      \
+            memcpy(&before, bytes + end - 1, WIDTH);                                                                 \
+            uint32_t ends;                                                                                           \
+            if (lasts) {                                                                                             \
+                VECTOR wanted = (VECTOR)(before == last_bytes[0]);                                                   \
+                for (size_t index = 1; index < lasts; index++) wanted |= (VECTOR)(before == last_bytes[index]);      \
+                ends = MOVEMASK((VECTOR)(block == 0) & wanted);                                                      \
+            } else {                                                                                                 \
+                ends = MOVEMASK((block == 0) & (before != 0));                                                       \
+            }                                                                                                        \
+            while (ends) {                                                                                           \
+                literal_end(bytes, end + (size_t)__builtin_ctz(ends), filter, context, found);                       \
+                ends &= ends - 1;                                                                                    \
+            }                                                                                                        \
+        }                                                                                                            \
+        return end;                                                                                                  \
     }
 
 #if defined(__x86_64__)

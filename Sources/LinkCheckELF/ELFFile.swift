@@ -292,21 +292,28 @@ package final class ELFFile {
     }
 
     /// Where byte 0 of the file is in libelf's mapping of it: the file
-    /// bytes of the first section that has some (`elf_rawdata`, which points
-    /// into the file as libelf holds it) less the section's offset, when
-    /// that is page-aligned, as a mapping is; `nil` when libelf read the file
-    /// into memory it allocated instead (a block `malloc` did not align).
+    /// bytes of a section (`elf_rawdata`, which points into the file as
+    /// libelf holds it) less the section's offset, the same for the first two
+    /// sections with bytes at different offsets, and page-aligned, as a
+    /// mapping is; `nil` when libelf read the file into memory it allocated
+    /// instead, or the sections disagree.
     private lazy var mappingBase: Int? = {
         let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        var found: (base: Int, offset: Int)?
         var scn = elf_nextscn(elf, nil)
         while let section = scn {
-            var header = GElf_Shdr()
-            if gelf_getshdr(section, &header) != nil, header.sh_type != UInt32(SHT_NOBITS), header.sh_size > 0,
-               let raw = elf_rawdata(section, nil), let bytes = raw.pointee.d_buf, let offset = Int(exactly: header.sh_offset) {
-                let base = Int(bitPattern: bytes) &- offset
-                return base % pageSize == 0 ? base : nil
-            }
             scn = elf_nextscn(elf, section)
+            var header = GElf_Shdr()
+            guard gelf_getshdr(section, &header) != nil, header.sh_type != UInt32(SHT_NOBITS), header.sh_size > 0,
+                  let raw = elf_rawdata(section, nil), let bytes = raw.pointee.d_buf, let offset = Int(exactly: header.sh_offset)
+            else { continue }
+            let base = Int(bitPattern: bytes) &- offset
+            guard base % pageSize == 0 else { return nil }
+            guard let first = found else {
+                found = (base, offset)
+                continue
+            }
+            if offset != first.offset { return base == first.base ? base : nil }
         }
         return nil
     }()

@@ -61,9 +61,10 @@ public struct StringLiteralMatcher {
         }
     }
 
-    /// The tables of the patterns last given, and those patterns: made once
-    /// for the images of a run, which all look for the same patterns.
-    private static let lastTables = Mutex<(patterns: [String], tables: Tables)?>(nil)
+    /// Tables by their patterns' UTF-8 bytes: made once for the images of a
+    /// run, which look for the same patterns (one list for ELF images, one
+    /// for Mach-O's, with their Objective-C names); cleared past a few lists.
+    private static let tablesByPatterns = Mutex<[[[UInt8]]: Tables]>([:])
 
     /// What the C scan's callback reaches: the tables and what is found.
     private final class State {
@@ -92,10 +93,12 @@ public struct StringLiteralMatcher {
 
     public init(patterns: [String]) {
         self.patterns = patterns
-        let tables = Self.lastTables.withLock { last in
-            if let last, last.patterns == patterns { return last.tables }
-            let tables = Tables(patterns.map { Array($0.utf8) })
-            last = (patterns, tables)
+        let wanted = patterns.map { Array($0.utf8) }
+        let tables = Self.tablesByPatterns.withLock { known in
+            if let tables = known[wanted] { return tables }
+            if known.count >= 8 { known.removeAll() }
+            let tables = Tables(wanted)
+            known[wanted] = tables
             return tables
         }
         state = State(tables)

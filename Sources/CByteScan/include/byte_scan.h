@@ -144,7 +144,7 @@ void linkcheck_literal_ends(
 int linkcheck_block_width(void);
 
 /// Caps the block width of the scans the calling thread runs at `bytes`
-/// (32, 16 or 1; 0 lifts the cap). Every width gives the same answers; the
+/// (rounded down to 32, 16 or 1; 0 lifts the cap). Every width gives the same answers; the
 /// tests run each to show it.
 void linkcheck_limit_block_width(int bytes);
 
