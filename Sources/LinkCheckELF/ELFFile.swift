@@ -8,8 +8,8 @@ import Glibc
 import Musl
 #endif
 
-/// An open ELF file: a file descriptor and libelf's read-only, memory-mapped
-/// descriptor of it (`elf_begin` with `ELF_C_READ_MMAP`). Closed on deinit.
+/// An open ELF file: a file descriptor and libelf's read-only descriptor of
+/// it (`elf_begin`, mapped or read as ``Access`` says). Closed on deinit.
 ///
 /// Readers open it through ``read(_:_:)``, which guards the mapping against
 /// the file changing while it is read.
@@ -29,6 +29,27 @@ package final class ELFFile {
 
     /// The largest file read into memory to repair its header, in bytes.
     static let largestRepairedFile = 64 << 20
+
+    /// How libelf reaches the file's bytes: `elf_begin`'s command.
+    package enum Access {
+        /// `ELF_C_READ_MMAP`: the whole file mapped read-only, each page
+        /// read when first touched and given back by ``discardPages(of:)``.
+        /// For a pass over most of a large file (code analysis reads
+        /// `.text`, `.symtab` and `.strtab`).
+        case mapped
+        /// `ELF_C_READ` for a file of at most ``largestReadFile`` bytes:
+        /// libelf reads the headers, and each section when it is first
+        /// asked for, with `pread(2)` into memory it allocates. Nothing is
+        /// mapped, so nothing is unmapped at the end: unmapping pages that
+        /// were touched while another thread of the process runs interrupts
+        /// that thread's CPU to flush its TLB. A larger file is mapped
+        /// (``mapped``): its symbol tables would be copied whole.
+        case readIfSmall
+    }
+
+    /// The largest file ``Access/readIfSmall`` reads rather than maps, in
+    /// bytes.
+    package static let largestReadFile = 16 << 20
 
     /// `ELFMAG`, the first four bytes of every ELF file: `\x7fELF`.
     static let magic: [UInt8] = [0x7f, 0x45, 0x4c, 0x46]
@@ -59,7 +80,7 @@ package final class ELFFile {
     ///   first four bytes are not `\x7fELF`,
     ///   ``InspectionError/malformed(path:structure:reason:)`` when
     ///   `elf_begin` fails or `elf_kind` is not `ELF_K_ELF`.
-    private init(path: String) throws(InspectionError) {
+    private init(path: String, access: Access) throws(InspectionError) {
         self.path = path
         guard Self.libelfReady else {
             throw .malformed(path: path, structure: "libelf", reason: "elf_version failed")
@@ -85,7 +106,8 @@ package final class ELFFile {
             if got < 0 { throw .unreadable(path: path, errno: code) }
             throw .notAnImage(path: path)
         }
-        var elf = elf_begin(fd, ELF_C_READ_MMAP, nil)
+        let read = access == .readIfSmall && opened.st_size <= Self.largestReadFile
+        var elf = elf_begin(fd, read ? ELF_C_READ : ELF_C_READ_MMAP, nil)
         if elf == nil {
             let reason = Self.lastError()
             if opened.st_size <= Self.largestRepairedFile,
@@ -151,14 +173,17 @@ package final class ELFFile {
     /// time changed by the time `read` ends (rewritten in place), whatever
     /// `read` returned or threw is replaced by
     /// ``InspectionError/changedWhileRead(path:)``. A file renamed over
-    /// (replaced) is read as it was when opened.
-    package static func read<Value>(_ path: String, _ read: (ELFFile) throws(InspectionError) -> Value) throws(InspectionError) -> Value {
+    /// (replaced) is read as it was when opened. `access` says how libelf
+    /// reaches the bytes.
+    package static func read<Value>(
+        _ path: String, access: Access = .mapped, _ read: (ELFFile) throws(InspectionError) -> Value
+    ) throws(InspectionError) -> Value {
         linkcheck_guard_begin()
         defer { linkcheck_guard_end() }
         let faults = linkcheck_guard_faults()
         var modified = false
         let outcome = Result { () throws(InspectionError) -> Value in
-            let file = try ELFFile(path: path)
+            let file = try ELFFile(path: path, access: access)
             defer { modified = file.modifiedSinceOpened }
             return try read(file)
         }

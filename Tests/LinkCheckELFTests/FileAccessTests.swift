@@ -1,0 +1,45 @@
+import Foundation
+@testable import LinkCheckELF
+import LinkCheckImage
+import LinkCheckTestSupport
+import Testing
+
+/// How libelf reaches a file's bytes (``ELFFile/Access``): inspection reads
+/// a small file with `pread(2)` and maps only a large one; code analysis
+/// always maps. What is mapped is read from `/proc/self/maps` while the
+/// file is open.
+@Suite struct FileAccessTests {
+    /// The paths this process has mapped (the sixth field of each line of
+    /// `/proc/self/maps`, read to its end: its size is 0 to `stat`).
+    static func mappedPaths() throws -> Set<String> {
+        let maps = try #require(FileHandle(forReadingAtPath: "/proc/self/maps")).readToEnd() ?? Data()
+        return Set(String(decoding: maps, as: UTF8.self).split(separator: "\n").compactMap { line in
+            line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true).dropFirst(5).first
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+        })
+    }
+
+    @Test func inspectionReadsASmallFileAndMapsALargeOne() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let small = try Fixtures.compile("callsites.c", to: directory.path("libsmall.so"))
+        // The same library padded with zeros past the last section: a valid
+        // file one byte larger than the largest one read.
+        let large = directory.path("liblarge.so")
+        try FileManager.default.copyItem(at: small, to: large)
+        #expect(truncate(large.path, off_t(ELFFile.largestReadFile + 1)) == 0)
+
+        for (library, access, mapped) in [
+            (small, ELFFile.Access.readIfSmall, false), (large, .readIfSmall, true), (small, .mapped, true),
+        ] {
+            let path = library.resolvingSymlinksInPath().path
+            let (seen, exports) = try ELFFile.read(path, access: access) { file throws(InspectionError) in
+                var warnings: [String] = []
+                let exports = file.symbolTable(sections: try file.sections(), selection: .all, warnings: &warnings).exports
+                return (try? Self.mappedPaths().contains(path), exports.map(\.name))
+            }
+            #expect(seen == mapped, "\(library.lastPathComponent) with \(access)")
+            #expect(exports.contains("load_plugin"), "\(library.lastPathComponent) with \(access)")
+        }
+        #expect(try !Self.mappedPaths().contains(large.resolvingSymlinksInPath().path), "unmapped once closed")
+    }
+}
