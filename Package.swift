@@ -69,7 +69,7 @@ let package = Package(
         ),
         // Discovery (with bundles, and .ipa archives unpacked through
         // libarchive), and the reader the magic picks.
-        .target(name: "LinkCheckInspection", dependencies: ["LinkCheckImage", "LinkCheckELF", "LinkCheckMachO", "LinkCheckRules", "CArchive"]),
+        .target(name: "LinkCheckInspection", dependencies: ["LinkCheckImage", "LinkCheckELF", "LinkCheckMachO", "LinkCheckLiterals", "LinkCheckRules", "CArchive"]),
         .target(name: "LinkCheckRules", dependencies: ["CDemangle"]),
         .target(
             name: "LinkCheckAnalysis",

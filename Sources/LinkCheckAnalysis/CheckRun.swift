@@ -60,7 +60,7 @@ public enum CheckRun {
         }
         let graph = resolver.resolve(scanned, loads: loads, jobs: jobs) { path in
             Result { () throws(InspectionError) in
-                try ImageInspector.inspect(path: path, strings: options.strings, objcNames: options.objcNames, symbols: options.symbols).map(discovery.named)
+                try ImageInspector.inspect(path: path, options: options).map(discovery.named)
             }
         }
         let outcome = Analyzer(

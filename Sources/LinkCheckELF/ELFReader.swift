@@ -1,12 +1,15 @@
 import CLibELF
 import LinkCheckImage
+import LinkCheckLiterals
 
 /// Turns one ELF file into a ``BinaryImage`` (the format-neutral model),
 /// reading it only through libelf/gelf.
 public enum ELFReader {
     /// Reads the ELF file at `path`: header, dynamic section, symbols with
     /// versions, `.note.dlopen`, and which of `strings` occur as literals in
-    /// its read-only data.
+    /// its read-only data. A file of up to ``ELFFile/largestReadFile`` bytes
+    /// is read with `pread(2)`, a larger one mapped
+    /// (``ELFFile/Access/readIfSmall``).
     ///
     /// `symbols` decides which symbols become ``Symbol`` values in
     /// ``BinaryImage/imports``, ``BinaryImage/exports`` and
@@ -22,9 +25,9 @@ public enum ELFReader {
     ///   ELF, its ELF header or section header table is malformed, or it
     ///   changed while it was read.
     public static func read(
-        path: String, strings: [String] = [], symbols selection: SymbolSelection = .all
+        path: String, strings: LiteralPatterns = [], symbols selection: SymbolSelection = .all
     ) throws(InspectionError) -> BinaryImage {
-        try ELFFile.read(path) { file throws(InspectionError) in
+        try ELFFile.read(path, access: .readIfSmall) { file throws(InspectionError) in
             let header = try file.header()
             let (elfClass, encoding) = try file.classAndEncoding()
             let ident = try file.identification()

@@ -10,15 +10,16 @@ extension ELFFile {
     /// ends with it right after a byte that cannot continue a name
     /// (``StringLiteralMatcher``, which the Mach-O reader shares). The
     /// sections are scanned once, read with `pread(2)` a piece at a time
-    /// into one buffer (``readPieces(of:size:overlap:_:)``): their pages in
-    /// libelf's mapping of the file are never touched, so a library's
-    /// read-only data (tens of MB for ICU's or the Swift compiler's) is
-    /// never resident, and no pages of it are unmapped at the end (with two
-    /// threads, unmapping touched pages interrupts the other CPU).
+    /// into one buffer (``readPieces(of:size:overlap:_:)``): libelf never
+    /// reads them, and where it maps the file (``Access``) their pages are
+    /// never touched, so a library's read-only data (tens of MB for ICU's
+    /// or the Swift compiler's) is never resident, and no pages of it are
+    /// unmapped at the end (with two threads, unmapping touched pages
+    /// interrupts the other CPU).
     ///
     /// - Returns: the patterns found, in the order given.
     /// - Throws: as ``readPieces(of:size:overlap:_:)``.
-    func readOnlyStrings(sections: [Section], matching patterns: [String]) throws(InspectionError) -> [String] {
+    func readOnlyStrings(sections: [Section], matching patterns: LiteralPatterns) throws(InspectionError) -> [String] {
         guard !patterns.isEmpty else { return [] }
         var matcher = StringLiteralMatcher(patterns: patterns)
         for section in sections.filter(Self.isReadOnlyData).withDistinctFileRanges() {

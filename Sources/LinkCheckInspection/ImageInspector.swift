@@ -15,24 +15,19 @@ import Musl
 public enum ImageInspector {
     /// The images in the file at `path`: one for an ELF file, one per
     /// architecture slice of a Mach-O file, one per Mach-O member of a
-    /// static archive.
-    ///
-    /// `strings` are the literals to look for in read-only data,
-    /// `objcNames` more of them to look for in a Mach-O image only (the
-    /// Objective-C class and selector names a use by name is told by:
-    /// Objective-C is Mach-O's), and `symbols` which symbols to keep
-    /// (``SymbolSelection``).
+    /// static archive, read for what `options` asks: the literals to look
+    /// for in read-only data (with the Objective-C class and selector names
+    /// a use by name is told by, in a Mach-O image) and which symbols to
+    /// keep (``SymbolSelection``).
     ///
     /// - Throws: ``InspectionError`` when the file cannot be read, starts
     ///   with no magic linkcheck reads (``InspectionError/notAnImage(path:)``),
     ///   a structure it cannot be read without is malformed, or it changed
     ///   while it was read.
-    public static func inspect(
-        path: String, strings: [String] = [], objcNames: [String] = [], symbols: SymbolSelection = .all
-    ) throws(InspectionError) -> [BinaryImage] {
+    public static func inspect(path: String, options: Inspection.Options = .init()) throws(InspectionError) -> [BinaryImage] {
         switch try FileMagic(path: path) {
-        case .elf: [try ELFReader.read(path: path, strings: strings, symbols: symbols)]
-        case .macho: try MachOReader.read(path: path, strings: objcNames.isEmpty ? strings : Array(Set(strings + objcNames)).sorted(), symbols: symbols)
+        case .elf: [try ELFReader.read(path: path, strings: options.elfStrings, symbols: options.symbols)]
+        case .macho: try MachOReader.read(path: path, strings: options.machOStrings, symbols: options.symbols)
         case .unknown: throw .notAnImage(path: path)
         }
     }

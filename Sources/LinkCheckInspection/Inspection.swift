@@ -1,23 +1,27 @@
 import Foundation
 import LinkCheckImage
+import LinkCheckLiterals
 
 /// The inspect stage: every file discovery found, read in parallel by the
 /// reader its magic picks (``ImageInspector``), sorted into images, files
 /// that could not be inspected, and files passed over.
 public enum Inspection {
-    /// What each reader looks for.
+    /// What each reader looks for: made once for a run, and read by every
+    /// file's reader.
     public struct Options: Sendable {
-        /// The literals to look for in read-only data.
-        public var strings: [String]
-        /// More literals to look for in a Mach-O image's read-only data only
-        /// (Objective-C class and selector names).
-        public var objcNames: [String]
+        /// The literals to look for in an ELF image's read-only data.
+        public let elfStrings: LiteralPatterns
+        /// Those and the Objective-C class and selector names, to look for
+        /// in a Mach-O image's (Objective-C is Mach-O's).
+        public let machOStrings: LiteralPatterns
         /// Which symbols to keep.
-        public var symbols: SymbolSelection
+        public let symbols: SymbolSelection
 
+        /// `strings` are the literals to look for in read-only data,
+        /// `objcNames` more of them to look for in a Mach-O image only.
         public init(strings: [String] = [], objcNames: [String] = [], symbols: SymbolSelection = .all) {
-            self.strings = strings
-            self.objcNames = objcNames
+            elfStrings = LiteralPatterns(strings)
+            machOStrings = objcNames.isEmpty ? elfStrings : LiteralPatterns(Array(Set(strings + objcNames)).sorted())
             self.symbols = symbols
         }
     }
@@ -91,7 +95,7 @@ public enum Inspection {
     /// order of `files`.
     public static func inspect(_ files: [String], options: Options = Options(), jobs: Int) -> [Result<[BinaryImage], InspectionError>] {
         parallelMapLargestFirst(files, path: { $0 }, jobs: jobs) { path in
-            Result { () throws(InspectionError) in try ImageInspector.inspect(path: path, strings: options.strings, objcNames: options.objcNames, symbols: options.symbols) }
+            Result { () throws(InspectionError) in try ImageInspector.inspect(path: path, options: options) }
         }
     }
 }

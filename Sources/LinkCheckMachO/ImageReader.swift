@@ -1,3 +1,5 @@
+import LinkCheckLiterals
+
 /// Reads one image from its bytes: the header, the load commands, and what
 /// they point at. Everything after the header that is malformed becomes a
 /// warning and the rest is read.
@@ -7,7 +9,7 @@ enum ImageReader {
     /// - Returns: `nil` when the bytes do not start with a Mach-O magic.
     /// - Throws: ``ReadFailure`` when the Mach header does not fit.
     static func read(
-        _ bytes: ByteReader, path: String, member: String?, strings: [String]
+        _ bytes: ByteReader, path: String, member: String?, strings: LiteralPatterns
     ) throws(ReadFailure) -> MachOImage? {
         guard let (header, image) = try MachHeader.read(bytes) else { return nil }
         var warnings = Warnings()

@@ -1,3 +1,5 @@
+import LinkCheckLiterals
+
 /// # LinkCheckMachO
 ///
 /// A Mach-O reader in pure Swift, for the facts linkcheck needs from Apple
@@ -70,7 +72,7 @@ public struct MachOFile: Sendable {
     /// - Throws: ``MachOError``: unreadable, not a regular file, not Mach-O,
     ///   truncated before its first structure is complete, or changed while
     ///   it was read.
-    public init(path: String, strings: [String] = []) throws(MachOError) {
+    public init(path: String, strings: LiteralPatterns = []) throws(MachOError) {
         let bytes = try FileContents.read(path: path)
         try self.init(bytes: bytes, path: path, strings: strings)
     }
@@ -92,7 +94,7 @@ public struct MachOFile: Sendable {
     ///
     /// - Throws: ``MachOError/notMachO(path:)`` or
     ///   ``MachOError/truncated(path:structure:offset:needed:available:)``.
-    public init(bytes: [UInt8], path: String, strings: [String] = []) throws(MachOError) {
+    public init(bytes: [UInt8], path: String, strings: LiteralPatterns = []) throws(MachOError) {
         let outcome = bytes.withUnsafeBytes { raw in
             Result { () throws(MachOError) -> MachOFile in
                 try MachOFile.read(ByteReader(raw), path: path, strings: strings)
@@ -109,7 +111,7 @@ public struct MachOFile: Sendable {
         self.warnings = warnings
     }
 
-    private static func read(_ file: ByteReader, path: String, strings: [String]) throws(MachOError) -> MachOFile {
+    private static func read(_ file: ByteReader, path: String, strings: LiteralPatterns) throws(MachOError) -> MachOFile {
         func truncated(_ failure: ReadFailure) -> MachOError {
             .truncated(path: path, structure: failure.structure, offset: failure.fileOffset, needed: failure.needed, available: failure.available)
         }

@@ -1,4 +1,5 @@
 import LinkCheckImage
+import LinkCheckLiterals
 
 /// Turns a Mach-O file into linkcheck's format-neutral ``BinaryImage``
 /// values: one per slice of a fat file, one per Mach-O member of a static
@@ -18,7 +19,7 @@ public enum MachOReader {
     ///   Mach-O (or an archive with no Mach-O member), a header that cannot
     ///   be read, or changed while it was read.
     public static func read(
-        path: String, strings: [String] = [], symbols selection: SymbolSelection = .all
+        path: String, strings: LiteralPatterns = [], symbols selection: SymbolSelection = .all
     ) throws(InspectionError) -> [BinaryImage] {
         // A Linux static library: no Mach-O member, so not read whole.
         if StaticArchive.holdsMachOMember(path: path) == false { throw .notAnImage(path: path) }

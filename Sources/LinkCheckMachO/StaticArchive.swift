@@ -1,3 +1,5 @@
+import LinkCheckLiterals
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -30,7 +32,7 @@ public struct StaticArchive: Sendable {
     /// the symbol tables (`__.SYMDEF`, `__.SYMDEF SORTED`, `__.SYMDEF_64`,
     /// `/`, `/SYM64/`) and reads each Mach-O member as an image. A member
     /// header that cannot be read ends the walk with a warning.
-    static func read(_ bytes: ByteReader, path: String, strings: [String]) -> StaticArchive {
+    static func read(_ bytes: ByteReader, path: String, strings: LiteralPatterns) -> StaticArchive {
         var archive = StaticArchive(members: [], warnings: [])
         var warnings = Warnings()
         var gnuNames: ByteReader? = nil

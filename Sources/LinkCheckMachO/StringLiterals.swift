@@ -33,7 +33,7 @@ extension MachOImage {
     /// file the image was read from. What ``readOnlyStrings`` holds for the
     /// patterns given when the file was read; ranges outside `file` are
     /// skipped.
-    public func readOnlyStrings(matching patterns: [String], inFile file: [UInt8]) -> [String] {
+    public func readOnlyStrings(matching patterns: LiteralPatterns, inFile file: [UInt8]) -> [String] {
         file.withUnsafeBytes { raw in
             StringLiterals.find(patterns, in: ByteReader(raw), ranges: stringLiteralRanges.map { ($0.section, $0.fileOffset, $0.size) })
         }
@@ -53,7 +53,7 @@ enum StringLiterals {
 
     /// Which of `patterns` occur as string literals in `ranges`
     /// (``StringLiteralMatcher``), in the order given.
-    static func find(_ patterns: [String], in image: ByteReader, ranges: [(section: String, offset: Int, size: Int)]) -> [String] {
+    static func find(_ patterns: LiteralPatterns, in image: ByteReader, ranges: [(section: String, offset: Int, size: Int)]) -> [String] {
         guard !patterns.isEmpty else { return [] }
         var matcher = StringLiteralMatcher(patterns: patterns)
         for range in ranges {

@@ -130,7 +130,7 @@ import Testing
         let report = CheckRun.check(paths: [directory.path], rules: rules, policy: policy, callSites: nil, jobs: 2)
 
         let inspect: @Sendable (String) -> LibraryInspection = { path in
-            Result { () throws(InspectionError) in try ImageInspector.inspect(path: path, strings: rules.stringPatterns) }
+            Result { () throws(InspectionError) in try ImageInspector.inspect(path: path, options: Inspection.Options(strings: rules.stringPatterns)) }
         }
         let images = Discovery(paths: [directory.path]).files.flatMap { (try? inspect($0).get()) ?? [] }
         let graph = LinkResolver().resolve(images, inspect: inspect)

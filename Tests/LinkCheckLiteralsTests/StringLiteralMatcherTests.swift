@@ -16,7 +16,7 @@ import Testing
         bytes.replaceSubrange((end - text.count)..<end, with: text)
         if end - text.count > 0 { bytes[end - text.count - 1] = before }
         if terminated { bytes[end] = 0 }
-        var matcher = StringLiteralMatcher(patterns: patterns)
+        var matcher = StringLiteralMatcher(patterns: LiteralPatterns(patterns))
         bytes.withUnsafeBufferPointer { matcher.scan($0) }
         return matcher.found
     }
