@@ -94,16 +94,14 @@ enum CheckCommand {
         for folder in parsed.all("search-path") {
             if let failure = InputFile.directoryFailure(folder) { throw UsageError("--search-path \(folder) \(failure.reason)") }
         }
-        var configuration = Configuration(path: Configuration.fileName)
+        let configuration: Configuration
         let configPath = parsed.last("config")
             ?? (FileManager.default.fileExists(atPath: Configuration.fileName) ? Configuration.fileName : nil)
-        if let configPath {
-            switch Configuration.load(path: configPath) {
-            case .success(let loaded): configuration = loaded
-            case .failure(let failure):
-                failure.problems.forEach { printError($0.errorLine) }
-                return nil
-            }
+        switch configPath.map(Configuration.load(path:)) ?? .success(Configuration(path: Configuration.fileName)) {
+        case .success(let loaded): configuration = loaded
+        case .failure(let failure):
+            failure.problems.forEach { printError($0.errorLine) }
+            return nil
         }
         let baseline: Baseline?
         do {
@@ -123,9 +121,20 @@ enum CheckCommand {
             suppressionsFile: configuration.path,
             baseline: baseline)
 
+        // The inputs are walked while the rule packs load: neither needs the other.
+        let (extraPacks, includeDefaults) = (parsed.all("rules"), !parsed.has("no-default-rules"))
+        let (paths, followingSymbolicLinks) = (parsed.positionals, parsed.has("follow-symlinks"))
+        let (loaded, discovery) = concurrently(jobs: jobs) {
+            RuleLoading.load(extraPacks: extraPacks, includeDefaults: includeDefaults, configuration: configuration)
+        } _: {
+            Discovery(paths: paths, followingSymbolicLinks: followingSymbolicLinks)
+        }
+        // The files of an .ipa live in a private folder while the run reads
+        // them: removed however this returns or throws.
+        defer { discovery.removeUnpackedFiles() }
         let rules: RuleSet
-        switch RuleLoading.load(extraPacks: parsed.all("rules"), includeDefaults: !parsed.has("no-default-rules"), configuration: configuration) {
-        case .success(let loaded): rules = loaded
+        switch loaded {
+        case .success(let set): rules = set
         case .failure(let failure):
             failure.lines.forEach { printError($0) }
             return nil
@@ -134,10 +143,6 @@ enum CheckCommand {
         let resolver = LinkResolver(
             searchPaths: configuration.searchPaths + parsed.all("search-path"),
             useLDLibraryPath: parsed.has("use-ld-library-path"), includeSystem: !parsed.has("no-system"))
-        let discovery = Discovery(paths: parsed.positionals, followingSymbolicLinks: parsed.has("follow-symlinks"))
-        // The files of an .ipa live in a private folder while the run reads
-        // them: removed however this returns or throws.
-        defer { discovery.removeUnpackedFiles() }
         var reads = parsed.positionals.map { OutputConflicts.Read(role: "the input", path: $0) }
         if let configPath { reads.append(.init(role: "the configuration", path: configPath)) }
         if let path = parsed.last("baseline") { reads.append(.init(role: "the baseline", path: path)) }

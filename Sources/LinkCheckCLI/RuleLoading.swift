@@ -54,7 +54,7 @@ enum RuleLoading {
     }
 }
 
-struct RuleLoadingFailure: Error {
+struct RuleLoadingFailure: Error, Sendable {
     var problems: [RulePackProblem]
     var message: String?
 

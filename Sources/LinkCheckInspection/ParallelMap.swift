@@ -8,6 +8,21 @@ package func parallelMap<Item: Sendable, Output: Sendable>(
     parallelMap(items, jobs: jobs, order: Array(items.indices), transform)
 }
 
+/// `(first(), second())`, the two run at once on two workers
+/// (`DispatchQueue.concurrentPerform`) when `jobs` allows more than one,
+/// else one after the other.
+package func concurrently<First: Sendable, Second: Sendable>(
+    jobs: Int, _ first: @Sendable () -> First, _ second: @Sendable () -> Second
+) -> (First, Second) {
+    guard jobs > 1 else { return (first(), second()) }
+    let firsts = Slots<First>(order: [0])
+    let seconds = Slots<Second>(order: [0])
+    DispatchQueue.concurrentPerform(iterations: 2) { index in
+        if index == 0 { firsts.store(first(), at: 0) } else { seconds.store(second(), at: 0) }
+    }
+    return (firsts.values()[0], seconds.values()[0])
+}
+
 /// ``parallelMap(_:jobs:_:)`` over items that each read a file (at
 /// `path(item)`), the largest file started first (`stat(2)`; one that
 /// cannot be read counts as empty; ties in the order of `items`), so that
