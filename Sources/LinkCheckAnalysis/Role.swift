@@ -1,6 +1,12 @@
 import LinkCheckImage
 import LinkCheckInspection
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// What an image is in the app being checked (see `reference/app-extensions.md`).
 public enum Role: String, Sendable, Codable {
     /// An app extension: must use only extension-safe API, itself and
@@ -66,9 +72,9 @@ public struct Policy: Sendable, Equatable {
     /// For a binary inside a bundle, the bundle's folder name and its stem
     /// too (`PhotosShare.appex`, `PhotosShare`).
     public static func names(of image: BinaryImage) -> Set<String> {
-        var names: Set<String> = [image.fileName, moduleName(of: image.fileName), image.shortName, moduleName(of: image.shortName)]
-        let bundleSuffixes = [".app", ".appex", ".framework", ".bundle", ".xpc"]
-        if let bundle = image.path.split(separator: "/").dropLast().last(where: { folder in bundleSuffixes.contains { folder.hasSuffix($0) } }) {
+        let (fileName, shortName) = (image.fileName, image.shortName)
+        var names: Set<String> = [fileName, moduleName(of: fileName), shortName, moduleName(of: shortName)]
+        if let bundle = innermostBundleFolder(of: image.path) {
             names.insert(String(bundle))
             names.insert(String(bundle[..<(bundle.lastIndex(of: ".") ?? bundle.endIndex)]))
         }
@@ -79,17 +85,40 @@ public struct Policy: Sendable, Equatable {
         return names
     }
 
+    /// The innermost folder of `path` named like a bundle (`.app`, `.appex`,
+    /// `.framework`, `.bundle`, `.xpc`), or `nil`. A path whose folders have
+    /// no `.` in their names (most library paths) is not split.
+    private static func innermostBundleFolder(of path: String) -> Substring? {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")),
+              path.utf8[..<slash].contains(UInt8(ascii: "."))
+        else { return nil }
+        let bundleSuffixes = [".app", ".appex", ".framework", ".bundle", ".xpc"]
+        return path.split(separator: "/").dropLast().last { folder in bundleSuffixes.contains { folder.hasSuffix($0) } }
+    }
+
     /// `libFoo.so.1` → `Foo`, `libFoo.dylib` → `Foo`, `Foo.framework` →
-    /// `Foo`; names without the decoration are unchanged.
+    /// `Foo`; names without the decoration are unchanged. The decoration is
+    /// matched on the UTF-8 bytes: the first `.so` (when the name ends
+    /// there or a `.` follows), then `.dylib` and `.framework` at the end,
+    /// then `lib` at the start of a longer name.
     public static func moduleName(of fileName: String) -> String {
-        var name = Substring(fileName)
-        if let range = name.range(of: ".so") {
-            let rest = name[range.upperBound...]
-            if rest.isEmpty || rest.hasPrefix(".") { name = name[..<range.lowerBound] }
+        var name = fileName
+        return name.withUTF8 { bytes in
+            func matches(_ text: StaticString, at offset: Int) -> Bool {
+                offset >= 0 && offset + text.utf8CodeUnitCount <= bytes.count
+                    && memcmp(bytes.baseAddress! + offset, text.utf8Start, text.utf8CodeUnitCount) == 0
+            }
+            var (start, end) = (0, bytes.count)
+            if let so = (0..<max(bytes.count - 2, 0)).first(where: { matches(".so", at: $0) }),
+               so + 3 == bytes.count || bytes[so + 3] == UInt8(ascii: ".") {
+                end = so
+            }
+            for suffix: StaticString in [".dylib", ".framework"] where matches(suffix, at: end - suffix.utf8CodeUnitCount) {
+                end -= suffix.utf8CodeUnitCount
+            }
+            if end > 3 && matches("lib", at: 0) { start = 3 }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
         }
-        for suffix in [".dylib", ".framework"] where name.hasSuffix(suffix) { name = name.dropLast(suffix.count) }
-        if name.hasPrefix("lib") && name.count > 3 { name = name.dropFirst(3) }
-        return String(name)
     }
 
     /// The role and extension type of `image`: named extension (of the type

@@ -30,7 +30,8 @@ public struct ImageIdentity: Sendable, Hashable, Comparable, CustomStringConvert
     /// with the ``displayPath``: how reports name the image (the `(member)`
     /// form is `ar`'s and `llvm-nm`'s).
     public var description: String {
-        displayPath + (slice.map { "[\($0)]" } ?? "") + (member.map { "(\($0))" } ?? "")
+        guard slice != nil || member != nil || unpackedFrom != nil else { return path }
+        return displayPath + (slice.map { "[\($0)]" } ?? "") + (member.map { "(\($0))" } ?? "")
     }
 
     /// By ``displayPath``, then slice, then member: the order reports list

@@ -13,6 +13,16 @@ public enum Glob {
         fnmatch(pattern, name, 0) == 0
     }
 
+    /// The longest run of literal bytes in `pattern` before its first `[`
+    /// or `\` (between `*`s and `?`s): bytes every name it matches holds
+    /// in a row, for a substring search that rules out most names before
+    /// ``matches(_:_:)``. Empty when there is no such run.
+    public static func longestLiteral(in pattern: String) -> [UInt8] {
+        let plain = pattern.utf8.prefix { $0 != UInt8(ascii: "[") && $0 != UInt8(ascii: "\\") }
+        let runs = plain.split { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "?") }
+        return runs.max { $0.count < $1.count }.map(Array.init) ?? []
+    }
+
     /// Why `pattern` is not a usable glob, or `nil` when it is: empty, an
     /// unclosed `[` (a `]` right after `[` or `[!` is literal, as in POSIX),
     /// or a trailing `\`.

@@ -29,7 +29,8 @@ public final class RuleSet: Sendable {
     /// C++ names with their mangled fragment's bytes (``CxxQualifiedName/mangledFragment(of:)``).
     private let cxxNames: [(name: String, fragment: [UInt8], rule: Int)]
     private let strings: [String: [Int]]
-    private let libraries: [(pattern: String, rule: Int)]
+    /// Library patterns with their ``Glob/longestLiteral(in:)``.
+    private let libraries: [(pattern: String, literal: [UInt8], rule: Int)]
     private let objcNames: [(name: ObjCName, rule: Int)]
     /// The classes and selectors of the `objc` matchers that name a class's
     /// method (`+[UIApplication sharedApplication]`: `UIApplication`,
@@ -69,7 +70,7 @@ public final class RuleSet: Sendable {
         var swiftPaths: [String: [(String, Int)]] = [:]
         var cxxNames: [(String, [UInt8], Int)] = []
         var strings: [String: [Int]] = [:]
-        var libraries: [(String, Int)] = []
+        var libraries: [(String, [UInt8], Int)] = []
         var objcNames: [(ObjCName, Int)] = []
         for (index, rule) in rules.enumerated() {
             for matcher in rule.matchers {
@@ -80,7 +81,7 @@ public final class RuleSet: Sendable {
                 case .swift(let path): swiftPaths[SwiftDeclarationPath.module(of: path), default: []].append((path, index))
                 case .cxx(let name): cxxNames.append((name, Array(CxxQualifiedName.mangledFragment(of: name).utf8), index))
                 case .string(let text): strings[text, default: []].append(index)
-                case .library(let pattern): libraries.append((pattern, index))
+                case .library(let pattern): libraries.append((pattern, Glob.longestLiteral(in: pattern), index))
                 case .objc(let name): objcNames.append((name, index))
                 }
             }
@@ -165,7 +166,7 @@ public final class RuleSet: Sendable {
     /// a string, demangling or hashing.
     ///
     /// What inspection keeps of a scan that needs only the findings
-    /// (``ImageInspector/inspect(path:strings:objcNames:symbols:)``).
+    /// (`ImageInspector.inspect(path:options:)`).
     public func mayMatchSymbol(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = name.first else { return false }
         let second = name.count > 1 ? name[1] : 0
@@ -220,7 +221,7 @@ public final class RuleSet: Sendable {
     /// The rules whose `library` pattern matches the DT_NEEDED name or
     /// SONAME `library`.
     public func rules(matchingLibrary library: String) -> [RuleMatch] {
-        libraries.filter { Glob.matches($0.pattern, library) }
+        libraries.filter { ByteSearch.contains(library, $0.literal) && Glob.matches($0.pattern, library) }
             .map { RuleMatch(rule: rules[$0.rule], matcher: .library($0.pattern)) }
     }
 }

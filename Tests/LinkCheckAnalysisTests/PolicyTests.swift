@@ -31,6 +31,14 @@ import Testing
         #expect(Policy.moduleName(of: "Foo") == "Foo")
     }
 
+    @Test(arguments: [
+        ("libFoo.so", "Foo"), ("libc.so.6", "c"), ("libFoo.dylib", "Foo"), ("libz.1.dylib", "z.1"), ("Foo.framework", "Foo"),
+        ("lib", "lib"), ("lib.so", "lib"), ("libx.sox", "x.sox"), ("libé.so.1", "é"), ("so", "so"), ("", ""),
+    ])
+    func moduleNames(fileName: String, module: String) {
+        #expect(Policy.moduleName(of: fileName) == module)
+    }
+
     /// Who runs each image, and the images a transitive finding's chain
     /// goes through, by name.
     @Test func reachedByAndChainImagesNameTheImages() {

@@ -208,6 +208,22 @@ import Testing
         #expect(rules.rules(matchingLibrary: "libc.so.6").isEmpty)
     }
 
+    /// The literal run a library pattern's pre-filter searches for is one
+    /// every match holds: none before a `[` or `\` is taken, so a bracket's
+    /// or an escape's characters never count as literal.
+    @Test func theLongestLiteralRunOfAGlob() {
+        #expect(Glob.longestLiteral(in: "*/libCoreKE.*") == Array("/libCoreKE.".utf8))
+        #expect(Glob.longestLiteral(in: "lib?ab*xyz") == Array("lib".utf8))
+        #expect(Glob.longestLiteral(in: "ab[xyzw]") == Array("ab".utf8))
+        #expect(Glob.longestLiteral(in: "a\\*longer") == Array("a".utf8))
+        #expect(Glob.longestLiteral(in: "*").isEmpty)
+        let patterns = ["*/libCoreKE.*", "lib[CX]oreKE.so", "lib\\CoreKE*", "*KE.so*"]
+        let rules = Self.ruleSet(patterns.map(Matcher.library))
+        for name in ["libCoreKE.so", "/System/libCoreKE.dylib", "libXoreKE.so", "libCoreKE.so.1", "libcore.so"] {
+            #expect(rules.rules(matchingLibrary: name).map(\.matcher) == patterns.filter { Glob.matches($0, name) }.map(Matcher.library), "\(name)")
+        }
+    }
+
     @Test func globValidation() {
         #expect(Glob.problem(in: "foo*") == nil)
         #expect(Glob.problem(in: "[]x]") == nil)
