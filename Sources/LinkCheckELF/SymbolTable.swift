@@ -76,7 +76,9 @@ extension ELFFile {
                 badNames += 1
                 continue
             }
-            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self), count: strlen(name))
+            let start = UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self)
+            guard selection.mayKeep(nameAt: start) else { continue }
+            let bytes = UnsafeBufferPointer(start: start, count: strlen(name))
             contents.add(raw, name: bytes, selection: selection) { versions?.version(ofSymbolAt: index) }
         }
         if badNames > 0 {
@@ -113,7 +115,9 @@ extension ELFFile {
                 badNames += 1
                 continue
             }
-            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self), count: strlen(name))
+            let start = UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self)
+            guard selection.mayKeep(nameAt: start) else { continue }
+            let bytes = UnsafeBufferPointer(start: start, count: strlen(name))
             guard !bytes.isEmpty, selection.keeps(bytes) else { continue }
             let text = String(decoding: bytes, as: UTF8.self)
             guard seen.insert(text).inserted else { continue }

@@ -19,6 +19,9 @@ public final class RuleSet: Sendable {
     private let swiftPathsByModule: [String: [(path: String, rule: Int)]]
     /// The modules of ``swiftPathsByModule``, sorted.
     private let swiftModules: [String]
+    /// By a name's first two bytes (`first << 8 | second`): whether
+    /// ``mayMatchSymbol(_:)`` may accept a name that starts with them.
+    private let symbolLeads: [Bool]
     /// The UTF-8 bytes of ``swiftModules``, for ``mayMatchSymbol(_:)``.
     private let swiftModuleBytes: [[UInt8]]
     /// Whether an exact name starts with the two bytes `first << 8 | second`:
@@ -106,6 +109,22 @@ public final class RuleSet: Sendable {
         self.swiftModules = swiftPaths.keys.sorted()
         self.swiftModuleBytes = swiftModules.map { Array($0.utf8) }
         self.cxxNames = cxxNames
+        var leads = Array(repeating: false, count: 1 << 16)
+        func lead(_ first: UInt8, _ second: UInt8?) {
+            if let second { leads[Int(first) << 8 | Int(second)] = true } else { (0...255).forEach { lead(first, $0) } }
+        }
+        for name in exact.keys { lead(name.utf8.first ?? 0, name.utf8.dropFirst().first ?? 0) }
+        for (_, prefix, _) in globs {
+            if let first = prefix.first { lead(first, prefix.dropFirst().first) } else { (0...255).forEach { lead($0, nil) } }
+        }
+        // SwiftDeclarationPath.mangledModule: every mangling starts `$`, `_$` or `_T`.
+        if !swiftPaths.isEmpty {
+            lead(UInt8(ascii: "$"), nil)
+            lead(UInt8(ascii: "_"), UInt8(ascii: "$"))
+            lead(UInt8(ascii: "_"), UInt8(ascii: "T"))
+        }
+        if !cxxNames.isEmpty { lead(UInt8(ascii: "_"), UInt8(ascii: "Z")) }
+        symbolLeads = leads
         self.strings = strings
         self.libraries = libraries
         self.objcNames = objcNames
@@ -188,6 +207,14 @@ public final class RuleSet: Sendable {
             return cxxNames.contains { fragment in fragment.fragment.withUnsafeBufferPointer { ByteSearch.contains(name, $0) } }
         }
         return false
+    }
+
+    /// Whether ``mayMatchSymbol(_:)`` may accept a name that starts with
+    /// the bytes `first` and `second` (`second` is 0 for a one-byte name):
+    /// `false` only when it accepts no such name. What a reader tests
+    /// before it measures a name.
+    public func mayMatchSymbol(startingWith first: UInt8, _ second: UInt8) -> Bool {
+        symbolLeads[Int(first) << 8 | Int(second)]
     }
 
     /// ``mayMatchSymbol(_:)`` for a name already a string.

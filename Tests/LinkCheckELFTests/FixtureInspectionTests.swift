@@ -90,6 +90,28 @@ import Testing
         #expect(throughSegment.imports.map(\.name) == ["_ITM_deregisterTMCloneTable", "_ITM_registerTMCloneTable"])
     }
 
+    /// A selection's leads (the first two bytes a kept name may start
+    /// with) are tested before a name is measured: with leads that agree
+    /// with the test, the same symbols; with leads that rule a kept name
+    /// out, it is not read at all. Real libraries: libc's `dl*` and
+    /// libstdc++'s `_ZNSt*` names, and a one-byte lead.
+    @Test func aSelectionsLeadsRuleNamesOutBeforeTheirTest() throws {
+        let keep: @Sendable (UnsafeBufferPointer<UInt8>) -> Bool = { $0.starts(with: "dl".utf8) || $0.starts(with: "_ZNSt".utf8) }
+        let leads = { (first: UInt8, second: UInt8) in
+            (first, second) == (UInt8(ascii: "d"), UInt8(ascii: "l")) || (first, second) == (UInt8(ascii: "_"), UInt8(ascii: "Z"))
+        }
+        let libc = "/usr/lib/x86_64-linux-gnu/libc.so.6"
+        for path in [libc, "/usr/lib/x86_64-linux-gnu/libstdc++.so.6"] {
+            let plain = try ELFReader.read(path: path, symbols: .only(keep))
+            let led = try ELFReader.read(path: path, symbols: .only(leads: leads, keep))
+            #expect(!plain.exports.isEmpty, "\(path)")
+            #expect(led.imports == plain.imports && led.exports == plain.exports && led.definitions == plain.definitions, "\(path)")
+        }
+        let withoutD = try ELFReader.read(path: libc, symbols: .only(leads: { first, _ in first != UInt8(ascii: "d") }, keep))
+        #expect(try ELFReader.read(path: libc, symbols: .only(keep)).exports.contains { $0.name == "dlopen" })
+        #expect(!withoutD.exports.contains { $0.name.hasPrefix("d") })
+    }
+
     /// The defined functions of `.symtab` that are local or hidden, as
     /// `readelf -s` lists them (the version script's `local: *` makes
     /// `hidden_helper` local).

@@ -66,6 +66,13 @@ import Testing
         #expect(demangler.demangledCount == 1)
     }
 
+    /// ``RuleSet/mayMatchSymbol(startingWith:_:)`` for `name`'s first two
+    /// bytes.
+    static func leadAllows(_ rules: RuleSet, _ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        return rules.mayMatchSymbol(startingWith: bytes.first ?? 0, bytes.count > 1 ? bytes[1] : 0)
+    }
+
     @Test func thePreFilterOnRawNamesRulesOutWhatNoMatcherCanMatch() {
         let rules = Self.ruleSet([
             .symbol("dlopen"), .glob("OBJC_CLASS_$_UI*"), .swift("UIKit.UIApplication.shared"), .cxx("ns::Widget::draw"),
@@ -74,7 +81,11 @@ import Testing
             Array(name.utf8).withUnsafeBufferPointer(rules.mayMatchSymbol)
         }
         for name in ["dlopen", "OBJC_CLASS_$_UIApplication", Self.sharedGetter, "_ZNK2ns6Widget4drawEi"] {
-            #expect(!rules.rules(matchingSymbol: name).isEmpty && mayMatch(name), "\(name)")
+            #expect(!rules.rules(matchingSymbol: name).isEmpty && mayMatch(name) && Self.leadAllows(rules, name), "\(name)")
+        }
+        // Ruled out by the first two bytes alone.
+        for name in ["", "printf", "_ITM_registerTMCloneTable", "OXYZ", "x"] {
+            #expect(!Self.leadAllows(rules, name), "\(name)")
         }
         for name in [
             "", "printf", "dlopen_ext", "dlsym", "OBJC_CLASS_$_NSObject", "$s10Foundation6BundleC4loadSbyF", "$sSS5countSivg",
@@ -111,6 +122,12 @@ import Testing
             #expect(mayMatch(name), "\(name) matches a rule")
         }
         #expect(matched >= 5, "libc's loader functions and Foundation's Bundle.load, NSClassFromString, …")
+        // The first two bytes never rule out a name the pre-filter passes;
+        // of C and C++ names (no Swift mangling), they rule out most.
+        let cNames = try names("/usr/lib/x86_64-linux-gnu/libc.so.6").union(names("/usr/lib/x86_64-linux-gnu/libstdc++.so.6"))
+        #expect(all.union(cNames).filter(mayMatch).isSubset(of: all.union(cNames).filter { Self.leadAllows(rules, $0) }))
+        let leadsPassed = cNames.filter { Self.leadAllows(rules, $0) }
+        #expect(leadsPassed.count * 10 < cNames.count, "\(leadsPassed.count) of \(cNames.count) names pass their first two bytes")
         let passed = others.filter(mayMatch)
         #expect(others.count > 20_000)
         #expect(passed.count * 100 < others.count, "\(passed.count) of \(others.count) names pass: \(passed.sorted().prefix(20))")
