@@ -146,12 +146,8 @@ public enum CheckRun {
     /// name (``ObjCByName/classLookUps``). (Call-site analysis reads the
     /// functions it needs from the file again.)
     static func symbolSelection(_ rules: RuleSet) -> SymbolSelection {
-        let named = Set(BuiltInRules.cLoaderFunctions.union(ObjCByName.classLookUps).map { name in
-            Array(name.utf8.prefix(2)).reduce(0) { $0 << 8 | Int($1) }
-        })
-        return .only(leads: { first, second in
-            rules.mayMatchSymbol(startingWith: first, second) || named.contains(Int(first) << 8 | Int(second))
-        }) { name in
+        let leads = rules.symbolLeads(including: BuiltInRules.cLoaderFunctions.union(ObjCByName.classLookUps))
+        return .only(leads: leads) { name in
             rules.mayMatchSymbol(name) || BuiltInRules.isLoaderFunction(name) || ObjCByName.isClassLookUp(name)
         }
     }

@@ -49,9 +49,8 @@ extension OwnFindings {
     /// calls are then the call sites, or a look-up function imported but
     /// never seen called. So call sites never give less than their absence.
     func objcByNameFindings() -> [Finding] {
-        guard rules.hasObjCMatchers, ObjCByName.looksUpClasses(image) else { return [] }
+        guard matches.looksUpClassesByName else { return [] }
         let lookUps = Set(image.imports.map(\.name)).intersection(ObjCByName.classLookUps).sorted()
-        guard !lookUps.isEmpty else { return [] }
         let names = rules.objcMethodNames
         let direct = Set(matches.objc.map(\.rule.id))
         func methods(classes: Set<String>, selectors: Set<String>) -> [(RuleMatch, ObjCName)] {

@@ -98,9 +98,11 @@ public struct Policy: Sendable, Equatable {
 
     /// `libFoo.so.1` → `Foo`, `libFoo.dylib` → `Foo`, `Foo.framework` →
     /// `Foo`; names without the decoration are unchanged. The decoration is
-    /// matched on the UTF-8 bytes: the first `.so` (when the name ends
-    /// there or a `.` follows), then `.dylib` and `.framework` at the end,
-    /// then `lib` at the start of a longer name.
+    /// matched on the UTF-8 bytes, as the loader reads file names: the
+    /// first `.so` (when the name ends there or a `.` follows), then
+    /// `.dylib` and `.framework` at the end, then `lib` at the start of a
+    /// longer name. (A combining mark after `lib` or `.so` does not hide
+    /// them, as it would in a comparison of characters.)
     public static func moduleName(of fileName: String) -> String {
         var name = fileName
         return name.withUTF8 { bytes in

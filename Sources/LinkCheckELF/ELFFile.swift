@@ -11,8 +11,8 @@ import Musl
 /// An open ELF file: a file descriptor and libelf's read-only descriptor of
 /// it (`elf_begin`, mapped or read as ``Access`` says). Closed on deinit.
 ///
-/// Readers open it through ``read(_:_:)``, which guards the mapping against
-/// the file changing while it is read.
+/// Readers open it through ``read(_:access:_:)``, which guards the read
+/// against the file changing meanwhile.
 ///
 /// Only this file and the per-concept readers beside it call libelf.
 package final class ELFFile {
@@ -26,6 +26,9 @@ package final class ELFFile {
     package private(set) var repair: String?
     /// `fstat(2)` right after `open(2)`.
     private var opened = stat()
+    /// Whether libelf maps the file (`ELF_C_READ_MMAP`) rather than reading
+    /// what it is asked for into memory of its own (``Access``).
+    private var isMapped = true
 
     /// The largest file read into memory to repair its header, in bytes.
     static let largestRepairedFile = 64 << 20
@@ -106,8 +109,11 @@ package final class ELFFile {
             if got < 0 { throw .unreadable(path: path, errno: code) }
             throw .notAnImage(path: path)
         }
-        let read = access == .readIfSmall && opened.st_size <= Self.largestReadFile
-        var elf = elf_begin(fd, read ? ELF_C_READ : ELF_C_READ_MMAP, nil)
+        // A file too short for an ELF header is mapped too: libelf then fails
+        // as it does for every such file (read, it gives an ELF_K_NONE).
+        isMapped = access == .mapped || opened.st_size > Self.largestReadFile
+            || opened.st_size < MemoryLayout<Elf64_Ehdr>.size
+        var elf = elf_begin(fd, isMapped ? ELF_C_READ_MMAP : ELF_C_READ, nil)
         if elf == nil {
             let reason = Self.lastError()
             if opened.st_size <= Self.largestRepairedFile,
@@ -292,7 +298,8 @@ package final class ELFFile {
     /// file, or translated or decompressed the section, into memory it
     /// allocated, the section is left alone, as is a section whose header
     /// says it is compressed (`SHF_COMPRESSED`: its data may be replaced).
-    /// Nothing for the repaired in-memory copy.
+    /// Nothing for the repaired in-memory copy, or a file libelf reads
+    /// rather than maps (``Access/readIfSmall``).
     package func discardPages(of sections: [Section]) {
         for section in sections { discardPages(of: section, upTo: .max) }
     }
@@ -300,7 +307,7 @@ package final class ELFFile {
     /// ``discardPages(of:)`` for the first `length` bytes of `section`'s
     /// data: the pages a pass in order over it has left behind.
     package func discardPages(of section: Section, upTo length: Int) {
-        guard copy == nil, section.type != UInt32(SHT_NOBITS), section.header.sh_flags & UInt64(SHF_COMPRESSED) == 0,
+        guard isMapped, copy == nil, section.type != UInt32(SHT_NOBITS), section.header.sh_flags & UInt64(SHF_COMPRESSED) == 0,
               let base = mappingBase
         else { return }
         let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))

@@ -15,7 +15,7 @@ public enum ELFReader {
     /// ``BinaryImage/imports``, ``BinaryImage/exports`` and
     /// ``BinaryImage/definitions`` (`.symtab`'s local functions): all of them by
     /// default; a check that needs only what rules may match passes the
-    /// others over (``SymbolSelection/only(_:)``), which is much cheaper.
+    /// others over (``SymbolSelection/only(leads:_:)``), which is much cheaper.
     ///
     /// Structures that are malformed but not essential (a version table, a
     /// string offset) become ``BinaryImage/warnings``; the image is still

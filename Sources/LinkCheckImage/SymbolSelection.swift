@@ -18,17 +18,16 @@ public struct SymbolSelection: Sendable {
     /// string table (UTF-8, without the terminating NUL), valid only during
     /// the call.
     ///
-    /// `leads(first, second)` says whether `keep` may accept a name that
-    /// starts with those two bytes (`second` is 0 for a one-byte name): it
-    /// must never say no where `keep` would say yes. It is asked once for
-    /// each pair, here; a reader asks ``mayKeep(nameAt:)`` before it
-    /// measures a name.
+    /// `leads`, when given, holds 65,536 flags, one for each pair of first
+    /// two bytes (`first << 8 | second`, `second` 0 for a one-byte name):
+    /// whether `keep` may accept a name that starts with them. It must
+    /// never say no where `keep` would say yes; a reader asks
+    /// ``mayKeep(nameAt:)`` before it measures a name. A table of any other
+    /// size is not used.
     public static func only(
-        leads: (_ first: UInt8, _ second: UInt8) -> Bool = { _, _ in true },
-        _ keep: @escaping @Sendable (UnsafeBufferPointer<UInt8>) -> Bool
+        leads: [Bool]? = nil, _ keep: @escaping @Sendable (UnsafeBufferPointer<UInt8>) -> Bool
     ) -> SymbolSelection {
-        let table = (0..<(1 << 16)).map { leads(UInt8($0 >> 8), UInt8($0 & 0xff)) }
-        return SymbolSelection(keep: keep, leads: table.allSatisfy { $0 } ? nil : table)
+        SymbolSelection(keep: keep, leads: leads?.count == 1 << 16 ? leads : nil)
     }
 
     public func keeps(_ name: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -21,6 +21,8 @@ public final class LiteralPatterns: Sendable, ExpressibleByArrayLiteral {
     /// and the byte before it.
     public let lookBehind: Int
 
+    /// The tables for `texts`, the literals to look for (UTF-8; one with a
+    /// NUL in it is never found).
     public init(_ texts: [String]) {
         self.texts = texts
         wanted = texts.map { Array($0.utf8) }
@@ -42,6 +44,7 @@ public final class LiteralPatterns: Sendable, ExpressibleByArrayLiteral {
         lookBehind = (wanted.map(\.count).max() ?? 0) + 1
     }
 
+    /// ``init(_:)`` for the literals listed.
     public convenience init(arrayLiteral texts: String...) {
         self.init(texts)
     }

@@ -19,7 +19,7 @@ public final class RuleSet: Sendable {
     private let swiftPathsByModule: [String: [(path: String, rule: Int)]]
     /// The modules of ``swiftPathsByModule``, sorted.
     private let swiftModules: [String]
-    /// By a name's first two bytes (`first << 8 | second`): whether
+    /// By a name's first two bytes (``leadKey(_:)``): whether
     /// ``mayMatchSymbol(_:)`` may accept a name that starts with them.
     private let symbolLeads: [Bool]
     /// The UTF-8 bytes of ``swiftModules``, for ``mayMatchSymbol(_:)``.
@@ -113,7 +113,7 @@ public final class RuleSet: Sendable {
         func lead(_ first: UInt8, _ second: UInt8?) {
             if let second { leads[Int(first) << 8 | Int(second)] = true } else { (0...255).forEach { lead(first, $0) } }
         }
-        for name in exact.keys { lead(name.utf8.first ?? 0, name.utf8.dropFirst().first ?? 0) }
+        for name in exact.keys { leads[Self.leadKey(name)] = true }
         for (_, prefix, _) in globs {
             if let first = prefix.first { lead(first, prefix.dropFirst().first) } else { (0...255).forEach { lead($0, nil) } }
         }
@@ -209,12 +209,22 @@ public final class RuleSet: Sendable {
         return false
     }
 
-    /// Whether ``mayMatchSymbol(_:)`` may accept a name that starts with
-    /// the bytes `first` and `second` (`second` is 0 for a one-byte name):
-    /// `false` only when it accepts no such name. What a reader tests
-    /// before it measures a name.
-    public func mayMatchSymbol(startingWith first: UInt8, _ second: UInt8) -> Bool {
-        symbolLeads[Int(first) << 8 | Int(second)]
+    /// By a name's first two bytes (``leadKey(_:)``), 65,536 flags: whether
+    /// ``mayMatchSymbol(_:)`` may accept a name that starts with them, or
+    /// one of `names` does. `false` only where neither does: what a reader
+    /// tests before it measures a name (`SymbolSelection.only(leads:_:)`).
+    public func symbolLeads(including names: some Sequence<String>) -> [Bool] {
+        var leads = symbolLeads
+        for name in names { leads[Self.leadKey(name)] = true }
+        return leads
+    }
+
+    /// `first << 8 | second` for the first two bytes of `name`'s UTF-8; 0
+    /// stands for a byte a shorter name does not have.
+    public static func leadKey(_ name: String) -> Int {
+        var bytes = name.utf8.makeIterator()
+        let first = bytes.next() ?? 0
+        return Int(first) << 8 | Int(bytes.next() ?? 0)
     }
 
     /// ``mayMatchSymbol(_:)`` for a name already a string.

@@ -34,6 +34,9 @@ import Testing
     @Test(arguments: [
         ("libFoo.so", "Foo"), ("libc.so.6", "c"), ("libFoo.dylib", "Foo"), ("libz.1.dylib", "z.1"), ("Foo.framework", "Foo"),
         ("lib", "lib"), ("lib.so", "lib"), ("libx.sox", "x.sox"), ("libé.so.1", "é"), ("so", "so"), ("", ""),
+        // Bytes, not characters: a combining mark does not hide `lib` or `.so`.
+        ("lib\u{301}x.so", "\u{301}x"), ("libfoo\u{600}.dylib", "foo\u{600}"), ("libfoo.so.\u{301}", "foo"),
+        ("lib.so\u{301}x.so", ".so\u{301}x.so"),
     ])
     func moduleNames(fileName: String, module: String) {
         #expect(Policy.moduleName(of: fileName) == module)

@@ -47,6 +47,19 @@ import Testing
         #expect(try workspace.leftOver().isEmpty)
     }
 
+    /// The archive is unpacked while the rule packs load: a pack that
+    /// cannot be read ends the run (exit 2, naming it) and the unpacked
+    /// files are removed all the same.
+    @Test func aBrokenRulePackEndsTheRunAndLeavesNothingBehind() throws {
+        let workspace = try Workspace()
+        try Data("{ \"format\": ".utf8).write(to: workspace.directory.path("broken.json"))
+        let output = try workspace.linkcheck(["check", "Shop.ipa", "--rules", "broken.json"])
+        #expect(output.status == 2, "\(output.standardOutput)\(output.standardError)")
+        #expect(output.standardError.contains("broken.json"), "\(output.standardError)")
+        #expect(output.standardOutput.isEmpty)
+        #expect(try workspace.leftOver().isEmpty)
+    }
+
     /// `inspect` reads an .ipa's binaries and names each by its entry, in
     /// text and in JSON, and leaves nothing behind.
     @Test func inspectNamesAnIPAsBinariesByTheirEntries() throws {

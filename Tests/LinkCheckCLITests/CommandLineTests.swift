@@ -35,6 +35,25 @@ import Testing
         #expect(output.standardOutput.isEmpty)
     }
 
+    /// A library that defines `dlsym` interposes the loader (INTP001) with
+    /// any rule packs: the C loader functions are kept whatever the packs'
+    /// symbols start with (the test pack's one starts with `k`).
+    @Test(arguments: [["--no-call-sites"], []])
+    func aLoaderInterpositionIsFoundWithPacksThatNameNoLoader(mode: [String]) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let library = try Fixtures.compile(
+            "hook.c", code: "void *dlsym(void *handle, const char *name) { (void)handle; (void)name; return 0; }\n",
+            to: directory.path("libhook.so"))
+        let pack = directory.path("kit.rules.json")
+        try Data("""
+            {"format": 1, "name": "kit", "version": "1", "rules": [{"id": "TST001", "api": "kit_open", "category": "unavailable-api",
+             "severity": "error", "match": [{"symbol": "kit_open"}], "message": "m", "fixit": "f", "source": "test"}]}
+            """.utf8).write(to: pack)
+        let output = try Command.linkcheck(["check", "--no-default-rules", "--rules", pack.path] + mode + [library.path])
+        #expect(output.status == 0, "\(output.standardOutput)\(output.standardError)")
+        #expect(output.standardOutput.contains("\(library.path): warning: [INTP001] defines 'dlsym'"), "\(output.standardOutput)")
+    }
+
     @Test func unknownOptionNamesItself() throws {
         let output = try Command.linkcheck(["check", "--bogus", "x"])
         #expect(output.standardError == "linkcheck: error: unknown option '--bogus' for 'linkcheck check' (see 'linkcheck check --help')\n")

@@ -42,4 +42,23 @@ import Testing
         }
         #expect(try !Self.mappedPaths().contains(large.resolvingSymlinksInPath().path), "unmapped once closed")
     }
+
+    /// A file cut inside its ELF header is the same error read or mapped:
+    /// libelf's read mode would take it for an ELF_K_NONE, so it is mapped.
+    @Test(arguments: [20, 40, 63])
+    func aFileCutInsideItsHeaderIsTheSameErrorEitherWay(length: Int) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let library = try Fixtures.compile("callsites.c", to: directory.path("libfull.so"))
+        let cut = directory.path("libcut.so")
+        try Data(try Data(contentsOf: library).prefix(length)).write(to: cut)
+        func error(_ access: ELFFile.Access) -> String {
+            do {
+                return try ELFFile.read(cut.path, access: access) { file throws(InspectionError) in "read: \(try file.header())" }
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(error(.readIfSmall) == error(.mapped))
+        #expect(error(.mapped).contains("ELF header"), "\(error(.mapped))")
+    }
 }

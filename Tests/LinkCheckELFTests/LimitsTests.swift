@@ -1,7 +1,7 @@
 import CMappedFileGuard
 import Foundation
 import LinkCheckCodeIndex
-import LinkCheckELF
+@testable import LinkCheckELF
 import LinkCheckImage
 import LinkCheckInspection
 import LinkCheckTestSupport
@@ -87,7 +87,9 @@ import Testing
 
     @Test func aFileRewrittenInPlaceWhileItIsScannedIsAnErrorNotACrash() throws {
         // `cp` over a file, or a linker writing its output in place, first
-        // truncates it: pages the inspector has mapped vanish under it.
+        // truncates it: what inspection reads with pread ends early, and
+        // pages a reader has mapped vanish under it (the inspection of a
+        // large file, and code analysis, map it).
         let directory = try Fixtures.temporaryDirectory()
         let source = (0..<3_000).map { "int f\($0)(int x) { return x * \($0) + dlopen_count(); }" }.joined(separator: "\n")
         let library = try Fixtures.compile("big.c", code: "int dlopen_count(void);\n" + source, to: directory.path("libbig.so"))
@@ -124,6 +126,14 @@ import Testing
                 #expect(image.exports.count == 3_000 || !image.warnings.isEmpty)
                 return image.warnings.isEmpty
             }
+            record("inspect mapped") { () throws(InspectionError) in
+                try ELFFile.read(library.path, access: .mapped) { file throws(InspectionError) in
+                    var warnings: [String] = []
+                    let exports = file.symbolTable(sections: try file.sections(), selection: .all, warnings: &warnings).exports
+                    // Pages that vanished read as zeros; the read then throws.
+                    return exports.count == 3_000
+                }
+            }
             record("call sites") { () throws(InspectionError) in
                 let count = try CallSiteAnalyzer.analyze(path: library.path)?.functions.count ?? 0
                 #expect(count == functions || count == 0)
@@ -132,6 +142,7 @@ import Testing
         }
         print("rewritten in place while scanned: \(outcomes.sorted { $0.key < $1.key })")
         #expect(outcomes["inspect changed", default: 0] > 0)
+        #expect(outcomes["inspect mapped changed", default: 0] > 0)
         #expect(outcomes["call sites changed", default: 0] > 0)
     }
 

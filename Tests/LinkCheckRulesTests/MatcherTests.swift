@@ -66,11 +66,11 @@ import Testing
         #expect(demangler.demangledCount == 1)
     }
 
-    /// ``RuleSet/mayMatchSymbol(startingWith:_:)`` for `name`'s first two
-    /// bytes.
+    /// ``RuleSet/symbolLeads(including:)``'s flag for `name`'s first two
+    /// bytes (0 for a byte a short name does not have).
     static func leadAllows(_ rules: RuleSet, _ name: String) -> Bool {
         let bytes = Array(name.utf8)
-        return rules.mayMatchSymbol(startingWith: bytes.first ?? 0, bytes.count > 1 ? bytes[1] : 0)
+        return rules.symbolLeads(including: [])[Int(bytes.first ?? 0) << 8 | Int(bytes.count > 1 ? bytes[1] : 0)]
     }
 
     @Test func thePreFilterOnRawNamesRulesOutWhatNoMatcherCanMatch() {
@@ -83,10 +83,12 @@ import Testing
         for name in ["dlopen", "OBJC_CLASS_$_UIApplication", Self.sharedGetter, "_ZNK2ns6Widget4drawEi"] {
             #expect(!rules.rules(matchingSymbol: name).isEmpty && mayMatch(name) && Self.leadAllows(rules, name), "\(name)")
         }
-        // Ruled out by the first two bytes alone.
+        // Ruled out by the first two bytes alone, unless named.
         for name in ["", "printf", "_ITM_registerTMCloneTable", "OXYZ", "x"] {
             #expect(!Self.leadAllows(rules, name), "\(name)")
         }
+        let named = rules.symbolLeads(including: ["printf", "x"])
+        #expect(named[RuleSet.leadKey("pr")] && named[RuleSet.leadKey("x")] && !named[RuleSet.leadKey("xy")])
         for name in [
             "", "printf", "dlopen_ext", "dlsym", "OBJC_CLASS_$_NSObject", "$s10Foundation6BundleC4loadSbyF", "$sSS5countSivg",
             "_ZN2ns3BoxIiE3putEi", "_ZN2ns6Widget7drawAllEv",
