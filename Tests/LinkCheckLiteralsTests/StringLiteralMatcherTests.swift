@@ -22,10 +22,12 @@ import Testing
     }
 
     /// Patterns with four last bytes (the scan rules out the others a block
-    /// at a time), and with nine (more than it tests a block at a time).
+    /// at a time), with ten (more than it tests a block at a time), and
+    /// with six, `:` the fifth in order (the block's second four compares).
     static let patternSets = [
         ["openURL:", "sharedApplication", "TRUEPREDICATE", "supportsAlternateIcons"],
         ["openURL:", "sharedApplication", "TRUEPREDICATE", "supportsAlternateIcons", "a1", "b2", "c3", "d4", "e5", "f6"],
+        ["openURL:", "sharedApplication", "a1", "b2", "c3", "d4"],
     ]
 
     @Test(arguments: patternSets.indices)
