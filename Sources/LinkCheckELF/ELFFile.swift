@@ -46,7 +46,9 @@ package final class ELFFile {
         /// mapped, so nothing is unmapped at the end: unmapping pages that
         /// were touched while another thread of the process runs interrupts
         /// that thread's CPU to flush its TLB. A larger file is mapped
-        /// (``mapped``): its symbol tables would be copied whole.
+        /// (``mapped``): its symbol tables would be copied whole. So is a
+        /// file too short for an ELF header, which libelf would otherwise
+        /// take for `ELF_K_NONE` (a different error than when mapped).
         case readIfSmall
     }
 
