@@ -117,11 +117,9 @@ public final class RuleSet: Sendable {
         for (_, prefix, _) in globs {
             if let first = prefix.first { lead(first, prefix.dropFirst().first) } else { (0...255).forEach { lead($0, nil) } }
         }
-        // SwiftDeclarationPath.mangledModule: every mangling starts `$`, `_$` or `_T`.
+        // A Swift path matches only a name that starts with a mangling prefix.
         if !swiftPaths.isEmpty {
-            lead(UInt8(ascii: "$"), nil)
-            lead(UInt8(ascii: "_"), UInt8(ascii: "$"))
-            lead(UInt8(ascii: "_"), UInt8(ascii: "T"))
+            for prefix in SwiftDeclarationPath.manglingPrefixes { leads[Self.leadKey(prefix)] = true }
         }
         if !cxxNames.isEmpty { lead(UInt8(ascii: "_"), UInt8(ascii: "Z")) }
         symbolLeads = leads
