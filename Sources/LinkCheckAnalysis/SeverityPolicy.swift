@@ -28,8 +28,12 @@ struct SeverityPolicy: Sendable {
         var extensionsReaching = Array(repeating: [Int](), count: images.count)
         var appsReaching = Array(repeating: [Int](), count: images.count)
         // Roles travel along what an image links and what it loads at run
-        // time (dlopen): code only the app loads is app-only.
-        let next = graph.edges.indices.map { graph.edges[$0] + (graph.loads[$0] ?? []).compactMap(\.target) }
+        // time (dlopen): code only the app loads is app-only. A process
+        // loads a fat file, taking the slice of its architecture: whoever
+        // reaches one slice reaches the file, every slice of it.
+        let next = graph.edges.indices.map {
+            graph.edges[$0] + (graph.loads[$0] ?? []).compactMap(\.target) + graph.otherSlices[$0]
+        }
         for (index, assigned) in roles.enumerated() where assigned.role != .framework {
             for reached in LinkGraph.reachable(from: index, over: next) {
                 if assigned.role == .extension {
