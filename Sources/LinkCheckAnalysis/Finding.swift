@@ -102,6 +102,10 @@ public struct Finding: Sendable, Equatable {
     /// and wherever it propagates, and, like a lifted marking, not counted
     /// as a use of an API unavailable in extensions.
     public var unconfirmed = false
+    /// The finding is about the whole fat file its image is a slice of (the
+    /// slices it has, `ARCH001`; those no process loads, `ARCH004`), not
+    /// about that slice: reports name the file, and its message the slices.
+    public var aboutFile = false
 
     /// Whether the finding counts as a use of an API unavailable in
     /// extensions (for verdicts, the linker's flag and loading an unsafe

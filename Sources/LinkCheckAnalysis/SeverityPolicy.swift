@@ -19,6 +19,9 @@ struct SeverityPolicy: Sendable {
     /// given) links or loads image `i`, directly or not: then image `i`
     /// has to be safe too, even when the app also links it.
     let orphanReaches: [Bool]
+    /// The slices of fat files that no process of their app loads: not
+    /// checked as code that must be extension-safe.
+    let unloadable: UnloadableSlices
 
     /// - Parameter names: `names[i]`: image `i`'s ``Policy/names(of:)``.
     init(images: [BinaryImage], names: [Set<String>], policy: Policy, graph: LinkGraph) {
@@ -52,6 +55,7 @@ struct SeverityPolicy: Sendable {
             }
         }
         self.orphanReaches = orphanReaches
+        unloadable = UnloadableSlices(images: images, bundles: policy.bundles)
     }
 
     /// Whether a containing app links or loads image `index`.
@@ -61,6 +65,7 @@ struct SeverityPolicy: Sendable {
     /// why it differs from the rule's.
     func severity(of rule: Rule, on index: Int) -> (Severity, String) {
         guard rule.category.makesUnsafe else { return (rule.severity, "") }
+        if unloadable.contains(index) { return (.note, " (no process of the app loads this slice)") }
         switch roles[index].role {
         case .app:
             return (.note, " (allowed: the containing app may use it)")
@@ -87,9 +92,11 @@ struct SeverityPolicy: Sendable {
 
     /// Whether image `index` has to be extension-safe: an extension, a
     /// framework an extension links or loads, and any framework that is not
-    /// the containing app's alone (every framework when no roles are given).
+    /// the containing app's alone (every framework when no roles are given);
+    /// never a slice no process of the app loads (``UnloadableSlices``).
     func mustBeExtensionSafe(_ index: Int) -> Bool {
-        switch roles[index].role {
+        if unloadable.contains(index) { return false }
+        return switch roles[index].role {
         case .app: false
         case .extension: true
         case .framework: !isAppOnly(index)
