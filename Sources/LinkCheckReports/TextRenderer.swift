@@ -25,8 +25,10 @@ public struct TextRenderer {
 
     public func render(_ report: Report) -> String {
         var lines = report.bundles.map { Self.oneLine($0.line) }
-        for finding in report.findings {
-            lines.append("\(Self.oneLine(finding.image)): \(label(finding.severity)) [\(finding.rule)] \(Self.oneLine(finding.message + Self.location(finding)))")
+        // One line per finding, whatever the slices of a fat file that hold it.
+        for group in FileGrouping(report).findings {
+            let finding = group.lead
+            lines.append("\(Self.oneLine(group.place)): \(label(finding.severity)) [\(finding.rule)] \(Self.oneLine(finding.message + Self.location(finding)))")
         }
         for error in report.errors {
             lines.append(Self.errorLine(error, label: label(.error)))
@@ -50,13 +52,17 @@ public struct TextRenderer {
 
     /// `linkcheck: 9 images (1 incomplete), 3 errors, 1 warning, 5 notes; 2
     /// files skipped, 0 files failed`, then `, 3 links not followed` and
-    /// `; 4 findings in the baseline` when there are any.
+    /// `; 4 findings in the baseline` when there are any. A fat file counts
+    /// as one image, and a finding as one whatever the slices that hold it
+    /// (``FileGrouping``).
     public static func summary(_ report: Report) -> String {
-        let incomplete = report.count(.incomplete)
+        let grouping = FileGrouping(report)
+        let incomplete = grouping.files.count { $0.image.verdict == .incomplete }
         let links = report.skipped(.link).count
-        return "linkcheck: \(count(report.images.count, "image"))\(incomplete > 0 ? " (\(incomplete) incomplete)" : ""), "
-            + "\(count(report.count(.error), "error")), \(count(report.count(.warning), "warning")), "
-            + "\(count(report.count(.note), "note")); "
+        let findings = { (severity: Severity) in grouping.findings.count { $0.severity == severity } }
+        return "linkcheck: \(count(grouping.files.count, "image"))\(incomplete > 0 ? " (\(incomplete) incomplete)" : ""), "
+            + "\(count(findings(.error), "error")), \(count(findings(.warning), "warning")), "
+            + "\(count(findings(.note), "note")); "
             + "\(count(report.skipped(.file).count, "file")) skipped, \(count(report.errors.count, "file")) failed"
             + (links == 0 ? "" : ", \(count(links, "link")) not followed")
             + (report.baselined.isEmpty ? "" : "; \(count(report.baselined.count, "finding")) in the baseline")
