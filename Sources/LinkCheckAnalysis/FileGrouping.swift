@@ -56,6 +56,15 @@ public struct FileGrouping: Sendable {
     public var findings: [FindingGroup]
     /// The file of each image, by image name (``ImageReport/name``).
     public var fileOfImage: [String: String]
+    /// The index in ``findings`` of each group, by its key.
+    private var groupIndex: [Key: Int] = [:]
+
+    /// What makes findings one: the file, rule, kind, symbol and chain
+    /// (its images taken as files), whatever the slice.
+    private struct Key: Hashable {
+        var file, rule, kind, symbol: String
+        var chain, chainFiles: [String]
+    }
 
     /// The order a file's verdict is taken from its slices' (the first
     /// found): a slice no process loads counts only when no slice is loaded.
@@ -94,17 +103,11 @@ public struct FileGrouping: Sendable {
             image.baselineKey = identity.description
             return File(image: image, slices: slices, architectures: slices.compactMap(\.identity.slice).sorted())
         }
-        struct Key: Hashable {
-            var file, rule, kind, symbol: String
-            var chain, chainFiles: [String]
-        }
         var groups: [Key: FindingGroup] = [:]
         var keys: [Key] = []
         for finding in report.findings {
             let file = fileName(finding.image)
-            let key = Key(
-                file: file, rule: finding.rule, kind: finding.kind.rawValue, symbol: finding.symbol ?? "", chain: finding.chain,
-                chainFiles: finding.chainImages.map(fileName))
+            let key = Self.key(of: finding, files: fileOfImage)
             if groups[key] == nil {
                 keys.append(key)
                 groups[key] = FindingGroup(findings: [], file: file, slices: [])
@@ -113,7 +116,7 @@ public struct FileGrouping: Sendable {
         }
         let slicesOfImage = Dictionary(
             report.images.compactMap { image in image.identity.slice.map { (image.name, $0) } }, uniquingKeysWith: { first, _ in first })
-        findings = keys.map { key in
+        let sorted = keys.map { key in
             var group = groups[key]!
             group.findings.sort { (slicesOfImage[$0.image] ?? "") < (slicesOfImage[$1.image] ?? "") }
             if !group.findings.contains(where: \.aboutFile) {
@@ -124,7 +127,20 @@ public struct FileGrouping: Sendable {
             let (left, right) = (lhs.element.lead, rhs.element.lead)
             return (lhs.element.file, left.rule, left.symbol ?? "", left.chain.joined(separator: "\u{1}"), lhs.offset)
                 < (rhs.element.file, right.rule, right.symbol ?? "", right.chain.joined(separator: "\u{1}"), rhs.offset)
-        }.map(\.element)
+        }
+        findings = sorted.map(\.element)
+        groupIndex = Dictionary(uniqueKeysWithValues: sorted.enumerated().map { (keys[$1.offset], $0) })
+    }
+
+    private static func key(of finding: Finding, files: [String: String]) -> Key {
+        let file = { (name: String) in files[name] ?? name }
+        return Key(file: file(finding.image), rule: finding.rule, kind: finding.kind.rawValue, symbol: finding.symbol ?? "",
+                   chain: finding.chain, chainFiles: finding.chainImages.map(file))
+    }
+
+    /// The group `finding` (one of the report's) is in.
+    public func group(of finding: Finding) -> FindingGroup? {
+        groupIndex[Self.key(of: finding, files: fileOfImage)].map { findings[$0] }
     }
 
     /// The file of the image named `name`, or `name` when it is no

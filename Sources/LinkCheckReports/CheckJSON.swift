@@ -27,6 +27,7 @@ public enum CheckJSON {
         var rulePacks: [Pack]
         var summary: Summary
         var images: [Image]
+        var files: [FileEntry]
         var findings: [FindingEntry]
         var errors: [FileError]
         var skipped: [Skipped]
@@ -44,13 +45,38 @@ public enum CheckJSON {
                 foldersPassedOver: report.skipped(.folder).count, linksNotFollowed: report.skipped(.link).count,
                 incomplete: report.count(.incomplete), baselined: report.baselined.count, exitStatus: Int(report.exitStatus))
             images = report.images.map(Image.init)
-            findings = report.findings.map(FindingEntry.init)
+            let grouping = FileGrouping(report)
+            files = grouping.files.filter { !$0.architectures.isEmpty }.map(FileEntry.init)
+            findings = report.findings.map { finding in
+                var entry = FindingEntry(finding)
+                if let group = grouping.group(of: finding), group.file != finding.image {
+                    entry.file = group.file
+                    entry.slices = group.slices.isEmpty ? nil : group.slices
+                }
+                return entry
+            }
             errors = report.errors.map { FileError(path: $0.path, message: TextRenderer.reason($0)) }
             skipped = report.skipped.map { Skipped(path: $0.path, reason: $0.reason, kind: $0.kind.rawValue) }
             notices = report.notices
             remarks = report.remarks
             bundles = report.bundles.map(BundleEntry.init)
             graph = Graph(report)
+        }
+    }
+
+    /// A fat file, one image to a reader (``FileGrouping/File``): its
+    /// slices (images) and the file's verdict.
+    struct FileEntry: Encodable {
+        var name, verdict, role: String
+        var slices: [String]
+        var images: [String]
+
+        init(_ file: FileGrouping.File) {
+            name = file.name
+            verdict = file.image.verdict.rawValue
+            role = file.image.role.rawValue
+            slices = file.architectures
+            images = file.slices.map(\.name)
         }
     }
 
@@ -181,6 +207,8 @@ public enum CheckJSON {
         var external: Bool
         var loads: [Load]
         var callSites: String
+        /// For a slice of a fat file: the file (``ImageIdentity/file``).
+        var file: String?
         // ELF
         var soname: String?
         var symbolTable: String?
@@ -219,6 +247,7 @@ public enum CheckJSON {
             external = image.external
             loads = image.loads.map(Load.init)
             callSites = image.callSites.rawValue
+            file = image.identity.slice == nil ? nil : image.identity.file.description
             switch image.facts {
             case .elf(let facts):
                 soname = image.declaredName
@@ -303,6 +332,12 @@ public enum CheckJSON {
     struct FindingEntry: Encodable {
         var rule, severity, category, kind, image, message: String
         var symbol, demangled, fixit, source: String?
+        /// For a finding on a slice of a fat file: the file, and the slices
+        /// the same finding (rule, kind, symbol, chain) holds in, which
+        /// reports show as one (``FileGrouping/FindingGroup``); no slices
+        /// for a finding about the whole file.
+        var file: String?
+        var slices: [String]?
         var chain: [String]?
         var callSites: [CallSiteEntry]?
         var path: [String]?
