@@ -13,7 +13,7 @@ public struct FileGrouping: Sendable {
         /// slice order, that a process of the app may load) named after the
         /// file, with the file's verdict, everyone who reaches one of its
         /// slices and the files its slices link and load. A thin file's
-        /// image as it is.
+        /// image with the files it links and loads and is reached by.
         public var image: ImageReport
         /// The slices' reports, in slice order (the image alone for a thin
         /// file).
@@ -84,13 +84,8 @@ public struct FileGrouping: Sendable {
         let fileName = { (name: String) in fileOfImage[name] ?? name }
         files = order.map { identity in
             let slices = byFile[identity]!.sorted { $0.identity < $1.identity }
-            guard slices.count > 1 || slices[0].identity.slice != nil else {
-                return File(image: slices[0], slices: slices, architectures: [])
-            }
             var image = slices.first { $0.verdict != .notLoaded } ?? slices[0]
-            image.name = identity.description
-            image.identity = identity
-            image.verdict = Self.verdictOrder.first { verdict in slices.contains { $0.verdict == verdict } } ?? image.verdict
+            // What it links, loads and is reached by, as files.
             image.reachedBy = Array(Set(slices.flatMap(\.reachedBy).map(fileName))).sorted()
             image.links = Self.unique(slices.flatMap(\.links).map(fileName))
             image.loads = Self.unique(slices.flatMap(\.loads).map { load in
@@ -98,9 +93,16 @@ public struct FileGrouping: Sendable {
                 load.image = load.image.map(fileName)
                 return load
             })
+            guard slices.count > 1 || slices[0].identity.slice != nil else {
+                return File(image: image, slices: slices, architectures: [])
+            }
+            image.name = identity.description
+            image.identity = identity
+            image.verdict = Self.verdictOrder.first { verdict in slices.contains { $0.verdict == verdict } } ?? image.verdict
             image.provides = Array(Set(slices.flatMap(\.provides))).sorted()
             image.external = slices.allSatisfy(\.external)
             image.baselineKey = identity.description
+            image.slices = slices.compactMap(\.identity.slice).sorted()
             return File(image: image, slices: slices, architectures: slices.compactMap(\.identity.slice).sorted())
         }
         var groups: [Key: FindingGroup] = [:]
@@ -146,6 +148,24 @@ public struct FileGrouping: Sendable {
     /// The file of the image named `name`, or `name` when it is no
     /// reported image.
     public func file(of name: String) -> String { fileOfImage[name] ?? name }
+
+    /// `report` as a reader takes it, for the renderers that draw files
+    /// rather than slices (the HTML report, the DOT graph): one image per
+    /// file (``File/image``), one finding per group (its lead, on the file,
+    /// its chain through files, with the slices that hold it in
+    /// ``Finding/slices``). Everything else as in `report`.
+    public func collapsed(_ report: Report) -> Report {
+        var collapsed = report
+        collapsed.images = files.map(\.image)
+        collapsed.findings = findings.map { group in
+            var finding = group.lead
+            finding.image = group.file
+            finding.chainImages = finding.chainImages.map(file(of:))
+            finding.slices = group.slices
+            return finding
+        }
+        return collapsed
+    }
 
     /// `PATH (arm64, armv7, i386, x86_64)`: a file and the slices something
     /// holds in; the path alone when `slices` is empty.

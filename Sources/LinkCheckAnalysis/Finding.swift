@@ -106,6 +106,10 @@ public struct Finding: Sendable, Equatable {
     /// slices it has, `ARCH001`; those no process loads, `ARCH004`), not
     /// about that slice: reports name the file, and its message the slices.
     public var aboutFile = false
+    /// For a finding that stands for the same finding in several slices of
+    /// a fat file (``FileGrouping/collapsed(_:)``): the architectures of
+    /// those slices, sorted; empty otherwise.
+    public var slices: [String] = []
 
     /// Whether the finding counts as a use of an API unavailable in
     /// extensions (for verdicts, the linker's flag and loading an unsafe

@@ -68,7 +68,9 @@ struct HTMLAnswer {
         var quiet: [String] = []
         if !extensions.isEmpty {
             loud = extensions.map { line($0) }
-            let reachedByNone = group.filter { $0.role == .framework && $0.reachedBy.isEmpty && $0.verdict != .extensionSafe }
+            let reachedByNone = group.filter {
+                $0.role == .framework && $0.reachedBy.isEmpty && $0.verdict != .extensionSafe && $0.verdict != .notLoaded
+            }
             loud += reachedByNone.map { line($0, note: "linked or loaded by neither an extension nor the app, so it must be extension-safe") }
             let linked = group.filter { image in image.role == .framework && image.reachedBy.contains { images[$0]?.role == .extension } }
             if !linked.isEmpty {
