@@ -36,6 +36,13 @@ import Testing
                 #expect(slice.reachedBy == (name == "SVProgressHUD" ? [photos, share] : [photos]), "\(slice.name)")
             }
         }
+        // Every slice looks for its libraries where dyld would for the
+        // app: `@rpath` through the app's LC_RPATH too, not only its own.
+        let swiftCore = report.findings.filter { $0.rule == "LINK001" && $0.symbol == "@rpath/libswiftCore.dylib" }
+        #expect(swiftCore.count == 4)
+        let frameworks = app.appendingPathComponent("Frameworks").path
+        #expect(swiftCore.allSatisfy { $0.message.contains("(searched: \(frameworks), \(frameworks)/Cartography.framework/Frameworks)") },
+                "\(swiftCore.map(\.message))")
     }
 
     /// The slices no process of an iOS 15.0 app loads are named, once per
