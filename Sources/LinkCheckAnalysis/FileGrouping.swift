@@ -56,14 +56,18 @@ public struct FileGrouping: Sendable {
     public var findings: [FindingGroup]
     /// The file of each image, by image name (``ImageReport/name``).
     public var fileOfImage: [String: String]
-    /// The index in ``findings`` of each group, by its key.
-    private var groupIndex: [Key: Int] = [:]
+    /// `groupOfFinding[i]`: the index in ``findings`` of the group of the
+    /// report's finding `i`.
+    private var groupOfFinding: [Int] = []
 
     /// What makes findings one: the file, rule, kind, symbol and chain
-    /// (its images taken as files), whatever the slice.
+    /// (its images taken as files), whatever the slice; and which of the
+    /// image's findings with these it is (the second `INSP001` of one slice
+    /// goes with the second of another, never with the first of its own).
     private struct Key: Hashable {
         var file, rule, kind, symbol: String
         var chain, chainFiles: [String]
+        var ordinal = 0
     }
 
     /// The order a file's verdict is taken from its slices' (the first
@@ -107,9 +111,15 @@ public struct FileGrouping: Sendable {
         }
         var groups: [Key: FindingGroup] = [:]
         var keys: [Key] = []
+        var keyOfFinding: [Key] = []
+        var seen: [[String]: Int] = [:]
         for finding in report.findings {
             let file = fileName(finding.image)
-            let key = Self.key(of: finding, files: fileOfImage)
+            var key = Self.key(of: finding, files: fileOfImage)
+            let occurrence = [finding.image, key.rule, key.kind, key.symbol] + key.chain + ["\u{1}"] + key.chainFiles
+            key.ordinal = seen[occurrence, default: 0]
+            seen[occurrence] = key.ordinal + 1
+            keyOfFinding.append(key)
             if groups[key] == nil {
                 keys.append(key)
                 groups[key] = FindingGroup(findings: [], file: file, slices: [])
@@ -131,7 +141,8 @@ public struct FileGrouping: Sendable {
                 < (rhs.element.file, right.rule, right.symbol ?? "", right.chain.joined(separator: "\u{1}"), rhs.offset)
         }
         findings = sorted.map(\.element)
-        groupIndex = Dictionary(uniqueKeysWithValues: sorted.enumerated().map { (keys[$1.offset], $0) })
+        let positions = Dictionary(uniqueKeysWithValues: sorted.enumerated().map { (keys[$1.offset], $0) })
+        groupOfFinding = keyOfFinding.map { positions[$0]! }
     }
 
     private static func key(of finding: Finding, files: [String: String]) -> Key {
@@ -140,9 +151,9 @@ public struct FileGrouping: Sendable {
                    chain: finding.chain, chainFiles: finding.chainImages.map(file))
     }
 
-    /// The group `finding` (one of the report's) is in.
-    public func group(of finding: Finding) -> FindingGroup? {
-        groupIndex[Self.key(of: finding, files: fileOfImage)].map { findings[$0] }
+    /// The group of the report's finding at `index` (in ``Report/findings``).
+    public func group(ofFindingAt index: Int) -> FindingGroup {
+        findings[groupOfFinding[index]]
     }
 
     /// The file of the image named `name`, or `name` when it is no

@@ -47,9 +47,10 @@ public enum CheckJSON {
             images = report.images.map(Image.init)
             let grouping = FileGrouping(report)
             files = grouping.files.filter { !$0.architectures.isEmpty }.map(FileEntry.init)
-            findings = report.findings.map { finding in
+            findings = report.findings.enumerated().map { index, finding in
                 var entry = FindingEntry(finding)
-                if let group = grouping.group(of: finding), group.file != finding.image {
+                let group = grouping.group(ofFindingAt: index)
+                if group.file != finding.image {
                     entry.file = group.file
                     entry.slices = group.slices.isEmpty ? nil : group.slices
                 }
