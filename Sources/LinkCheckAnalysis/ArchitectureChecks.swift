@@ -52,11 +52,14 @@ struct ArchitectureChecks {
         for (module, members) in modules {
             let present = Set(members.map { images[$0].architecture.family })
             let shown = Set(members.map { images[$0].architecture.name })
-            let first = members.map { images[$0].name }.min()!
+            let first = members.min { images[$0].identity < images[$1].identity }!
             for required in policy.requiredArchitectures where !present.contains(required) {
-                findings.append(Finding(
-                    builtIn: BuiltInRules.missingArchitecture, kind: .architecture, image: first, symbol: required,
-                    detail: "\(module) is not built for \(required) (built for: \(shown.sorted().joined(separator: ", ")))"))
+                var finding = Finding(
+                    builtIn: BuiltInRules.missingArchitecture, kind: .architecture, image: images[first].name, symbol: required,
+                    detail: "\(module) is not built for \(required) (built for: \(shown.sorted().joined(separator: ", ")))")
+                // About the module, whose slices the message names.
+                finding.aboutFile = images[first].identity.slice != nil
+                findings.append(finding)
             }
         }
         return findings
