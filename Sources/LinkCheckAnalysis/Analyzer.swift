@@ -179,7 +179,8 @@ public struct Analyzer: Sendable {
         let image = images[index]
         var report = ImageReport(
             image: image, role: severity.roles[index],
-            verdict: severity.unloadable.contains(index) ? .notLoaded : Verdicts.verdict(findings: findings, appOnly: severity.isAppOnly(index)),
+            verdict: severity.unloadable.contains(index) && !findings.contains { $0.severity == .error }
+                ? .notLoaded : Verdicts.verdict(findings: findings, appOnly: severity.isAppOnly(index)),
             links: graph.edges[index].filter(reported.contains).map { images[$0].name },
             provides: Array(Set(findings.filter { $0.kind == .providedSymbol }.map(\.rule))).sorted(),
             external: index >= graph.scannedCount)

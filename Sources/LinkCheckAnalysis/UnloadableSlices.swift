@@ -91,9 +91,11 @@ struct UnloadableSlices: Sendable {
 
     /// `finding` as it stands on image `index`: on a slice no process of
     /// the app loads, a note (a completeness finding, `INSP001` or
-    /// `LINK002`, a warning: what could not be read is still said).
+    /// `LINK002`, a warning: what could not be read is still said); a
+    /// finding about the whole file (``Finding/aboutFile``: no 64-bit
+    /// slice) keeps its severity.
     func capped(_ finding: Finding, on index: Int?) -> Finding {
-        guard let index, contains(index) else { return finding }
+        guard let index, contains(index), !finding.aboutFile else { return finding }
         var capped = finding
         capped.severity = min(finding.severity, BuiltInRules.isCompleteness(finding.rule) ? .warning : .note)
         return capped

@@ -102,6 +102,34 @@ import Testing
         #expect(sharedApplication.place == svProgressHUD + " (arm64, armv7, i386, x86_64)")
     }
 
+    /// A fat framework left with only its 32-bit slices (armv7 and i386,
+    /// taken out with `llvm-lipo -thin`) has no slice any process of the app loads,
+    /// yet the file's own problem stays an error: it has no 64-bit slice
+    /// (`ARCH001`), and the extension that links it finds no slice for it
+    /// (`ARCH003`).
+    @Test func aFileWithoutA64BitSliceStaysAnError() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let app = directory.path("Photos.app")
+        try FileManager.default.copyItem(at: try MachOFixtures.realShapedApp(), to: app)
+        let svProgressHUD = Self.framework("SVProgressHUD", in: app)
+        try FileManager.default.removeItem(atPath: svProgressHUD)
+        let original = MachOFixtures.corpusFrameworks["SVProgressHUD"]!.appendingPathComponent("SVProgressHUD").path
+        let thin = try ["armv7", "i386"].map { arch in
+            try Command.run("/usr/lib/llvm-14/bin/llvm-lipo", [original, "-thin", arch, "-output", directory.path(arch).path])
+            return directory.path(arch)
+        }
+        try MachOFixtures.fat(thin, to: URL(fileURLWithPath: svProgressHUD))
+
+        let report = try Self.check(app)
+        let arch = report.findings.filter { $0.image.hasPrefix(svProgressHUD) && $0.rule.hasPrefix("ARCH") }
+        #expect(arch.map { "\($0.rule) \($0.severity)" } == ["ARCH001 error", "ARCH004 note"])
+        #expect(arch.first?.message.hasPrefix("this file has no 64-bit slice (armv7, i386): ") == true)
+        #expect(arch.last?.message.hasPrefix("slice i386 is for the simulator and armv7 is 32-bit: no process of this iOS 15.0 app loads them: ") == true)
+        #expect(FileGrouping(report).files.first { $0.name == svProgressHUD }?.image.verdict == .unsafe)
+        let share = app.appendingPathComponent("PlugIns/Share.appex/Share").path
+        #expect(report.findings.contains { $0.image == share && $0.rule == "ARCH003" && $0.severity == .error })
+    }
+
     /// In an app whose minimum OS still runs on 32-bit devices (iOS 10.0),
     /// the armv7 slice is loaded and checked: unsafe like arm64; only the
     /// simulator slices are named.
