@@ -105,18 +105,19 @@ public struct FileGrouping: Sendable {
             image.verdict = Self.verdictOrder.first { verdict in slices.contains { $0.verdict == verdict } } ?? image.verdict
             image.provides = Array(Set(slices.flatMap(\.provides))).sorted()
             image.external = slices.allSatisfy(\.external)
-            image.baselineKey = identity.description
             image.slices = slices.compactMap(\.identity.slice).sorted()
             return File(image: image, slices: slices, architectures: slices.compactMap(\.identity.slice).sorted())
         }
         var groups: [Key: FindingGroup] = [:]
         var keys: [Key] = []
         var keyOfFinding: [Key] = []
-        var seen: [[String]: Int] = [:]
+        var seen: [Key: Int] = [:]
         for finding in report.findings {
             let file = fileName(finding.image)
             var key = Self.key(of: finding, files: fileOfImage)
-            let occurrence = [finding.image, key.rule, key.kind, key.symbol] + key.chain + ["\u{1}"] + key.chainFiles
+            // The same key on the image itself: how many came before.
+            var occurrence = key
+            occurrence.file = finding.image
             key.ordinal = seen[occurrence, default: 0]
             seen[occurrence] = key.ordinal + 1
             keyOfFinding.append(key)
