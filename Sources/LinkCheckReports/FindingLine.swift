@@ -35,11 +35,17 @@ struct FindingLine {
         let rule = report.rules[finding.rule]
         let origin = answer.origin(of: finding)
         let action = answer.action(of: finding)
-        var what = finding.detail(rule: rule) + calls(finding)
+        let detail = finding.detail(rule: rule)
+        var what = detail + calls(finding, unlessNamedIn: detail)
         var usesAPI = false
         if let object = action.object, !finding.unconfirmed {
             usesAPI = true
-            what = "\(action.verb) " + ((origin ?? finding).kind == .stringLiteral ? "\"\(object)\"" : object)
+            let shown = switch (origin ?? finding).kind {
+            case .stringLiteral: "\"\(object)\""
+            case .staticCall: "\(object) (a copy linked into \(origin == nil ? "this image" : "it"))"
+            default: object
+            }
+            what = "\(action.verb) \(shown)"
             // A copy names the images on the way; its origin's own line
             // names the calls.
             if origin != nil, finding.chain.count > 2 {
@@ -59,14 +65,18 @@ struct FindingLine {
     /// The code that makes the finding: ` from A → B → C`, the call path
     /// from an exported function to the calling function, or the calling
     /// function alone; then how many other functions call too (` and 1
-    /// more caller`). Empty without call sites.
-    func calls(_ finding: Finding) -> String {
+    /// more caller`). Empty without call sites, and when the calling
+    /// function alone would be said and `words` name it already
+    /// (`pluginhost_load_decoder calls dlopen without a run-time OS version
+    /// check`).
+    func calls(_ finding: Finding, unlessNamedIn words: String = "") -> String {
         let callers = finding.callSites.map { site in
             site.function == nil ? "code at 0x\(String(site.address, radix: 16)) that no symbol covers" : site.label
         }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         guard let first = callers.first else { return "" }
         let functions = finding.path.count > 1 ? Array(finding.path.dropLast()) : [first]
         let others = callers.count { $0 != functions.last }
+        if functions.count == 1, others == 0, words.contains(first) { return "" }
         return " from " + functions.joined(separator: " → ") + (others > 0 ? " and \(TextRenderer.count(others, "more caller"))" : "")
     }
 }
