@@ -18,6 +18,11 @@ public struct ReportAnswer: Sendable {
     /// One image's verdict and why.
     public struct Line: Sendable {
         public var image: ImageReport
+        /// What the image is, for an extension: `share extension`, or
+        /// `extension` without a type; `nil` for any other image.
+        public var kind: String? {
+            image.role == .extension ? image.extensionType.map { "\($0) extension" } ?? "extension" : nil
+        }
         /// Why the image is answered for, when it is not an extension or an
         /// image without roles (`linked or loaded by neither an extension
         /// nor the app, so it must be extension-safe`).

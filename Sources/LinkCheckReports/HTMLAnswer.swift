@@ -87,7 +87,7 @@ struct HTMLAnswer {
     func line(_ line: ReportAnswer.Line) -> String {
         let image = line.image
         let who = "<strong>\(escapeHTML(labels[image.name]))</strong>"
-            + (image.role == .extension ? " (\(escapeHTML(image.extensionType.map { "\($0) extension" } ?? "extension")))" : "")
+            + (line.kind.map { " (\(escapeHTML($0)))" } ?? "")
             + (line.note.map { " <span class=\"muted\">(\(escapeHTML($0)))</span>" } ?? "")
         let verdict = "<span class=\"verdict \(image.verdict.rawValue)\">\(image.verdict.rawValue)</span>"
         let causes = line.causes.map(sentence)

@@ -111,7 +111,7 @@ public struct TextRenderer {
     static func verdictLine(_ line: ReportAnswer.Line, label: String) -> String {
         let image = line.image
         let who = label
-            + (image.role == .extension ? " (\(image.extensionType.map { "\($0) extension" } ?? "extension"))" : "")
+            + (line.kind.map { " (\($0))" } ?? "")
             + (line.note.map { " (\($0))" } ?? "")
         guard let first = line.causes.first else { return "\(who): \(image.verdict.rawValue) — \(line.safeText)" }
         let more = line.causes.count > 1 ? "; \(count(line.causes.count - 1, "more cause"))" : ""
