@@ -44,7 +44,8 @@ public enum CheckJSON {
                 foldersPassedOver: report.skipped(.folder).count, linksNotFollowed: report.skipped(.link).count,
                 incomplete: report.count(.incomplete), baselined: report.baselined.count, exitStatus: Int(report.exitStatus))
             images = report.images.map(Image.init)
-            findings = report.findings.map(FindingEntry.init)
+            let lines = FindingLine(report)
+            findings = report.findings.map { FindingEntry($0, text: lines.text($0)) }
             errors = report.errors.map { FileError(path: $0.path, message: TextRenderer.reason($0)) }
             skipped = report.skipped.map { Skipped(path: $0.path, reason: $0.reason, kind: $0.kind.rawValue) }
             notices = report.notices
@@ -302,12 +303,16 @@ public enum CheckJSON {
 
     struct FindingEntry: Encodable {
         var rule, severity, category, kind, image, message: String
+        /// The finding as the text output's line gives it after the
+        /// severity (``FindingLine/text(_:)``).
+        var text: String
         var symbol, demangled, fixit, source: String?
         var chain: [String]?
         var callSites: [CallSiteEntry]?
         var path: [String]?
 
-        init(_ finding: Finding) {
+        init(_ finding: Finding, text: String) {
+            self.text = text
             rule = finding.rule
             severity = finding.severity.rawValue
             category = finding.category.rawValue
