@@ -172,12 +172,14 @@ struct LinkCheckPlugin: CommandPlugin {
     }
 
     /// Emits one SwiftPM diagnostic per finding and notice; returns the
-    /// number of error findings.
+    /// number of error findings. A finding's diagnostic is the line
+    /// `linkcheck check` prints for it (the JSON document's `text`: what,
+    /// the call path, why), after the image's file name.
     static func diagnose(_ report: [String: Any]) -> Int {
         var errors = 0
         for finding in report["findings"] as? [[String: Any]] ?? [] {
             let image = (finding["image"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } ?? "?"
-            let text = "\(image): [\(finding["rule"] as? String ?? "?")] \(finding["message"] as? String ?? "")"
+            let text = "\(image): \(finding["text"] as? String ?? "?")"
             switch finding["severity"] as? String {
             case "error":
                 errors += 1

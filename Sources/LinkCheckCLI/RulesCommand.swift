@@ -3,7 +3,7 @@ import LinkCheckAnalysis
 import LinkCheckReports
 import LinkCheckRules
 
-/// `linkcheck rules list|validate`
+/// `linkcheck rules list|explain|validate|extract`
 enum RulesCommand {
     static let listSpec = CommandSpec(
         name: "rules list",
@@ -13,6 +13,12 @@ enum RulesCommand {
             .rules, .noDefaultRules,
             .init(name: "examples", value: nil, help: "Also print each rule's examples: the sources that trigger it and those that do not."),
         ])
+
+    static let explainSpec = CommandSpec(
+        name: "rules explain",
+        summary: "Explain rules by id: what each finds, why it matters, how to fix it and where it comes from (the notes a check's text output ends with).",
+        positionals: "ID…",
+        options: [.rules, .noDefaultRules])
 
     static let validateSpec = CommandSpec(
         name: "rules validate",
@@ -37,26 +43,28 @@ enum RulesCommand {
     static let usage = """
         OVERVIEW: Work with rule packs.
 
-        USAGE: linkcheck rules <list|validate|extract> [OPTIONS]
+        USAGE: linkcheck rules <list|explain|validate|extract> [OPTIONS]
 
         SUBCOMMANDS:
           list       Print the rules.
+          explain    Explain rules by id (AEX001, FLAG002, …).
           validate   Check rule-pack files.
           extract    Make a rule pack from Swift symbol graphs' extension-unavailable annotations.
 
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        guard let sub = arguments.first else { throw UsageError("'linkcheck rules' needs a subcommand: list, validate or extract") }
+        guard let sub = arguments.first else { throw UsageError("'linkcheck rules' needs a subcommand: list, explain, validate or extract") }
         let rest = Array(arguments.dropFirst())
         switch sub {
         case "list": return try list(rest)
+        case "explain": return try explain(rest)
         case "validate": return try validate(rest)
         case "extract": return try extract(rest)
         case "-h", "--help", "help":
             write(usage)
             return 0
-        default: throw UsageError("unknown subcommand 'rules \(sub)' (list, validate or extract)")
+        default: throw UsageError("unknown subcommand 'rules \(sub)' (list, explain, validate or extract)")
         }
     }
 
@@ -73,6 +81,45 @@ enum RulesCommand {
             failure.lines.forEach { printError($0) }
             return 2
         }
+    }
+
+    /// Prints each rule named (by id, in any case) among the loaded packs'
+    /// and the built-in ones, in the order given. Exit status 0, or 2 when
+    /// an id names no rule (the others are still explained): the error
+    /// suggests the closest ids.
+    static func explain(_ arguments: [String]) throws -> Int32 {
+        let parsed = try explainSpec.parse(arguments)
+        guard !parsed.positionals.isEmpty else { throw UsageError("'linkcheck rules explain' needs at least one rule ID") }
+        switch RuleLoading.load(extraPacks: parsed.all("rules"), includeDefaults: !parsed.has("no-default-rules")) {
+        case .success(let loaded):
+            let rules = loaded.rules + BuiltInRules.all
+            var status: Int32 = 0
+            for id in parsed.positionals {
+                if let rule = rules.first(where: { $0.id == id }) ?? rules.first(where: { $0.id.uppercased() == id.uppercased() }) {
+                    write(RuleExplanation.text(rule))
+                } else {
+                    let suggestion = NameSuggestions.question(suggestedIDs(for: id, among: rules.map(\.id)))
+                    printError("linkcheck: error: no rule has the id '\(id)'\(suggestion.map { " (\($0))" } ?? "")")
+                    status = 2
+                }
+            }
+            return status
+        case .failure(let failure):
+            failure.lines.forEach { printError($0) }
+            return 2
+        }
+    }
+
+    /// The ids to suggest for `id`, which names no rule: the one with the
+    /// same letters and number (`AEX1`, `aex0001` → `AEX001`), else the
+    /// closest by spelling (``NameSuggestions``), at most five.
+    static func suggestedIDs(for id: String, among ids: [String]) -> [String] {
+        func parts(_ text: String) -> (String, Int)? {
+            let letters = text.prefix { $0.isLetter }.uppercased()
+            return Int(text.dropFirst(letters.count)).map { (letters, $0) }
+        }
+        if let typed = parts(id), let same = ids.first(where: { parts($0).map { $0 == typed } ?? false }) { return [same] }
+        return Array(NameSuggestions.closest(to: id, among: ids).prefix(5))
     }
 
     /// Exit status 0 when the pack was written (even empty), 2 when a

@@ -15,7 +15,7 @@ let overview = """
       check      Check images against the rule packs, roles and architectures.
       inspect    Show what linkcheck reads from ELF and Mach-O files.
       graph      Print the link graph (Graphviz DOT or JSON).
-      rules      List, validate or extract rule packs.
+      rules      List, explain, validate or extract rules.
 
     OPTIONS:
       --version  Print the version.

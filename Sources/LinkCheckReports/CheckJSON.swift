@@ -47,8 +47,9 @@ public enum CheckJSON {
             images = report.images.map(Image.init)
             let grouping = FileGrouping(report)
             files = grouping.files.filter { !$0.architectures.isEmpty }.map(FileEntry.init)
+            let lines = FindingLine(report)
             findings = report.findings.enumerated().map { index, finding in
-                var entry = FindingEntry(finding)
+                var entry = FindingEntry(finding, text: lines.text(finding))
                 let group = grouping.group(ofFindingAt: index)
                 if group.file != finding.image {
                     entry.file = group.file
@@ -332,6 +333,9 @@ public enum CheckJSON {
 
     struct FindingEntry: Encodable {
         var rule, severity, category, kind, image, message: String
+        /// The finding as the text output's line gives it after the
+        /// severity (``FindingLine/text(_:)``).
+        var text: String
         var symbol, demangled, fixit, source: String?
         /// For a finding on a slice of a fat file: the file, and the slices
         /// the same finding (rule, kind, symbol, chain) holds in, which
@@ -343,7 +347,8 @@ public enum CheckJSON {
         var callSites: [CallSiteEntry]?
         var path: [String]?
 
-        init(_ finding: Finding) {
+        init(_ finding: Finding, text: String) {
+            self.text = text
             rule = finding.rule
             severity = finding.severity.rawValue
             category = finding.category.rawValue

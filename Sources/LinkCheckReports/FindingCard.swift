@@ -32,10 +32,11 @@ struct FindingCard {
     /// The fragment identifier: the rule and the image's label
     /// (``ImageLabels``: `AEX001-libShareKit.so`), made unique.
     var id: String
-    /// How many extensions the problem affects: those that link or load
-    /// the image (``ImageReport/reachedBy``), or are it.
+    /// How many extensions the problem affects
+    /// (``ProblemReach/extensions(_:)``).
     var extensionsAffected: Int
-    /// How many images have it, this one included.
+    /// How many images have it, this one included
+    /// (``ProblemReach/images(_:)``).
     var imagesAffected: Int
 
     var severity: Severity { findings.map(\.severity).max() ?? .note }
@@ -81,20 +82,18 @@ struct FindingCard {
         }
         let rolesGiven = report.images.contains { $0.role != .framework }
         let labels = ImageLabels(report.images)
+        let reach = ProblemReach(report)
         var ids = Set<String>()
         var cards = order.map { key -> FindingCard in
             let findings = own[key]!
             let copies = reached[key] ?? []
             let image = images[key.image]
             let isExtension = { (name: String) in images[name]?.role == .extension }
-            let affectedImages = Set([key.image] + copies.map(\.image))
-            // The extensions that run the image's code, whether or not the
-            // finding travels (a review risk does not).
-            let extensions = Set((image?.reachedBy ?? []) + affectedImages).filter(isExtension)
+            let problem = ProblemReach.Key(image: key.image, rule: key.rule)
             var card = FindingCard(
                 image: key.image, rule: key.rule, findings: findings, reached: copies, group: .main,
                 id: uniqueID(key.rule + "-" + fragment(labels[key.image]), in: &ids),
-                extensionsAffected: extensions.count, imagesAffected: affectedImages.count)
+                extensionsAffected: reach.extensions(problem).count, imagesAffected: reach.images(problem).count)
             if findings.allSatisfy({ $0.severity == .note }) {
                 if findings.allSatisfy({ $0.kind == .providedSymbol }) {
                     card.group = .provided

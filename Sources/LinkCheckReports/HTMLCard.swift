@@ -102,7 +102,7 @@ struct HTMLCard {
             let sites = finding.callSites.map { site in
                 "<code title=\"\(escapeHTML(site.function ?? ""))\">\(escapeHTML(site.label))</code> at <code>0x\(String(site.address, radix: 16))</code>"
             }
-            var calls = "<br><span class=\"label\">Called from</span> " + HTMLAnswer.list(Array(sites.prefix(Self.shown)))
+            var calls = "<br><span class=\"label\">Called from</span> " + FindingAction.list(Array(sites.prefix(Self.shown)))
             if sites.count > Self.shown {
                 calls = "<br><span class=\"label\">Called from</span> " + sites.prefix(Self.shown).joined(separator: ", ")
                     + " <details class=\"more inline\"><summary>and \(sites.count - Self.shown) more</summary>\(sites.dropFirst(Self.shown).joined(separator: ", "))</details>"

@@ -5,11 +5,19 @@ import LinkCheckRules
 
 /// Renders a ``Report`` as compiler-style diagnostics: first what each
 /// bundle among the inputs holds (``BundleSummary/line``: `Photos.app: 1
-/// app, 1 extension (PhotosShare, share), 6 embedded frameworks`), then one
-/// line per finding (`PATH: SEVERITY: [RULE-ID] MESSAGE`, as clang and
-/// swiftc print them, so editors and Xcode pick them up), then one line per
-/// file that could not be inspected, per notice, what was passed over, and
-/// a summary line.
+/// app, 1 extension (PhotosShare, share), 6 embedded frameworks`), then the
+/// answer (``ReportAnswer``), one verdict line per extension (and per
+/// image that is not extension-safe without roles): `PhotosShare.appex
+/// (share extension): unsafe — SyncKit.framework links Uploader.framework,
+/// which calls +[UIApplication sharedApplication] from present_login; 1
+/// more cause`; then one short line per finding (``FindingLine``: `PATH:
+/// SEVERITY: [RULE-ID] WHAT FROM WHY`, as clang and swiftc print them, so
+/// editors and Xcode pick them up), one line per file that could not be
+/// inspected, per notice, what was passed over, each cited rule's
+/// explanation and fix-it once (`note: [AEX001] …; fix: …`), and a summary
+/// line. A fat file is one image (``FileGrouping/collapsed(_:)``): one
+/// verdict line, and one line per finding with the slices that hold it
+/// (`…/SVProgressHUD (arm64, armv7, i386, x86_64): error: [AEX001] …`).
 public struct TextRenderer {
     /// Colour the severities with ANSI escapes (only for a terminal, and
     /// never when `NO_COLOR` is set: the caller decides).
@@ -24,11 +32,16 @@ public struct TextRenderer {
     }
 
     public func render(_ report: Report) -> String {
+        let report = FileGrouping(report).collapsed(report)
         var lines = report.bundles.map { Self.oneLine($0.line) }
-        // One line per finding, whatever the slices of a fat file that hold it.
-        for group in FileGrouping(report).findings {
-            let finding = group.lead
-            lines.append("\(Self.oneLine(group.place)): \(label(finding.severity)) [\(finding.rule)] \(Self.oneLine(finding.message + Self.location(finding)))")
+        let answer = ReportAnswer(report)
+        let labels = ImageLabels(report.images)
+        for group in answer.groups {
+            lines += answer.lines(for: group.images).map { Self.oneLine(Self.verdictLine($0, label: labels[$0.image.name])) }
+        }
+        let findingLines = FindingLine(report, answer: answer)
+        for finding in report.findings {
+            lines.append("\(findingLines.place(finding)): \(label(finding.severity)) \(findingLines.text(finding))")
         }
         for error in report.errors {
             lines.append(Self.errorLine(error, label: label(.error)))
@@ -40,6 +53,7 @@ public struct TextRenderer {
             lines.append("linkcheck: \(label(.note)) \(remark)")
         }
         lines += passedOver(report.skipped, failing: true)
+        lines += ruleNotes(report)
         lines.append(Self.summary(report))
         return lines.joined(separator: "\n") + "\n"
     }
@@ -52,17 +66,16 @@ public struct TextRenderer {
 
     /// `linkcheck: 9 images (1 incomplete), 3 errors, 1 warning, 5 notes; 2
     /// files skipped, 0 files failed`, then `, 3 links not followed` and
-    /// `; 4 findings in the baseline` when there are any. A fat file counts
-    /// as one image, and a finding as one whatever the slices that hold it
-    /// (``FileGrouping``).
+    /// `; 4 findings in the baseline` when there are any. Of a collapsed
+    /// report (``FileGrouping/collapsed(_:)``), as the text and HTML
+    /// outputs give it, a fat file counts as one image and a finding as
+    /// one, whatever the slices that hold it.
     public static func summary(_ report: Report) -> String {
-        let grouping = FileGrouping(report)
-        let incomplete = grouping.files.count { $0.image.verdict == .incomplete }
+        let incomplete = report.count(.incomplete)
         let links = report.skipped(.link).count
-        let findings = { (severity: Severity) in grouping.findings.count { $0.severity == severity } }
-        return "linkcheck: \(count(grouping.files.count, "image"))\(incomplete > 0 ? " (\(incomplete) incomplete)" : ""), "
-            + "\(count(findings(.error), "error")), \(count(findings(.warning), "warning")), "
-            + "\(count(findings(.note), "note")); "
+        return "linkcheck: \(count(report.images.count, "image"))\(incomplete > 0 ? " (\(incomplete) incomplete)" : ""), "
+            + "\(count(report.count(.error), "error")), \(count(report.count(.warning), "warning")), "
+            + "\(count(report.count(.note), "note")); "
             + "\(count(report.skipped(.file).count, "file")) skipped, \(count(report.errors.count, "file")) failed"
             + (links == 0 ? "" : ", \(count(links, "link")) not followed")
             + (report.baselined.isEmpty ? "" : "; \(count(report.baselined.count, "finding")) in the baseline")
@@ -95,20 +108,37 @@ public struct TextRenderer {
         return lines
     }
 
-    /// Where the finding's calls are: ` [called from F at 0x… and N more;
-    /// path: A → B → API]`, or for a transitive finding the path inside the
-    /// image that uses the API: ` [in libShareKit.so: A → B → API]`.
-    static func location(_ finding: Finding) -> String {
-        if finding.kind == .transitive {
-            guard finding.path.count > 1, finding.chain.count >= 2 else { return "" }
-            return " [in \(finding.chain[finding.chain.count - 2]): \(finding.path.joined(separator: " → "))]"
+    /// An answer's line: `PhotosShare.appex (share extension): unsafe —
+    /// SyncKit.framework links Uploader.framework, which calls
+    /// +[UIApplication sharedApplication] from present_login; 1 more
+    /// cause`, or for an image without causes what it is safe of. `label`
+    /// is the image's (``ImageLabels``); the verdict is
+    /// ``Verdict``'s raw value.
+    static func verdictLine(_ line: ReportAnswer.Line, label: String) -> String {
+        let image = line.image
+        let who = label
+            + (line.kind.map { " (\($0))" } ?? "")
+            + (line.note.map { " (\($0))" } ?? "")
+        guard let first = line.causes.first else { return "\(who): \(image.verdict.rawValue) — \(line.safeText)" }
+        let more = line.causes.count > 1 ? "; \(count(line.causes.count - 1, "more cause"))" : ""
+        return "\(who): \(image.verdict.rawValue) — \(first.sentence())\(more)"
+    }
+
+    /// Each rule the findings cite, once, in id order, with its
+    /// explanation and fix-it, as clang's notes follow its diagnostics:
+    /// `note: [AEX001] UIApplication.shared is unavailable in app
+    /// extensions, because …; fix: …`.
+    func ruleNotes(_ report: Report) -> [String] {
+        Set(report.findings.map(\.rule)).sorted().compactMap { id in
+            report.rules[id].map { "\(label(.note)) \(Self.oneLine(Self.explanation($0)))" }
         }
-        guard let first = finding.callSites.first else { return "" }
-        let address = "0x" + String(first.address, radix: 16)
-        let caller = first.function == nil ? "code at \(address) that no symbol covers" : "\(first.label) at \(address)"
-        let more = finding.callSites.count > 1 ? " and \(finding.callSites.count - 1) more" : ""
-        let path = finding.path.count > 1 ? "; path: \(finding.path.joined(separator: " → "))" : ""
-        return " [called from \(caller)\(more)\(path)]"
+    }
+
+    /// `[AEX001] MESSAGE; fix: FIXIT`: a rule's explanation on one line
+    /// (the message without its final full stop).
+    public static func explanation(_ rule: Rule) -> String {
+        let message = rule.message.hasSuffix(".") ? String(rule.message.dropLast()) : rule.message
+        return "[\(rule.id)] \(message); fix: \(rule.fixit)"
     }
 
     /// A diagnostic kept on one line: control characters in paths or names

@@ -8,9 +8,16 @@ import Testing
 
 /// The text and JSON renderers on a report built in code.
 @Suite struct RendererTests {
+    static let rules = [
+        Rule(id: "AEX001", api: "UIApplication.shared", category: .unavailableAPI, severity: .error, matchers: [],
+             message: "bad.", fixit: "Do y.", source: "UIApplication.h"),
+        Rule(id: "LOAD001", api: "dlopen", category: .conditionalLoading, severity: .note, matchers: [],
+             message: "review.", fixit: "Keep it behind a version check.", source: "dlfcn.h"),
+    ]
     static let report = Report(
         inputs: ["lib"],
         rulePacks: [RulePackSummary(name: "p", version: "1", path: "Rules/p.json")],
+        rules: Dictionary(uniqueKeysWithValues: rules.map { ($0.id, $0) }),
         images: [ImageReport(
             image: TestImages.elf("lib/libA.so", soname: "libA.so", needs: ["libc.so.6"]),
             role: AssignedRole(role: .framework, extensionType: nil), verdict: .unsafe, links: [], provides: [], external: false)],
@@ -26,11 +33,17 @@ import Testing
         skipped: [SkippedEntry(path: "lib/README", reason: "not an ELF or Mach-O file")],
         notices: [])
 
-    @Test func textIsOneClangStyleLinePerFindingThenASummary() {
+    /// The answer (an image without roles that is unsafe, and why), one
+    /// short clang-style line per finding, each rule's explanation once,
+    /// then the summary.
+    @Test func textIsTheAnswerThenOneClangStyleLinePerFindingThenTheRulesThenASummary() {
         #expect(TextRenderer().render(Self.report) == """
-            lib/libA.so: error: [AEX001] imports 'x': bad.
-            lib/libA.so: note: [LOAD001] imports 'dlopen': review.
+            libA.so: unsafe — it imports static UIKit.UIApplication.shared.getter : UIKit.UIApplication
+            lib/libA.so: error: [AEX001] imports static UIKit.UIApplication.shared.getter : UIKit.UIApplication
+            lib/libA.so: note: [LOAD001] imports dlopen
             lib/bad.so: error: cannot inspect: malformed ELF: ELF header: invalid ELF file data
+            note: [AEX001] bad; fix: Do y.
+            note: [LOAD001] review; fix: Keep it behind a version check.
             linkcheck: 1 image, 1 error, 0 warnings, 1 note; 1 file skipped, 1 file failed
 
             """)
@@ -139,7 +152,7 @@ import Testing
                                image: "lib/odd\nname.so", symbol: "dlopen", message: "imports 'dlopen': review.")],
             errors: [], skipped: [], notices: [])
         let lines = TextRenderer().render(report).split(separator: "\n")
-        #expect(lines.first == "lib/odd\\u{a}name.so: note: [LOAD001] imports 'dlopen': review.")
+        #expect(lines.first == "lib/odd\\u{a}name.so: note: [LOAD001] imports dlopen")
         #expect(lines.count == 2)
     }
 }

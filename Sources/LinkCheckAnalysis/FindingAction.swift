@@ -1,0 +1,75 @@
+import LinkCheckRules
+
+/// What a finding's image does, in a few words: a verb, what it acts on and
+/// the functions that do it (`calls` `+[UIApplication sharedApplication]`
+/// from `present_login`). The answer's causes (``Cause``) and the text
+/// output's finding lines say a finding so, leaving the rule's explanation
+/// to the rule.
+public struct FindingAction: Sendable, Equatable {
+    /// `calls`, `imports`, `references`, `calls by name`, `holds the
+    /// string`, `links`, `loads`; for a finding of another kind, its own
+    /// words (``Finding/detail(rule:)``).
+    public var verb: String
+    /// The API, string or library acted on; `nil` when ``verb`` says it all.
+    public var object: String?
+    /// The calling functions (``FindingCallSite/label``), each once, in
+    /// call-site order.
+    public var callers: [String]
+
+    /// What `finding` (an image's own) does; `api` is the API as a
+    /// transitive finding's chain names it, `rule` the finding's rule.
+    public init(_ finding: Finding, rule: Rule?, api: String? = nil) {
+        let name = api ?? finding.api ?? finding.demangled ?? finding.symbol ?? rule?.api ?? finding.rule
+        callers = finding.callSites.map(\.label).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        switch finding.kind {
+        case .importedSymbol, .staticCall:
+            (verb, object) = (callers.isEmpty ? "imports" : "calls", name)
+        case .objcReference:
+            (verb, object) = (callers.isEmpty ? "references" : "calls", name)
+        case .objcByName:
+            (verb, object) = ("calls by name", name)
+        case .stringLiteral:
+            (verb, object) = ("holds the string", finding.symbol ?? name)
+            callers = []
+        case .neededLibrary:
+            (verb, object) = ("links", finding.symbol ?? name)
+            callers = []
+        case .loadedLibrary:
+            (verb, object) = ("loads", finding.symbol ?? name)
+        default:
+            (verb, object) = (finding.detail(rule: rule), nil)
+            callers = []
+        }
+    }
+
+    /// The first calling function, and how many more there are (`f and 2
+    /// more`); `nil` without call sites.
+    public var from: String? {
+        callers.first.map { callers.count > 1 ? "\($0) and \(callers.count - 1) more" : $0 }
+    }
+
+    /// `a`, `a and b`, `a, b and c`.
+    public static func list(_ items: [String]) -> String {
+        guard items.count > 1 else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " and " + items.last!
+    }
+}
+
+extension Finding {
+    /// The finding's own words: its message without the rule's message
+    /// that findings carry after a colon (`this armv7 image is 32-bit
+    /// (ELFCLASS32)`), and without what follows it (``context(rule:)``).
+    public func detail(rule: Rule?) -> String {
+        guard let rule, let range = message.range(of: ": " + rule.message) else { return message }
+        return String(message[..<range.lowerBound])
+    }
+
+    /// What the message says after the rule's message: why the severity is
+    /// what it is (` (allowed: the containing app may use it)`, ` (no
+    /// longer marked since the iOS 17.0 SDK; …)`), with its leading space;
+    /// empty when nothing follows or the message does not quote the rule.
+    public func context(rule: Rule?) -> String {
+        guard let rule, let range = message.range(of: ": " + rule.message) else { return "" }
+        return String(message[range.upperBound...])
+    }
+}

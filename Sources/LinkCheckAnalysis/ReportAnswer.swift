@@ -1,0 +1,162 @@
+/// The answer a report gives before anything else: each extension with its
+/// verdict and, for an unsafe one, what makes it so (its ``Cause``s); the
+/// frameworks no extension or app links that are not extension-safe; and
+/// without extensions, the images that are not extension-safe. The HTML
+/// report's headline and the text output's verdict lines both read it, so
+/// they give the same answer.
+public struct ReportAnswer: Sendable {
+    /// The images of one outermost bundle (an app with its extensions and
+    /// frameworks, an xcframework), or those in no bundle.
+    public struct Group: Sendable {
+        /// The outermost bundle (``BundleFolder/displayPath``); `nil` for
+        /// the images in no bundle.
+        public var bundle: String?
+        /// In the order the report lists them.
+        public var images: [ImageReport]
+    }
+
+    /// One image's verdict and why.
+    public struct Line: Sendable {
+        public var image: ImageReport
+        /// What the image is, for an extension: `share extension`, or
+        /// `extension` without a type; `nil` for any other image.
+        public var kind: String? {
+            image.role == .extension ? image.extensionType.map { "\($0) extension" } ?? "extension" : nil
+        }
+        /// Why the image is answered for, when it is not an extension or an
+        /// image without roles (`linked or loaded by neither an extension
+        /// nor the app, so it must be extension-safe`).
+        public var note: String?
+        /// One per error finding of the image, merged where they share the
+        /// route, the verb and the calling function; the causes whose
+        /// problems reach further first (``ProblemReach``).
+        public var causes: [Cause]
+        /// What the line says without causes (no final full stop):
+        /// `nothing it runs uses an API unavailable in app extensions (2
+        /// warnings to review, in it or what it links)`.
+        public var safeText: String
+    }
+
+    let report: Report
+    let images: [String: ImageReport]
+    /// Each image's own findings, by (image, rule, symbol): the origin of a
+    /// transitive finding.
+    let ownFindings: [String: Finding]
+    /// The problems that have an image's own findings.
+    let ownProblems: Set<ProblemReach.Key>
+    public let reach: ProblemReach
+
+    public init(_ report: Report) {
+        self.report = report
+        images = Dictionary(report.images.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let own = report.findings.filter { $0.kind != .transitive }
+        ownFindings = Dictionary(own.map { (Self.key($0.image, $0.rule, $0.symbol), $0) }, uniquingKeysWith: { first, _ in first })
+        ownProblems = Set(own.map { ProblemReach.Key(image: $0.image, rule: $0.rule) })
+        reach = ProblemReach(report)
+    }
+
+    static func key(_ parts: String?...) -> String { parts.map { $0 ?? "" }.joined(separator: "\u{1}") }
+
+    /// One group per outermost bundle, under its name, in the order the
+    /// report lists its images, then one for the images in no bundle (when
+    /// there are any).
+    public var groups: [Group] {
+        var groups: [Group] = []
+        var loose: [ImageReport] = []
+        for image in report.images {
+            guard let bundle = image.bundle?.outermost.displayPath else {
+                loose.append(image)
+                continue
+            }
+            if let index = groups.firstIndex(where: { $0.bundle == bundle }) {
+                groups[index].images.append(image)
+            } else {
+                groups.append(Group(bundle: bundle, images: [image]))
+            }
+        }
+        if !loose.isEmpty { groups.append(Group(bundle: nil, images: loose)) }
+        return groups
+    }
+
+    /// The lines for `group` (the report's images, or one group's): each
+    /// extension, then each framework no extension or app links or loads
+    /// that is not extension-safe; without extensions, each image other
+    /// than an app that is not extension-safe (none when all are).
+    public func lines(for group: [ImageReport]) -> [Line] {
+        let extensions = group.filter { $0.role == .extension }
+        guard extensions.isEmpty else {
+            let reachedByNone = group.filter {
+                $0.role == .framework && $0.reachedBy.isEmpty && $0.verdict != .extensionSafe && $0.verdict != .notLoaded
+            }
+            return extensions.map { line($0) }
+                + reachedByNone.map { line($0, note: "linked or loaded by neither an extension nor the app, so it must be extension-safe") }
+        }
+        return group.filter { $0.role != .app && $0.verdict != .extensionSafe }.map { line($0) }
+    }
+
+    func line(_ image: ImageReport, note: String? = nil) -> Line {
+        Line(image: image, note: note, causes: causes(of: image), safeText: safeText(image))
+    }
+
+    /// What a line says when no error finding is listed for the image.
+    func safeText(_ image: ImageReport) -> String {
+        let reached = Set([image.name] + report.images.filter { $0.reachedBy.contains(image.name) }.map(\.name))
+        let warnings = report.findings.count { $0.severity == .warning && reached.contains($0.image) }
+        let base = image.role == .extension ? "nothing it runs uses an API unavailable in app extensions" : "it uses no API unavailable in app extensions"
+        return base + (warnings > 0 ? " (\(warnings) warning\(warnings == 1 ? "" : "s") to review, in it or what it links)" : "")
+    }
+
+    /// The image's own finding a transitive `finding` repeats, when the
+    /// report lists it.
+    public func origin(of finding: Finding) -> Finding? {
+        guard finding.kind == .transitive else { return nil }
+        return ownFindings[Self.key(finding.chainImages.last, finding.rule, finding.symbol)]
+    }
+
+    /// What `finding` does: its own action, or for a transitive finding
+    /// its origin's, acting on the API its chain ends with.
+    public func action(of finding: Finding) -> FindingAction {
+        let rule = report.rules[finding.rule]
+        guard let origin = origin(of: finding) else { return FindingAction(finding, rule: rule) }
+        return FindingAction(origin, rule: rule, api: finding.chain.last)
+    }
+
+    /// The causes of `image`'s error findings.
+    func causes(of image: ImageReport) -> [Cause] {
+        var causes: [(cause: Cause, problem: ProblemReach.Key)] = []
+        for finding in report.findings where finding.image == image.name && finding.severity == .error {
+            let own = ProblemReach.Key(image: finding.image, rule: finding.rule)
+            var problems = [own]
+            if finding.kind == .transitive, let last = finding.chainImages.last {
+                problems.insert(ProblemReach.Key(image: last, rule: finding.rule), at: 0)
+            }
+            // The problem the finding is counted in: its origin's, when the
+            // report lists the origin's own findings.
+            let problem = problems.first { ownProblems.contains($0) } ?? own
+            let route = finding.chainImages.dropFirst().map { images[$0]?.shortName ?? $0 }
+            // The chain marks a hop made by dlopen alone: "B (dlopen)".
+            let hops = route.indices.map { position in
+                finding.chain.indices.contains(position + 1) && finding.chain[position + 1].hasSuffix(" (dlopen)") ? "loads" : "links"
+            }
+            let action = action(of: finding)
+            let object = action.object.map { Cause.Object(text: $0, problems: problems) }
+            if let index = causes.firstIndex(where: {
+                $0.cause.route == route && $0.cause.hops == hops && $0.cause.verb == action.verb && $0.cause.from == action.from
+                    && object != nil && !$0.cause.objects.isEmpty
+            }) {
+                if let object, !causes[index].cause.objects.contains(where: { $0.text == object.text }) {
+                    causes[index].cause.objects.append(object)
+                }
+                if reach.reachesFurther(problem, than: causes[index].problem) { causes[index].problem = problem }
+            } else {
+                let cause = Cause(route: route, hops: hops, verb: action.verb, objects: object.map { [$0] } ?? [], from: action.from)
+                causes.append((cause, problem))
+            }
+        }
+        return causes.enumerated().sorted { lhs, rhs in
+            if reach.reachesFurther(lhs.element.problem, than: rhs.element.problem) { return true }
+            if reach.reachesFurther(rhs.element.problem, than: lhs.element.problem) { return false }
+            return lhs.offset < rhs.offset
+        }.map(\.element.cause)
+    }
+}

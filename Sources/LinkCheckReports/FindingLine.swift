@@ -1,0 +1,85 @@
+import LinkCheckAnalysis
+import LinkCheckRules
+
+/// One finding as a line of the text output, short enough to read at a
+/// glance: `PLACE: SEVERITY: [ID] WHAT FROM WHY`, as
+/// `…/Uploader.framework/Uploader: error: [AEX001] calls +[UIApplication
+/// sharedApplication] from -[UPUploader retry:] → present_login (linked by
+/// PhotosShare)`. What the rule explains and how to fix it is said once per
+/// rule (``TextRenderer``'s notes, `linkcheck rules explain`), and the JSON
+/// document keeps the finding's full message.
+struct FindingLine {
+    let report: Report
+    let answer: ReportAnswer
+    let images: [String: ImageReport]
+
+    init(_ report: Report, answer: ReportAnswer? = nil) {
+        self.report = report
+        self.answer = answer ?? ReportAnswer(report)
+        images = Dictionary(report.images.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Where the finding is: the file of its image (``Finding/image``, with
+    /// the slice and member), and for a finding of a collapsed report the
+    /// slices of the fat file that hold it (``Finding/slices``:
+    /// `…/SVProgressHUD (arm64, armv7, i386, x86_64)`). The one place a
+    /// line names its file.
+    func place(_ finding: Finding) -> String {
+        TextRenderer.oneLine(FileGrouping.place(finding.image, slices: finding.slices))
+    }
+
+    /// The line after the severity: `[AEX001]`, what the image does (the
+    /// API it uses, or the finding's own words), where (``calls(_:)``; for
+    /// a transitive finding whose origin is listed, the images on the way
+    /// instead, as the origin's line names the calls) and why it matters
+    /// (what follows the rule's message in the finding's, and the
+    /// extensions that link the image).
+    func text(_ finding: Finding) -> String {
+        let rule = report.rules[finding.rule]
+        let origin = answer.origin(of: finding)
+        let action = answer.action(of: finding)
+        let detail = finding.detail(rule: rule)
+        var what = detail + calls(finding, unlessNamedIn: detail)
+        var usesAPI = false
+        if let object = action.object, !finding.unconfirmed {
+            usesAPI = true
+            let shown = switch (origin ?? finding).kind {
+            case .stringLiteral: "\"\(object)\""
+            case .staticCall: "\(object) (a copy linked into \(origin == nil ? "this image" : "it"))"
+            default: object
+            }
+            what = "\(action.verb) \(shown)"
+            // A copy names the images on the way; its origin's own line
+            // names the calls.
+            if origin != nil, finding.chain.count > 2 {
+                what = "links \(finding.chain.dropFirst().dropLast().joined(separator: " → ")), which \(what)"
+            } else {
+                what += calls(finding)
+            }
+        }
+        var why = finding.context(rule: rule)
+        if usesAPI, finding.severity != .note, let image = images[finding.image], image.role == .framework {
+            let extensions = image.reachedBy.compactMap { images[$0] }.filter { $0.role == .extension }.map(\.shortName)
+            if !extensions.isEmpty { why += " (linked by \(FindingAction.list(extensions)))" }
+        }
+        return "[\(finding.rule)] " + TextRenderer.oneLine(what + why)
+    }
+
+    /// The code that makes the finding: ` from A → B → C`, the call path
+    /// from an exported function to the calling function, or the calling
+    /// function alone; then how many other functions call too (` and 1
+    /// more caller`). Empty without call sites, and when the calling
+    /// function alone would be said and `words` name it already
+    /// (`pluginhost_load_decoder calls dlopen without a run-time OS version
+    /// check`).
+    func calls(_ finding: Finding, unlessNamedIn words: String = "") -> String {
+        let callers = finding.callSites.map { site in
+            site.function == nil ? "code at 0x\(String(site.address, radix: 16)) that no symbol covers" : site.label
+        }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        guard let first = callers.first else { return "" }
+        let functions = finding.path.count > 1 ? Array(finding.path.dropLast()) : [first]
+        let others = callers.count { $0 != functions.last }
+        if functions.count == 1, others == 0, words.contains(first) { return "" }
+        return " from " + functions.joined(separator: " → ") + (others > 0 ? " and \(TextRenderer.count(others, "more caller"))" : "")
+    }
+}
