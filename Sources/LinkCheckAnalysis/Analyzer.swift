@@ -103,9 +103,7 @@ public struct Analyzer: Sendable {
         let (transitive, passedThrough) = Propagation(graph: graph, rules: rules, severity: severity).findings(own: own)
         let unsafeImages = Set(own.indices.filter { index in
             own[index].contains(where: \.showsUnavailableAPIUse)
-        }).union(transitive.filter {
-            !BuiltInRules.isCompleteness($0.finding.rule) && !$0.finding.markingLifted && !$0.finding.unconfirmed
-        }.map(\.image))
+        }).union(transitive.filter(\.finding.showsUnavailableAPIUse).map(\.image))
         let incompleteImages = Set(own.indices.filter { own[$0].contains { $0.kind == .partialInspection } })
             .union(transitive.filter { $0.finding.rule == BuiltInRules.partialInspection.id }.map(\.image))
         let (loaded, loadedImages) = LoadedLibraries(graph: graph, code: code, severity: severity, locator: locator)
@@ -118,7 +116,9 @@ public struct Analyzer: Sendable {
             + MissingLibraries(graph: graph, severity: severity).findings()
             .filter { !bundle.replacedMissing.contains([$0.image, $0.symbol ?? ""]) }
         let flags = ExtensionSafeFlagCheck(graph: graph, severity: severity)
-        let usesAPI = Set(findings.filter(\.showsUnavailableAPIUse).map(\.image))
+        // The flag is a claim about the code: a use by name is evidence
+        // against it too.
+        let usesAPI = Set(findings.filter(\.showsUnavailableAPI).map(\.image))
         let readInPart = Set(findings.filter { BuiltInRules.isCompleteness($0.rule) }.map(\.image))
         var flagCases: [Int: ExtensionSafeFlag] = [:]
         for index in reported {

@@ -79,6 +79,7 @@ struct OwnFindings {
                     detail: "links \(dependency.name) (\(image.format == .elf ? "DT_NEEDED" : "LC_LOAD_DYLIB"))"))
             }
         }
+        for position in findings.indices { severity.applyByNamePolicy(to: &findings[position], on: index) }
         return findings
     }
 
@@ -92,7 +93,22 @@ struct OwnFindings {
             message: "\(detail): \(match.rule.message)\(context)", fixit: match.rule.fixit, source: match.rule.source)
         finding.markingLifted = lifted
         finding.api = Self.label(match, symbol: subject, demangled: demangled)
+        if isUseByName(kind: kind, subject: subject) { finding.byName = ByNameUse() }
         return finding
+    }
+
+    /// Whether a finding of `kind` about `subject` shows a use by name
+    /// (``ByNameUse``): a class's method reached by name, or, in a Mach-O
+    /// image, the name of a selector an `objc` rule names held as a string
+    /// (a selector the code sends is a selector reference there; in ELF an
+    /// Objective-C send leaves the selector's name as a string, which is no
+    /// use by name).
+    func isUseByName(kind: Finding.Kind, subject: String) -> Bool {
+        switch kind {
+        case .objcByName: true
+        case .stringLiteral: image.format == .macho && rules.objcMethodNames.selectors.contains(subject)
+        default: false
+        }
     }
 
     /// What a path or chain ends with: the Swift or C++ path the rule

@@ -109,7 +109,8 @@ struct HTMLAnswer {
     }
 
     /// One image's verdict line: its name (and type, and `note`), its
-    /// verdict, and the causes of its error findings.
+    /// verdict, and the causes of its error findings (of its warnings about
+    /// uses by name, for one that needs review).
     func line(_ image: ImageReport, note: String? = nil) -> String {
         let who = "<strong>\(escapeHTML(labels[image.name]))</strong>"
             + (image.role == .extension ? " (\(escapeHTML(image.extensionType.map { "\($0) extension" } ?? "extension")))" : "")
@@ -141,9 +142,10 @@ struct HTMLAnswer {
         return base + (warnings > 0 ? " (\(TextRenderer.count(warnings, "warning")) to review, in it or what it links)." : ".")
     }
 
-    /// A cause per error finding of `image`, merged where they share the
-    /// route, the verb and the calling function ("calls A and B from f"),
-    /// in card order.
+    /// A cause per error finding of `image` (per warning about a use by
+    /// name, ``Finding/needsReview``, when that is its verdict), merged
+    /// where they share the route, the verb and the calling function
+    /// ("calls A and B from f"), in card order.
     func causes(of image: ImageReport) -> [String] {
         struct Cause {
             /// The images from the one the image links down to the one
@@ -157,7 +159,8 @@ struct HTMLAnswer {
             var order: Int
         }
         var causes: [Cause] = []
-        for finding in report.findings where finding.image == image.name && finding.severity == .error {
+        let isCause: (Finding) -> Bool = image.verdict == .needsReview ? \.needsReview : { $0.severity == .error }
+        for finding in report.findings where finding.image == image.name && isCause(finding) {
             let origin = finding.kind == .transitive
                 ? ownFindings[Self.key(finding.chainImages.last, finding.rule, finding.symbol)] ?? finding : finding
             // A transitive finding is on its origin's card when there is one

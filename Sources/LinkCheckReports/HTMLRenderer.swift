@@ -71,6 +71,7 @@ public struct HTMLRenderer {
             <span class="swatch extension-safe"></span> extension-safe
             <span class="swatch unsafe"></span> unsafe
             <span class="swatch app-only"></span> app-only
+            <span class="swatch needs-review"></span> needs-review (an unavailable API reached only by name)
             <span class="swatch incomplete"></span> incomplete (read only in part)
             · thick border: extension or app
             · <svg width="30" height="8" aria-hidden="true"><line x1="0" y1="4" x2="30" y2="4" class="key"/></svg> links
