@@ -102,11 +102,14 @@ struct OwnFindings {
     /// image, the name of a selector an `objc` rule names held as a string
     /// (a selector the code sends is a selector reference there; in ELF an
     /// Objective-C send leaves the selector's name as a string, which is no
-    /// use by name).
+    /// use by name). A macOS image's selector string is none either: AppKit
+    /// has selectors of the same names (`-[NSApplication sharedApplication]`,
+    /// `-[NSWorkspace openURL:]`).
     func isUseByName(kind: Finding.Kind, subject: String) -> Bool {
         switch kind {
         case .objcByName: true
-        case .stringLiteral: image.format == .macho && rules.objcMethodNames.selectors.contains(subject)
+        case .stringLiteral:
+            image.format == .macho && image.platform?.platform != .macOS && rules.objcMethodNames.selectors.contains(subject)
         default: false
         }
     }
