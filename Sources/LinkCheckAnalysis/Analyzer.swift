@@ -75,6 +75,10 @@ public struct Analyzer: Sendable {
         public var baselined: [Finding]
         /// Warnings about the run itself (an unused suppression).
         public var notices: [String]
+        /// Information about the run: what the toolchain's own code in the
+        /// images calls, left out of the findings (``ToolchainCode``), once
+        /// per run.
+        public var remarks: [String] = []
     }
 
     /// Runs every check and gives every reported image its verdict.
@@ -145,7 +149,14 @@ public struct Analyzer: Sendable {
             report.baselineKey = keys[images[index].name] ?? images[index].name
             return report
         }
-        return Outcome(images: reports, findings: findings, baselined: baselined, notices: notices)
+        let toolchainCalls = reported.sorted().compactMap { index -> (image: String, calls: [ToolchainCode.Origin: Set<String>])? in
+            guard let analysed = code[index], analysed.failure == nil else { return nil }
+            let calls = ToolchainCode.calls(in: analysed, of: images[index])
+            return calls.isEmpty ? nil : (images[index].shortName, calls)
+        }
+        var outcome = Outcome(images: reports, findings: findings, baselined: baselined, notices: notices)
+        outcome.remarks = ToolchainCode.remarks(toolchainCalls)
+        return outcome
     }
 
     /// Image `index`'s own findings, with what they need.
@@ -156,7 +167,8 @@ public struct Analyzer: Sendable {
             ? " (call sites are not analysed for \(image.architecture) \(image.format == .elf ? "ELF" : "Mach-O"))" : ""
         return OwnFindings(
             index: index, image: image, names: names[index], matches: matches[index], rules: rules, severity: severity, locator: locator,
-            code: analysed, codeFailure: code[index]?.failure, unseenCalls: unseenCalls(index), unanalysedMachine: unanalysed)
+            code: analysed, codeFailure: code[index]?.failure, unseenCalls: unseenCalls(index), unanalysedMachine: unanalysed,
+            toolchain: analysed.map { ToolchainCode.functions(in: $0, of: image) } ?? [:])
     }
 
     /// Why the calls inside image `index` cannot be seen, so that static

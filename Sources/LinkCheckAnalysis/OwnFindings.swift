@@ -7,7 +7,9 @@ import LinkCheckRules
 /// matched against the rules; what it provides (``ProvidedAPIs``) and calls
 /// into linked-in copies (``staticCallFindings()``); its loader calls
 /// without a version check (``versionCheckFindings()``); and what could not
-/// be read of it.
+/// be read of it. Calls made from the toolchain's own code (``ToolchainCode``)
+/// are not the image's: a finding made only of them is left out, and one
+/// with some loses them (``withoutToolchainCalls(_:)``).
 struct OwnFindings {
     let index: Int
     let image: BinaryImage
@@ -28,6 +30,9 @@ struct OwnFindings {
     /// A remark for findings on an image whose machine call sites are not
     /// analysed for, in a run that analyses them.
     let unanalysedMachine: String
+    /// The functions of ``code`` that are the toolchain's
+    /// (``ToolchainCode/functions(in:of:)``), by index.
+    let toolchain: [Int: ToolchainCode.Origin]
 
     func all() -> [Finding] {
         var findings: [Finding] = []
@@ -80,7 +85,31 @@ struct OwnFindings {
             }
         }
         for position in findings.indices { severity.applyByNamePolicy(to: &findings[position], on: index) }
-        return findings
+        return withoutToolchainCalls(findings)
+    }
+
+    /// `findings` without the calls made from the toolchain's own code
+    /// (``toolchain``): a finding all of whose call sites are in it is left
+    /// out, one with some keeps the others (and its call path is found
+    /// again from them); a finding without call sites stays.
+    func withoutToolchainCalls(_ findings: [Finding]) -> [Finding] {
+        guard let code, !toolchain.isEmpty else { return findings }
+        let names = Set(toolchain.keys.map { code.functions[$0].name })
+        let inToolchain = { (site: FindingCallSite) in site.function.map(names.contains) ?? false }
+        guard findings.contains(where: { $0.callSites.contains(where: inToolchain) }) else { return findings }
+        let sites: [CallSite] = code.callsToImport.values.flatMap { $0 } + code.callsToSelector.values.flatMap { $0 }
+            + code.callsToFunction.values.flatMap { $0 }
+        let byAddress = Dictionary(sites.map { ($0.address, $0) }, uniquingKeysWith: { first, _ in first })
+        return findings.compactMap { finding in
+            guard finding.callSites.contains(where: inToolchain) else { return finding }
+            let kept = finding.callSites.filter { !inToolchain($0) }.compactMap { byAddress[$0.address] }
+            guard !kept.isEmpty else { return nil }
+            var located = finding
+            located.callSites = []
+            located.path = []
+            locator.locate(&located, sites: kept, in: code, api: finding.path.last ?? finding.api ?? finding.symbol ?? finding.rule)
+            return located
+        }
     }
 
     /// A finding of `match` on this image, with the severity its role and

@@ -30,3 +30,17 @@ import Testing
         #expect(!CheckJSON.render(Self.report(nil)).contains("byName"))
     }
 }
+
+/// The notes about the run (the toolchain's code left out of the findings)
+/// are one line each in the HTML report's account of the run.
+@Suite struct RunNotesRenderingTests {
+    @Test func theHTMLReportListsTheRunsNotesOnce() {
+        var report = Report(inputs: ["Kit"], rulePacks: [], images: [], findings: [], errors: [], skipped: [], notices: [])
+        report.remarks = ["the toolchain's availability check (compiler-rt) in 2 images (A.framework, B<.framework) calls dlopen, dlsym: …"]
+        let html = HTMLRenderer().render(report)
+        #expect(html.contains("<dt>Notes</dt><dd><ul class=\"remarks\"><li>the toolchain&#39;s availability check (compiler-rt) in 2 images (A.framework, B&lt;.framework) calls dlopen, dlsym: …</li></ul></dd>"))
+        #expect(html.components(separatedBy: "availability check (compiler-rt)").count == 2)
+        report.remarks = []
+        #expect(!HTMLRenderer().render(report).contains("<dt>Notes</dt>"))
+    }
+}
