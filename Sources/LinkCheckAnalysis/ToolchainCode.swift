@@ -13,8 +13,8 @@ import LinkCheckRules
 /// - ARCLite, which the linker adds for old deployment targets
 ///   (`__ARCLite__load`, `__arclite_*`);
 /// - the Swift runtime's compatibility libraries (`swift51override_*`,
-///   `swift56override_*`, `swift_*Compatibility*`) and other `swift::`
-///   support code (C++ names `_ZN5swift…`).
+///   `swift56override_*`, `swift_*Compatibility*`, `swift_*BackDeploy*`)
+///   and other `swift::` support code (C++ names with `N5swift`, `NK5swift`).
 ///
 /// All three are Apple platforms' (the toolchain's libraries on Linux are
 /// shared objects of their own, whose code is theirs): only Mach-O images
@@ -46,19 +46,27 @@ public enum ToolchainCode {
 
     /// The part of the toolchain the function named `name` (raw; for
     /// Mach-O without the leading `_`) comes from, by name; `nil` for any
-    /// other function.
+    /// other function. Mangled C++ names keep the identifiers verbatim:
+    /// ARCLite's `static void __ARCLite__load()` is `_ZL15__ARCLite__loadv`,
+    /// the Swift compatibility libraries' `swift::getRootSuperclass()`
+    /// lambda `_ZZN5swift17getRootSuperclassEv…`.
     public static func origin(ofFunction name: String) -> Origin? {
-        if availabilityCheckFunctions.contains(name)
-            || name.hasPrefix("__isOSVersionAtLeast") || name.hasPrefix("__isPlatformVersionAtLeast") {
+        if availabilityCheckFunctions.contains(name) || availabilityCheckEntryPoints.contains(where: name.hasPrefix) {
             return .availabilityCheck
         }
-        if name.hasPrefix("__ARCLite__") || name.hasPrefix("__arclite_") { return .arcLite }
-        if name.hasPrefix("_ZN5swift") || name.hasPrefix("_ZNK5swift") || isSwiftOverride(name)
-            || (name.hasPrefix("swift_") && name.contains("Compatibility")) {
+        if name.contains("__ARCLite__") || name.contains("__arclite_") { return .arcLite }
+        let plain = name.drop { $0 == "_" }
+        if isSwiftOverride(name) || (name.hasPrefix("_Z") && (name.contains("N5swift") || name.contains("NK5swift")))
+            || (plain.hasPrefix("swift_") && swiftSupportWords.contains(where: plain.contains)) {
             return .swiftSupport
         }
         return nil
     }
+
+    /// What the C names of the Swift compatibility libraries' functions
+    /// hold (`swift_getFunctionTypeMetadataGlobalActorBackDeploy`,
+    /// `swift_…_Compatibility50`).
+    static let swiftSupportWords = ["Compatibility", "BackDeploy", "override"]
 
     /// What `@available` (and Swift's `#available`, on older OSes) calls:
     /// compiler-rt's entry points, which answer whether the OS is at least
@@ -140,8 +148,9 @@ public enum ToolchainCode {
             let images = calls.filter { $0.calls[origin] != nil }
             guard !images.isEmpty else { return nil }
             let functions = images.reduce(into: Set<String>()) { $0.formUnion($1.calls[origin]!) }.sorted()
-            let names = images.map(\.image)
-            let count = names.count == 1 ? "1 image" : "\(names.count) images"
+            // The slices of a fat file share a name: each is named once.
+            let names = images.map(\.image).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            let count = images.count == 1 ? "1 image" : "\(images.count) images"
             return "\(origin.description) in \(count) (\(names.joined(separator: ", "))) calls \(functions.joined(separator: ", ")): "
                 + "the toolchain's own code, not the images' conditional loading; left out of the findings"
         }

@@ -87,10 +87,19 @@ import Testing
             ("__ARCLite__load", .arcLite), ("__arclite_objc_retainAutoreleasedReturnValue", .arcLite),
             ("swift51override_conformsToProtocol", .swiftSupport), ("_ZN5swift34swift56override_conformsToProtocolEPKNS_14TargetMetadata", .swiftSupport),
             ("swift_getFunctionReplacement_Compatibility50", .swiftSupport), ("_ZNK5swift9Demangler6demangleEv", .swiftSupport),
+            // As real frameworks name them (MBProgressHUD 0.9.2, SnapKit 5.6.0):
+            // C++ statics and lambdas, block invocations.
+            ("_ZL15__ARCLite__loadv", .arcLite), ("_ZL31__arclite_objc_getRequiredClassPKc", .arcLite),
+            ("_ZZN5swift17getRootSuperclassEvENK3$_0clEvENUlPvE_8__invokeES1_", .swiftSupport),
+            ("_ZZZL20getObjCClassMetadataPKN5swift19TargetClassMetadataINS_9InProcessEEEENK3$_1clEvENUlPvE_8__invokeES7_", .swiftSupport),
+            ("__swift_getFunctionTypeMetadataGlobalActorBackDeploy_block_invoke", .swiftSupport),
         ] {
             #expect(ToolchainCode.origin(ofFunction: name) == origin, "\(name)")
         }
-        for name in ["load_filters", "isOSVersionAtLeast", "swiftoverride_x", "myswift5override", "-[SDWebImageManager load]", "sub_4000"] {
+        for name in [
+            "load_filters", "isOSVersionAtLeast", "swiftoverride_x", "myswift5override", "-[SDWebImageManager load]", "sub_4000",
+            "$s8Kingfisher13ImageDownloaderC8downloadyyF", "_ZN4acme5swift4loadEv", "swift_app_helper",
+        ] {
             #expect(ToolchainCode.origin(ofFunction: name) == nil, "\(name)")
         }
     }
