@@ -1,4 +1,3 @@
-import LinkCheckImage
 import LinkCheckRules
 
 /// A use of an API by name only: a class looked up from a string

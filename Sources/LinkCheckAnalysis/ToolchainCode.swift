@@ -1,6 +1,5 @@
 import LinkCheckCodeIndex
 import LinkCheckImage
-import LinkCheckRules
 
 /// Code the toolchain links into every binary it builds, whose loader calls
 /// and look-ups by name are not the image's own conditional loading:
@@ -18,14 +17,15 @@ import LinkCheckRules
 ///
 /// All three are Apple platforms' (the toolchain's libraries on Linux are
 /// shared objects of their own, whose code is theirs): only Mach-O images
-/// hold them. A function is recognised by its name, or, in a function no symbol names
-/// (Mach-O `sub_<hex>`, from `LC_FUNCTION_STARTS` in a stripped image), by
-/// what compiler-rt's code loads: every `dlopen` and `dlsym` it makes
-/// passes CoreFoundation's path or one of the CoreFoundation names the
-/// availability check looks up (``availabilityCheckLiterals``).
+/// hold them. A function is recognised by its name, or, in a function no
+/// symbol names (Mach-O `sub_<hex>`, from `LC_FUNCTION_STARTS` in a
+/// stripped image), by what compiler-rt's code loads: every `dlopen` and
+/// `dlsym` it makes passes CoreFoundation's path or one of the
+/// CoreFoundation names the availability check looks up
+/// (``availabilityCheckLiterals``).
 public enum ToolchainCode {
     /// Which part of the toolchain a function comes from.
-    public enum Origin: String, Sendable, CaseIterable, Comparable {
+    public enum Origin: String, Sendable, CaseIterable {
         case availabilityCheck = "availability-check"
         case arcLite = "arclite"
         case swiftSupport = "swift-support"
@@ -37,10 +37,6 @@ public enum ToolchainCode {
             case .arcLite: "ARCLite (the toolchain's ARC support for older OSes)"
             case .swiftSupport: "the Swift runtime's compatibility and support code"
             }
-        }
-
-        public static func < (lhs: Origin, rhs: Origin) -> Bool {
-            allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
         }
     }
 
