@@ -1,4 +1,4 @@
-/* A framework's own conditional loading (ToolchainTests): after an OS
+/* A framework's own conditional loading (ToolchainCodeTests): after an OS
    version check (the toolchain's __isPlatformVersionAtLeast, as @available
    compiles), it dlopens a plug-in (not shipped here) and looks up its entry point. */
 #include <dlfcn.h>

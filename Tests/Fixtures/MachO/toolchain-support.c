@@ -6,7 +6,7 @@
      its path and dlsyms the functions it needs;
    - ARCLite's load hook (__ARCLite__load), which looks classes up by name
      to patch them on old OSes.
-   ToolchainTests builds several frameworks with it: linkcheck says once per
+   ToolchainCodeTests builds several frameworks with it: linkcheck says once per
    run that this code calls dlopen, dlsym and objc_getClass, and lists none
    of its calls as the framework's own. Stripped of its local symbols
    (llvm-strip -x, as a release build is), _initializeAvailabilityCheck has
