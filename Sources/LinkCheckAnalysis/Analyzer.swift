@@ -75,6 +75,10 @@ public struct Analyzer: Sendable {
         public var baselined: [Finding]
         /// Warnings about the run itself (an unused suppression).
         public var notices: [String]
+        /// Information about the run: what the toolchain's own code in the
+        /// images calls, left out of the findings (``ToolchainCode``), once
+        /// per run.
+        public var remarks: [String] = []
     }
 
     /// Runs every check and gives every reported image its verdict.
@@ -103,9 +107,7 @@ public struct Analyzer: Sendable {
         let (transitive, passedThrough) = Propagation(graph: graph, rules: rules, severity: severity).findings(own: own)
         let unsafeImages = Set(own.indices.filter { index in
             own[index].contains(where: \.showsUnavailableAPIUse)
-        }).union(transitive.filter {
-            !BuiltInRules.isCompleteness($0.finding.rule) && !$0.finding.markingLifted && !$0.finding.unconfirmed
-        }.map(\.image))
+        }).union(transitive.filter(\.finding.showsUnavailableAPIUse).map(\.image))
         let incompleteImages = Set(own.indices.filter { own[$0].contains { $0.kind == .partialInspection } })
             .union(transitive.filter { $0.finding.rule == BuiltInRules.partialInspection.id }.map(\.image))
         let (loaded, loadedImages) = LoadedLibraries(graph: graph, code: code, severity: severity, locator: locator)
@@ -118,7 +120,9 @@ public struct Analyzer: Sendable {
             + MissingLibraries(graph: graph, severity: severity).findings()
             .filter { !bundle.replacedMissing.contains([$0.image, $0.symbol ?? ""]) }
         let flags = ExtensionSafeFlagCheck(graph: graph, severity: severity)
-        let usesAPI = Set(findings.filter(\.showsUnavailableAPIUse).map(\.image))
+        // The flag is a claim about the code: a use by name is evidence
+        // against it too.
+        let usesAPI = Set(findings.filter(\.showsUnavailableAPI).map(\.image))
         let readInPart = Set(findings.filter { BuiltInRules.isCompleteness($0.rule) }.map(\.image))
         var flagCases: [Int: ExtensionSafeFlag] = [:]
         for index in reported {
@@ -145,7 +149,14 @@ public struct Analyzer: Sendable {
             report.baselineKey = keys[images[index].name] ?? images[index].name
             return report
         }
-        return Outcome(images: reports, findings: findings, baselined: baselined, notices: notices)
+        let toolchainCalls = reported.sorted().compactMap { index -> (image: String, calls: [ToolchainCode.Origin: Set<String>])? in
+            guard let analysed = code[index], analysed.failure == nil else { return nil }
+            let calls = ToolchainCode.calls(in: analysed, of: images[index])
+            return calls.isEmpty ? nil : (images[index].shortName, calls)
+        }
+        var outcome = Outcome(images: reports, findings: findings, baselined: baselined, notices: notices)
+        outcome.remarks = ToolchainCode.remarks(toolchainCalls)
+        return outcome
     }
 
     /// Image `index`'s own findings, with what they need.
@@ -156,7 +167,8 @@ public struct Analyzer: Sendable {
             ? " (call sites are not analysed for \(image.architecture) \(image.format == .elf ? "ELF" : "Mach-O"))" : ""
         return OwnFindings(
             index: index, image: image, names: names[index], matches: matches[index], rules: rules, severity: severity, locator: locator,
-            code: analysed, codeFailure: code[index]?.failure, unseenCalls: unseenCalls(index), unanalysedMachine: unanalysed)
+            code: analysed, codeFailure: code[index]?.failure, unseenCalls: unseenCalls(index), unanalysedMachine: unanalysed,
+            toolchain: analysed.map { ToolchainCode.functions(in: $0, of: image) } ?? [:])
     }
 
     /// Why the calls inside image `index` cannot be seen, so that static

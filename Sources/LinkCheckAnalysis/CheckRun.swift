@@ -56,7 +56,7 @@ public enum CheckRun {
         let code = callSites.map { indexCode(scanned, matches: matches, rules: rules, mode: $0, jobs: jobs) }
         var loads: [Int: [LoadRequest]] = [:]
         for (index, analysis) in code ?? [:] where analysis.failure == nil {
-            loads[index] = LoaderCalls.requests(in: analysis)
+            loads[index] = LoaderCalls.requests(in: analysis, of: scanned[index])
         }
         let graph = resolver.resolve(scanned, loads: loads, jobs: jobs) { path in
             Result { () throws(InspectionError) in
@@ -79,6 +79,7 @@ public enum CheckRun {
                 + outcome.notices + RoleNotices.conflictingNames(policy) + RoleNotices.unmatchedNames(policy, scanned)
                 + RoleNotices.bundleRolesOverridden(policy, scanned))
         report.baselined = outcome.baselined
+        report.remarks = outcome.remarks
         report.filesRead = Set(graph.images.map(\.path) + graph.missing.flatMap(\.unreadable).map(\.path)
             + inspected.errors.map(\.path)).sorted()
         report.bundles = BundleSummary.summaries(of: report.images)

@@ -3,7 +3,8 @@ import LinkCheckInspection
 import LinkCheckRules
 
 /// A project's `linkcheck.json`: roles, extension types, required
-/// architectures, extra rule packs, search paths and suppressions. The
+/// architectures, extra rule packs, search paths, suppressions and the
+/// severity of uses by name. The
 /// schema is `Documentation/linkcheck-config.schema.json`.
 ///
 /// Reading is strict: a syntax error (a trailing comma too, ``JSONSyntax``)
@@ -26,6 +27,10 @@ public struct Configuration: Sendable, Equatable {
     /// Extra DT_NEEDED search folders, as absolute paths.
     public var searchPaths: [String] = []
     public var suppressions: [Suppression] = []
+    /// `byNameUses`: the severity of a use by name of an API unavailable in
+    /// extensions (``Policy/byNameUses``), `warning` or `error`; `nil` when
+    /// not given (a warning).
+    public var byNameUses: Severity?
 
     public init(path: String) {
         self.path = path
@@ -36,7 +41,7 @@ public struct Configuration: Sendable, Equatable {
     public static let fileName = "linkcheck.json"
 
     static let keys: Set<String> = [
-        "extensions", "app", "frameworks", "requiredArchitectures", "rules", "searchPaths", "suppressions",
+        "extensions", "app", "frameworks", "requiredArchitectures", "rules", "searchPaths", "suppressions", "byNameUses",
     ]
 
     /// Reads and checks `path`.
@@ -202,6 +207,13 @@ private struct ConfigurationReader {
             // (LINK001) without saying why.
             for (index, folder) in configuration.searchPaths.enumerated() {
                 if let failure = InputFile.directoryFailure(folder) { report("$.searchPaths[\(index)]", "search path \(folder) \(failure.reason)") }
+            }
+        }
+        if let value = root["byNameUses"] {
+            if let name = value as? String, let level = Severity(rawValue: name), level != .note {
+                configuration.byNameUses = level
+            } else {
+                report("$.byNameUses", "expected \"warning\" or \"error\"")
             }
         }
         if let value = root["suppressions"] {

@@ -72,7 +72,7 @@ public struct FileGrouping: Sendable {
 
     /// The order a file's verdict is taken from its slices' (the first
     /// found): a slice no process loads counts only when no slice is loaded.
-    private static let verdictOrder: [Verdict] = [.unsafe, .incomplete, .appOnly, .extensionSafe, .notLoaded]
+    private static let verdictOrder: [Verdict] = [.unsafe, .incomplete, .needsReview, .appOnly, .extensionSafe, .notLoaded]
 
     public init(_ report: Report) {
         var order: [ImageIdentity] = []

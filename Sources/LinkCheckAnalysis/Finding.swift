@@ -111,13 +111,36 @@ public struct Finding: Sendable, Equatable {
     /// those slices, sorted; empty otherwise.
     public var slices: [String] = []
 
-    /// Whether the finding counts as a use of an API unavailable in
-    /// extensions (for verdicts, the linker's flag and loading an unsafe
-    /// library): an unsafe rule's finding other than a provider's note,
-    /// unless the SDK no longer marks the API or the use is
-    /// ``unconfirmed``.
-    public var showsUnavailableAPIUse: Bool {
+    /// Set when the finding's evidence is a use by name only (``ByNameUse``:
+    /// an Objective-C class or selector reached from a string, or in a
+    /// Mach-O image a selector name held as a string), which the compiler
+    /// and the App Store accept: its severity is the policy's for uses by
+    /// name (``Policy/byNameUses``), and it says what guards the use when
+    /// that is known.
+    public var byName: ByNameUse?
+
+    /// Whether the finding is evidence of a use of an API unavailable in
+    /// extensions, directly or by name: an unsafe rule's finding other than
+    /// a provider's note, unless the SDK no longer marks the API or the use
+    /// is ``unconfirmed``. (What the linker's flag is checked against.)
+    public var showsUnavailableAPI: Bool {
         kind != .providedSymbol && category.makesUnsafe && !markingLifted && !unconfirmed
+    }
+
+    /// Whether the finding counts as a use of an API unavailable in
+    /// extensions (for verdicts and loading an unsafe library):
+    /// ``showsUnavailableAPI``, but for a use by name that the policy made a
+    /// warning (``needsReview``).
+    public var showsUnavailableAPIUse: Bool {
+        showsUnavailableAPI && !(byName != nil && severity == .warning)
+    }
+
+    /// Whether the finding is a use by name left for a reviewer to judge: a
+    /// warning (``byName``) about an API unavailable in extensions whose
+    /// marking the SDK has not lifted. An image with one and no error is
+    /// ``Verdict/needsReview``.
+    public var needsReview: Bool {
+        byName != nil && severity == .warning && !markingLifted
     }
 
     public init(

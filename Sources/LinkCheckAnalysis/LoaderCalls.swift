@@ -26,15 +26,18 @@ public enum LoaderCalls {
         }
     }
 
-    /// What the code of an image asks the loader for: each call to a
+    /// What `code`, the code of `image`, asks the loader for: each call to a
     /// library loader (``libraryLoaders``), in address order, with the name
     /// it loads when that is known (``loadedName(_:)``) — once per name and
-    /// calling function — or as a load of an unknown name.
-    public static func requests(in code: CodeIndex) -> [LoadRequest] {
+    /// calling function — or as a load of an unknown name. The toolchain's
+    /// own code (``ToolchainCode``: compiler-rt's availability check loads
+    /// CoreFoundation) asks for nothing the image loads conditionally.
+    public static func requests(in code: CodeIndex, of image: BinaryImage) -> [LoadRequest] {
         var requests: [LoadRequest] = []
         var seen = Set<String>()
+        let toolchain = ToolchainCode.functions(in: code, of: image)
         let sites = libraryLoaders.sorted().flatMap { code.callsToImport[$0] ?? [] }.sorted { $0.address < $1.address }
-        for site in sites {
+        for site in sites where site.caller.map({ toolchain[$0] == nil }) ?? true {
             // A name the code computes at run time is listed as unknown.
             guard let name = loadedName(site) else {
                 requests.append(LoadRequest(names: [], callSite: site, source: .call))

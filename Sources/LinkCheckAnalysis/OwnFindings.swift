@@ -7,7 +7,9 @@ import LinkCheckRules
 /// matched against the rules; what it provides (``ProvidedAPIs``) and calls
 /// into linked-in copies (``staticCallFindings()``); its loader calls
 /// without a version check (``versionCheckFindings()``); and what could not
-/// be read of it.
+/// be read of it. Calls made from the toolchain's own code (``ToolchainCode``)
+/// are not the image's: a finding made only of them is left out, and one
+/// with some loses them (``withoutToolchainCalls(_:)``).
 struct OwnFindings {
     let index: Int
     let image: BinaryImage
@@ -28,6 +30,9 @@ struct OwnFindings {
     /// A remark for findings on an image whose machine call sites are not
     /// analysed for, in a run that analyses them.
     let unanalysedMachine: String
+    /// The functions of ``code`` that are the toolchain's
+    /// (``ToolchainCode/functions(in:of:)``), by index.
+    let toolchain: [Int: ToolchainCode.Origin]
 
     func all() -> [Finding] {
         var findings: [Finding] = []
@@ -79,7 +84,32 @@ struct OwnFindings {
                     detail: "links \(dependency.name) (\(image.format == .elf ? "DT_NEEDED" : "LC_LOAD_DYLIB"))"))
             }
         }
-        return findings
+        for position in findings.indices { severity.applyByNamePolicy(to: &findings[position], on: index) }
+        return withoutToolchainCalls(findings)
+    }
+
+    /// `findings` without the calls made from the toolchain's own code
+    /// (``toolchain``): a finding all of whose call sites are in it is left
+    /// out, one with some keeps the others (and its call path is found
+    /// again from them); a finding without call sites stays.
+    func withoutToolchainCalls(_ findings: [Finding]) -> [Finding] {
+        guard let code, !toolchain.isEmpty else { return findings }
+        let names = Set(toolchain.keys.map { code.functions[$0].name })
+        let inToolchain = { (site: FindingCallSite) in site.function.map(names.contains) ?? false }
+        guard findings.contains(where: { $0.callSites.contains(where: inToolchain) }) else { return findings }
+        let sites: [CallSite] = code.callsToImport.values.flatMap { $0 } + code.callsToSelector.values.flatMap { $0 }
+            + code.callsToFunction.values.flatMap { $0 }
+        let byAddress = Dictionary(sites.map { ($0.address, $0) }, uniquingKeysWith: { first, _ in first })
+        return findings.compactMap { finding in
+            guard finding.callSites.contains(where: inToolchain) else { return finding }
+            let kept = finding.callSites.filter { !inToolchain($0) }.compactMap { byAddress[$0.address] }
+            guard !kept.isEmpty else { return nil }
+            var located = finding
+            located.callSites = []
+            located.path = []
+            locator.locate(&located, sites: kept, in: code, api: finding.path.last ?? finding.api ?? finding.symbol ?? finding.rule)
+            return located
+        }
     }
 
     /// A finding of `match` on this image, with the severity its role and
@@ -92,7 +122,25 @@ struct OwnFindings {
             message: "\(detail): \(match.rule.message)\(context)", fixit: match.rule.fixit, source: match.rule.source)
         finding.markingLifted = lifted
         finding.api = Self.label(match, symbol: subject, demangled: demangled)
+        if isUseByName(kind: kind, subject: subject) { finding.byName = ByNameUse() }
         return finding
+    }
+
+    /// Whether a finding of `kind` about `subject` shows a use by name
+    /// (``ByNameUse``): a class's method reached by name, or, in a Mach-O
+    /// image, the name of a selector an `objc` rule names held as a string
+    /// (a selector the code sends is a selector reference there; in ELF an
+    /// Objective-C send leaves the selector's name as a string, which is no
+    /// use by name). A macOS image's selector string is none either: AppKit
+    /// has selectors of the same names (`-[NSApplication sharedApplication]`,
+    /// `-[NSWorkspace openURL:]`).
+    func isUseByName(kind: Finding.Kind, subject: String) -> Bool {
+        switch kind {
+        case .objcByName: true
+        case .stringLiteral:
+            image.format == .macho && image.platform?.platform != .macOS && rules.objcMethodNames.selectors.contains(subject)
+        default: false
+        }
     }
 
     /// What a path or chain ends with: the Swift or C++ path the rule

@@ -19,7 +19,14 @@ struct Propagation {
         var findings: [(image: Int, finding: Finding)] = []
         var passedThrough = Set<Int>()
         for (origin, originFindings) in own.enumerated() {
-            let unsafe = originFindings.filter { $0.kind != .providedSymbol && $0.category.makesUnsafe }
+            // A use by name travels as a use does, a selector string too
+            // (what links the image runs it), unless a method reached by
+            // name, which travels, names that selector already.
+            let sentByName = Set(originFindings.filter { $0.kind == .objcByName }.compactMap { $0.symbol.flatMap(ObjCName.init)?.selector })
+            let unsafe = originFindings.filter { finding in
+                finding.kind != .providedSymbol
+                    && (finding.category.makesUnsafe || finding.byName != nil && !sentByName.contains(finding.symbol ?? ""))
+            }
             let partial = originFindings.contains { $0.kind == .partialInspection }
             guard !unsafe.isEmpty || partial else { continue }
             // An image that loads the origin itself has DLOP001 for that
@@ -64,6 +71,8 @@ struct Propagation {
                     finding.chainImages = imageNames
                     finding.markingLifted = lifted
                     finding.unconfirmed = source.unconfirmed
+                    finding.byName = source.byName
+                    severity.applyByNamePolicy(to: &finding, on: dependent)
                     findings.append((dependent, finding))
                 }
             }

@@ -35,7 +35,9 @@ public struct Report: Sendable {
     /// Warnings about the run itself (a role name that matched no image, an
     /// unused suppression).
     public var notices: [String]
-    /// Information about the run (findings a baseline accepted).
+    /// Information about the run: what the toolchain's own code in the
+    /// images calls, left out of the findings (``ToolchainCode``), and the
+    /// findings a baseline accepted.
     public var remarks: [String] = []
     /// Every file the run read as an image, sorted, each once: the scanned
     /// files (those that failed too) and every library found while

@@ -121,10 +121,12 @@ public struct ReportAnswer: Sendable {
         return FindingAction(origin, rule: rule, api: finding.chain.last)
     }
 
-    /// The causes of `image`'s error findings.
+    /// The causes of `image`'s error findings (of its warnings about uses
+    /// by name, ``Finding/needsReview``, when that is its verdict).
     func causes(of image: ImageReport) -> [Cause] {
+        let isCause: (Finding) -> Bool = image.verdict == .needsReview ? \.needsReview : { $0.severity == .error }
         var causes: [(cause: Cause, problem: ProblemReach.Key)] = []
-        for finding in report.findings where finding.image == image.name && finding.severity == .error {
+        for finding in report.findings where finding.image == image.name && isCause(finding) {
             let own = ProblemReach.Key(image: finding.image, rule: finding.rule)
             var problems = [own]
             if finding.kind == .transitive, let last = finding.chainImages.last {

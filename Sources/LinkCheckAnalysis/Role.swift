@@ -1,5 +1,6 @@
 import LinkCheckImage
 import LinkCheckInspection
+import LinkCheckRules
 
 #if canImport(Glibc)
 import Glibc
@@ -45,6 +46,11 @@ public struct Policy: Sendable, Equatable {
     /// outside bundles by its path relative to the one that holds it
     /// (``Baseline/imageKey(of:placement:inputs:external:)``).
     public var inputs: [String] = []
+    /// The severity of a use by name of an API unavailable in extensions
+    /// where the image has to be extension-safe (``ByNameUse``): a warning,
+    /// or an error when the project asks (`linkcheck.json`'s `byNameUses`,
+    /// `--by-name-as-error`).
+    public var byNameUses: Severity = .warning
 
     public init(
         extensions: [String: String?] = [:], apps: [String] = [], requiredArchitectures: [String] = [],

@@ -65,28 +65,37 @@ struct SeverityPolicy: Sendable {
     /// why it differs from the rule's.
     func severity(of rule: Rule, on index: Int) -> (Severity, String) {
         guard rule.category.makesUnsafe else { return (rule.severity, "") }
+        return roleSeverity(rule.severity, allowedIn: rule.allowedIn, on: index)
+    }
+
+    /// `level`, the severity of a use of an API unavailable in extensions,
+    /// as image `index`'s role makes it, and a remark on why it differs: a
+    /// note on the containing app, on a framework only the app links or
+    /// loads, and where every extension that runs the image is of a type in
+    /// `allowedIn`; a note on a slice no process of the app loads.
+    func roleSeverity(_ level: Severity, allowedIn: [String], on index: Int) -> (Severity, String) {
         if unloadable.contains(index) { return (.note, " (no process of the app loads this slice)") }
         switch roles[index].role {
         case .app:
             return (.note, " (allowed: the containing app may use it)")
         case .extension:
-            if let type = roles[index].extensionType, rule.allowedIn.contains(type) {
+            if let type = roles[index].extensionType, allowedIn.contains(type) {
                 return (.note, " (allowed in \(type) extensions)")
             }
-            return (rule.severity, "")
+            return (level, "")
         case .framework:
             let extensions = extensionsReaching[index]
             if extensions.isEmpty {
                 if isAppOnly(index) {
                     return (.note, " (only the containing app links or loads it)")
                 }
-                return (rule.severity, "")
+                return (level, "")
             }
             let types = extensions.compactMap { roles[$0].extensionType }
-            if types.count == extensions.count, types.allSatisfy(rule.allowedIn.contains) {
+            if types.count == extensions.count, types.allSatisfy(allowedIn.contains) {
                 return (.note, " (allowed in the \(Set(types).sorted().joined(separator: ", ")) extensions that link it)")
             }
-            return (rule.severity, "")
+            return (level, "")
         }
     }
 

@@ -4,10 +4,16 @@
 /// other than a completeness one (`INSP001`, `LINK002`); it is
 /// ``incomplete`` when it, or an image it links, could be read only in part
 /// and nothing else makes it unsafe: what could not be read is never called
-/// safe.
+/// safe. An image whose only evidence of an extension-unavailable API is a
+/// use by name (warnings) is ``needsReview``: it is never called safe either.
 public enum Verdict: String, Sendable, Codable {
     /// No extension-unavailable API, directly or through what it links.
     case extensionSafe = "extension-safe"
+    /// Reaches an extension-unavailable API only by name (a class or
+    /// selector from a string, ``ByNameUse``), itself or through what it
+    /// links, and nothing makes it unsafe: the compiler and the App Store
+    /// accept it, its warnings say where a reviewer should look.
+    case needsReview = "needs-review"
     /// An error finding: an extension-unavailable API where an extension
     /// can reach it, an architecture problem, an unsafe library loaded.
     case unsafe

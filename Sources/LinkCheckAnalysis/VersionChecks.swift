@@ -58,9 +58,13 @@ extension OwnFindings {
         return Set(byCaller.flatMap { caller, found in found.map { "\($0) in \(locator.displayName(code.functions[caller].name))" } })
     }
 
-    /// The version queries the functions `functions` make themselves.
+    /// The version queries the functions `functions` make themselves, and
+    /// compiler-rt's availability check among them (``ToolchainCode``:
+    /// `@available` calls `__isPlatformVersionAtLeast`, linked into the
+    /// image, not imported).
     private func queries(in functions: Set<Int>, code: CodeIndex) -> Set<String> {
         var found = Set(functions.flatMap { code.importsReached(from: $0, depth: 0) }.filter(LoaderCalls.isVersionQuery).map(locator.displayName))
+        found.formUnion(functions.map { code.functions[$0].name }.filter(ToolchainCode.availabilityCheckEntryPoints.contains))
         for selector in LoaderCalls.versionQuerySelectors
         where (code.callsToSelector[selector] ?? []).contains(where: { $0.caller.map(functions.contains) == true }) {
             found.insert(selector)

@@ -34,6 +34,7 @@ enum CheckCommand {
             .init(name: "call-sites", value: "MODE", help: "targeted (default): decode only the functions a byte scan finds transfers to what the rules match in, and their callers; full: decode all code (the same answers, slower)."),
             .init(name: "jobs", value: "N", help: "Inspect up to N files at once (default, and at most: the number of cores)."),
             .init(name: "follow-symlinks", value: nil, help: "Follow symbolic links met in folders wherever they lead (by default only those whose target lies inside a PATH given)."),
+            .init(name: "by-name-as-error", value: nil, help: "Make every use by name of an API unavailable in extensions (NSClassFromString, performSelector:, a selector from a string) an error, as a direct use is; by default a warning (linkcheck.json: \"byNameUses\": \"error\")."),
             .init(name: "verbose", value: nil, help: "Name every file skipped and every symbolic link not followed (by default the summary counts them)."),
         ])
 
@@ -112,7 +113,7 @@ enum CheckCommand {
         }
         var extensionTypes: [String: String?] = configuration.extensions.mapValues { $0 }
         extensionTypes.merge(try extensions(parsed.all("extension"))) { $1 }
-        let policy = Policy(
+        var policy = Policy(
             extensions: extensionTypes,
             apps: configuration.apps + parsed.all("app"),
             requiredArchitectures: configuration.requiredArchitectures + parsed.all("require-arch"),
@@ -120,6 +121,7 @@ enum CheckCommand {
             suppressions: configuration.suppressions,
             suppressionsFile: configuration.path,
             baseline: baseline)
+        policy.byNameUses = parsed.has("by-name-as-error") ? .error : configuration.byNameUses ?? .warning
 
         // The inputs are walked while the rule packs load: neither needs the other.
         let (extraPacks, includeDefaults) = (parsed.all("rules"), !parsed.has("no-default-rules"))

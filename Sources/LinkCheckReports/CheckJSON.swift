@@ -43,7 +43,7 @@ public enum CheckJSON {
                 images: report.images.count, errors: report.count(.error), warnings: report.count(.warning),
                 notes: report.count(.note), skipped: report.skipped(.file).count, failed: report.errors.count,
                 foldersPassedOver: report.skipped(.folder).count, linksNotFollowed: report.skipped(.link).count,
-                incomplete: report.count(.incomplete), baselined: report.baselined.count, exitStatus: Int(report.exitStatus))
+                incomplete: report.count(.incomplete), needsReview: report.count(.needsReview), baselined: report.baselined.count, exitStatus: Int(report.exitStatus))
             images = report.images.map(Image.init)
             let grouping = FileGrouping(report)
             files = grouping.files.filter { !$0.architectures.isEmpty }.map(FileEntry.init)
@@ -175,7 +175,7 @@ public enum CheckJSON {
     }
 
     struct Summary: Encodable {
-        var images, errors, warnings, notes, skipped, failed, foldersPassedOver, linksNotFollowed, incomplete, baselined: Int
+        var images, errors, warnings, notes, skipped, failed, foldersPassedOver, linksNotFollowed, incomplete, needsReview, baselined: Int
         var exitStatus: Int
     }
 
@@ -346,6 +346,7 @@ public enum CheckJSON {
         var chain: [String]?
         var callSites: [CallSiteEntry]?
         var path: [String]?
+        var byName: ByNameEntry?
 
         init(_ finding: Finding, text: String) {
             self.text = text
@@ -362,7 +363,22 @@ public enum CheckJSON {
             chain = finding.chain.isEmpty ? nil : finding.chain
             callSites = finding.callSites.isEmpty ? nil : finding.callSites.map(CallSiteEntry.init)
             path = finding.path.isEmpty ? nil : finding.path
+            byName = finding.byName.map(ByNameEntry.init)
         }
+    }
+
+    /// A use by name (``ByNameUse``) and the checks that guard it.
+    struct ByNameEntry: Encodable {
+        var guards: [GuardEntry]
+
+        init(_ use: ByNameUse) {
+            guards = use.guards.map { GuardEntry(kind: $0.kind.rawValue, function: $0.function) }
+        }
+    }
+
+    struct GuardEntry: Encodable {
+        var kind: String
+        var function: String?
     }
 
     struct FileError: Encodable {

@@ -3,9 +3,9 @@ extension HTMLRenderer {
     /// (`prefers-color-scheme`), and a print layout.
     static let css = """
         :root { color-scheme: light dark; --bg: #fff; --fg: #1d1d1f; --muted: #6e6e73; --line: #d2d2d7;
-          --safe: #1a7f37; --unsafe: #c9252d; --apponly: #b26a00; --card: #f5f5f7; --link: #0b57d0; }
+          --safe: #1a7f37; --unsafe: #c9252d; --apponly: #b26a00; --review: #8250df; --card: #f5f5f7; --link: #0b57d0; }
         @media (prefers-color-scheme: dark) { :root { --bg: #161617; --fg: #f5f5f7; --muted: #a1a1a6; --line: #424245;
-          --safe: #3fb950; --unsafe: #ff6b6b; --apponly: #f0a830; --card: #1f1f21; --link: #8ab4f8; } }
+          --safe: #3fb950; --unsafe: #ff6b6b; --apponly: #f0a830; --review: #b392f0; --card: #1f1f21; --link: #8ab4f8; } }
         body { font: 14px/1.4 system-ui, sans-serif; background: var(--bg); color: var(--fg); margin: 0 auto; max-width: 1400px; padding: .6em 2em 2em; }
         a { color: var(--link); } h1 { font-size: 1.15em; margin: 0; display: inline; } h2 { font-size: 1.1em; margin: .9em 0 .4em; } h3 { font-size: 1em; margin: 0 0 .2em; }
         header { display: flex; gap: 1em; align-items: baseline; flex-wrap: wrap; } header p.summary { margin: 0; color: var(--muted); }
@@ -20,6 +20,7 @@ extension HTMLRenderer {
         .verdict.unsafe, .swatch.unsafe, .chip.unsafe small { background: var(--unsafe); }
         .verdict.app-only, .swatch.app-only, .chip.app-only small { background: var(--apponly); }
         .verdict.incomplete, .swatch.incomplete, .chip.incomplete small { background: var(--muted); }
+        .verdict.needs-review, .swatch.needs-review, .chip.needs-review small { background: var(--review); }
         .verdict.not-loaded, .chip.not-loaded small { background: var(--line); color: var(--muted); }
         .use .slices { color: var(--muted); font-size: .9em; }
         .chip, .reach { display: inline-block; border: 1px solid var(--line); border-radius: 1em; padding: 0 .2em 0 .55em; margin: .1em 0; white-space: nowrap; }
@@ -32,6 +33,7 @@ extension HTMLRenderer {
         svg.graph .node polygon { fill: var(--card); stroke-width: 1.5; } svg.graph .node.extension polygon, svg.graph .node.app polygon { stroke-width: 3; }
         svg.graph .node.extension-safe polygon { stroke: var(--safe); } svg.graph .node.unsafe polygon { stroke: var(--unsafe); }
         svg.graph .node.app-only polygon { stroke: var(--apponly); } svg.graph .node.incomplete polygon { stroke: var(--muted); stroke-dasharray: 4 3; }
+        svg.graph .node.needs-review polygon { stroke: var(--review); }
         svg.graph .edge path { stroke: var(--muted); } svg.graph .edge polygon { stroke: var(--muted); fill: var(--muted); }
         svg.graph .edge.unsafe path { stroke: var(--unsafe); } svg.graph .edge.unsafe polygon { stroke: var(--unsafe); fill: var(--unsafe); }
         svg.graph .edge text { fill: var(--muted); }

@@ -74,6 +74,7 @@ public struct HTMLRenderer {
             <span class="swatch extension-safe"></span> extension-safe
             <span class="swatch unsafe"></span> unsafe
             <span class="swatch app-only"></span> app-only
+            <span class="swatch needs-review"></span> needs-review (an unavailable API reached only by name)
             <span class="swatch incomplete"></span> incomplete (read only in part)
             · thick border: extension or app
             · <svg width="30" height="8" aria-hidden="true"><line x1="0" y1="4" x2="30" y2="4" class="key"/></svg> links
@@ -168,13 +169,17 @@ public struct HTMLRenderer {
         return "<section id=\"problems\">\n<h2>Files that could not be inspected, and notices</h2>\n<ul>\n\((errors + notices).joined(separator: "\n"))\n</ul>\n</section>\n\n"
     }
 
-    /// How to make the run again, and what it read.
+    /// How to make the run again, what it read, and the notes about the
+    /// run (``Report/remarks``: the toolchain's code left out, findings a
+    /// baseline accepted).
     func footer(_ report: Report) -> String {
         let packs = report.rulePacks.map { "<li>\(escapeHTML($0.name)) \(escapeHTML($0.version)) <code>\(escapeHTML($0.path))</code></li>" }
         let date = ISO8601DateFormatter().string(from: report.date)
         let command = report.invocation.map { invocation in
             "<dt>Command</dt><dd><code class=\"command\">cd \(escapeHTML(Self.shellWord(invocation.workingDirectory))) &amp;&amp; linkcheck \(invocation.arguments.map { escapeHTML(Self.shellWord($0)) }.joined(separator: " "))</code></dd>\n"
         } ?? ""
+        let notes = report.remarks.isEmpty
+            ? "" : "<dt>Notes</dt><dd><ul class=\"remarks\">\(report.remarks.map { "<li>\(escapeHTML($0))</li>" }.joined())</ul></dd>\n"
         return """
             <footer id="run">
             <h2>The run</h2>
@@ -184,7 +189,7 @@ public struct HTMLRenderer {
             <dt>Date</dt><dd><time datetime="\(date)">\(date)</time></dd>
             <dt>linkcheck</dt><dd>\(escapeHTML(linkcheckVersion))</dd>
             <dt>Summary</dt><dd>\(escapeHTML(TextRenderer.summary(report)))</dd>
-            </dl>
+            \(notes)</dl>
             </footer>
 
             """

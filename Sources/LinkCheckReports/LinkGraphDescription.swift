@@ -144,6 +144,7 @@ struct LinkGraphDescription {
         case .unsafe: "#f7c6c6"
         case .appOnly: "#f8e2b0"
         case .incomplete: "#dddddd"
+        case .needsReview: "#e2d5f7"
         case .notLoaded: "#f4f4f4"
         }
         let role = image.extensionType.map { "\(image.role.rawValue) (\($0))" } ?? image.role.rawValue

@@ -64,16 +64,17 @@ public struct TextRenderer {
         "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 
-    /// `linkcheck: 9 images (1 incomplete), 3 errors, 1 warning, 5 notes; 2
-    /// files skipped, 0 files failed`, then `, 3 links not followed` and
-    /// `; 4 findings in the baseline` when there are any. Of a collapsed
-    /// report (``FileGrouping/collapsed(_:)``), as the text and HTML
-    /// outputs give it, a fat file counts as one image and a finding as
-    /// one, whatever the slices that hold it.
+    /// `linkcheck: 9 images (1 needs review, 1 incomplete), 3 errors, 1
+    /// warning, 5 notes; 2 files skipped, 0 files failed`, then `, 3 links
+    /// not followed` and `; 4 findings in the baseline` when there are any.
+    /// Of a collapsed report (``FileGrouping/collapsed(_:)``), as the text
+    /// and HTML outputs give it, a fat file counts as one image and a
+    /// finding as one, whatever the slices that hold it.
     public static func summary(_ report: Report) -> String {
-        let incomplete = report.count(.incomplete)
+        let verdicts = [(report.count(.needsReview), "needs review"), (report.count(.incomplete), "incomplete")]
+            .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
         let links = report.skipped(.link).count
-        return "linkcheck: \(count(report.images.count, "image"))\(incomplete > 0 ? " (\(incomplete) incomplete)" : ""), "
+        return "linkcheck: \(count(report.images.count, "image"))\(verdicts.isEmpty ? "" : " (\(verdicts.joined(separator: ", ")))"), "
             + "\(count(report.count(.error), "error")), \(count(report.count(.warning), "warning")), "
             + "\(count(report.count(.note), "note")); "
             + "\(count(report.skipped(.file).count, "file")) skipped, \(count(report.errors.count, "file")) failed"

@@ -46,7 +46,7 @@ import Testing
             return
         }
         #expect(failure.problems.map(\.description) == [
-            "\(file): $.colour: unknown key 'colour' (known: app, extensions, frameworks, requiredArchitectures, rules, searchPaths, suppressions)",
+            "\(file): $.colour: unknown key 'colour' (known: app, byNameUses, extensions, frameworks, requiredArchitectures, rules, searchPaths, suppressions)",
             "\(file): $.extensions.Ext: unknown extension type 'spaceship' (known: action, broadcast, call-directory, credential-provider, file-provider, imessage, intents, keyboard, message-filter, network, notification-content, notification-service, photo-editing, quicklook, safari, share, spotlight, today, widget)",
             "\(file): $.extensions.Other: expected an extension type (a string)",
             "\(file): $.app: expected the app's image name, or an array of names",

@@ -100,6 +100,9 @@ import Testing
         #expect(sharedApplication.lead.image == svProgressHUD + "[arm64]")
         #expect(sharedApplication.lead.callSites.first?.displayName == "-[SVProgressHUD positionHUD:]")
         #expect(sharedApplication.place == svProgressHUD + " (arm64, armv7, i386, x86_64)")
+        // MBProgressHUD's ARCLite, in its arm64 and x86_64 slices, is one image's.
+        #expect(report.remarks.contains { $0.hasPrefix("ARCLite (the toolchain's ARC support for older OSes) in 1 image (MBProgressHUD.framework) calls ") },
+                "\(report.remarks)")
     }
 
     /// A fat framework left with only its 32-bit slices (armv7 and i386,

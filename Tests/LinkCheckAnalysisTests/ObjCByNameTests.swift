@@ -6,11 +6,12 @@ import Testing
 
 /// Objective-C reached by name (`NSClassFromString(@"UIApplication")`,
 /// `objc_getClass("UIApplication")` with a selector made from its name):
-/// the class+selector rules match with their own severity when the calls'
-/// literal arguments name the class and the selector, and only as a warning
-/// from strings and imports when which class is looked up is not known (call
-/// sites not analysed, a look-up passed no literal, or never seen called);
-/// strings alone are no use by name.
+/// the class+selector rules match when the calls' literal arguments name the
+/// class and the selector, and from strings and imports when which class is
+/// looked up is not known (call sites not analysed, a look-up passed no
+/// literal, or never seen called), saying why; strings alone are no use of
+/// the method by name. A use by name is a warning either way, and the image
+/// needs review (ByNamePolicyTests has the policy).
 @Suite struct ObjCByNameTests {
     /// A framework built from `sources` (in `Tests/Fixtures/MachO`), thin
     /// arm64, bind opcodes, flagged `MH_APP_EXTENSION_SAFE`.
@@ -30,13 +31,14 @@ import Testing
         let report = try Self.check(path)
         let finding = try #require(report.findings.first { $0.rule == "AEX001" })
         #expect(finding.kind == .objcByName)
-        #expect(finding.severity == .error)
+        #expect(finding.severity == .warning)
+        #expect(finding.byName != nil)
         #expect(finding.symbol == "+[UIApplication sharedApplication]")
         #expect(finding.message.hasPrefix(
             "looks up UIApplication by name (objc_getClass) and sends sharedApplication (sel_registerName): UIApplication.shared is unavailable"))
         #expect(finding.callSites.map(\.label) == ["rt_shared_application", "rt_shared_application"])
         #expect(finding.path == ["rt_shared_application", "+[UIApplication sharedApplication]"])
-        #expect(report.images.map(\.verdict) == [.unsafe])
+        #expect(report.images.map(\.verdict) == [.needsReview])
     }
 
     @Test func stringsWithoutALookUpAreNoUseByName() throws {
@@ -50,12 +52,13 @@ import Testing
 
     /// The image holds both names and imports NSClassFromString, but looks
     /// up UIScreen: its call sites show it; without them the strings and the
-    /// import make a warning that says why.
+    /// import make a warning that says why. The selector's name as a string
+    /// is a use by name either way (SEL001): the image needs review.
     @Test func aLookUpOfAnotherClassBesideTheStringsIsAWarningOnlyWithoutCallSites() throws {
         let path = try Self.framework("OtherClass", "by-name-strings.m", "by-name-other-class.m")
         let analysed = try Self.check(path)
         #expect(!analysed.findings.contains { $0.kind == .objcByName })
-        #expect(analysed.images.map(\.verdict) == [.extensionSafe])
+        #expect(analysed.images.map(\.verdict) == [.needsReview])
         let unanalysed = try Self.check(path, callSites: nil)
         let finding = try #require(unanalysed.findings.first { $0.rule == "AEX001" })
         #expect(finding.kind == .objcByName)
@@ -64,7 +67,7 @@ import Testing
         #expect(finding.message.hasPrefix(
             "holds the strings \"UIApplication\" and \"sharedApplication\" and imports NSClassFromString, so it may look up UIApplication by name and send sharedApplication; a warning at most, since call sites were not analysed (--no-call-sites) and which name the look-up is passed is not known: "))
         #expect(finding.callSites.isEmpty)
-        #expect(unanalysed.images.map(\.verdict) == [.extensionSafe])
+        #expect(unanalysed.images.map(\.verdict) == [.needsReview])
     }
 
     /// `NSClassFromString` and `NSSelectorFromString` called from wrappers
@@ -90,7 +93,7 @@ import Testing
             #expect(finding.symbol == "+[UIApplication sharedApplication]")
             #expect(finding.message.hasPrefix(held + why + "UIApplication.shared is unavailable"))
             #expect(finding.callSites.map(\.label) == sites)
-            #expect(report.images.map(\.verdict) == [.extensionSafe])
+            #expect(report.images.map(\.verdict) == [.needsReview])
         }
     }
 
@@ -112,7 +115,7 @@ import Testing
             #expect(finding.unconfirmed)
             #expect(finding.message.hasPrefix(held + why + "UIApplication.shared is unavailable"))
             #expect(finding.callSites.isEmpty)
-            #expect(report.images.map(\.verdict) == [.extensionSafe])
+            #expect(report.images.map(\.verdict) == [.needsReview])
         }
     }
 }

@@ -81,7 +81,7 @@ import Testing
         let summary = try #require(document["summary"] as? [String: Int])
         #expect(summary == [
             "images": 1, "errors": 1, "warnings": 0, "notes": 1, "skipped": 1, "failed": 1, "foldersPassedOver": 0,
-            "linksNotFollowed": 0, "incomplete": 0, "baselined": 0, "exitStatus": 2,
+            "linksNotFollowed": 0, "incomplete": 0, "needsReview": 0, "baselined": 0, "exitStatus": 2,
         ])
     }
 

@@ -1,0 +1,95 @@
+import LinkCheckRules
+
+/// A use of an API by name only: a class looked up from a string
+/// (`NSClassFromString(@"UIApplication")`), a selector made from one
+/// (`NSSelectorFromString`, `performSelector:` of it, a KVC key), or, in a
+/// Mach-O image, a selector name held as a string (where a message the code
+/// sends is a selector reference). The compiler's extension check
+/// (`-fapplication-extension`) and the App Store's review both accept such
+/// code, so the policy (``SeverityPolicy/applyByNamePolicy(to:on:)``) makes
+/// it a warning, or an error where the project asks
+/// (``Policy/byNameUses``); a direct use (a message sent to a class
+/// reference with the selector, a call of an unavailable symbol) keeps its
+/// rule's severity.
+public struct ByNameUse: Sendable, Equatable {
+    /// The checks the code makes before the use, when they are known (empty
+    /// when none is): the finding's message names them.
+    public var guards: [UseGuard]
+
+    public init(guards: [UseGuard] = []) {
+        self.guards = guards
+    }
+
+    /// What a finding's message says of the guards: ` (guarded by
+    /// respondsToSelector: in f, an extension check)`, or nothing when none
+    /// is known.
+    public var guardRemark: String {
+        guards.isEmpty ? "" : " (guarded by \(guards.map(\.description).joined(separator: ", ")))"
+    }
+}
+
+/// A check code makes before it uses an API by name, so that the use does
+/// not run where the API is unavailable.
+public struct UseGuard: Sendable, Equatable {
+    public enum Kind: String, Sendable, Codable {
+        /// `respondsToSelector:` (or `instancesRespondToSelector:`) of the
+        /// selector used.
+        case respondsToSelector = "responds-to-selector"
+        /// A test of whether the process is an app extension: the main
+        /// bundle's path ending in `.appex`, or its `Info.plist` holding
+        /// `NSExtension`.
+        case extensionCheck = "extension-check"
+    }
+
+    public var kind: Kind
+    /// The function that makes the check, as people read it; `nil` when
+    /// not known.
+    public var function: String?
+
+    public init(kind: Kind, function: String? = nil) {
+        self.kind = kind
+        self.function = function
+    }
+
+    /// `respondsToSelector: in -[SDWebImageManager openURL:]`, `an
+    /// extension check`.
+    public var description: String {
+        let check = switch kind {
+        case .respondsToSelector: "respondsToSelector:"
+        case .extensionCheck: "an extension check"
+        }
+        return function.map { "\(check) in \($0)" } ?? check
+    }
+}
+
+extension SeverityPolicy {
+    /// Gives a use by name (``Finding/byName``) on image `index` the
+    /// policy's severity and says so in its message: the project's
+    /// ``Policy/byNameUses`` (a warning unless it asks for errors), where
+    /// the image has to be extension-safe; a note where only the containing
+    /// app runs it (or its rule allows the extension types that do).
+    /// A use told from strings and imports alone (``Finding/unconfirmed``),
+    /// or of an API whose marking the image's SDK lifted
+    /// (``Finding/markingLifted``), stays a warning at most. The checks that
+    /// guard the use, when known, are named.
+    func applyByNamePolicy(to finding: inout Finding, on index: Int) {
+        guard let use = finding.byName else { return }
+        if finding.severity != .note, !finding.category.makesUnsafe {
+            // A selector string's rule is a review risk, which roles leave
+            // alone; as a use by name it is judged like the API it names.
+            let (level, context) = roleSeverity(finding.severity, allowedIn: [], on: index)
+            if level == .note {
+                finding.severity = .note
+                finding.message += context
+            }
+        }
+        if finding.severity != .note {
+            let raised = policy.byNameUses == .error && !finding.unconfirmed && !finding.markingLifted
+            finding.severity = raised ? .error : min(finding.severity, .warning)
+            finding.message += raised
+                ? " (a use by name only, which the compiler and the App Store accept: an error, as this run makes every use by name)"
+                : " (a use by name only, which the compiler and the App Store accept: a warning)"
+        }
+        finding.message += use.guardRemark
+    }
+}
