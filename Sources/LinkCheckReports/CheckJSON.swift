@@ -42,7 +42,8 @@ public enum CheckJSON {
                 images: report.images.count, errors: report.count(.error), warnings: report.count(.warning),
                 notes: report.count(.note), skipped: report.skipped(.file).count, failed: report.errors.count,
                 foldersPassedOver: report.skipped(.folder).count, linksNotFollowed: report.skipped(.link).count,
-                incomplete: report.count(.incomplete), baselined: report.baselined.count, exitStatus: Int(report.exitStatus))
+                incomplete: report.count(.incomplete), baselined: report.baselined.count, complete: report.complete,
+                exitStatus: Int(report.exitStatus))
             images = report.images.map(Image.init)
             findings = report.findings.map(FindingEntry.init)
             errors = report.errors.map { FileError(path: $0.path, message: TextRenderer.reason($0)) }
@@ -148,6 +149,8 @@ public enum CheckJSON {
 
     struct Summary: Encodable {
         var images, errors, warnings, notes, skipped, failed, foldersPassedOver, linksNotFollowed, incomplete, baselined: Int
+        /// ``Report/complete``: every input read whole.
+        var complete: Bool
         var exitStatus: Int
     }
 
