@@ -59,6 +59,31 @@ import Testing
         #expect(output.standardError == "linkcheck: error: unknown option '--bogus' for 'linkcheck check' (see 'linkcheck check --help')\n")
     }
 
+    /// A mistyped option gets the known options closest to it, by edit
+    /// distance, as swift and git suggest.
+    @Test(arguments: [
+        (["check", "--fromat", "json", "x"], "unknown option '--fromat' for 'linkcheck check'; did you mean '--format'?"),
+        (["check", "-format", "json", "x"], "unknown option '-format' for 'linkcheck check'; did you mean '--format'?"),
+        (["check", "--extensions", "Share", "x"], "unknown option '--extensions' for 'linkcheck check'; did you mean '--extension'?"),
+        (["rules", "list", "--example"], "unknown option '--example' for 'linkcheck rules list'; did you mean '--examples'?"),
+    ])
+    func aMistypedOptionGetsASuggestion(arguments: [String], message: String) throws {
+        let output = try Command.linkcheck(arguments)
+        #expect(output.status == 2)
+        let command = arguments[0] == "rules" ? "rules list" : "check"
+        #expect(output.standardError == "linkcheck: error: \(message) (see 'linkcheck \(command) --help')\n")
+    }
+
+    /// `Rules/*.json` is the shipped packs and nothing else: the packs'
+    /// JSON Schema lives in `Documentation/`.
+    @Test func theShippedPacksValidateAsAGlobGivesThem() throws {
+        let rules = Fixtures.repositoryRoot.appendingPathComponent("Rules")
+        let packs = try FileManager.default.contentsOfDirectory(atPath: rules.path).filter { $0.hasSuffix(".json") }.sorted()
+        #expect(packs == ["app-extension-unavailable.json", "conditional-loading.json", "selector-strings.json"])
+        let output = try Command.linkcheck(["rules", "validate"] + packs.map { rules.appendingPathComponent($0).path })
+        #expect(output.status == 0, "\(output.standardError)")
+    }
+
     @Test func aSearchPathThatIsNotAFolderIsAUsageError() throws {
         #expect(try Command.linkcheck(["check", "--search-path", "/nonexistent/lib", "/etc/hostname"]).standardError
             == "linkcheck: error: --search-path /nonexistent/lib does not exist\n")
