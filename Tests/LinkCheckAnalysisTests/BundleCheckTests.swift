@@ -311,17 +311,20 @@ import Testing
         #expect(Self.findings(moved, in: app) == Self.findings(report, in: app))
     }
 
-    /// An Info.plist that cannot be read is a notice; the extension is
-    /// still one, of no type.
-    @Test func anUnreadableInfoPlistIsANotice() throws {
+    /// An Info.plist that cannot be read is an error, as a malformed one
+    /// is (the bundle cannot be checked as it says: the run fails); the
+    /// extension is still one, of no type.
+    @Test func anUnreadableInfoPlistIsAnError() throws {
         let (copy, app) = try Self.shopCopy { app in
             try Data([0x00, 0x01, 0x02]).write(to: app.appendingPathComponent("PlugIns/Stickers.appex/Info.plist"))
         }
         defer { withExtendedLifetime(copy) {} }
         let report = try Self.check(app)
-        #expect(report.notices == [
-            "cannot read \(app.path)/PlugIns/Stickers.appex/Info.plist: not a property list (XML or binary); its bundle is taken as having no Info.plist",
+        #expect(report.notices.isEmpty)
+        #expect(report.errors.map(\.description) == [
+            "\(app.path)/PlugIns/Stickers.appex/Info.plist: not a property list (XML or binary): its bundle cannot be checked as its Info.plist says",
         ])
+        #expect(report.exitStatus == 2)
         #expect(report.images.first { $0.name.hasSuffix("/Stickers") }.map { "\($0.role.rawValue) \($0.extensionType ?? "-")" } == "extension -")
     }
     /// The error of each bundle `report` could not check, its path relative
