@@ -4,14 +4,16 @@ import PackagePlugin
 /// `swift package linkcheck`: builds the package's dynamic-library and
 /// executable products, turns the `@available(…ApplicationExtension,
 /// unavailable)` annotations of the package's modules (and its
-/// dependencies') into rules, runs `linkcheck check` on the built images with
-/// the package's `linkcheck.json`, and reports the findings as SwiftPM
-/// diagnostics. Fails when there is an error finding.
+/// dependencies') into rules, runs `linkcheck check` on the built images and
+/// the binary targets' artifacts (``binaryArtifacts(of:)``) with the
+/// package's `linkcheck.json`, and reports the findings as SwiftPM
+/// diagnostics. Fails when there is an error finding, or an input could
+/// not be read whole.
 ///
-/// Options: `--product NAME` (repeatable), `--configuration debug|release`,
-/// `--html PATH` (default: the plugin's work folder), `--format
-/// text|json|sarif` (also print the report so), and `--` followed by options
-/// for `linkcheck check`.
+/// Options (``usage``, printed by `--help`): `--product NAME`
+/// (repeatable), `--configuration debug|release`, `--html PATH` (default:
+/// the plugin's work folder), `--format text|json|sarif` (also print the
+/// report so), and `--` followed by options for `linkcheck check`.
 ///
 /// With `--format json` or `sarif`, standard output holds the document
 /// alone (`swift package linkcheck --format sarif > out.sarif` is valid):
@@ -21,10 +23,41 @@ import PackagePlugin
 /// error.
 @main
 struct LinkCheckPlugin: CommandPlugin {
+    /// What `swift package linkcheck --help` prints.
+    static let usage = """
+        OVERVIEW: Build the package's products and check them, and its binary targets, for APIs
+        unavailable in app extensions, architecture problems and conditional loading.
+
+        USAGE: swift package linkcheck [OPTIONS] [-- CHECK-OPTIONS]
+
+        OPTIONS:
+          --product NAME               Check this product (repeatable; default: every dynamic
+                                       library and executable product).
+          --configuration CONFIG       debug (default) or release.
+          --html PATH                  Write the HTML report to PATH (default: the plugin's work
+                                       folder; inside the package it needs
+                                       --allow-writing-to-package-directory).
+          --format FORMAT              Also print the report: text, json or sarif (standard output
+                                       then holds the document alone).
+          --help                       Show this help.
+          -- CHECK-OPTIONS             Pass the rest to 'linkcheck check' (see 'linkcheck check --help'):
+                                       --require-arch arm64, --baseline FILE, …
+
+        The package's linkcheck.json, its modules' @available(…ApplicationExtension, unavailable)
+        annotations, and the artifacts of its .binaryTarget()s (.xcframework, .artifactbundle, zips,
+        as SwiftPM resolved them) are used. The plugin fails on an error finding or an input it
+        could not read whole.
+
+        """
+
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         let separator = arguments.firstIndex(of: "--")
         let ownArguments = separator.map { Array(arguments[..<$0]) } ?? arguments
         let toolArguments = separator.map { Array(arguments[($0 + 1)...]) } ?? []
+        if ownArguments.contains("--help") || ownArguments.contains("-h") {
+            print(Self.usage, terminator: "")
+            return
+        }
         var extractor = ArgumentExtractor(ownArguments)
         let productNames = extractor.extractOption(named: "product")
         let configurationName = extractor.extractOption(named: "configuration").last ?? "debug"
@@ -68,6 +101,10 @@ struct LinkCheckPlugin: CommandPlugin {
                 }
             }
         }
+
+        // What SwiftPM resolved for the binary targets: a vendor SDK is
+        // checked before anything links it.
+        images += binaryArtifacts(of: [context.package] + dependencyPackages(of: context.package))
 
         let linkcheck = try context.tool(named: "LinkCheckCLI").url
         let work = context.pluginWorkDirectoryURL
@@ -113,12 +150,26 @@ struct LinkCheckPlugin: CommandPlugin {
         } else {
             print("linkcheck: HTML report: \(html)")
         }
-        let failed = (report["summary"] as? [String: Any])?["failed"] as? Int ?? 0
-        if errors > 0 || failed > 0 {
+        let summary = report["summary"] as? [String: Any] ?? [:]
+        let failed = summary["failed"] as? Int ?? 0
+        let incomplete = failed == 0 && summary["complete"] as? Bool == false
+        if errors > 0 || failed > 0 || incomplete {
             let parts = (errors > 0 ? ["\(errors) error\(errors == 1 ? "" : "s")"] : [])
                 + (failed > 0 ? ["\(failed) file\(failed == 1 ? "" : "s") it could not inspect"] : [])
+                + (incomplete ? ["images it could read only in part"] : [])
             throw PluginFailure("linkcheck found \(parts.joined(separator: " and "))")
         }
+    }
+
+    /// The artifacts SwiftPM resolved for the binary targets
+    /// (`.binaryTarget(name:path:)` and `(name:url:checksum:)`) of
+    /// `packages`: an `.xcframework` folder or an `.artifactbundle`, where
+    /// SwiftPM put it (a local one in the package, one unpacked from a zip
+    /// or downloaded under `.build/artifacts/`); those not there (not
+    /// resolved yet) are left out.
+    func binaryArtifacts(of packages: [Package]) -> [String] {
+        let paths = packages.flatMap(\.targets).compactMap { ($0 as? BinaryArtifactTarget)?.artifactURL.path }
+        return Array(Set(paths)).sorted().filter { FileManager.default.fileExists(atPath: $0) }
     }
 
     /// The products to check: those named, else every dynamic library and

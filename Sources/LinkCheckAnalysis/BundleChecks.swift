@@ -6,9 +6,11 @@ import LinkCheckInspection
 /// scanned images that lie in one (``Policy/bundles``):
 ///
 /// - `BNDL001`: a framework an extension links (itself, or through a
-///   framework it links) that dyld would not find in the app: the
-///   extension would not launch. It takes the place of the `LINK001` that
-///   the missing library would otherwise get.
+///   framework it links) that dyld would not find in the app, because the
+///   app does not embed it or it lies where none of the run paths reaches
+///   (``LinkGraph/Missing/foundByInstallName``): the extension would not
+///   launch. It takes the place of the `LINK001` that the missing library
+///   would otherwise get.
 /// - `BNDL002`: an extension that embeds its own copy of a framework the
 ///   containing app embeds too.
 /// - `BNDL003`: a framework anywhere but the containing app's `Frameworks`
@@ -83,9 +85,16 @@ struct BundleChecks {
         let who = Set(extensions).sorted()
         let consequence = severity.roles[missing.image].role == .extension
             ? "the extension would not launch" : "\(who.joined(separator: ", ")), which load\(who.count == 1 ? "s" : "") it, would not launch"
+        let problem: String
+        if let found = missing.foundByInstallName {
+            let foundIn = bundles.displayPath(of: LdSoSearch.directory(of: graph.images[found].path))
+            problem = "which dyld would not find\(searched): the only copy is in \(foundIn)"
+        } else {
+            problem = "which \(app.folderName) does not embed\(searched)"
+        }
         return Finding(
             builtIn: BuiltInRules.frameworkNotEmbedded, kind: .bundle, image: image.name, symbol: missing.needed,
-            detail: "needs \(missing.needed), which \(app.folderName) does not embed\(searched): \(consequence)")
+            detail: "needs \(missing.needed), \(problem): \(consequence)")
     }
 
     /// The names of the framework bundles (and loose libraries) whose files

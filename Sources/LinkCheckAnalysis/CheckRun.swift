@@ -75,8 +75,7 @@ public enum CheckRun {
             findings: outcome.findings,
             errors: inspected.errors.sorted { $0.path < $1.path },
             skipped: inspected.skipped.sorted { $0.path < $1.path },
-            notices: discovery.bundles.problems.map { "cannot read \($0.path): \($0.reason); its bundle is taken as having no Info.plist" }
-                + outcome.notices + RoleNotices.conflictingNames(policy) + RoleNotices.unmatchedNames(policy, scanned)
+            notices: outcome.notices + RoleNotices.conflictingNames(policy) + RoleNotices.unmatchedNames(policy, scanned)
                 + RoleNotices.bundleRolesOverridden(policy, scanned))
         report.baselined = outcome.baselined
         report.remarks = outcome.remarks

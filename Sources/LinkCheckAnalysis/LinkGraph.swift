@@ -43,6 +43,14 @@ public struct LinkGraph: Sendable {
         public var needed: String
         public var searched: [String]
         public var unreadable: [InspectionError] = []
+        /// A scanned image that carries the install name though it is in
+        /// none of the folders dyld searches (a framework inside an
+        /// `.appex` whose only `LC_RPATH` is
+        /// `@executable_path/../../Frameworks`): the graph links it, so
+        /// that what it holds still reaches its clients, but dyld would not
+        /// load it. Outside an app bundle that is how loose frameworks are
+        /// found, and no finding says so.
+        public var foundByInstallName: Int? = nil
     }
 
     public init(

@@ -103,6 +103,10 @@ public struct LinkResolver: Sendable {
         /// The outcome of looking up one library name for one image.
         enum Lookup: Equatable {
             case found(Int)
+            /// Found only among the scanned images by its install name, in
+            /// none of the folders dyld searches (`searched`)
+            /// (``LinkGraph/Missing/foundByInstallName``).
+            case foundByInstallName(Int, searched: [String])
             /// Only images of another machine, class, byte order or
             /// platform carry the name.
             case mismatch(Int)
@@ -146,6 +150,10 @@ public struct LinkResolver: Sendable {
                     switch locate(dependency.name, for: current, inspect: inspect) {
                     case .found(let found):
                         if found != current && !targets.contains(found) { targets.append(found) }
+                    case .foundByInstallName(let found, let searched):
+                        if found != current && !targets.contains(found) { targets.append(found) }
+                        missing[current, default: []].append(
+                            LinkGraph.Missing(image: current, needed: dependency.name, searched: searched, foundByInstallName: found))
                     case .mismatch(let other):
                         mismatches[current, default: []].append(LinkGraph.Mismatch(image: current, needed: dependency.name, candidate: other))
                     case .missing(let searched, let unreadable):
@@ -206,8 +214,10 @@ public struct LinkResolver: Sendable {
                 return LoadEdge(name: LoadEdge.unknownName, target: nil, callSite: request.callSite, source: request.source)
             }
             for name in request.names {
-                if case .found(let found) = locate(name, for: index, inspect: inspect) {
+                switch locate(name, for: index, inspect: inspect) {
+                case .found(let found), .foundByInstallName(let found, _):
                     return LoadEdge(name: first, target: found, callSite: request.callSite, source: request.source)
+                default: continue
                 }
             }
             return LoadEdge(name: first, target: nil, callSite: request.callSite, source: request.source)
@@ -241,7 +251,9 @@ public struct LinkResolver: Sendable {
             for path in candidates {
                 if let found = load(path, for: index, inspect: inspect) { return .found(found) }
             }
-            if let found = scannedImage(named: name, for: index) { return .found(found) }
+            if let found = scannedImage(named: name, for: index) {
+                return candidates.isEmpty || candidates == [name] ? .found(found) : .foundByInstallName(found, searched: candidates.map(LdSoSearch.directory(of:)))
+            }
             if DyldSearch.isSystem(name) || candidates.contains(where: DyldSearch.isSystem) { return .system }
             if let other = (byName[name] ?? []).first(where: { $0 != index }) { return .mismatch(other) }
             let folders = candidates.map(LdSoSearch.directory(of:))

@@ -2,15 +2,22 @@ import LinkCheckImage
 
 /// A finding per dependency of a scanned image that the loader would not
 /// find: `LINK002` when a file of that name was found but could not be read
-/// (an error where the image has to be safe), else `LINK001`.
+/// (an error where the image has to be safe), else `LINK001` (also for one
+/// found only among the scanned images by its install name, in none of the
+/// folders dyld searches, when the image is in an app).
 struct MissingLibraries {
     let graph: LinkGraph
     let severity: SeverityPolicy
 
     func findings() -> [Finding] {
-        graph.missing.filter { $0.image < graph.scannedCount }.map { missing in
+        let bundles = severity.policy.bundles
+        // A library found only by its install name is missing for dyld
+        // inside an app; outside one, that is how loose frameworks are found.
+        return graph.missing.filter { missing in
+            missing.image < graph.scannedCount
+                && (missing.foundByInstallName == nil || bundles.placement(ofFile: graph.images[missing.image].path)?.containingApp != nil)
+        }.map { missing in
             let image = graph.images[missing.image]
-            let bundles = severity.policy.bundles
             if !missing.unreadable.isEmpty {
                 let found = missing.unreadable.map { "\(bundles.displayPath(of: $0.path)) (\(Self.reason($0)))" }.joined(separator: "; ")
                 return Finding(

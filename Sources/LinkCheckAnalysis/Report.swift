@@ -85,10 +85,26 @@ public struct Report: Sendable {
     /// The exit status of `linkcheck check`: 2 when an input could not be
     /// read, a file could not be inspected or a folder was passed over for
     /// its depth (inputs not read: as `grep` does, the rest is still
-    /// checked and reported), else 1 when any finding is an error, else 0.
+    /// checked and reported), else 1 when any finding is an error or an
+    /// image was read only in part (``partlyRead``, whatever the severity
+    /// its role gives the finding), else 0.
     public var exitStatus: Int32 {
         if !errors.isEmpty || skipped.contains(where: { $0.kind == .folder }) { return 2 }
-        return findings.contains { $0.severity == .error } ? 1 : 0
+        return findings.contains { $0.severity == .error } || !partlyRead.isEmpty ? 1 : 0
+    }
+
+    /// Whether every input was read whole: no file failed, no folder was
+    /// passed over for its depth, and no image was read only in part. What
+    /// JSON's `summary.complete` and SARIF's `executionSuccessful` say.
+    public var complete: Bool {
+        errors.isEmpty && skipped(.folder).isEmpty && partlyRead.isEmpty
+    }
+
+    /// The findings that say an image, or a library it links, could be
+    /// read only in part (`INSP001`, `LINK002`), of any severity: an
+    /// app-only framework's is a warning, yet the run did not read it all.
+    public var partlyRead: [Finding] {
+        findings.filter { BuiltInRules.isCompleteness($0.rule) }
     }
 
     /// The file on disk `path` (a path as the report names files) is in:

@@ -1,3 +1,5 @@
+import LinkCheckAnalysis
+
 /// linkcheck's own argument parsing (no outside packages can be fetched):
 /// each subcommand declares its options; `--name VALUE`, `--name=VALUE`,
 /// repeatable options, flags, positionals, `--` to end options, and
@@ -57,7 +59,7 @@ struct CommandSpec {
             let name = String(body.prefix { $0 != "=" })
             let inline = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
             guard let option = options.first(where: { $0.name == name }), word.hasPrefix("--") else {
-                throw UsageError("unknown option '\(word)' for 'linkcheck \(self.name)' (see 'linkcheck \(self.name) --help')")
+                throw UsageError("unknown option '\(word)' for 'linkcheck \(self.name)'\(suggestion(for: name)) (see 'linkcheck \(self.name) --help')")
             }
             guard option.value != nil else {
                 if inline != nil { throw UsageError("option '--\(name)' takes no value") }
@@ -74,6 +76,15 @@ struct CommandSpec {
             }
         }
         return parsed
+    }
+
+    /// `; did you mean '--format'?` for a mistyped option name (`fromat`,
+    /// or `format` given with one dash): the known options closest to it
+    /// (``NameSuggestions``); empty when none is close.
+    func suggestion(for name: String) -> String {
+        let known = options.map(\.name) + ["help"]
+        let closest = known.contains(name) ? [name] : NameSuggestions.closest(to: name, among: known)
+        return NameSuggestions.question(closest.map { "--\($0)" }).map { "; \($0)" } ?? ""
     }
 }
 

@@ -37,13 +37,18 @@ public enum InspectionError: Error, Sendable, Hashable, CustomStringConvertible 
     /// `AvailableLibraries` a library (`LibraryIdentifier`, `LibraryPath`)
     /// that is not in the folder: that library cannot be checked.
     case xcframeworkLibraryMissing(path: String, identifier: String, libraryPath: String)
+    /// A bundle's `Info.plist` (`path`) that cannot be read, is not a
+    /// property list, or gives a key linkcheck uses a value of the wrong
+    /// type (`reason` says which): the bundle cannot be checked as the
+    /// file says, so it is checked as if it had none, and the run fails.
+    case infoPlist(path: String, reason: String)
 
     /// The file the error is about.
     public var path: String {
         switch self {
         case .unreadable(let path, _), .notAnImage(let path), .malformed(let path, _, _, _), .notInspectable(let path, _),
              .changedWhileRead(let path), .invalidFileName(let path), .archive(let path, _), .bundleExecutable(let path, _),
-             .xcframeworkLibraryMissing(let path, _, _): path
+             .xcframeworkLibraryMissing(let path, _, _), .infoPlist(let path, _): path
         }
     }
 
@@ -62,6 +67,7 @@ public enum InspectionError: Error, Sendable, Hashable, CustomStringConvertible 
         case .bundleExecutable(_, let problem): .bundleExecutable(path: path, problem: problem)
         case .xcframeworkLibraryMissing(_, let identifier, let libraryPath):
             .xcframeworkLibraryMissing(path: path, identifier: identifier, libraryPath: libraryPath)
+        case .infoPlist(_, let reason): .infoPlist(path: path, reason: reason)
         }
     }
 
@@ -85,6 +91,8 @@ public enum InspectionError: Error, Sendable, Hashable, CustomStringConvertible 
             "\(path): \(problem)"
         case .xcframeworkLibraryMissing(let path, let identifier, let libraryPath):
             "\(path): its Info.plist's AvailableLibraries lists \(identifier)/\(libraryPath), which is not there"
+        case .infoPlist(let path, let reason):
+            "\(path): \(reason): its bundle cannot be checked as its Info.plist says"
         }
     }
 }
@@ -112,6 +120,9 @@ public enum ArchiveProblem: Error, Sendable, Hashable, CustomStringConvertible {
     case noTemporaryFolder(reason: String)
     /// An `.ipa` with no `Payload/*.app` entry: there is no app to check.
     case noApp
+    /// A `.zip` with no bundle (`Payload/*.app`, `*.app`, `*.framework`,
+    /// `*.xcframework`) at its top: nothing to check.
+    case noBundle
 
     public var description: String {
         switch self {
@@ -122,6 +133,7 @@ public enum ArchiveProblem: Error, Sendable, Hashable, CustomStringConvertible {
         case .unpackFailed(let entry, let reason): "cannot unpack '\(entry)': \(reason)"
         case .noTemporaryFolder(let reason): "cannot make a private folder to unpack it in: \(reason)"
         case .noApp: "it holds no app (no Payload/*.app entry)"
+        case .noBundle: "it holds no app, framework or xcframework (no Payload/*.app, *.app, *.framework or *.xcframework entry)"
         }
     }
 }

@@ -52,13 +52,17 @@ public struct Discovery: Sendable, Equatable {
     /// exist) is an error: linkcheck cannot open it
     /// (``InspectionError/invalidFileName(path:)``).
     ///
-    /// A file named `*.ipa` (given, or met in a folder) is unpacked
-    /// (``UnpackedArchive``) into a private folder under
-    /// `temporaryDirectory`, whose `Payload` is walked; what the files
-    /// there are is reported under the archive's name
-    /// (``displayPath(of:)``: `Photos.ipa:Payload/Photos.app/Photos`), and
-    /// an archive that cannot be unpacked is an error naming it. The
-    /// bundles around the files are then read (``bundles``).
+    /// A file named `*.ipa` or `*.zip` (given, or met in a folder) is
+    /// unpacked (``UnpackedArchive``) into a private folder under
+    /// `temporaryDirectory`, whose `Payload` (an `.ipa`) or whole tree (a
+    /// `.zip`) is walked; what the files there are is reported under the
+    /// archive's name (``displayPath(of:)``:
+    /// `Photos.ipa:Payload/Photos.app/Photos`,
+    /// `Kit.xcframework.zip:Kit.xcframework/ios-arm64/Kit.framework/Kit`),
+    /// and an archive that cannot be unpacked is an error naming it. A
+    /// `.zip` that holds no bundle is skipped when met in a folder, an
+    /// error when given. The bundles around the files are then read
+    /// (``bundles``).
     public init(paths: [String], followingSymbolicLinks: Bool = false, temporaryDirectory: String = UnpackedArchive.defaultTemporaryDirectory) {
         self.paths = paths
         var walker = Walker(followingSymbolicLinks: followingSymbolicLinks, temporaryDirectory: temporaryDirectory)
@@ -220,7 +224,7 @@ private struct Walker {
         let identity = FileIdentity(info)
         switch info.st_mode & S_IFMT {
         case S_IFREG:
-            if Self.isAppArchive(path) {
+            if UnpackedArchive.Kind(path: path) != nil {
                 guard archiveIdentities.insert(identity).inserted else { return }
                 unpack(path, depth: depth)
                 return
@@ -244,25 +248,25 @@ private struct Walker {
         }
     }
 
-    /// Whether `path` names an app archive (`*.ipa`).
-    static func isAppArchive(_ path: String) -> Bool {
-        path.lowercased().hasSuffix(".ipa")
-    }
-
-    /// Unpacks the archive at `path` and walks its `Payload`, one level
-    /// deeper than the archive.
+    /// Unpacks the archive at `path` and walks its ``UnpackedArchive/root``,
+    /// one level deeper than the archive. A `.zip` met in a folder that
+    /// holds no bundle is skipped (a data archive, say); one given is an
+    /// error, as an `.ipa` without an app is wherever it is met.
     mutating func unpack(_ path: String, depth: Int) {
         do {
             let archive = try UnpackedArchive.unpack(path, temporaryDirectory: temporaryDirectory)
             archives.append(archive)
-            skipped += archive.skipped
-            let payload = archive.folder + "/Payload"
-            guard FileManager.default.fileExists(atPath: payload) else {
-                errors.append(.archive(path: path, problem: .noApp))
+            guard archive.holdsBundle else {
+                if archive.kind == .zip && depth > 0 {
+                    skipped.append(SkippedEntry(path: path, reason: "a zip archive that holds no app, framework or xcframework"))
+                } else {
+                    errors.append(.archive(path: path, problem: archive.kind == .ipa ? .noApp : .noBundle))
+                }
                 return
             }
+            skipped += archive.skipped
             roots.append(SymbolicLinks.realPath(archive.folder) ?? archive.folder)
-            visit(payload, depth: depth + 1)
+            visit(archive.root, depth: depth + 1)
         } catch {
             errors.append(error)
         }

@@ -43,7 +43,8 @@ public enum CheckJSON {
                 images: report.images.count, errors: report.count(.error), warnings: report.count(.warning),
                 notes: report.count(.note), skipped: report.skipped(.file).count, failed: report.errors.count,
                 foldersPassedOver: report.skipped(.folder).count, linksNotFollowed: report.skipped(.link).count,
-                incomplete: report.count(.incomplete), needsReview: report.count(.needsReview), baselined: report.baselined.count, exitStatus: Int(report.exitStatus))
+                incomplete: report.count(.incomplete), needsReview: report.count(.needsReview), baselined: report.baselined.count,
+                complete: report.complete, exitStatus: Int(report.exitStatus))
             images = report.images.map(Image.init)
             let grouping = FileGrouping(report)
             files = grouping.files.filter { !$0.architectures.isEmpty }.map(FileEntry.init)
@@ -176,6 +177,8 @@ public enum CheckJSON {
 
     struct Summary: Encodable {
         var images, errors, warnings, notes, skipped, failed, foldersPassedOver, linksNotFollowed, incomplete, needsReview, baselined: Int
+        /// ``Report/complete``: every input read whole.
+        var complete: Bool
         var exitStatus: Int
     }
 

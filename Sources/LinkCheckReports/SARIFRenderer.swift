@@ -26,12 +26,18 @@ public struct SARIFRenderer {
             tool: Tool(driver: Driver(rules: rules.map(ReportingDescriptor.init))),
             invocations: [Invocation(
                 // SARIF §3.20.14: false when the tool failed; an input it
-                // could not read is such a failure (exit status 2).
-                executionSuccessful: report.exitStatus != 2, exitCode: Int(report.exitStatus),
+                // could not read (exit status 2), or read only in part, is
+                // such a failure.
+                executionSuccessful: report.complete, exitCode: Int(report.exitStatus),
                 toolExecutionNotifications: report.errors.map { error in
                     Notification(
                         level: "error", message: Message(text: error.description),
                         locations: [Location(physicalLocation: PhysicalLocation(artifactLocation: artifact(report.file(of: error.path)), region: nil))])
+                } + report.partlyRead.filter { $0.kind != .transitive }.map { finding in
+                    Notification(
+                        level: "error", message: Message(text: "\(finding.image) was read only in part: \(finding.message)"),
+                        locations: [Location(physicalLocation: PhysicalLocation(
+                            artifactLocation: artifact(images[finding.image]?.file ?? report.file(of: finding.image)), region: nil))])
                 } + report.notices.map { notice in
                     // What the text output prints as `linkcheck: warning: …` and `linkcheck: note: …`.
                     Notification(level: "warning", message: Message(text: notice), locations: nil)

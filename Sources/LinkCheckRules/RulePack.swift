@@ -1,5 +1,5 @@
 /// A rule pack: one JSON file of rules (format 1, see `Rules/README.md` and
-/// `Rules/rule-pack.schema.json`).
+/// `Documentation/rule-pack.schema.json`).
 public struct RulePack: Sendable, Equatable {
     /// The file the pack was read from.
     public var path: String

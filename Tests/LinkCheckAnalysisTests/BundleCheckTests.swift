@@ -130,6 +130,36 @@ import Testing
         #expect(report.exitStatus == 1)
     }
 
+    /// Camera moved into the iMessage extension's own `Frameworks`, where
+    /// its only run path (`@executable_path/../../Frameworks`) does not
+    /// lead: found there by install name, it is still a framework dyld
+    /// would not load, so the extension would not launch (`BNDL001`, which
+    /// makes it unsafe) besides being misplaced (`BNDL003`); what Camera
+    /// holds still reaches the extension.
+    @Test func aFrameworkWhereNoneOfTheExtensionsRunPathsLeads() throws {
+        let (copy, app) = try Self.shopCopy { app in
+            let frameworks = app.appendingPathComponent("PlugIns/Stickers.appex/Frameworks")
+            try FileManager.default.createDirectory(at: frameworks, withIntermediateDirectories: true)
+            try FileManager.default.moveItem(
+                at: app.appendingPathComponent("Frameworks/Camera.framework"), to: frameworks.appendingPathComponent("Camera.framework"))
+        }
+        defer { withExtendedLifetime(copy) {} }
+        let report = try Self.check(app)
+        #expect(Self.findings(report, in: app, rules: ["BNDL001", "BNDL003", "LINK001"]) == [
+            "PlugIns/Stickers.appex/Frameworks/Camera.framework/Camera: error BNDL003 Camera.framework",
+            "PlugIns/Stickers.appex/Stickers: error BNDL001 @rpath/Camera.framework/Camera",
+            "Shop: warning LINK001 @rpath/Camera.framework/Camera",
+        ])
+        let finding = try #require(report.findings.first { $0.rule == "BNDL001" })
+        #expect(finding.message.hasPrefix(
+            "needs @rpath/Camera.framework/Camera, which dyld would not find (dyld looks in \(app.path)/Frameworks/Camera.framework): the only copy is in \(app.path)/PlugIns/Stickers.appex/Frameworks/Camera.framework: the extension would not launch: dyld stops"),
+            "\(finding.message)")
+        let stickers = try #require(report.images.first { $0.name.hasSuffix("/Stickers") })
+        #expect(stickers.verdict == .unsafe)
+        #expect(stickers.links == [app.path + "/PlugIns/Stickers.appex/Frameworks/Camera.framework/Camera"])
+        #expect(Self.findings(report, in: app, rules: ["AEX201"]).contains("PlugIns/Stickers.appex/Stickers: note AEX201 AVCaptureSession"))
+    }
+
     @Test func anExtensionWithoutA64BitSlice() throws {
         let (copy, app) = try Self.shopCopy { app in
             let old = app.appendingPathComponent("PlugIns/Old.appex")
@@ -281,17 +311,20 @@ import Testing
         #expect(Self.findings(moved, in: app) == Self.findings(report, in: app))
     }
 
-    /// An Info.plist that cannot be read is a notice; the extension is
-    /// still one, of no type.
-    @Test func anUnreadableInfoPlistIsANotice() throws {
+    /// An Info.plist that cannot be read is an error, as a malformed one
+    /// is (the bundle cannot be checked as it says: the run fails); the
+    /// extension is still one, of no type.
+    @Test func anUnreadableInfoPlistIsAnError() throws {
         let (copy, app) = try Self.shopCopy { app in
             try Data([0x00, 0x01, 0x02]).write(to: app.appendingPathComponent("PlugIns/Stickers.appex/Info.plist"))
         }
         defer { withExtendedLifetime(copy) {} }
         let report = try Self.check(app)
-        #expect(report.notices == [
-            "cannot read \(app.path)/PlugIns/Stickers.appex/Info.plist: not a property list (XML or binary); its bundle is taken as having no Info.plist",
+        #expect(report.notices.isEmpty)
+        #expect(report.errors.map(\.description) == [
+            "\(app.path)/PlugIns/Stickers.appex/Info.plist: not a property list (XML or binary): its bundle cannot be checked as its Info.plist says",
         ])
+        #expect(report.exitStatus == 2)
         #expect(report.images.first { $0.name.hasSuffix("/Stickers") }.map { "\($0.role.rawValue) \($0.extensionType ?? "-")" } == "extension -")
     }
     /// The error of each bundle `report` could not check, its path relative

@@ -220,4 +220,39 @@ import Testing
         #expect(json.status == 2)
         #expect(try workspace.leftOver().isEmpty)
     }
+
+    /// A zipped xcframework, as a SwiftPM binary target arrives, named on
+    /// the command line: checked like an .ipa, its images named by their
+    /// entries, its headers and licence not counted; a zip that holds no
+    /// bundle is an input that cannot be checked (exit status 2).
+    @Test func aZippedXCFrameworkIsCheckedUnderItsEntriesNames() throws {
+        let workspace = try Workspace { try $0.addDirectory(try MachOFixture.kitXCFramework.path(), as: "Payload/Kit.app") }
+        let zip = try ZipWriter(path: workspace.directory.path("Kit.xcframework.zip"))
+        try zip.addDirectory(try MachOFixture.kitXCFramework.path(), as: "Kit.xcframework")
+        try zip.addFile("Kit.xcframework/ios-arm64/Kit.framework/Headers/Kit.h", contents: Data("int kit(void);".utf8))
+        try zip.addFile("Kit.xcframework/ios-arm64/Kit.framework/Modules/module.modulemap", contents: Data("framework module Kit {}".utf8))
+        try zip.addFile("Kit.xcframework/LICENSE", contents: Data("MIT".utf8))
+        try zip.close()
+        let output = try workspace.linkcheck(["check", "Kit.xcframework.zip"])
+        let lines = output.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Kit.xcframework.zip:Kit.xcframework: 2 libraries (ios-arm64, ios-arm64_x86_64-simulator)", "\(output.standardOutput)")
+        let json = try workspace.linkcheck(["check", "--format", "json", "Kit.xcframework.zip"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        #expect((document["images"] as? [[String: Any]])?.map { "\($0["path"] ?? "") \($0["archive"] ?? "")" } == [
+            "Kit.xcframework.zip:Kit.xcframework/ios-arm64/Kit.framework/Kit Kit.xcframework.zip",
+            "Kit.xcframework.zip:Kit.xcframework/ios-arm64_x86_64-simulator/Kit.framework/Kit Kit.xcframework.zip",
+            "Kit.xcframework.zip:Kit.xcframework/ios-arm64_x86_64-simulator/Kit.framework/Kit Kit.xcframework.zip",
+        ])
+        #expect(lines.last?.hasSuffix("; 0 files skipped, 0 files failed") == true, "\(output.standardOutput)")
+        #expect(output.status < 2, "\(output.standardError)")
+        #expect(try workspace.leftOver().isEmpty)
+
+        let data = try ZipWriter(path: workspace.directory.path("data.zip"))
+        try data.addFile("README", contents: Data("no bundle".utf8))
+        try data.close()
+        let named = try workspace.linkcheck(["check", "data.zip"])
+        #expect(named.status == 2)
+        #expect(named.standardOutput.hasPrefix("data.zip: error: cannot inspect: it holds no app, framework or xcframework"), "\(named.standardOutput)")
+        #expect(try workspace.leftOver().isEmpty)
+    }
 }

@@ -59,6 +59,31 @@ import Testing
         #expect(output.standardError == "linkcheck: error: unknown option '--bogus' for 'linkcheck check' (see 'linkcheck check --help')\n")
     }
 
+    /// A mistyped option gets the known options closest to it, by edit
+    /// distance, as swift and git suggest.
+    @Test(arguments: [
+        (["check", "--fromat", "json", "x"], "unknown option '--fromat' for 'linkcheck check'; did you mean '--format'?"),
+        (["check", "-format", "json", "x"], "unknown option '-format' for 'linkcheck check'; did you mean '--format'?"),
+        (["check", "--extensions", "Share", "x"], "unknown option '--extensions' for 'linkcheck check'; did you mean '--extension'?"),
+        (["rules", "list", "--example"], "unknown option '--example' for 'linkcheck rules list'; did you mean '--examples'?"),
+    ])
+    func aMistypedOptionGetsASuggestion(arguments: [String], message: String) throws {
+        let output = try Command.linkcheck(arguments)
+        #expect(output.status == 2)
+        let command = arguments[0] == "rules" ? "rules list" : "check"
+        #expect(output.standardError == "linkcheck: error: \(message) (see 'linkcheck \(command) --help')\n")
+    }
+
+    /// `Rules/*.json` is the shipped packs and nothing else: the packs'
+    /// JSON Schema lives in `Documentation/`.
+    @Test func theShippedPacksValidateAsAGlobGivesThem() throws {
+        let rules = Fixtures.repositoryRoot.appendingPathComponent("Rules")
+        let packs = try FileManager.default.contentsOfDirectory(atPath: rules.path).filter { $0.hasSuffix(".json") }.sorted()
+        #expect(packs == ["app-extension-unavailable.json", "conditional-loading.json", "selector-strings.json"])
+        let output = try Command.linkcheck(["rules", "validate"] + packs.map { rules.appendingPathComponent($0).path })
+        #expect(output.status == 0, "\(output.standardError)")
+    }
+
     @Test func aSearchPathThatIsNotAFolderIsAUsageError() throws {
         #expect(try Command.linkcheck(["check", "--search-path", "/nonexistent/lib", "/etc/hostname"]).standardError
             == "linkcheck: error: --search-path /nonexistent/lib does not exist\n")
@@ -565,6 +590,78 @@ import Testing
         let log = try #require(try JSONSerialization.jsonObject(with: Data(sarif.standardOutput.utf8)) as? [String: Any], "\(sarif.standardOutput)")
         #expect(log["version"] as? String == "2.1.0")
         #expect(sarif.standardError.contains("[LinkCheckPlugin] HTML report: "))
+    }
+}
+
+/// `swift package linkcheck` on a package that declares a binary target, as
+/// one that depends on a vendor SDK does.
+@Suite struct PluginBinaryTargetTests {
+    /// `VendorPackage` under `.build/plugin-fixtures` (kept between runs,
+    /// so that its build of linkcheck is too): a dynamic library product
+    /// `Feed`, and `.binaryTarget(name: "Vendor", path:
+    /// "Vendor.xcframework")`, whose `ios-arm64` library is the Uploader
+    /// fixture (it sends +[UIApplication sharedApplication]) as
+    /// `Vendor.framework`.
+    static func vendorPackage() throws -> URL {
+        let package = Fixtures.repositoryRoot.appendingPathComponent(".build/plugin-fixtures/VendorPackage")
+        let manifest = """
+            // swift-tools-version:6.0
+            import PackageDescription
+
+            let package = Package(
+                name: "VendorPackage",
+                products: [.library(name: "Feed", type: .dynamic, targets: ["Feed"])],
+                dependencies: [.package(name: "linkcheck", path: "\(Fixtures.repositoryRoot.path)")],
+                targets: [
+                    .target(name: "Feed"),
+                    .binaryTarget(name: "Vendor", path: "Vendor.xcframework"),
+                ])
+
+            """
+        let source = package.appendingPathComponent("Sources/Feed/Feed.swift")
+        try FileManager.default.createDirectory(at: source.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try manifest.write(to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try "public func feedCount() -> Int { 1 }\n".write(to: source, atomically: true, encoding: .utf8)
+        let xcframework = package.appendingPathComponent("Vendor.xcframework")
+        try? FileManager.default.removeItem(at: xcframework)
+        let framework = xcframework.appendingPathComponent("ios-arm64/Vendor.framework")
+        try MachOFixtures.writeInfoPlist(["CFBundleExecutable": "Vendor", "CFBundlePackageType": "FMWK"], in: framework, format: .xml)
+        try FileManager.default.copyItem(at: try MachOFixture.uploader.path(), to: framework.appendingPathComponent("Vendor"))
+        try MachOFixtures.writeInfoPlist([
+            "CFBundlePackageType": "XFWK", "XCFrameworkFormatVersion": "1.0",
+            "AvailableLibraries": [[
+                "LibraryIdentifier": "ios-arm64", "LibraryPath": "Vendor.framework", "SupportedPlatform": "ios",
+                "SupportedArchitectures": ["arm64"],
+            ]],
+        ], in: xcframework, format: .xml)
+        return package
+    }
+
+    @Test func thePluginChecksTheBinaryTargetsWithTheProducts() throws {
+        let package = try Self.vendorPackage()
+        let plugin = try Command.capture("swift", [
+            "package", "--package-path", package.path, "--scratch-path", package.appendingPathComponent(".build").path,
+            "linkcheck", "--format", "json",
+        ])
+        #expect(plugin.status != 0, "the vendor SDK's error fails the plugin")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(plugin.standardOutput.utf8)) as? [String: Any], "\(plugin.standardError)")
+        let vendor = package.appendingPathComponent("Vendor.xcframework/ios-arm64/Vendor.framework/Vendor").path
+        let images = (report["images"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
+        #expect(images.contains(vendor), "\(images)")
+        #expect(images.contains { $0.hasSuffix("/libFeed.so") }, "the product, beside the binary target")
+        let findings = (report["findings"] as? [[String: Any]] ?? []).filter { $0["image"] as? String == vendor }
+        #expect(findings.contains { $0["rule"] as? String == "AEX001" && $0["severity"] as? String == "error" && $0["symbol"] as? String == "+[UIApplication sharedApplication]" },
+                "\(findings)")
+        #expect(plugin.standardError.contains("error: Vendor: "), "a SwiftPM error names the vendor SDK: \(plugin.standardError)")
+
+        let help = try Command.capture("swift", [
+            "package", "--package-path", package.path, "--scratch-path", package.appendingPathComponent(".build").path, "linkcheck", "--help",
+        ])
+        #expect(help.status == 0, "\(help.standardError)")
+        #expect(help.standardOutput.contains("USAGE: swift package linkcheck [OPTIONS] [-- CHECK-OPTIONS]"), "\(help.standardOutput)")
+        for option in ["--product NAME", "--configuration CONFIG", "--html PATH", "--format FORMAT", "-- CHECK-OPTIONS"] {
+            #expect(help.standardOutput.contains(option), "\(option)")
+        }
     }
 }
 

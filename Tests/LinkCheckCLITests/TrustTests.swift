@@ -140,6 +140,48 @@ import Testing
         #expect((report["images"] as? [[String: Any]])?.map { $0["verdict"] as? String } == ["incomplete"])
     }
 
+    /// `Feed.app` links the corpus's SVProgressHUD (its arm64 slice, as a
+    /// device app embeds it), which only the app links: its `INSP001` for
+    /// a cut file is a warning, yet the run did not read it all, so the
+    /// exit status is not 0, and JSON and SARIF say the run is incomplete.
+    @Test func anAppOnlyFrameworkReadInPartFailsTheRun() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let app = try MachOFixtures.AppBundle(named: "Feed", in: directory.url)
+        let corpus = Fixtures.corpusDirectory.appendingPathComponent("macho/jpsim__CardsAgainst/Carthage/Build/iOS/SVProgressHUD.framework/SVProgressHUD")
+        let framework = try MachOFixtures.thin(corpus, architecture: "arm64", to: app.addFramework(named: "SVProgressHUD"))
+        try MachOFixtures.link(MachOFixtures.Image(
+            sources: MachOFixtures.sources("app-main.m"), product: .executable, rpaths: ["@executable_path/Frameworks"],
+            frameworks: ["UIKit", "Foundation", "CoreFoundation"], inputs: [framework]),
+            to: app.executable)
+        // The cut falls in the string table: the symbols' names are lost.
+        try Data(contentsOf: framework).prefix(100_000).write(to: framework)
+        let output = try Command.linkcheck(["check", "--format", "json", app.url.path])
+        #expect(output.status == 1, "\(output.standardError)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
+        let findings = try #require(report["findings"] as? [[String: Any]])
+        let partial = findings.filter { $0["rule"] as? String == "INSP001" }
+        // The framework's own, and the app's through it: warnings, as only the app runs it.
+        #expect(partial.map { "\($0["kind"]!) \($0["severity"]!) \(URL(fileURLWithPath: $0["image"] as! String).lastPathComponent)" } == [
+            "transitive warning Feed", "partial-inspection warning SVProgressHUD", "partial-inspection warning SVProgressHUD",
+        ], "\(partial)")
+        #expect(!findings.contains { $0["severity"] as? String == "error" }, "nothing else fails the run")
+        let summary = try #require(report["summary"] as? [String: Any])
+        #expect(summary["complete"] as? Bool == false)
+        #expect(summary["exitStatus"] as? Int == 1)
+
+        let sarif = try Command.linkcheck(["check", "--format", "sarif", app.url.path])
+        #expect(sarif.status == 1)
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(sarif.standardOutput.utf8)) as? [String: Any])
+        let invocation = try #require(((log["runs"] as? [[String: Any]])?.first?["invocations"] as? [[String: Any]])?.first)
+        #expect(invocation["executionSuccessful"] as? Bool == false)
+        #expect(invocation["exitCode"] as? Int == 1)
+        let notifications = (invocation["toolExecutionNotifications"] as? [[String: Any]] ?? [])
+            .compactMap { ($0["message"] as? [String: Any])?["text"] as? String }
+        #expect(notifications.contains { $0.hasPrefix("\(app.url.path)/Frameworks/SVProgressHUD.framework/SVProgressHUD was read only in part: LC_SYMTAB at file offset 0x850: ") }, "\(notifications)")
+        let text = try Command.linkcheck(["check", app.url.path])
+        #expect(text.status == 1)
+    }
+
     @Test func aSuppressionOfINSP001IsAConfigurationError() throws {
         let directory = try Fixtures.temporaryDirectory()
         let config = directory.path("linkcheck.json")

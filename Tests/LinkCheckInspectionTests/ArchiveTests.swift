@@ -49,7 +49,8 @@ import Testing
     }
 
     /// The app's binaries and Info.plist files are unpacked byte for byte;
-    /// its other files and what is outside `Payload/*.app` are passed over.
+    /// its other files are resources, neither unpacked nor counted, and
+    /// what is outside `Payload/*.app` is passed over.
     @Test func anIPAUnpacksTheAppsBinariesAndInfoPlists() throws {
         let workspace = try Workspace()
         let app = try MachOFixture.shopApp.path()
@@ -68,7 +69,6 @@ import Testing
             #expect(try Data(contentsOf: folder.appendingPathComponent("Payload/Shop.app/" + file)) == Data(contentsOf: app.appendingPathComponent(file)))
         }
         #expect(unpacked.skipped.map { "\($0.path): \($0.reason)" } == [
-            "\(ipa.path):Payload/Shop.app/Assets.car: not an ELF or Mach-O file",
             "\(ipa.path):SwiftSupport/iphoneos/libswiftCore.dylib: outside the app (Payload/*.app), not unpacked",
             "\(ipa.path):iTunesMetadata.plist: outside the app (Payload/*.app), not unpacked",
         ])
@@ -102,6 +102,73 @@ import Testing
             == "\(ipa.path):Payload/Shop.app/Frameworks")
         #expect(!(try workspace.leftOver().isEmpty))
         discovery.removeUnpackedFiles()
+        #expect(try workspace.leftOver().isEmpty)
+    }
+
+    /// A zipped xcframework, framework or app (with or without `Payload/`),
+    /// as SwiftPM binary targets and CI artifacts arrive, is read like an
+    /// `.ipa`: its bundles' binaries and Info.plist files are unpacked and
+    /// named `archive:entry`; headers, module maps, licences, signatures
+    /// and resources in the bundles are not counted as passed over, what
+    /// lies outside them is.
+    @Test func zippedBundlesAreReadLikeAnIPA() throws {
+        let workspace = try Workspace()
+        let kit = try MachOFixture.kitXCFramework.path()
+        let shop = try MachOFixture.shopApp.path()
+        let resources = [
+            "LICENSE", "NOTICE", "Headers/Kit.h", "Modules/module.modulemap", "_CodeSignature/CodeResources", "Base.lproj/Main.nib",
+            "Assets.car", "en.lproj/Localizable.strings", "icon.png", "PrivacyInfo.json",
+        ]
+        let xcframework = try workspace.archive("Kit.xcframework.zip") { zip in
+            try zip.addDirectory(kit, as: "Kit.xcframework")
+            try zip.addFile("Kit.xcframework/LICENSE", contents: Data("MIT".utf8))
+            for resource in resources { try zip.addFile("Kit.xcframework/ios-arm64/Kit.framework/\(resource)", contents: Data("x".utf8)) }
+            try zip.addFile("__MACOSX/Kit.xcframework/._Info.plist", contents: Data("resource fork".utf8))
+        }
+        let framework = try workspace.archive("Uploader.framework.zip") { zip in
+            try zip.addDirectory(shop.appendingPathComponent("Frameworks/Uploader.framework"), as: "Uploader.framework")
+            for resource in resources { try zip.addFile("Uploader.framework/\(resource)", contents: Data("x".utf8)) }
+        }
+        let app = try workspace.archive("Shop.zip") { try $0.addDirectory(shop, as: "Shop.app") }
+        let payload = try workspace.archive("Shop-build-42.zip") { try $0.addDirectory(shop, as: "Payload/Shop.app") }
+        let discovery = Discovery(paths: [workspace.directory.url.path], temporaryDirectory: workspace.temporary.path)
+        defer { discovery.removeUnpackedFiles() }
+        #expect(discovery.errors.isEmpty, "\(discovery.errors)")
+        #expect(Set(discovery.archives.map(\.archive)) == Set([xcframework, framework, app, payload].map(\.path)))
+        let images = discovery.files.filter { ImageInspector.isImage(path: $0) }.map(discovery.displayPath(of:))
+        let shopImages = ["Shop", "Frameworks/Uploader.framework/Uploader", "Frameworks/Camera.framework/Camera", "PlugIns/Share.appex/Share", "PlugIns/Stickers.appex/Stickers"]
+        #expect(Set(images) == Set(
+            ["\(xcframework.path):Kit.xcframework/ios-arm64/Kit.framework/Kit",
+             "\(xcframework.path):Kit.xcframework/ios-arm64_x86_64-simulator/Kit.framework/Kit",
+             "\(framework.path):Uploader.framework/Uploader"]
+            + shopImages.map { "\(app.path):Shop.app/\($0)" } + shopImages.map { "\(payload.path):Payload/Shop.app/\($0)" }))
+        #expect(discovery.skipped.map { "\($0.path): \($0.reason)" } == [
+            "\(xcframework.path):__MACOSX/Kit.xcframework/._Info.plist: outside the bundles (Payload/*.app, *.app, *.framework, *.xcframework), not unpacked",
+        ])
+        let kitImage = try #require(discovery.files.first { discovery.displayPath(of: $0).hasSuffix("ios-arm64/Kit.framework/Kit") })
+        let placement = try #require(discovery.bundles.placement(ofFile: kitImage))
+        #expect(placement.outermost.displayPath == "\(xcframework.path):Kit.xcframework")
+        #expect(placement.library?.identifier == "ios-arm64")
+        let share = try #require(discovery.files.first { discovery.displayPath(of: $0) == "\(app.path):Shop.app/PlugIns/Share.appex/Share" })
+        #expect(discovery.bundles.placement(ofFile: share)?.role == .appExtension(type: "share"))
+    }
+
+    /// A zip that holds no bundle: skipped and counted when met in a
+    /// folder (a data archive beside the frameworks), an error when given.
+    @Test func aZipWithoutABundleIsSkippedInAFolderAndAnErrorWhenGiven() throws {
+        let workspace = try Workspace()
+        let data = try workspace.archive("fixtures.zip") { zip in
+            try zip.addFile("fixtures/photo.jpg", contents: Data("jpeg".utf8))
+            try zip.addFile("README", contents: Data("data".utf8))
+        }
+        let met = Discovery(paths: [workspace.directory.url.path], temporaryDirectory: workspace.temporary.path)
+        #expect(met.errors.isEmpty)
+        #expect(met.skipped == [SkippedEntry(path: data.path, reason: "a zip archive that holds no app, framework or xcframework")])
+        met.removeUnpackedFiles()
+        let given = Discovery(paths: [data.path], temporaryDirectory: workspace.temporary.path)
+        #expect(given.errors == [.archive(path: data.path, problem: .noBundle)])
+        #expect(given.errors.first?.description == "\(data.path): it holds no app, framework or xcframework (no Payload/*.app, *.app, *.framework or *.xcframework entry)")
+        given.removeUnpackedFiles()
         #expect(try workspace.leftOver().isEmpty)
     }
 

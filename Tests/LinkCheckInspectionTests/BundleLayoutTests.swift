@@ -66,7 +66,7 @@ import Testing
             let binary = try Data(contentsOf: URL(fileURLWithPath: file)).starts(with: Array("bplist00".utf8))
             #expect(binary == (placement.innermost.name == "Share"), "\(file)")
         }
-        #expect(discovery.bundles.problems.isEmpty)
+        #expect(discovery.bundles.incompleteBundles.isEmpty)
         #expect(discovery.bundles.assignsRoles)
     }
 
@@ -141,24 +141,38 @@ import Testing
         #expect(XCFrameworkLibrary(folderName: name) == nil)
     }
 
-    /// A damaged Info.plist is a problem named by its file; the bundle is
-    /// still one, of its default executable.
+    /// A damaged Info.plist, or one whose keys have values of the wrong
+    /// type, is an error named by its file: the bundle cannot be checked as
+    /// it says; it is still one, of its default executable.
     @Test(arguments: [
         ("not a property list", "not a property list (XML or binary)"),
         ("<?xml version=\"1.0\"?><plist version=\"1.0\"><array/></plist>", "its top level is not a dictionary"),
+        (BundleLayoutTests.plist("<key>CFBundleExecutable</key><integer>7</integer>"), "its CFBundleExecutable is not a string"),
+        (BundleLayoutTests.plist("<key>NSExtension</key><string>share</string>"), "its NSExtension is not a dictionary"),
+        (BundleLayoutTests.plist("<key>NSExtension</key><dict><key>NSExtensionPointIdentifier</key><true/></dict>"),
+         "its NSExtension.NSExtensionPointIdentifier is not a string"),
+        (BundleLayoutTests.plist("<key>AvailableLibraries</key><array><dict><key>LibraryPath</key><string>Kit.framework</string></dict></array>"),
+         "its AvailableLibraries[0] is not a library (a dictionary with a LibraryIdentifier and a SupportedPlatform)"),
     ])
-    func aDamagedInfoPlistIsAProblem(contents: String, reason: String) throws {
+    func aDamagedInfoPlistIsAnError(contents: String, reason: String) throws {
         let directory = try Fixtures.temporaryDirectory()
         let framework = directory.path("Broken.framework")
         try FileManager.default.createDirectory(at: framework, withIntermediateDirectories: true)
         try contents.write(to: framework.appendingPathComponent("Info.plist"), atomically: true, encoding: .utf8)
         try FileManager.default.copyItem(at: try MachOFixture.uploader.path(), to: framework.appendingPathComponent("Broken"))
         let discovery = Discovery(paths: [directory.url.path])
-        #expect(discovery.bundles.problems == [InfoPlist.Problem(path: framework.appendingPathComponent("Info.plist").path, reason: reason)])
+        let plist = framework.appendingPathComponent("Info.plist").path
+        #expect(discovery.errors == [.infoPlist(path: plist, reason: reason)])
+        #expect(discovery.errors.first?.description == "\(plist): \(reason): its bundle cannot be checked as its Info.plist says")
         let placement = try #require(discovery.bundles.placement(ofFile: framework.appendingPathComponent("Broken").path))
         #expect(placement.innermost.info == nil)
         #expect(placement.isExecutable)
         #expect(placement.role == .framework)
+    }
+
+    /// An XML property list whose top dictionary holds `keys`.
+    static func plist(_ keys: String) -> String {
+        "<?xml version=\"1.0\"?><plist version=\"1.0\"><dict>\(keys)</dict></plist>"
     }
 
     @Test func anInfoPlistLargerThanAnyRealOneIsNotRead() throws {

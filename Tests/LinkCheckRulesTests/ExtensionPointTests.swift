@@ -24,7 +24,7 @@ import Testing
     /// types linkcheck knows, no more and no fewer.
     @Test(arguments: [
         ("Documentation/linkcheck-config.schema.json", ["properties", "extensions", "additionalProperties", "enum"]),
-        ("Rules/rule-pack.schema.json", ["$defs", "extensionType", "enum"]),
+        ("Documentation/rule-pack.schema.json", ["$defs", "extensionType", "enum"]),
     ])
     func schemasListTheKnownTypes(file: String, keyPath: [String]) throws {
         let data = try Data(contentsOf: Fixtures.repositoryRoot.appendingPathComponent(file))

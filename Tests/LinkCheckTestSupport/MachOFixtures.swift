@@ -255,6 +255,18 @@ public enum MachOFixtures {
         return output
     }
 
+    /// The `architecture` slice (`arm64`) of the fat file `fat`, as a thin
+    /// file at `output`, made by `llvm-lipo -thin`: a corpus framework as
+    /// a device app embeds it.
+    ///
+    /// - Throws: ``CommandFailure`` when llvm-lipo fails (no such slice).
+    @discardableResult
+    public static func thin(_ fat: URL, architecture: String, to output: URL) throws -> URL {
+        try FileManager.default.createDirectory(at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Command.run(llvm14Bin.appendingPathComponent("llvm-lipo").path, ["-thin", architecture, fat.path, "-output", output.path])
+        return output
+    }
+
     /// A static archive (`!<arch>`, with a `__.SYMDEF` symbol table) of
     /// `objects` at `output`, made by the toolchain's `llvm-ar` in Darwin
     /// format.

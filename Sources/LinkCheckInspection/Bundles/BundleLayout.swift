@@ -3,7 +3,7 @@ import LinkCheckImage
 import LinkCheckRules
 
 /// The bundles around the files discovery found: per file, its
-/// ``BundlePlacement``, and the `Info.plist` files that could not be read.
+/// ``BundlePlacement``, and the bundles that cannot be checked whole.
 ///
 /// A bundle is a folder named `*.app`, `*.appex`, `*.framework` or
 /// `*.xcframework` on a file's path; its `Info.plist` is looked for where
@@ -12,9 +12,6 @@ import LinkCheckRules
 public struct BundleLayout: Sendable, Equatable {
     /// Placements by file path, as discovery gives it.
     public private(set) var placements: [String: BundlePlacement] = [:]
-    /// `Info.plist` files found that could not be read; their bundles are
-    /// taken as if they had none.
-    public private(set) var problems: [InfoPlist.Problem] = []
     /// The private folders archives were unpacked into.
     public private(set) var unpacked: [ArchiveFolder] = []
     /// The bundles walked that cannot be checked whole, by path: those whose
@@ -23,7 +20,10 @@ public struct BundleLayout: Sendable, Equatable {
     /// otherwise than `CFBundleExecutable` says, or a symbolic link that
     /// dangles or leads out of the bundle), and the xcframeworks whose
     /// `Info.plist` lists a library that is not there
-    /// (``InspectionError/xcframeworkLibraryMissing(path:identifier:libraryPath:)``).
+    /// (``InspectionError/xcframeworkLibraryMissing(path:identifier:libraryPath:)``),
+    /// and those whose `Info.plist` cannot be read or is malformed
+    /// (``InspectionError/infoPlist(path:reason:)``: the bundle is taken as
+    /// if it had none).
     public private(set) var incompleteBundles: [InspectionError] = []
 
     public init() {}
@@ -62,7 +62,6 @@ public struct BundleLayout: Sendable, Equatable {
                 incompleteBundles.append(.bundleExecutable(path: path, problem: problem))
             }
         }
-        problems.sort { $0.path < $1.path }
         incompleteBundles.sort { $0.path < $1.path }
     }
 
@@ -231,7 +230,9 @@ public struct BundleLayout: Sendable, Equatable {
                 info = try InfoPlist(contentsOf: plist)
                 info?.path = displayPath(of: plist)
             } catch {
-                problems.append(InfoPlist.Problem(path: displayPath(of: plist), reason: error.reason))
+                if !incompleteBundles.contains(where: { $0.path == plist }) {
+                    incompleteBundles.append(.infoPlist(path: plist, reason: error.reason))
+                }
             }
         }
         return BundleFolder(path: path, displayPath: displayPath(of: path), kind: kind, layout: layout, info: info)

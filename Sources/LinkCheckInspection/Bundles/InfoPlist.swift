@@ -59,8 +59,10 @@ public struct InfoPlist: Sendable, Hashable {
     /// Reads the property list at `path`.
     ///
     /// - Throws: ``Problem`` when the file cannot be read, is larger than
-    ///   ``maximumSize``, is not a property list, or its top is not a
-    ///   dictionary. A key of the wrong type is left out, not an error.
+    ///   ``maximumSize``, is not a property list, its top is not a
+    ///   dictionary, or a key linkcheck uses has a value of the wrong type
+    ///   (`CFBundleExecutable` a number, `NSExtension` not a dictionary, an
+    ///   `AvailableLibraries` entry without its `LibraryIdentifier`).
     public init(contentsOf path: String) throws(Problem) {
         guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else {
             throw Problem(path: path, reason: "cannot read it")
@@ -74,21 +76,42 @@ public struct InfoPlist: Sendable, Hashable {
             throw Problem(path: path, reason: "not a property list (XML or binary)")
         }
         guard let top = value as? [String: Any] else { throw Problem(path: path, reason: "its top level is not a dictionary") }
-        self.init(path: path, dictionary: top)
+        try self.init(path: path, dictionary: top)
     }
 
     /// The keys of `dictionary`, the top of the `Info.plist` at `path`.
-    init(path: String, dictionary top: [String: Any]) {
-        self.path = path
-        executable = top["CFBundleExecutable"] as? String
-        identifier = top["CFBundleIdentifier"] as? String
-        packageType = top["CFBundlePackageType"] as? String
-        version = top["CFBundleShortVersionString"] as? String
-        extensionPoint = (top["NSExtension"] as? [String: Any])?["NSExtensionPointIdentifier"] as? String
-            ?? (top["EXAppExtensionAttributes"] as? [String: Any])?["EXExtensionPointIdentifier"] as? String
-        minimumOS = top["MinimumOSVersion"] as? String ?? top["LSMinimumSystemVersion"] as? String
-        libraries = (top["AvailableLibraries"] as? [Any] ?? []).compactMap { item in
-            (item as? [String: Any]).flatMap(XCFrameworkLibrary.init(availableLibrary:))
+    ///
+    /// - Throws: ``Problem`` for a key linkcheck uses whose value has the
+    ///   wrong type, named by its key path (`NSExtension.NSExtensionPointIdentifier`).
+    init(path: String, dictionary top: [String: Any]) throws(Problem) {
+        func value<T>(_ key: String, in dictionary: [String: Any], at keyPath: String = "", as type: T.Type, named kind: String) throws(Problem) -> T? {
+            guard let found = dictionary[key] else { return nil }
+            guard let typed = found as? T else { throw Problem(path: path, reason: "its \(keyPath)\(key) is not \(kind)") }
+            return typed
         }
+        func string(_ key: String, in dictionary: [String: Any] = top, at keyPath: String = "") throws(Problem) -> String? {
+            try value(key, in: dictionary, at: keyPath, as: String.self, named: "a string")
+        }
+        self.path = path
+        executable = try string("CFBundleExecutable")
+        identifier = try string("CFBundleIdentifier")
+        packageType = try string("CFBundlePackageType")
+        version = try string("CFBundleShortVersionString")
+        let nsExtension = try value("NSExtension", in: top, as: [String: Any].self, named: "a dictionary")
+        let attributes = try value("EXAppExtensionAttributes", in: top, as: [String: Any].self, named: "a dictionary")
+        let point = try nsExtension.map { dictionary throws(Problem) in try string("NSExtensionPointIdentifier", in: dictionary, at: "NSExtension.") } ?? nil
+        let kitPoint = try attributes.map { dictionary throws(Problem) in try string("EXExtensionPointIdentifier", in: dictionary, at: "EXAppExtensionAttributes.") } ?? nil
+        extensionPoint = point ?? kitPoint
+        let iOSMinimum = try string("MinimumOSVersion")
+        let macOSMinimum = try string("LSMinimumSystemVersion")
+        minimumOS = iOSMinimum ?? macOSMinimum
+        var libraries: [XCFrameworkLibrary] = []
+        for (index, item) in (try value("AvailableLibraries", in: top, as: [Any].self, named: "an array") ?? []).enumerated() {
+            guard let library = (item as? [String: Any]).flatMap(XCFrameworkLibrary.init(availableLibrary:)) else {
+                throw Problem(path: path, reason: "its AvailableLibraries[\(index)] is not a library (a dictionary with a LibraryIdentifier and a SupportedPlatform)")
+            }
+            libraries.append(library)
+        }
+        self.libraries = libraries
     }
 }

@@ -7,10 +7,16 @@ import Glibc
 import Musl
 #endif
 
-/// The app of an `.ipa`, unpacked into a private folder for the run: the
-/// `Payload/*.app` entries linkcheck reads (binaries, recognised by their
-/// first bytes as ``ImageInspector`` recognises them, and `Info.plist`
-/// files), nothing else.
+/// The app of an `.ipa`, or the bundles of a `.zip` (`X.xcframework.zip`,
+/// `X.framework.zip`, an app zipped with or without `Payload/`, as SwiftPM
+/// binary targets and CI artifacts arrive), unpacked into a private folder
+/// for the run: the entries of `Payload/*.app` (and, in a `.zip`, of
+/// `*.app`, `*.framework` and `*.xcframework` at its top) that linkcheck
+/// reads (binaries, recognised by their first bytes as ``ImageInspector``
+/// recognises them, and `Info.plist` files), nothing else. The bundles'
+/// other files (resources, headers, module maps, licences, signatures) are
+/// neither unpacked nor counted as passed over, as in a bundle folder;
+/// entries outside them are counted.
 ///
 /// The folder is made with `mkdtemp(3)` (mode 0700) under `$TMPDIR` (else
 /// `/tmp`) and removed by ``remove()``, when the value is released, when
@@ -23,8 +29,36 @@ import Musl
 /// with `O_EXCL | O_NOFOLLOW` below folders this value made itself. The
 /// archive's size bounds what it may unpack to (``ArchiveLimits``).
 public final class UnpackedArchive: @unchecked Sendable, Equatable {
+    /// What an archive holds, by its name.
+    public enum Kind: Sendable, Equatable {
+        /// `*.ipa`: an app under `Payload/`.
+        case ipa
+        /// `*.zip`: bundles at its top, or an app under `Payload/`.
+        case zip
+
+        /// The kind of the archive at `path` by its suffix (any case), or
+        /// `nil` for a file that is not one.
+        public init?(path: String) {
+            let name = path.lowercased()
+            if name.hasSuffix(".ipa") {
+                self = .ipa
+            } else if name.hasSuffix(".zip") {
+                self = .zip
+            } else {
+                return nil
+            }
+        }
+
+        /// The folder extensions of the bundles an entry may be in at the
+        /// archive's top (besides `Payload/*.app`).
+        var topLevelBundles: Set<String> {
+            self == .ipa ? [] : ["app", "framework", "xcframework"]
+        }
+    }
+
     /// The archive's path, as given or as discovered.
     public let archive: String
+    public let kind: Kind
     /// The private folder: the entry `Payload/Photos.app/Photos` is
     /// `folder/Payload/Photos.app/Photos`.
     public let folder: String
@@ -33,11 +67,21 @@ public final class UnpackedArchive: @unchecked Sendable, Equatable {
     /// and names that climb out.
     public let skipped: [SkippedEntry]
 
-    private init(archive: String, folder: String, skipped: [SkippedEntry]) {
+    /// Whether any file was unpacked: `false` for an archive that holds no
+    /// bundle, or bundles without a binary or `Info.plist`.
+    public let holdsBundle: Bool
+
+    private init(archive: String, kind: Kind, folder: String, skipped: [SkippedEntry], holdsBundle: Bool) {
         self.archive = archive
+        self.kind = kind
         self.folder = folder
         self.skipped = skipped
+        self.holdsBundle = holdsBundle
     }
+
+    /// The folder to walk: `folder/Payload` for an `.ipa`, ``folder`` for a
+    /// `.zip`.
+    public var root: String { kind == .ipa ? folder + "/Payload" : folder }
 
     deinit {
         remove()
@@ -47,8 +91,8 @@ public final class UnpackedArchive: @unchecked Sendable, Equatable {
         lhs === rhs
     }
 
-    /// Unpacks the zip archive at `archive` into a new private folder under
-    /// `temporaryDirectory`.
+    /// Unpacks the zip archive at `archive` (an `.ipa`, else read as a
+    /// `.zip`) into a new private folder under `temporaryDirectory`.
     ///
     /// - Throws: ``InspectionError/archive(path:problem:)`` when the archive
     ///   cannot be read (not a zip, truncated, a bad CRC), is over its
@@ -67,11 +111,12 @@ public final class UnpackedArchive: @unchecked Sendable, Equatable {
             throw .archive(path: archive, problem: error)
         }
         do {
+            let kind = Kind(path: archive) ?? .zip
             var unpacker = Unpacker(
-                archive: archive, folder: folder, byteLimit: limits.bytes(forArchiveOfSize: size),
+                archive: archive, kind: kind, folder: folder, byteLimit: limits.bytes(forArchiveOfSize: size),
                 entryLimit: limits.entries(forArchiveOfSize: size))
             try unpacker.run()
-            return UnpackedArchive(archive: archive, folder: folder, skipped: unpacker.skipped)
+            return UnpackedArchive(archive: archive, kind: kind, folder: folder, skipped: unpacker.skipped, holdsBundle: unpacker.holdsBundle)
         } catch {
             UnpackFolderRegistry.shared.remove(folder)
             throw .archive(path: archive, problem: error)
@@ -131,18 +176,22 @@ public final class UnpackedArchive: @unchecked Sendable, Equatable {
 /// Writes the entries of one archive into its private folder.
 private struct Unpacker {
     let archive: String
+    let kind: UnpackedArchive.Kind
     let folder: String
     let byteLimit: UInt64
     let entryLimit: Int
     var skipped: [SkippedEntry] = []
+    /// Whether a file of a bundle was unpacked.
+    var holdsBundle = false
     /// Folders made so far, relative to ``folder``.
     private var folders: Set<String> = []
     /// Bytes the entries declare, and bytes inflated so far.
     private var declared: UInt64 = 0
     private var inflated: UInt64 = 0
 
-    init(archive: String, folder: String, byteLimit: UInt64, entryLimit: Int) {
+    init(archive: String, kind: UnpackedArchive.Kind, folder: String, byteLimit: UInt64, entryLimit: Int) {
         self.archive = archive
+        self.kind = kind
         self.folder = folder
         self.byteLimit = byteLimit
         self.entryLimit = entryLimit
@@ -171,8 +220,11 @@ private struct Unpacker {
                 continue
             }
             let parts = name.split(separator: "/")
-            guard parts.count >= 3, parts[0] == "Payload", parts[1].hasSuffix(".app") else {
-                if entry.kind != .directory { skipped.append(SkippedEntry(path: display, reason: "outside the app (Payload/*.app), not unpacked")) }
+            guard isInBundle(parts) else {
+                if entry.kind != .directory {
+                    let bundles = kind == .ipa ? "the app (Payload/*.app)" : "the bundles (Payload/*.app, *.app, *.framework, *.xcframework)"
+                    skipped.append(SkippedEntry(path: display, reason: "outside \(bundles), not unpacked"))
+                }
                 continue
             }
             switch entry.kind {
@@ -184,15 +236,34 @@ private struct Unpacker {
             case .other:
                 skipped.append(SkippedEntry(path: display, reason: "not a regular file"))
             case .file:
-                try unpackFile(name, display: display, from: reader, buffer: buffer)
+                try unpackFile(name, from: reader, buffer: buffer)
             }
         }
     }
 
-    /// Reads the entry's first bytes; writes it when it is a binary or an
-    /// `Info.plist`, else passes it over.
+    /// Whether the entry whose name has the components `parts` lies in a
+    /// bundle linkcheck reads: `Payload/*.app/…`, or for a `.zip` a
+    /// `*.app`, `*.framework` or `*.xcframework` at the top.
+    private func isInBundle(_ parts: [Substring]) -> Bool {
+        if parts.count >= 3, parts[0] == "Payload", parts[1].hasSuffix(".app") { return true }
+        guard parts.count >= 2, let dot = parts[0].lastIndex(of: ".") else { return false }
+        return kind.topLevelBundles.contains(String(parts[0][parts[0].index(after: dot)...]))
+    }
+
+    /// Whether a bundle may expect the entry `name` to be code, which
+    /// inspection then tells (``Inspection/bundleExpectsAnImage(file:placement:)``):
+    /// a `.dylib` or a file without an extension in a `Frameworks` folder.
+    private static func mayBeCode(_ name: String) -> Bool {
+        let path = name as NSString
+        return (path.deletingLastPathComponent as NSString).lastPathComponent == "Frameworks"
+            && (path.pathExtension.isEmpty || path.pathExtension == "dylib")
+    }
+
+    /// Reads the entry's first bytes; writes it when it is a binary, an
+    /// `Info.plist` or a file its bundle may expect to be code, else passes
+    /// it over: a resource of the bundle, not counted.
     private mutating func unpackFile(
-        _ name: String, display: String, from reader: ZipReader, buffer: UnsafeMutableRawBufferPointer
+        _ name: String, from reader: ZipReader, buffer: UnsafeMutableRawBufferPointer
     ) throws(ArchiveProblem) {
         var head = 0
         while head < Self.magicLength {
@@ -202,11 +273,11 @@ private struct Unpacker {
             head += read
         }
         let isImage = FileMagic.kind(of: Array(buffer.prefix(head))[...]) != .unknown
-        guard isImage || name.hasSuffix("/Info.plist") else {
-            skipped.append(SkippedEntry(path: display, reason: "not an ELF or Mach-O file"))
+        guard isImage || name.hasSuffix("/Info.plist") || Self.mayBeCode(name) else {
             try reader.skip()
             return
         }
+        holdsBundle = true
         try UnpackFolderRegistry.shared.whileHeld { () throws(ArchiveProblem) in
             let descriptor = try create(name)
             defer { close(descriptor) }
