@@ -225,18 +225,37 @@ struct LinkCheckPlugin: CommandPlugin {
     /// Emits one SwiftPM diagnostic per finding and notice; returns the
     /// number of error findings. A finding's diagnostic is the line
     /// `linkcheck check` prints for it (the JSON document's `text`: what,
-    /// the call path, why), after the image's file name.
+    /// the call path, why), after the image's file name. The same finding
+    /// in several slices of a fat file (the JSON document's `file` and
+    /// `slices`) is one diagnostic, at the file with its slices, as severe
+    /// as the most severe slice's.
     static func diagnose(_ report: [String: Any]) -> Int {
-        var errors = 0
+        var order: [String] = []
+        var shown: [String: [String: Any]] = [:]
+        let rank = ["note": 0, "warning": 1, "error": 2]
         for finding in report["findings"] as? [[String: Any]] ?? [] {
-            let image = (finding["image"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } ?? "?"
-            let text = "\(image): \(finding["text"] as? String ?? "?")"
+            let slices = finding["slices"] as? [String] ?? []
+            let key = [finding["file"] as? String ?? finding["image"] as? String ?? "", finding["rule"] as? String ?? "",
+                       finding["kind"] as? String ?? "", finding["symbol"] as? String ?? ""]
+                + (finding["chain"] as? [String] ?? []) + ["\u{1}"] + slices
+            // Findings of one slice stay apart (no `slices`: a thin file).
+            let id = slices.isEmpty ? "\(order.count)" : key.joined(separator: "\u{0}")
+            if let kept = shown[id], rank[kept["severity"] as? String ?? ""] ?? 0 >= rank[finding["severity"] as? String ?? ""] ?? 0 { continue }
+            if shown[id] == nil { order.append(id) }
+            shown[id] = finding
+        }
+        var errors = 0
+        for finding in order.compactMap({ shown[$0] }) {
+            let file = finding["file"] as? String ?? finding["image"] as? String
+            let slices = (finding["slices"] as? [String]).map { " (\($0.joined(separator: ", ")))" } ?? ""
+            let name = file.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "?"
+            let text = "\(name)\(slices): \(finding["text"] as? String ?? "?")"
             switch finding["severity"] as? String {
             case "error":
                 errors += 1
-                Diagnostics.error(text, file: finding["image"] as? String, line: nil)
-            case "warning": Diagnostics.warning(text, file: finding["image"] as? String, line: nil)
-            default: Diagnostics.remark(text, file: finding["image"] as? String, line: nil)
+                Diagnostics.error(text, file: file, line: nil)
+            case "warning": Diagnostics.warning(text, file: file, line: nil)
+            default: Diagnostics.remark(text, file: file, line: nil)
             }
         }
         for notice in report["notices"] as? [String] ?? [] {

@@ -116,7 +116,7 @@ public struct Analyzer: Sendable {
         var findings = own.enumerated().filter { reported.contains($0.offset) }.flatMap(\.element)
         findings += transitive.filter { reported.contains($0.image) }.map(\.finding)
         let bundle = BundleChecks(graph: graph, severity: severity, bundles: policy.bundles).findings()
-        findings += loaded + ArchitectureChecks(graph: graph, policy: policy).findings() + bundle.findings
+        findings += loaded + ArchitectureChecks(graph: graph, policy: policy, unloadable: severity.unloadable).findings() + bundle.findings
             + MissingLibraries(graph: graph, severity: severity).findings()
             .filter { !bundle.replacedMissing.contains([$0.image, $0.symbol ?? ""]) }
         let flags = ExtensionSafeFlagCheck(graph: graph, severity: severity)
@@ -130,7 +130,7 @@ public struct Analyzer: Sendable {
                 index, usesUnavailableAPI: usesAPI.contains(images[index].name), readInPart: readInPart.contains(images[index].name))
         }
         findings += flags.findings(cases: flagCases)
-        findings = findings.filter(keep)
+        findings = findings.filter(keep).map { severity.unloadable.capped($0, on: imageIndex[$0.image]) }
         findings.sort(by: Finding.reportOrder)
         let namesByImage = policy.suppressions.isEmpty
             ? [:] : Dictionary(zip(images.map(\.name), names), uniquingKeysWith: { first, _ in first })
@@ -191,7 +191,8 @@ public struct Analyzer: Sendable {
         let image = images[index]
         var report = ImageReport(
             image: image, role: severity.roles[index],
-            verdict: Verdicts.verdict(findings: findings, appOnly: severity.isAppOnly(index)),
+            verdict: severity.unloadable.contains(index) && !findings.contains { $0.severity == .error }
+                ? .notLoaded : Verdicts.verdict(findings: findings, appOnly: severity.isAppOnly(index)),
             links: graph.edges[index].filter(reported.contains).map { images[$0].name },
             provides: Array(Set(findings.filter { $0.kind == .providedSymbol }.map(\.rule))).sorted(),
             external: index >= graph.scannedCount)

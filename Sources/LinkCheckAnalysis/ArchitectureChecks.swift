@@ -3,10 +3,12 @@ import LinkCheckImage
 /// The built-in architecture checks on the scanned images: no 64-bit code
 /// (`ARCH001`), a module missing a required architecture (`ARCH002`), and a
 /// dependency found only for another machine, class, byte order or
-/// platform (`ARCH003`).
+/// platform (`ARCH003`), and the slices of a fat file no process of its app
+/// loads (`ARCH004`, a note per file).
 struct ArchitectureChecks {
     let graph: LinkGraph
     let policy: Policy
+    let unloadable: UnloadableSlices
 
     func findings() -> [Finding] {
         let images = graph.images
@@ -25,7 +27,18 @@ struct ArchitectureChecks {
             let what = image.format == .elf
                 ? "this \(image.architecture) image is 32-bit (ELFCLASS32)"
                 : "this file has no 64-bit slice (\(indices.map { images[$0].architecture.name }.sorted().joined(separator: ", ")))"
-            findings.append(Finding(builtIn: BuiltInRules.thirtyTwoBit, kind: .architecture, image: image.name, detail: what))
+            var finding = Finding(builtIn: BuiltInRules.thirtyTwoBit, kind: .architecture, image: image.name, detail: what)
+            finding.aboutFile = image.identity.slice != nil
+            findings.append(finding)
+        }
+        let notLoaded = Dictionary(grouping: scanned.filter(unloadable.contains), by: { images[$0].identity.file })
+        for indices in notLoaded.values {
+            let slices = indices.sorted { images[$0].identity < images[$1].identity }
+            var finding = Finding(
+                builtIn: BuiltInRules.unloadedSlices, kind: .architecture, image: images[slices[0]].name,
+                detail: unloadable.note(slices, images: images))
+            finding.aboutFile = true
+            findings.append(finding)
         }
         for mismatch in graph.mismatches where mismatch.image < graph.scannedCount {
             let image = images[mismatch.image]
@@ -39,11 +52,14 @@ struct ArchitectureChecks {
         for (module, members) in modules {
             let present = Set(members.map { images[$0].architecture.family })
             let shown = Set(members.map { images[$0].architecture.name })
-            let first = members.map { images[$0].name }.min()!
+            let first = members.min { images[$0].identity < images[$1].identity }!
             for required in policy.requiredArchitectures where !present.contains(required) {
-                findings.append(Finding(
-                    builtIn: BuiltInRules.missingArchitecture, kind: .architecture, image: first, symbol: required,
-                    detail: "\(module) is not built for \(required) (built for: \(shown.sorted().joined(separator: ", ")))"))
+                var finding = Finding(
+                    builtIn: BuiltInRules.missingArchitecture, kind: .architecture, image: images[first].name, symbol: required,
+                    detail: "\(module) is not built for \(required) (built for: \(shown.sorted().joined(separator: ", ")))")
+                // About the module, whose slices the message names.
+                finding.aboutFile = images[first].identity.slice != nil
+                findings.append(finding)
             }
         }
         return findings

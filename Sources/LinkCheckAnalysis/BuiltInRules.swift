@@ -21,6 +21,13 @@ public enum BuiltInRules {
         message: "the dynamic loader loads only libraries of the image's own machine, class and byte order",
         fixit: "Link the build of the library for the same architecture.",
         source: "System V ABI: a process loads only objects of its own e_machine, EI_CLASS and EI_DATA")
+    /// Slices of a fat file that no process of the app loads
+    /// (``UnloadableSlices``): a note, once per file.
+    public static let unloadedSlices = builtIn(
+        id: "ARCH004", api: "unloaded slices", category: .architecture, severity: .note,
+        message: "dyld takes only the slice of the process's architecture and platform, so these slices are not checked as code an extension runs: their findings are notes and take no part in the file's verdict",
+        fixit: "Strip them from the embedded copy (lipo -remove, or Carthage's copy-frameworks): the App Store rejects simulator slices (\"Unsupported Architectures\").",
+        source: "dyld: a fat file's slice is chosen by the process's CPU type and platform")
     /// A definition of a C loader function outside the C library.
     public static let loaderInterposition = builtIn(
         id: "INTP001", api: "dynamic-loader interposition", category: .reviewRisk, severity: .warning,
@@ -146,7 +153,7 @@ public enum BuiltInRules {
              source: source, pack: "built-in")
     }
 
-    public static let all = [thirtyTwoBit, missingArchitecture, linkMismatch, loaderInterposition, partialInspection, missingLibrary, unreadableLibrary,
+    public static let all = [thirtyTwoBit, missingArchitecture, linkMismatch, unloadedSlices, loaderInterposition, partialInspection, missingLibrary, unreadableLibrary,
         unflaggedFramework, flagNotEvidence,
         unsafeLoad, safeLoad, missingLoad, guardedLoad, unguardedLoad,
         frameworkNotEmbedded, duplicateFramework, misplacedFramework, extensionNot64Bit]

@@ -102,6 +102,14 @@ public struct Finding: Sendable, Equatable {
     /// and wherever it propagates, and, like a lifted marking, not counted
     /// as a use of an API unavailable in extensions.
     public var unconfirmed = false
+    /// The finding is about the whole fat file its image is a slice of (the
+    /// slices it has, `ARCH001`; those no process loads, `ARCH004`), not
+    /// about that slice: reports name the file, and its message the slices.
+    public var aboutFile = false
+    /// For a finding that stands for the same finding in several slices of
+    /// a fat file (``FileGrouping/collapsed(_:)``): the architectures of
+    /// those slices, sorted; empty otherwise.
+    public var slices: [String] = []
 
     /// Set when the finding's evidence is a use by name only (``ByNameUse``:
     /// an Objective-C class or selector reached from a string, or in a

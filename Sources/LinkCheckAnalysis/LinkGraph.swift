@@ -23,6 +23,9 @@ public struct LinkGraph: Sendable {
     /// `directDependents[i]`: indices of the images that link or load
     /// image `i`.
     private var directDependents: [[Int]]
+    /// `otherSlices[i]`: the other slices of image `i`'s fat file
+    /// (``ImageIdentity/file``), in image order; empty for a thin file.
+    public private(set) var otherSlices: [[Int]]
 
     /// A dependency whose only candidates are of another machine, class,
     /// byte order or platform.
@@ -61,6 +64,7 @@ public struct LinkGraph: Sendable {
         self.mismatches = mismatches
         self.missing = missing
         directDependents = Array(repeating: [], count: images.count)
+        otherSlices = Self.otherSlices(of: images)
         for (from, targets) in edges.enumerated() {
             for target in targets { directDependents[target].append(from) }
         }
@@ -68,6 +72,19 @@ public struct LinkGraph: Sendable {
             for target in loaded.compactMap(\.target) where !directDependents[target].contains(from) {
                 directDependents[target].append(from)
             }
+        }
+    }
+
+    /// `result[i]`: the indices of the other slices of image `i`'s fat file
+    /// among `images` (same ``ImageIdentity/file``, another slice).
+    static func otherSlices(of images: [BinaryImage]) -> [[Int]] {
+        var byFile: [ImageIdentity: [Int]] = [:]
+        for (index, image) in images.enumerated() where image.identity.slice != nil {
+            byFile[image.identity.file, default: []].append(index)
+        }
+        return images.indices.map { index in
+            guard images[index].identity.slice != nil else { return [] }
+            return byFile[images[index].identity.file, default: []].filter { $0 != index }
         }
     }
 

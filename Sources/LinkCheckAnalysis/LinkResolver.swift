@@ -75,12 +75,17 @@ public struct LinkResolver: Sendable {
         private let ldLibraryPath: [String]
         /// What each Mach-O image knows of the processes it is loaded into.
         private var dyldContexts: [Int: DyldSearch.Context] = [:]
+        /// The slices of each fat file among the images
+        /// (``ImageIdentity/file``): what the loaders of one slice hand
+        /// down is what every slice of the file gets.
+        private var slicesByFile: [ImageIdentity: [Int]] = [:]
 
         init(resolver: LinkResolver, scanned: [BinaryImage]) {
             self.resolver = resolver
             images = scanned
             scannedCount = scanned.count
             for (index, image) in scanned.enumerated() {
+                if image.identity.slice != nil { slicesByFile[image.identity.file, default: []].append(index) }
                 byName[image.linkName, default: []].append(index)
                 if image.format == .elf && image.declaredName != nil && image.declaredName != image.fileName {
                     byName[image.fileName, default: []].append(index)
@@ -182,13 +187,16 @@ public struct LinkResolver: Sendable {
                 edges[current] = targets
                 // dyld: what a Mach-O image links inherits its LC_RPATH
                 // folders and executables; one resolved before it learnt
-                // them is resolved again.
+                // them is resolved again. The loaders of one slice of a fat
+                // file are the file's: its other slices (which a process of
+                // another architecture would take) learn the same.
                 if images[current].format == .macho {
                     let handed = DyldSearch.context(handedDownBy: images[current], in: dyldContexts[current] ?? .init())
                     for target in targets where images[target].format == .macho {
-                        if dyldContexts[target, default: .init()].merge(handed), !queued.contains(target) {
-                            pending.append(target)
-                            queued.insert(target)
+                        let file = images[target].identity.slice == nil ? [target] : slicesByFile[images[target].identity.file] ?? [target]
+                        for slice in file where dyldContexts[slice, default: .init()].merge(handed) && !queued.contains(slice) {
+                            pending.append(slice)
+                            queued.insert(slice)
                         }
                     }
                 }
@@ -294,6 +302,7 @@ public struct LinkResolver: Sendable {
             for library in libraries {
                 images.append(library)
                 added.append(images.count - 1)
+                if library.identity.slice != nil { slicesByFile[library.identity.file, default: []].append(images.count - 1) }
             }
             byFile[identity] = added
             return added.first { Self.compatible(images[$0], with: image) }

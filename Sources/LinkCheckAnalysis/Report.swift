@@ -181,6 +181,10 @@ public struct ImageReport: Sendable, Equatable {
     /// framework, when no image is either). Reports use it to show whom a
     /// finding affects and to set apart what only the app runs.
     public var reachedBy: [String] = []
+    /// For an image that stands for a fat file
+    /// (``FileGrouping/collapsed(_:)``): its slices' architectures, sorted;
+    /// empty otherwise.
+    public var slices: [String] = []
     /// The APIs this image defines (it is their provider), by rule id.
     public var provides: [String]
     /// The format's own facts.

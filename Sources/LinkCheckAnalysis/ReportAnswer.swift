@@ -85,7 +85,9 @@ public struct ReportAnswer: Sendable {
     public func lines(for group: [ImageReport]) -> [Line] {
         let extensions = group.filter { $0.role == .extension }
         guard extensions.isEmpty else {
-            let reachedByNone = group.filter { $0.role == .framework && $0.reachedBy.isEmpty && $0.verdict != .extensionSafe }
+            let reachedByNone = group.filter {
+                $0.role == .framework && $0.reachedBy.isEmpty && $0.verdict != .extensionSafe && $0.verdict != .notLoaded
+            }
             return extensions.map { line($0) }
                 + reachedByNone.map { line($0, note: "linked or loaded by neither an extension nor the app, so it must be extension-safe") }
         }

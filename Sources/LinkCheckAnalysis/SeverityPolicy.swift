@@ -19,6 +19,9 @@ struct SeverityPolicy: Sendable {
     /// given) links or loads image `i`, directly or not: then image `i`
     /// has to be safe too, even when the app also links it.
     let orphanReaches: [Bool]
+    /// The slices of fat files that no process of their app loads: not
+    /// checked as code that must be extension-safe.
+    let unloadable: UnloadableSlices
 
     /// - Parameter names: `names[i]`: image `i`'s ``Policy/names(of:)``.
     init(images: [BinaryImage], names: [Set<String>], policy: Policy, graph: LinkGraph) {
@@ -28,8 +31,12 @@ struct SeverityPolicy: Sendable {
         var extensionsReaching = Array(repeating: [Int](), count: images.count)
         var appsReaching = Array(repeating: [Int](), count: images.count)
         // Roles travel along what an image links and what it loads at run
-        // time (dlopen): code only the app loads is app-only.
-        let next = graph.edges.indices.map { graph.edges[$0] + (graph.loads[$0] ?? []).compactMap(\.target) }
+        // time (dlopen): code only the app loads is app-only. A process
+        // loads a fat file, taking the slice of its architecture: whoever
+        // reaches one slice reaches the file, every slice of it.
+        let next = graph.edges.indices.map {
+            graph.edges[$0] + (graph.loads[$0] ?? []).compactMap(\.target) + graph.otherSlices[$0]
+        }
         for (index, assigned) in roles.enumerated() where assigned.role != .framework {
             for reached in LinkGraph.reachable(from: index, over: next) {
                 if assigned.role == .extension {
@@ -48,6 +55,7 @@ struct SeverityPolicy: Sendable {
             }
         }
         self.orphanReaches = orphanReaches
+        unloadable = UnloadableSlices(images: images, bundles: policy.bundles)
     }
 
     /// Whether a containing app links or loads image `index`.
@@ -64,8 +72,9 @@ struct SeverityPolicy: Sendable {
     /// as image `index`'s role makes it, and a remark on why it differs: a
     /// note on the containing app, on a framework only the app links or
     /// loads, and where every extension that runs the image is of a type in
-    /// `allowedIn`.
+    /// `allowedIn`; a note on a slice no process of the app loads.
     func roleSeverity(_ level: Severity, allowedIn: [String], on index: Int) -> (Severity, String) {
+        if unloadable.contains(index) { return (.note, " (no process of the app loads this slice)") }
         switch roles[index].role {
         case .app:
             return (.note, " (allowed: the containing app may use it)")
@@ -92,9 +101,11 @@ struct SeverityPolicy: Sendable {
 
     /// Whether image `index` has to be extension-safe: an extension, a
     /// framework an extension links or loads, and any framework that is not
-    /// the containing app's alone (every framework when no roles are given).
+    /// the containing app's alone (every framework when no roles are given);
+    /// never a slice no process of the app loads (``UnloadableSlices``).
     func mustBeExtensionSafe(_ index: Int) -> Bool {
-        switch roles[index].role {
+        if unloadable.contains(index) { return false }
+        return switch roles[index].role {
         case .app: false
         case .extension: true
         case .framework: !isAppOnly(index)

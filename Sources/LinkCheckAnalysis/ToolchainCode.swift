@@ -144,9 +144,10 @@ public enum ToolchainCode {
             let images = calls.filter { $0.calls[origin] != nil }
             guard !images.isEmpty else { return nil }
             let functions = images.reduce(into: Set<String>()) { $0.formUnion($1.calls[origin]!) }.sorted()
-            // The slices of a fat file share a name: each is named once.
+            // The slices of a fat file share a name: each is named, and
+            // counted, once (a fat file is one image to a reader).
             let names = images.map(\.image).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-            let count = images.count == 1 ? "1 image" : "\(images.count) images"
+            let count = names.count == 1 ? "1 image" : "\(names.count) images"
             return "\(origin.description) in \(count) (\(names.joined(separator: ", "))) calls \(functions.joined(separator: ", ")): "
                 + "the toolchain's own code, not the images' conditional loading; left out of the findings"
         }

@@ -24,4 +24,11 @@ public enum Verdict: String, Sendable, Codable {
     /// truncated or corrupt file, a library found but unreadable, code that
     /// could not be analysed): linkcheck cannot call it safe.
     case incomplete
+    /// A slice of a fat file that no process of the app loads (a simulator
+    /// slice in a device app, a 32-bit slice in an app whose minimum OS
+    /// runs only on 64-bit devices): not checked as code that must be
+    /// extension-safe; its findings are notes (``UnloadableSlices``). A
+    /// finding about the whole file (no 64-bit slice) still makes it
+    /// unsafe.
+    case notLoaded = "not-loaded"
 }

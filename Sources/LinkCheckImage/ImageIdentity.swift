@@ -26,6 +26,14 @@ public struct ImageIdentity: Sendable, Hashable, Comparable, CustomStringConvert
     /// ``path``.
     public var displayPath: String { unpackedFrom?.description ?? path }
 
+    /// The file (or the member of a static archive) this image is a slice
+    /// of: the same identity without ``slice``. The slices of a fat file
+    /// are one image to a reader, and one file to the loader, which takes
+    /// the slice of its process's architecture.
+    public var file: ImageIdentity {
+        ImageIdentity(path: path, slice: nil, member: member, unpackedFrom: unpackedFrom)
+    }
+
     /// `path`, `path[arm64]`, `path(member.o)` or `path[arm64](member.o)`,
     /// with the ``displayPath``: how reports name the image (the `(member)`
     /// form is `ar`'s and `llvm-nm`'s).

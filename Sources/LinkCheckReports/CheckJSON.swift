@@ -27,6 +27,7 @@ public enum CheckJSON {
         var rulePacks: [Pack]
         var summary: Summary
         var images: [Image]
+        var files: [FileEntry]
         var findings: [FindingEntry]
         var errors: [FileError]
         var skipped: [Skipped]
@@ -45,14 +46,40 @@ public enum CheckJSON {
                 incomplete: report.count(.incomplete), needsReview: report.count(.needsReview), baselined: report.baselined.count,
                 complete: report.complete, exitStatus: Int(report.exitStatus))
             images = report.images.map(Image.init)
+            let grouping = FileGrouping(report)
+            files = grouping.files.filter { !$0.architectures.isEmpty }.map(FileEntry.init)
             let lines = FindingLine(report)
-            findings = report.findings.map { FindingEntry($0, text: lines.text($0)) }
+            findings = report.findings.enumerated().map { index, finding in
+                var entry = FindingEntry(finding, text: lines.text(finding))
+                let group = grouping.group(ofFindingAt: index)
+                if group.file != finding.image {
+                    entry.file = group.file
+                    entry.slices = group.slices.isEmpty ? nil : group.slices
+                }
+                return entry
+            }
             errors = report.errors.map { FileError(path: $0.path, message: TextRenderer.reason($0)) }
             skipped = report.skipped.map { Skipped(path: $0.path, reason: $0.reason, kind: $0.kind.rawValue) }
             notices = report.notices
             remarks = report.remarks
             bundles = report.bundles.map(BundleEntry.init)
             graph = Graph(report)
+        }
+    }
+
+    /// A fat file, one image to a reader (``FileGrouping/File``): its
+    /// slices (images) and the file's verdict.
+    struct FileEntry: Encodable {
+        var name, verdict, role: String
+        var slices: [String]
+        var images: [String]
+
+        init(_ file: FileGrouping.File) {
+            name = file.name
+            verdict = file.image.verdict.rawValue
+            role = file.image.role.rawValue
+            slices = file.architectures
+            images = file.slices.map(\.name)
         }
     }
 
@@ -185,6 +212,8 @@ public enum CheckJSON {
         var external: Bool
         var loads: [Load]
         var callSites: String
+        /// For a slice of a fat file: the file (``ImageIdentity/file``).
+        var file: String?
         // ELF
         var soname: String?
         var symbolTable: String?
@@ -223,6 +252,7 @@ public enum CheckJSON {
             external = image.external
             loads = image.loads.map(Load.init)
             callSites = image.callSites.rawValue
+            file = image.identity.slice == nil ? nil : image.identity.file.description
             switch image.facts {
             case .elf(let facts):
                 soname = image.declaredName
@@ -310,6 +340,12 @@ public enum CheckJSON {
         /// severity (``FindingLine/text(_:)``).
         var text: String
         var symbol, demangled, fixit, source: String?
+        /// For a finding on a slice of a fat file: the file, and the slices
+        /// the same finding (rule, kind, symbol, chain) holds in, which
+        /// reports show as one (``FileGrouping/FindingGroup``); no slices
+        /// for a finding about the whole file.
+        var file: String?
+        var slices: [String]?
         var chain: [String]?
         var callSites: [CallSiteEntry]?
         var path: [String]?

@@ -40,6 +40,9 @@ struct FindingCard {
     var imagesAffected: Int
 
     var severity: Severity { findings.map(\.severity).max() ?? .note }
+    /// The slices of a fat file its findings hold in (``Finding/slices``),
+    /// sorted; empty for a thin file.
+    var slices: [String] { Array(Set(findings.flatMap(\.slices))).sorted() }
     var category: RuleCategory { findings.first?.category ?? .reviewRisk }
 
     /// The images `reached` covers, each once, in order, without those

@@ -20,9 +20,12 @@ struct FindingLine {
     }
 
     /// Where the finding is: the file of its image (``Finding/image``, with
-    /// the slice and member). The one place a line names its file.
+    /// the slice and member), and for a finding of a collapsed report the
+    /// slices of the fat file that hold it (``Finding/slices``:
+    /// `…/SVProgressHUD (arm64, armv7, i386, x86_64)`). The one place a
+    /// line names its file.
     func place(_ finding: Finding) -> String {
-        TextRenderer.oneLine(finding.image)
+        TextRenderer.oneLine(FileGrouping.place(finding.image, slices: finding.slices))
     }
 
     /// The line after the severity: `[AEX001]`, what the image does (the

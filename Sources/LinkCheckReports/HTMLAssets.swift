@@ -21,6 +21,8 @@ extension HTMLRenderer {
         .verdict.app-only, .swatch.app-only, .chip.app-only small { background: var(--apponly); }
         .verdict.incomplete, .swatch.incomplete, .chip.incomplete small { background: var(--muted); }
         .verdict.needs-review, .swatch.needs-review, .chip.needs-review small { background: var(--review); }
+        .verdict.not-loaded, .chip.not-loaded small { background: var(--line); color: var(--muted); }
+        .use .slices { color: var(--muted); font-size: .9em; }
         .chip, .reach { display: inline-block; border: 1px solid var(--line); border-radius: 1em; padding: 0 .2em 0 .55em; margin: .1em 0; white-space: nowrap; }
         .chip small, .reach small { font-size: .78em; }
         .reach.error small, .level.error, .card.error .severity { background: var(--unsafe); }

@@ -33,13 +33,13 @@ struct HTMLCard {
         } ?? ""
         var parts = [
             "<article class=\"card \(card.severity.rawValue)\" id=\"\(escapeHTML(card.id))\" data-severity=\"\(card.severity.rawValue)\" data-rule=\"\(escapeHTML(card.rule))\" data-image=\"\(escapeHTML(card.image))\" data-category=\"\(card.category.rawValue)\">",
-            "<h3><span class=\"severity\">\(card.severity.rawValue)</span> <span class=\"rule\">\(escapeHTML(card.rule))</span> \(escapeHTML(rule?.api ?? "")) <span class=\"in\">in</span> <span class=\"image\" title=\"\(escapeHTML(card.image))\">\(escapeHTML(name(card.image)))</span>\(role)</h3>",
+            "<h3><span class=\"severity\">\(card.severity.rawValue)</span> <span class=\"rule\">\(escapeHTML(card.rule))</span> \(escapeHTML(rule?.api ?? "")) <span class=\"in\">in</span> <span class=\"image\" title=\"\(escapeHTML(card.image))\">\(escapeHTML(FileGrouping.place(name(card.image), slices: card.slices)))</span>\(role)</h3>",
         ]
         if !card.reached.isEmpty { parts.append(reach(card)) }
         let lead = rule.flatMap { rule in findings.contains { $0.message.contains(rule.message) } ? rule.message : nil }
         if let lead { parts.append("<p class=\"message\">\(escapeHTML(lead))</p>") }
         let mixed = Set(findings.map(\.severity)).count > 1
-        let uses = findings.map { use($0, rule: lead == nil ? nil : rule, showingSeverity: mixed) }
+        let uses = findings.map { use($0, rule: lead == nil ? nil : rule, showingSeverity: mixed, cardSlices: card.slices) }
         parts.append("<ul class=\"uses\">\(uses.prefix(Self.shown).joined())</ul>")
         if uses.count > Self.shown {
             parts.append("<details class=\"more\"><summary>\(uses.count - Self.shown) more</summary><ul class=\"uses\">\(uses.dropFirst(Self.shown).joined())</ul></details>")
@@ -84,8 +84,9 @@ struct HTMLCard {
 
     /// One finding on a card: what it is (its message without the rule's,
     /// which the card gives once), where it is called from and the path;
-    /// its severity too when the card's findings differ in it.
-    func use(_ finding: Finding, rule: Rule?, showingSeverity: Bool) -> String {
+    /// its severity too when the card's findings differ in it, and the
+    /// slices that hold it when they are not all the card's.
+    func use(_ finding: Finding, rule: Rule?, showingSeverity: Bool, cardSlices: [String] = []) -> String {
         var text = finding.message
         if let rule, let range = text.range(of: ": " + rule.message) ?? text.range(of: rule.message) {
             text.removeSubrange(range)
@@ -93,6 +94,9 @@ struct HTMLCard {
         if text.trimmingCharacters(in: .whitespaces).isEmpty { text = finding.demangled ?? finding.symbol ?? finding.message }
         var html = "<li class=\"use \(finding.severity.rawValue)\">"
         if showingSeverity { html += "<span class=\"level \(finding.severity.rawValue)\">\(finding.severity.rawValue)</span> " }
+        if !finding.slices.isEmpty && finding.slices != cardSlices {
+            html += "<span class=\"slices\">in \(escapeHTML(finding.slices.joined(separator: ", ")))</span> "
+        }
         html += "<span class=\"what\"\(finding.symbol.map { " title=\"\(escapeHTML($0))\"" } ?? "")>\(escapeHTML(text))</span>"
         if !finding.callSites.isEmpty {
             let sites = finding.callSites.map { site in

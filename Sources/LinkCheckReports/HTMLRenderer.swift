@@ -17,6 +17,9 @@ public struct HTMLRenderer {
     public init() {}
 
     public func render(_ report: Report) -> String {
+        // A fat file is one image to a reader: one verdict, one node, one
+        // card per rule with the slices that hold it.
+        let report = FileGrouping(report).collapsed(report)
         let cards = FindingCard.cards(report)
         var html = """
             <!DOCTYPE html>
@@ -133,7 +136,8 @@ public struct HTMLRenderer {
                 "<td class=\"count\">\(findings.count { $0.severity == severity })</td>"
             }
             let role = image.extensionType.map { "\(image.role.rawValue) (\($0))" } ?? image.role.rawValue
-            let machine = "\(escapeHTML(image.architecture.name)) · \(image.architecture.is64Bit ? 64 : 32)-bit"
+            let machine = (image.slices.isEmpty
+                ? "\(escapeHTML(image.architecture.name)) · \(image.architecture.is64Bit ? 64 : 32)-bit" : escapeHTML(image.slices.joined(separator: ", ")))
                 + (image.platform.map { " · " + escapeHTML($0.platform.rawValue) } ?? "")
             let reachedBy = image.reachedBy.filter { $0 != image.name }.map { escapeHTML(names[$0]) }.joined(separator: ", ")
             return """

@@ -145,6 +145,7 @@ struct LinkGraphDescription {
         case .appOnly: "#f8e2b0"
         case .incomplete: "#dddddd"
         case .needsReview: "#e2d5f7"
+        case .notLoaded: "#f4f4f4"
         }
         let role = image.extensionType.map { "\(image.role.rawValue) (\($0))" } ?? image.role.rawValue
         let label = [labels[image.name], "\(role) · \(image.verdict.rawValue)"].map(Self.labelText).joined(separator: "\\n")

@@ -15,7 +15,9 @@ import LinkCheckRules
 /// editors and Xcode pick them up), one line per file that could not be
 /// inspected, per notice, what was passed over, each cited rule's
 /// explanation and fix-it once (`note: [AEX001] …; fix: …`), and a summary
-/// line.
+/// line. A fat file is one image (``FileGrouping/collapsed(_:)``): one
+/// verdict line, and one line per finding with the slices that hold it
+/// (`…/SVProgressHUD (arm64, armv7, i386, x86_64): error: [AEX001] …`).
 public struct TextRenderer {
     /// Colour the severities with ANSI escapes (only for a terminal, and
     /// never when `NO_COLOR` is set: the caller decides).
@@ -30,6 +32,7 @@ public struct TextRenderer {
     }
 
     public func render(_ report: Report) -> String {
+        let report = FileGrouping(report).collapsed(report)
         var lines = report.bundles.map { Self.oneLine($0.line) }
         let answer = ReportAnswer(report)
         let labels = ImageLabels(report.images)
@@ -64,6 +67,9 @@ public struct TextRenderer {
     /// `linkcheck: 9 images (1 needs review, 1 incomplete), 3 errors, 1
     /// warning, 5 notes; 2 files skipped, 0 files failed`, then `, 3 links
     /// not followed` and `; 4 findings in the baseline` when there are any.
+    /// Of a collapsed report (``FileGrouping/collapsed(_:)``), as the text
+    /// and HTML outputs give it, a fat file counts as one image and a
+    /// finding as one, whatever the slices that hold it.
     public static func summary(_ report: Report) -> String {
         let verdicts = [(report.count(.needsReview), "needs review"), (report.count(.incomplete), "incomplete")]
             .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }

@@ -775,7 +775,7 @@ import Testing
         #expect(lines[start + 1] == "    label=\"PhotosApp/Photos.app\"; style=\"rounded,dashed\"; color=\"#888888\"; fontname=\"Helvetica\";")
         let end = try #require(lines[start...].firstIndex(of: "  }"))
         let members = lines[(start + 2)..<end]
-        #expect(members.count == 9, "every image of the app is in the cluster")
+        #expect(members.count == 8, "every file of the app is in the cluster, a fat one (ImageKit) once")
         #expect(!lines.contains("  subgraph cluster_1 {"))
         #expect(members.contains { $0.contains("label=\"PhotosShare.appex\\nextension (share) · unsafe\"") }, "\(members)")
         #expect(members.contains { $0.contains("label=\"Uploader.framework\\nframework · unsafe\"") }, "\(members)")
