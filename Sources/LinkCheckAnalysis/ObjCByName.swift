@@ -13,7 +13,7 @@ enum ObjCByName {
     static let classLookUps: Set<String> = ["NSClassFromString", "objc_getClass", "objc_lookUpClass", "objc_getRequiredClass"]
 
     /// The runtime functions that make a selector from its name.
-    static let selectorMakers: Set<String> = ["NSSelectorFromString", "sel_registerName", "sel_getUid"]
+    static let selectorMakers = MessageSend.selectorMakers
 
     /// Whether the raw symbol name `name` (C-level, UTF-8) is one of
     /// ``classLookUps``: the imports inspection keeps for this check.
@@ -24,6 +24,16 @@ enum ObjCByName {
     /// Whether `image` imports a class look-up function.
     static func looksUpClasses(_ image: BinaryImage) -> Bool {
         image.imports.contains { classLookUps.contains($0.name) }
+    }
+
+    /// Which of a function's guards (``UseGuard``) guard a use of
+    /// `selector` by name: a `respondsToSelector:` send of it; any check of
+    /// "am I an extension".
+    static func guards(_ selector: String) -> @Sendable (UseGuard) -> Bool {
+        { check in
+            if case .respondsToSelector(let asked) = check { return asked == selector }
+            return true
+        }
     }
 }
 
@@ -45,9 +55,18 @@ extension OwnFindings {
     /// references, together with an import of a look-up function, make a
     /// warning at most (``Finding/unconfirmed``) that says why: without call
     /// sites (``code`` is `nil`), and with them for a look-up call that is
-    /// passed no literal (`NSClassFromString(name)` in a wrapper), whose
-    /// calls are then the call sites, or a look-up function imported but
-    /// never seen called. So call sites never give less than their absence.
+    /// passed no literal (`NSClassFromString(name)` in a wrapper, or
+    /// `objc_getClass` in the Swift runtime's compatibility code), or a
+    /// look-up function imported but never seen called. So call sites never
+    /// give less than their absence. Its call sites are then the code that
+    /// uses the names: the loads of the class's and selector's names as
+    /// literals (`@"UIApplication"`, `"sharedApplication"`) and of the
+    /// selector's references; where there is none the message says so and
+    /// no function is named (a look-up passed no literal is not one that
+    /// looks the class up).
+    ///
+    /// Each call site of a use by name carries what guards it in its
+    /// function (``ObjCByName/guards(_:)``).
     func objcByNameFindings() -> [Finding] {
         guard matches.looksUpClassesByName else { return [] }
         let lookUps = Set(image.imports.map(\.name)).intersection(ObjCByName.classLookUps).sorted()
@@ -63,8 +82,8 @@ extension OwnFindings {
         }
         /// The warnings from the strings, references and look-up imports,
         /// but for the rules `confirmed`; `why` says why the name a look-up
-        /// is passed is not known, `sites` are the look-ups concerned.
-        func unconfirmed(why: String, sites: [CallSite], except confirmed: Set<String> = []) -> [Finding] {
+        /// is passed is not known.
+        func unconfirmed(why: String, except confirmed: Set<String> = []) -> [Finding] {
             let strings = Set(image.stringLiterals)
             let references = Set(image.selectorReferences)
             return methods(classes: names.classes.intersection(strings), selectors: references.union(names.selectors.intersection(strings)))
@@ -74,19 +93,27 @@ extension OwnFindings {
                     let held = strings.contains(selector)
                         ? "holds the strings \"\(name.className)\" and \"\(selector)\""
                         : "holds the string \"\(name.className)\", references the selector \(selector)"
+                    let uses = code.map { code -> [any CodeLocation] in
+                        let loads = (code.literalLoads[name.className] ?? []) + (code.literalLoads[selector] ?? [])
+                            + (references.contains(selector) ? code.selectorLoads[selector] ?? [] : [])
+                        return loads.sorted { $0.address < $1.address }
+                    }
                     var finding = finding(
                         match, kind: .objcByName, subject: name.description, demangled: nil,
                         detail: "\(held) and imports \(lookUps.joined(separator: ", ")), so it may look up \(name.className) by name"
-                            + " and send \(selector); a warning at most, since \(why)")
+                            + " and send \(selector); a warning at most, since \(why)"
+                            + (uses?.isEmpty == true ? "; no code that uses these names was found" : ""))
                     finding.severity = min(finding.severity, .warning)
                     finding.unconfirmed = true
-                    if let code { locator.locate(&finding, sites: sites, in: code, api: name.description) }
+                    if let code, let uses {
+                        locator.locate(&finding, sites: uses, in: code, api: name.description, guards: ObjCByName.guards(selector))
+                    }
                     return finding
                 }
         }
         guard let code else {
             return unconfirmed(
-                why: "\(unseenCalls ?? "its call sites were not analysed") and which name the look-up is passed is not known", sites: [])
+                why: "\(unseenCalls ?? "its call sites were not analysed") and which name the look-up is passed is not known")
         }
         /// Name → the calls to `functions` that pass it, and which of them.
         func calls(to functions: [String], passing wanted: Set<String>) -> [String: (sites: [CallSite], functions: [String])] {
@@ -106,18 +133,20 @@ extension OwnFindings {
             let selector = name.selector!
             let lookUp = lookedUp[name.className]!
             let how: String
-            var sites = lookUp.sites
+            var sites: [any CodeLocation] = lookUp.sites
             if let making = made[selector] {
                 how = making.functions.joined(separator: ", ")
                 sites += making.sites
             } else {
                 how = "a selector reference"
                 sites += (code.callsToSelector[selector] ?? []).filter { $0.receiverClass == nil }
+                sites += code.selectorLoadsNotSent(selector)
             }
             var finding = finding(
                 match, kind: .objcByName, subject: name.description, demangled: nil,
                 detail: "looks up \(name.className) by name (\(lookUp.functions.joined(separator: ", "))) and sends \(selector) (\(how))")
-            locator.locate(&finding, sites: sites.sorted { $0.address < $1.address }, in: code, api: name.description)
+            locator.locate(
+                &finding, sites: sites.sorted { $0.address < $1.address }, in: code, api: name.description, guards: ObjCByName.guards(selector))
             return finding
         }
         // The look-ups passed no literal (a wrapper's parameter), and those
@@ -138,7 +167,6 @@ extension OwnFindings {
         if !uncalled.isEmpty { reasons.append("no call to \(uncalled.joined(separator: ", ")) was found") }
         guard !reasons.isEmpty else { return confirmed }
         return confirmed + unconfirmed(
-            why: "which name the look-up is passed is not known (\(reasons.joined(separator: "; ")))", sites: unknown,
-            except: Set(confirmed.map(\.rule)))
+            why: "which name the look-up is passed is not known (\(reasons.joined(separator: "; ")))", except: Set(confirmed.map(\.rule)))
     }
 }

@@ -124,14 +124,15 @@ import Testing
 
     /// One import in 8 and every loader (one in 32 of them asking which
     /// imports their callers reach), one selector in 8, one function in 64,
-    /// one import in 4 (and `uname`) reached, two levels down.
+    /// one import in 4 (and `uname`) reached, two levels down, and the
+    /// loads of a few names used by name.
     static let sampledInterest = CallSiteInterest(
         imports: { hash($0.utf8) % 8 == 0 || LoaderCalls.libraryLoaders.contains($0) },
         selectors: { hash($0.utf8) % 8 == 0 },
         functions: { hash($0) % 64 == 0 },
         reached: { hash($0.utf8) % 4 == 1 || $0 == "uname" },
         reachedFrom: { hash($0.utf8) % 32 == 0 || $0 == "dlopen" },
-        reachDepth: 2)
+        reachDepth: 2, literals: ["UIApplication", "sharedApplication", "openURL:", "dlopen", "libz.so.1"])
 
     /// What an index answers for ``sampledInterest``: each call kept (by
     /// callee), the call path to each calling function, and the imports
@@ -169,6 +170,13 @@ import Testing
             lines += sites.map { "function \(function(number)) \(site($0))" }
             callers.formUnion(sites.compactMap(\.caller))
         }
+        for references in [index.selectorLoads, index.literalLoads] {
+            for reference in references.values.joined() {
+                lines.append("\(reference.caller.map(function) ?? "-") loads \(reference.target) at \(reference.address)")
+                callers.formUnion(reference.caller.map { [$0] } ?? [])
+            }
+        }
+        lines += callers.map { "guards of \(function($0)): \(index.guards(of: $0).map(\.description).sorted())" }
         lines += callers.map { "path to \(function($0)): \(index.pathFromExported(to: $0).map(function))" }
         return lines.sorted()
     }
@@ -200,5 +208,11 @@ import Testing
         let answers = compared.flatMap(\.answers)
         #expect(answers.contains { $0.hasPrefix("path to ") && $0.contains(", ") })
         #expect(answers.contains { $0.hasPrefix("reached from ") && !$0.hasSuffix("[]") })
+        // For the Mach-O fixtures, loads of names and what guards them.
+        if set == "fixtures" {
+            #expect(answers.contains { $0.contains(" loads literal(") })
+            #expect(answers.contains { $0.contains(" loads selector(") })
+            #expect(answers.contains { $0.hasPrefix("guards of ") && $0.contains("respondsToSelector:") })
+        }
     }
 }

@@ -1,0 +1,84 @@
+import LinkCheckImage
+
+/// Where code is, for a finding: an instruction's virtual address, its
+/// offset in the file and the function it is in. Call sites
+/// (``CallSite``) and the loads of names (``CodeReference``) both are.
+public protocol CodeLocation: Sendable {
+    /// The instruction's virtual address.
+    var address: UInt64 { get }
+    /// Its offset in the file, in bytes (for a slice of a fat file, from
+    /// the start of the whole file).
+    var fileOffset: UInt64 { get }
+    /// The enclosing function (for a location a ``CodeIndex`` keeps, an
+    /// index into its ``CodeIndex/functions``), or `nil` in code no function
+    /// covers.
+    var caller: Int? { get }
+}
+
+extension CallSite: CodeLocation {}
+
+/// An instruction that takes a name into a register without calling
+/// anything: what code does with a selector or a string before it sends,
+/// passes or checks it.
+public struct CodeReference: CodeLocation, Equatable {
+    /// What the instruction takes.
+    public enum Target: Sendable, Hashable {
+        /// The selector of the `__objc_selrefs` slot it loads (aarch64
+        /// `ldr` from an `adrp` page, or `ldr` (literal) where the linker
+        /// relaxed the pair; x86_64 `mov reg, [rip + slot]`).
+        case selector(String)
+        /// The string literal whose address it makes (aarch64 `adrp`+`add`
+        /// or `adr`; x86_64 `lea reg, [rip + literal]`): a C string of
+        /// `__cstring`, or a constant `CFString`'s characters.
+        case literal(String)
+        /// A `respondsToSelector:` message send, with the selector it asks
+        /// about when the code loads its selector reference into the
+        /// argument register (`x2`; x86_64 `rdx`) in the same function;
+        /// `nil` when the selector is computed (`NSSelectorFromString`).
+        case respondsToSelector(String?)
+    }
+
+    public var address: UInt64
+    public var fileOffset: UInt64
+    public var caller: Int?
+    public var target: Target
+
+    public init(address: UInt64, fileOffset: UInt64, caller: Int?, target: Target) {
+        self.address = address
+        self.fileOffset = fileOffset
+        self.caller = caller
+        self.target = target
+    }
+}
+
+/// What a function does before a use by name that may keep it from
+/// running where it is unavailable: the checks a reviewer looks for.
+public enum UseGuard: Sendable, Hashable {
+    /// It sends `respondsToSelector:`, asking about this selector (`nil`:
+    /// about a selector the code computes, such as the result of
+    /// `NSSelectorFromString`).
+    case respondsToSelector(String?)
+    /// It loads a string that tells an app extension from an app: the
+    /// bundle path's `.appex` suffix or an `NSExtension` key of the
+    /// `Info.plist` (``extensionMarkers``).
+    case extensionCheck(String)
+
+    /// The strings whose use tells "am I an app extension": the bundle
+    /// path's suffix and the `Info.plist` keys only an extension has.
+    public static let extensionMarkers: Set<String> = [".appex", "appex", "NSExtension", "NSExtensionPointIdentifier"]
+
+    /// `respondsToSelector:sharedApplication`, `respondsToSelector:` (a
+    /// computed selector), `extension-check:.appex`: the guard as JSON
+    /// names it.
+    public var description: String {
+        switch self {
+        case .respondsToSelector(let selector): "respondsToSelector:" + (selector ?? "")
+        case .extensionCheck(let marker): "extension-check:" + marker
+        }
+    }
+
+    /// A deterministic order: by ``description``.
+    public static func order(_ lhs: UseGuard, _ rhs: UseGuard) -> Bool {
+        lhs.description < rhs.description
+    }
+}
