@@ -18,20 +18,14 @@ struct CallLocator: Sendable {
     }
 
     /// The finding's call sites and path, from `sites` in `code` (calls, or
-    /// the loads of names); the path ends with `api`. Each site's
-    /// ``FindingCallSite/guards`` are those `guards` keeps of its function's
-    /// (``CodeIndex/guards(of:)``).
-    func locate(
-        _ finding: inout Finding, sites: [any CodeLocation], in code: CodeIndex, api: String,
-        guards: (UseGuard) -> Bool = { _ in false }
-    ) {
+    /// the loads of names); the path ends with `api`.
+    func locate(_ finding: inout Finding, sites: [any CodeLocation], in code: CodeIndex, api: String) {
         guard !sites.isEmpty else { return }
         finding.callSites = sites.map { site in
             let name = site.caller.map { code.functions[$0].name }
             return FindingCallSite(
                 function: name, demangled: name.flatMap { demangler.any($0) }, displayName: name.map(displayName),
-                address: site.address, fileOffset: site.fileOffset,
-                guards: site.caller.map { code.guards(of: $0).filter(guards).sorted(by: UseGuard.order) } ?? [])
+                address: site.address, fileOffset: site.fileOffset)
         }
         let paths = sites.compactMap(\.caller).map(code.pathFromExported)
         if let shortest = paths.min(by: { $0.count < $1.count }) {

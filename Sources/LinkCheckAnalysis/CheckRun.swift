@@ -122,7 +122,8 @@ public enum CheckRun {
     /// levels down) or the functions on their call paths make, with the
     /// sends of the version selectors (``LoaderCalls/versionQuerySelectors``);
     /// for an image that looks classes up by name, the sends and selector
-    /// reference loads of the selectors the rules' methods have, and the
+    /// reference loads of the selectors the rules' methods have, the
+    /// key-value coding sends (``ObjCByName/keyValueSelectors``), and the
     /// loads of their class and selector names as literals (the code that
     /// uses a name, ``ObjCByName``).
     public static func callSiteInterest(_ matches: SymbolMatches, rules: RuleSet) -> CallSiteInterest {
@@ -130,7 +131,7 @@ public enum CheckRun {
         let selectors = Set(matches.objc.compactMap { match -> String? in
             guard case .objc(let name) = match.matcher else { return nil }
             return name.selector
-        }).union(byName.selectors)
+        }).union(byName.selectors).union(matches.looksUpClassesByName ? ObjCByName.keyValueSelectors : [])
         return CallSiteInterest(
             imports: { name in
                 rules.mayMatchSymbol(name) && !rules.rules(matchingSymbol: name).isEmpty || LoaderCalls.libraryLoaders.contains(name)

@@ -1,4 +1,3 @@
-import LinkCheckCodeIndex
 import LinkCheckRules
 
 /// One problem (or note) about one image: rule × image × symbol, string or
@@ -182,8 +181,7 @@ public struct Finding: Sendable, Equatable {
     }
 }
 
-/// One place in code that makes a finding: a call, or for a use by name or
-/// a selector reference the instruction that loads the name.
+/// One call that makes a finding.
 public struct FindingCallSite: Sendable, Equatable {
     /// The calling function's raw symbol, or `nil` in code no symbol covers.
     public var function: String?
@@ -195,22 +193,13 @@ public struct FindingCallSite: Sendable, Equatable {
     public var address: UInt64
     /// Its offset in the file, in bytes.
     public var fileOffset: UInt64
-    /// For a use by name (``Finding/Kind/objcByName``): what the calling
-    /// function does that may keep the use from running in an app
-    /// extension (a `respondsToSelector:` send of the selector, a check of
-    /// `.appex` or `NSExtension`), in ``UseGuard/order``; empty for other
-    /// findings.
-    public var guards: [UseGuard] = []
 
-    public init(
-        function: String?, demangled: String?, displayName: String? = nil, address: UInt64, fileOffset: UInt64, guards: [UseGuard] = []
-    ) {
+    public init(function: String?, demangled: String?, displayName: String? = nil, address: UInt64, fileOffset: UInt64) {
         self.function = function
         self.demangled = demangled
         self.displayName = displayName
         self.address = address
         self.fileOffset = fileOffset
-        self.guards = guards
     }
 
     /// `name` or `0x…` for display.

@@ -26,13 +26,21 @@ enum ObjCByName {
         image.imports.contains { classLookUps.contains($0.name) }
     }
 
-    /// Which of a function's guards (``UseGuard``) guard a use of
-    /// `selector` by name: a `respondsToSelector:` send of it; any check of
-    /// "am I an extension".
-    static func guards(_ selector: String) -> @Sendable (UseGuard) -> Bool {
-        { check in
-            if case .respondsToSelector(let asked) = check { return asked == selector }
-            return true
+    /// The key-value coding messages that call a method by its name
+    /// (`[UIApplication valueForKey:@"sharedApplication"]`, Swift's
+    /// `value(forKey:)`): their key argument reaches the selector by name.
+    static let keyValueSelectors: Set<String> = ["valueForKey:", "valueForKeyPath:"]
+
+    /// The checks of `checks` (a function's, ``CodeIndex/guards(of:)``)
+    /// that guard a use of `selector` by name in `function` (its display
+    /// name): a `respondsToSelector:` of that selector, any check of "am I
+    /// an extension".
+    static func guards(_ checks: Set<GuardCheck>, of selector: String, in function: String) -> [UseGuard] {
+        checks.compactMap { check in
+            switch check {
+            case .respondsToSelector(let asked): asked == selector ? UseGuard(kind: .respondsToSelector, function: function) : nil
+            case .extensionCheck: UseGuard(kind: .extensionCheck, function: function)
+            }
         }
     }
 }
@@ -65,11 +73,38 @@ extension OwnFindings {
     /// no function is named (a look-up passed no literal is not one that
     /// looks the class up).
     ///
-    /// Each call site of a use by name carries what guards it in its
-    /// function (``ObjCByName/guards(_:)``).
+    /// A look-up function called only from the toolchain's own code
+    /// (``toolchain``: the Swift runtime's compatibility overrides call
+    /// `objc_getClass`) is none of the image's, and a call from there none
+    /// of its look-ups.
+    ///
+    /// A key-value coding message (``ObjCByName/keyValueSelectors``) whose
+    /// literal key is the selector reaches the selector by name as a
+    /// selector maker does. What guards each use in the functions of its
+    /// call sites (``ObjCByName/guards(_:of:in:)``) is the finding's
+    /// ``ByNameUse/guards``.
     func objcByNameFindings() -> [Finding] {
         guard matches.looksUpClassesByName else { return [] }
-        let lookUps = Set(image.imports.map(\.name)).intersection(ObjCByName.classLookUps).sorted()
+        /// The calls to import `name`, but those from the toolchain's code.
+        func ownCalls(_ name: String, in code: CodeIndex) -> [CallSite] {
+            (code.callsToImport[name] ?? []).filter { $0.caller.map { toolchain[$0] == nil } ?? true }
+        }
+        let lookUps = Set(image.imports.map(\.name)).intersection(ObjCByName.classLookUps).sorted().filter { name in
+            guard let code, let calls = code.callsToImport[name], !calls.isEmpty else { return true }
+            return !ownCalls(name, in: code).isEmpty
+        }
+        guard !lookUps.isEmpty else { return [] }
+        /// What guards a use of `selector` at `sites`.
+        func guards(at sites: [any CodeLocation], of selector: String, in code: CodeIndex) -> [UseGuard] {
+            var found: [UseGuard] = []
+            for caller in Set(sites.compactMap(\.caller)).sorted() {
+                let function = locator.displayName(code.functions[caller].name)
+                for check in ObjCByName.guards(code.guards(of: caller), of: selector, in: function) where !found.contains(check) {
+                    found.append(check)
+                }
+            }
+            return found.sorted { $0.description < $1.description }
+        }
         let names = rules.objcMethodNames
         let direct = Set(matches.objc.map(\.rule.id))
         func methods(classes: Set<String>, selectors: Set<String>) -> [(RuleMatch, ObjCName)] {
@@ -106,7 +141,8 @@ extension OwnFindings {
                     finding.severity = min(finding.severity, .warning)
                     finding.unconfirmed = true
                     if let code, let uses {
-                        locator.locate(&finding, sites: uses, in: code, api: name.description, guards: ObjCByName.guards(selector))
+                        locator.locate(&finding, sites: uses, in: code, api: name.description)
+                        finding.byName?.guards = guards(at: uses, of: selector, in: code)
                     }
                     return finding
                 }
@@ -119,7 +155,7 @@ extension OwnFindings {
         func calls(to functions: [String], passing wanted: Set<String>) -> [String: (sites: [CallSite], functions: [String])] {
             var found: [String: (sites: [CallSite], functions: [String])] = [:]
             for function in functions {
-                for site in code.callsToImport[function] ?? [] {
+                for site in ownCalls(function, in: code) {
                     guard let name = LoaderCalls.literalArgument(site, where: wanted.contains) else { continue }
                     found[name, default: ([], [])].sites.append(site)
                     if found[name]?.functions.contains(function) == false { found[name]?.functions.append(function) }
@@ -128,7 +164,14 @@ extension OwnFindings {
             return found
         }
         let lookedUp = calls(to: lookUps, passing: names.classes)
-        let made = calls(to: ObjCByName.selectorMakers.sorted(), passing: names.selectors)
+        var made = calls(to: ObjCByName.selectorMakers.sorted(), passing: names.selectors)
+        for selector in ObjCByName.keyValueSelectors.sorted() {
+            for site in code.callsToSelector[selector] ?? [] {
+                guard let name = LoaderCalls.literalArgument(site, where: names.selectors.contains) else { continue }
+                made[name, default: ([], [])].sites.append(site)
+                if made[name]?.functions.contains(selector) == false { made[name]?.functions.append(selector) }
+            }
+        }
         let confirmed = methods(classes: Set(lookedUp.keys), selectors: Set(image.selectorReferences).union(made.keys)).map { match, name in
             let selector = name.selector!
             let lookUp = lookedUp[name.className]!
@@ -145,14 +188,14 @@ extension OwnFindings {
             var finding = finding(
                 match, kind: .objcByName, subject: name.description, demangled: nil,
                 detail: "looks up \(name.className) by name (\(lookUp.functions.joined(separator: ", "))) and sends \(selector) (\(how))")
-            locator.locate(
-                &finding, sites: sites.sorted { $0.address < $1.address }, in: code, api: name.description, guards: ObjCByName.guards(selector))
+            locator.locate(&finding, sites: sites.sorted { $0.address < $1.address }, in: code, api: name.description)
+            finding.byName?.guards = guards(at: sites, of: selector, in: code)
             return finding
         }
         // The look-ups passed no literal (a wrapper's parameter), and those
         // imported but never seen called.
         let unknown = lookUps.flatMap { function in
-            (code.callsToImport[function] ?? []).filter {
+            ownCalls(function, in: code).filter {
                 $0.firstArgument == nil && LoaderCalls.literalArgument($0, where: names.classes.contains) == nil
             }
         }.sorted { $0.address < $1.address }

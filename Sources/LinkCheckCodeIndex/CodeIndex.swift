@@ -40,8 +40,8 @@ public struct CodeIndex: Sendable {
     /// (``CallSiteInterest/literals``).
     public let literalLoads: [String: [CodeReference]]
     /// Function → what it does that may guard a use by name in it
-    /// (``UseGuard``), for the functions the index refers to.
-    let guards: [Int32: Set<UseGuard>]
+    /// (``GuardCheck``), for the functions the index refers to.
+    let guards: [Int32: Set<GuardCheck>]
     /// Function → the functions that call it, ascending: complete for every
     /// function a call path to a kept call site passes through (in
     /// ``CallSiteMode/targeted`` mode the others may lack callers).
@@ -172,7 +172,7 @@ public struct CodeIndex: Sendable {
     private init(
         functions: [FunctionSymbol], callsToImport: [String: [CallSite]], callsToSelector: [String: [CallSite]],
         callsToFunction: [Int: [CallSite]], selectorLoads: [String: [CodeReference]], literalLoads: [String: [CodeReference]],
-        guards: [Int32: Set<UseGuard>], callers: [Int32: [Int32]], callees: [Int32: [Int32]], importsCalled: [Int32: Set<String>]
+        guards: [Int32: Set<GuardCheck>], callers: [Int32: [Int32]], callees: [Int32: [Int32]], importsCalled: [Int32: Set<String>]
     ) {
         self.functions = functions
         self.callsToImport = callsToImport
@@ -203,7 +203,7 @@ public struct CodeIndex: Sendable {
         private var selectorLoads: [String: [CodeReference]] = [:]
         private var literalLoads: [String: [CodeReference]] = [:]
         /// Every function's guards seen, kept for those the index refers to.
-        private var guards: [Int32: Set<UseGuard>] = [:]
+        private var guards: [Int32: Set<GuardCheck>] = [:]
         /// Caller and callee, as `caller << 32 | callee`.
         private var edges = Set<Int64>()
         private var importsCalled: [Int32: Set<String>] = [:]
@@ -232,7 +232,7 @@ public struct CodeIndex: Sendable {
                 if interest.selectors(selector) { selectorLoads[selector, default: []].append(reference) }
             case .literal(let text):
                 if interest.literals.contains(text) { literalLoads[text, default: []].append(reference) }
-                if UseGuard.extensionMarkers.contains(text), let caller = reference.caller {
+                if GuardCheck.extensionMarkers.contains(text), let caller = reference.caller {
                     guards[Int32(caller), default: []].insert(.extensionCheck(text))
                 }
             case .respondsToSelector(let selector):
@@ -359,9 +359,9 @@ public struct CodeIndex: Sendable {
 
     /// What function `function` does that may guard a use by name in it:
     /// its `respondsToSelector:` sends and the strings it loads that tell
-    /// an app extension from an app (``UseGuard``). Complete for the
+    /// an app extension from an app (``GuardCheck``). Complete for the
     /// functions holding a kept call site or reference.
-    public func guards(of function: Int) -> Set<UseGuard> {
+    public func guards(of function: Int) -> Set<GuardCheck> {
         guards[Int32(function)] ?? []
     }
 

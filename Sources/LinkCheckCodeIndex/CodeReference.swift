@@ -31,10 +31,11 @@ public struct CodeReference: CodeLocation, Equatable {
         /// or `adr`; x86_64 `lea reg, [rip + literal]`): a C string of
         /// `__cstring`, or a constant `CFString`'s characters.
         case literal(String)
-        /// A `respondsToSelector:` message send, with the selector it asks
-        /// about when the code loads its selector reference into the
-        /// argument register (`x2`; x86_64 `rdx`) in the same function;
-        /// `nil` when the selector is computed (`NSSelectorFromString`).
+        /// A `respondsToSelector:` (or `instancesRespondToSelector:`)
+        /// message send, with the selector it asks about when the code
+        /// shows it in the argument register (`x2`; x86_64 `rdx`): a
+        /// selector reference loaded, or the selector a selector maker made
+        /// from a literal, in the same function; `nil` otherwise.
         case respondsToSelector(String?)
     }
 
@@ -51,12 +52,12 @@ public struct CodeReference: CodeLocation, Equatable {
     }
 }
 
-/// What a function does before a use by name that may keep it from
-/// running where it is unavailable: the checks a reviewer looks for.
-public enum UseGuard: Sendable, Hashable {
-    /// It sends `respondsToSelector:`, asking about this selector (`nil`:
-    /// about a selector the code computes, such as the result of
-    /// `NSSelectorFromString`).
+/// A check a function makes that may keep a use by name in it from running
+/// where the API is unavailable: what a reviewer looks for before such a
+/// use.
+public enum GuardCheck: Sendable, Hashable {
+    /// It sends `respondsToSelector:` or `instancesRespondToSelector:`,
+    /// asking about this selector (`nil`: one the code does not show).
     case respondsToSelector(String?)
     /// It loads a string that tells an app extension from an app: the
     /// bundle path's `.appex` suffix or an `NSExtension` key of the
@@ -66,19 +67,4 @@ public enum UseGuard: Sendable, Hashable {
     /// The strings whose use tells "am I an app extension": the bundle
     /// path's suffix and the `Info.plist` keys only an extension has.
     public static let extensionMarkers: Set<String> = [".appex", "appex", "NSExtension", "NSExtensionPointIdentifier"]
-
-    /// `respondsToSelector:sharedApplication`, `respondsToSelector:` (a
-    /// computed selector), `extension-check:.appex`: the guard as JSON
-    /// names it.
-    public var description: String {
-        switch self {
-        case .respondsToSelector(let selector): "respondsToSelector:" + (selector ?? "")
-        case .extensionCheck(let marker): "extension-check:" + marker
-        }
-    }
-
-    /// A deterministic order: by ``description``.
-    public static func order(_ lhs: UseGuard, _ rhs: UseGuard) -> Bool {
-        lhs.description < rhs.description
-    }
 }

@@ -295,15 +295,12 @@ public enum CheckJSON {
         var function, demangled: String?
         var address: String
         var fileOffset: UInt64
-        /// ``UseGuard/description``s; left out when there are none.
-        var guards: [String]?
 
         init(_ site: FindingCallSite) {
             function = site.function
             demangled = site.demangled
             address = hex(site.address)
             fileOffset = site.fileOffset
-            guards = site.guards.isEmpty ? nil : site.guards.map(\.description)
         }
     }
 

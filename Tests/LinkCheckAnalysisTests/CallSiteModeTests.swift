@@ -176,7 +176,7 @@ import Testing
                 callers.formUnion(reference.caller.map { [$0] } ?? [])
             }
         }
-        lines += callers.map { "guards of \(function($0)): \(index.guards(of: $0).map(\.description).sorted())" }
+        lines += callers.map { "guards of \(function($0)): \(index.guards(of: $0).map { "\($0)" }.sorted())" }
         lines += callers.map { "path to \(function($0)): \(index.pathFromExported(to: $0).map(function))" }
         return lines.sorted()
     }

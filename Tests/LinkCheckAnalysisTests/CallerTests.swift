@@ -44,67 +44,66 @@ import Testing
             let finding = try Self.finding("AEX001", in: report)
             #expect(finding.kind == .objcReference)
             #expect(finding.callSites.map(\.label) == ["-[CLActivity applicationOf:]", "+[UIApplication(CLCurrent) cl_current]", last])
-            #expect(finding.callSites.allSatisfy { $0.guards.isEmpty })
+            #expect(finding.byName == nil)
             #expect(CallSiteModeTests.answers(report) == CallSiteModeTests.answers(try Self.check(path, callSites: .full)))
         }
     }
 
-    /// Uses by name checked first: each place names its function and what
-    /// guards it there, the `respondsToSelector:` of the same selector (a
-    /// selector reference, or the selector `NSSelectorFromString` made) and
-    /// the bundle path's `.appex` check.
+    /// Uses by name checked first: each place names its function, and the
+    /// finding what guards the use there: the `respondsToSelector:` of the
+    /// same selector (a selector reference, or the selector
+    /// `NSSelectorFromString` made) and the bundle path's `.appex` check.
     @Test(arguments: architectures)
     func usesByNameNameTheirFunctionsAndWhatGuardsThem(arch: String) throws {
         let path = try MachOFixture.byNameGuarded.thinSlice(arch)
         let report = try Self.check(path)
         #expect(CallSiteModeTests.answers(report) == CallSiteModeTests.answers(try Self.check(path, callSites: .full)))
+        let (application, openURL) = ("+[BNApplicationFinder application]", "+[BNApplicationFinder openURL:]")
         let shared = try Self.finding("AEX001", in: report)
         #expect(shared.kind == .objcByName)
-        #expect(shared.message.hasPrefix("looks up UIApplication by name (NSClassFromString) and sends sharedApplication (a selector reference): "))
-        #expect(shared.callSites.map(\.label) == [
-            "+[BNApplicationFinder application]", "+[BNApplicationFinder application]", "+[BNApplicationFinder openURL:]",
-        ])
-        #expect(shared.callSites.map { $0.guards.map(\.description) } == [
-            ["respondsToSelector:sharedApplication"], ["respondsToSelector:sharedApplication"], ["extension-check:.appex"],
+        #expect(shared.message.hasPrefix("looks up UIApplication by name (NSClassFromString) and sends sharedApplication (valueForKey:): "))
+        #expect(shared.callSites.map(\.label) == [application, application, openURL, openURL])
+        #expect(shared.byName?.guards == [
+            UseGuard(kind: .extensionCheck, function: openURL), UseGuard(kind: .respondsToSelector, function: application),
         ])
         let open = try Self.finding("AEX002", in: report)
         #expect(open.kind == .objcByName)
         #expect(open.message.hasPrefix("looks up UIApplication by name (NSClassFromString) and sends openURL: (NSSelectorFromString): "))
-        #expect(open.callSites.map(\.label) == [
-            "+[BNApplicationFinder application]", "+[BNApplicationFinder openURL:]", "+[BNApplicationFinder openURL:]",
-        ])
-        #expect(open.callSites.map(\.guards) == [
-            [], [.extensionCheck(".appex"), .respondsToSelector("openURL:")], [.extensionCheck(".appex"), .respondsToSelector("openURL:")],
+        #expect(open.callSites.map(\.label) == [application, openURL, openURL])
+        #expect(open.byName?.guards == [
+            UseGuard(kind: .extensionCheck, function: openURL), UseGuard(kind: .respondsToSelector, function: openURL),
         ])
     }
 
     /// A Swift framework whose only `objc_getClass` call is the runtime's
-    /// compatibility override, passed no literal: the use by name is the
-    /// Swift function that loads "UIApplication" and "sharedApplication",
-    /// never the override.
+    /// compatibility override, passed no literal: that is none of its
+    /// look-ups, and the use by name is the Swift function that passes
+    /// "UIApplication" to `NSClassFromString` and "sharedApplication" to
+    /// `value(forKey:)`; no finding names the override.
     @Test(arguments: architectures)
-    func aUseByNameIsTheCodeThatLoadsTheNameNotTheRuntimesOverride(arch: String) throws {
+    func aUseByNameIsTheCodeThatPassesTheNameNotTheRuntimesOverride(arch: String) throws {
         let path = try MachOFixture.swiftProbe.thinSlice(arch)
         let report = try Self.check(path)
         #expect(CallSiteModeTests.answers(report) == CallSiteModeTests.answers(try Self.check(path, callSites: .full)))
         let finding = try Self.finding("AEX001", in: report)
         #expect(finding.kind == .objcByName)
-        #expect(finding.unconfirmed)
-        #expect(finding.severity == .warning)
-        #expect(finding.message.hasPrefix(
-            "holds the strings \"UIApplication\" and \"sharedApplication\" and imports NSClassFromString, objc_getClass, so it may look up UIApplication by name and send sharedApplication; a warning at most, since which name the look-up is passed is not known (the look-up is passed no literal in swift51override_conformsToProtocol): "))
+        #expect(!finding.unconfirmed)
+        #expect(finding.message.hasPrefix("looks up UIApplication by name (NSClassFromString) and sends sharedApplication (valueForKey:): "))
         #expect(finding.callSites.map(\.label) == ["SwiftKit.probe()", "SwiftKit.probe()"])
         #expect(finding.path == ["SwiftKit.probe()", "+[UIApplication sharedApplication]"])
+        #expect(!report.findings.contains { $0.message.contains("swift51override") || $0.callSites.contains { $0.label.contains("swift51override") } })
     }
 
-    /// The same override, and the names only in data no code loads: the
-    /// finding says no use was found and names no function.
-    @Test func aUseByNameThatNoCodeMakesNamesNoFunction() throws {
+    /// The same override, and a look-up passed names it loads from an
+    /// array, not as literals: the finding says no code that uses the
+    /// names was found and names no function.
+    @Test func aUseByNameThatNoCodeShowsNamesNoFunction() throws {
         let report = try Self.check(try MachOFixture.swiftNames.path())
         let finding = try Self.finding("AEX001", in: report)
         #expect(finding.kind == .objcByName)
+        #expect(finding.unconfirmed)
         #expect(finding.message.hasPrefix(
-            "holds the strings \"UIApplication\" and \"sharedApplication\" and imports objc_getClass, so it may look up UIApplication by name and send sharedApplication; a warning at most, since which name the look-up is passed is not known (the look-up is passed no literal in swift51override_conformsToProtocol); no code that uses these names was found: "))
+            "holds the strings \"UIApplication\" and \"sharedApplication\" and imports NSClassFromString, so it may look up UIApplication by name and send sharedApplication; a warning at most, since which name the look-up is passed is not known (the look-up is passed no literal in SwiftKit.firstClass()); no code that uses these names was found: "))
         #expect(finding.callSites.isEmpty)
         #expect(finding.path.isEmpty)
     }

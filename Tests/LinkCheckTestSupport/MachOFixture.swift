@@ -157,9 +157,10 @@ public enum MachOFixture: String, CaseIterable, Sendable {
     /// `swift51override_conformsToProtocol` calls `objc_getClass` with a name
     /// it is given.
     case swiftProbe
-    /// `SwiftKit` again, thin arm64: the same override, and the strings
-    /// `"UIApplication"` and `"sharedApplication"` only in a global array
-    /// (`swift-names.c`) that no code loads.
+    /// `SwiftKit` again, thin arm64: the same override, and
+    /// `SwiftKit.firstClass()` (`swift-names.m`), which passes the names of
+    /// a global array, `"UIApplication"` and `"sharedApplication"`, to
+    /// `NSClassFromString`: no code loads either as a literal.
     case swiftNames
 
     /// The fixture's path, built on first use in this process.
@@ -407,7 +408,7 @@ public enum MachOFixture: String, CaseIterable, Sendable {
             case .callers, .callersStripped, .callersChained: ("Callers", ["callers.m"])
             case .byNameGuarded: ("ByName", ["by-name-guarded.m"])
             case .swiftProbe: ("SwiftKit", ["swift-compatibility-shim.c", "swift-probe.m"])
-            default: ("SwiftKit", ["swift-compatibility-shim.c", "swift-names.c"])
+            default: ("SwiftKit", ["swift-compatibility-shim.c", "swift-names.m"])
             }
             let swift = name == "SwiftKit"
             let targets: [MachOFixtures.Target] = self == .callersChained || self == .swiftNames ? [.arm64] : [.arm64, .x86_64Simulator]
