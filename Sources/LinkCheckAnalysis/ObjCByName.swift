@@ -54,7 +54,8 @@ extension OwnFindings {
     /// reached through a selector reference or a selector maker
     /// (``ObjCByName/selectorMakers``) whose literal argument it is. The
     /// look-ups and selector makers (or, for a selector reference, the
-    /// sends of it whose receiver is not known) are the call sites. Rules
+    /// sends of it whose receiver is not known and its loads in functions
+    /// that do not send it) are the call sites. Rules
     /// the image's own references match already (``objcFindings()``) are
     /// left out.
     ///
@@ -63,8 +64,7 @@ extension OwnFindings {
     /// references, together with an import of a look-up function, make a
     /// warning at most (``Finding/unconfirmed``) that says why: without call
     /// sites (``code`` is `nil`), and with them for a look-up call that is
-    /// passed no literal (`NSClassFromString(name)` in a wrapper, or
-    /// `objc_getClass` in the Swift runtime's compatibility code), or a
+    /// passed no literal (`NSClassFromString(name)` in a wrapper), or a
     /// look-up function imported but never seen called. So call sites never
     /// give less than their absence. Its call sites are then the code that
     /// uses the names: the loads of the class's and selector's names as
