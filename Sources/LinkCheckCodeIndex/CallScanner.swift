@@ -89,7 +89,9 @@ struct CallScanner<Layout: CodeLayout> {
             if let send = MessageSend.arguments(of: name, on: architecture) {
                 selector = stubSelector ?? slot(in: registers.argument(send.selector)).flatMap(image.selector(referencedAt:))
                 if !send.toSuper { receiverClass = slot(in: registers.argument(send.receiver)).flatMap(image.className(referencedAt:)) }
-                if selector == "respondsToSelector:" || selector == "instancesRespondToSelector:" { note(.respondsToSelector(self.selector(in: registers.argument(send.selector + 1))), site) }
+                if selector == "respondsToSelector:" || selector == "instancesRespondToSelector:" {
+                    note(.respondsToSelector(self.selector(in: registers.argument(send.selector + 1))), site)
+                }
             }
         }
         record(CallSite(

@@ -48,7 +48,6 @@ extension CodeLayout {
     func selector(referencedAt address: UInt64) -> String? { nil }
     func className(referencedAt address: UInt64) -> String? { nil }
     var allSelectorReferences: [UInt64: String] { [:] }
-    func addresses(ofLiterals literals: Set<String>) -> [UInt64] { [] }
 }
 
 /// What a call to a stub reaches.
