@@ -10,7 +10,8 @@ extension OwnFindings {
     /// The message sends of the selector to the class (``CodeIndex/messageSends(of:to:classMethod:)``)
     /// are its call sites, with the loads of its selector references in the
     /// functions that do not send it (``CodeIndex/selectorLoadsNotSent(_:)``:
-    /// `[object performSelector:@selector(sharedApplication)]`). A class the image defines counts as a reference
+    /// `[object performSelector:@selector(sharedApplication)]`), in address
+    /// order. A class the image defines counts as a reference
     /// to its superclasses (``BinaryImage/objcSuperclasses``): `[MyApp
     /// sharedApplication]`, or `[self sharedApplication]` in a method of
     /// `MyApp`, where `MyApp : UIApplication`, is a use of `+[UIApplication

@@ -135,7 +135,8 @@ import Testing
         reachDepth: 2, literals: ["UIApplication", "sharedApplication", "openURL:", "dlopen", "libz.so.1"])
 
     /// What an index answers for ``sampledInterest``: each call kept (by
-    /// callee), the call path to each calling function, and the imports
+    /// callee), each load of a selector reference or literal kept, the call
+    /// path to and the guards of each function holding one, and the imports
     /// reached from the callers of the imports asked about. Functions are
     /// told by name and address: each index numbers only the functions it
     /// refers to, and the full sweep's refers to more.
