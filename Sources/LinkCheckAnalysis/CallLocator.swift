@@ -17,9 +17,9 @@ struct CallLocator: Sendable {
         return text
     }
 
-    /// The finding's call sites and path, from `sites` in `code`; the path
-    /// ends with `api`.
-    func locate(_ finding: inout Finding, sites: [CallSite], in code: CodeIndex, api: String) {
+    /// The finding's call sites and path, from `sites` in `code` (calls, or
+    /// the loads of names); the path ends with `api`.
+    func locate(_ finding: inout Finding, sites: [any CodeLocation], in code: CodeIndex, api: String) {
         guard !sites.isEmpty else { return }
         finding.callSites = sites.map { site in
             let name = site.caller.map { code.functions[$0].name }

@@ -13,7 +13,7 @@ enum ObjCByName {
     static let classLookUps: Set<String> = ["NSClassFromString", "objc_getClass", "objc_lookUpClass", "objc_getRequiredClass"]
 
     /// The runtime functions that make a selector from its name.
-    static let selectorMakers: Set<String> = ["NSSelectorFromString", "sel_registerName", "sel_getUid"]
+    static let selectorMakers = MessageSend.selectorMakers
 
     /// Whether the raw symbol name `name` (C-level, UTF-8) is one of
     /// ``classLookUps``: the imports inspection keeps for this check.
@@ -24,6 +24,24 @@ enum ObjCByName {
     /// Whether `image` imports a class look-up function.
     static func looksUpClasses(_ image: BinaryImage) -> Bool {
         image.imports.contains { classLookUps.contains($0.name) }
+    }
+
+    /// The key-value coding messages that call a method by its name
+    /// (`[UIApplication valueForKey:@"sharedApplication"]`, Swift's
+    /// `value(forKey:)`): their key argument reaches the selector by name.
+    static let keyValueSelectors: Set<String> = ["valueForKey:", "valueForKeyPath:"]
+
+    /// The checks of `checks` (a function's, ``CodeIndex/guards(of:)``)
+    /// that guard a use of `selector` by name in `function` (its display
+    /// name): a `respondsToSelector:` of that selector, any check of "am I
+    /// an extension".
+    static func guards(_ checks: Set<GuardCheck>, of selector: String, in function: String) -> [UseGuard] {
+        checks.compactMap { check in
+            switch check {
+            case .respondsToSelector(let asked): asked == selector ? UseGuard(kind: .respondsToSelector, function: function) : nil
+            case .extensionCheck: UseGuard(kind: .extensionCheck, function: function)
+            }
+        }
     }
 }
 
@@ -36,7 +54,8 @@ extension OwnFindings {
     /// reached through a selector reference or a selector maker
     /// (``ObjCByName/selectorMakers``) whose literal argument it is. The
     /// look-ups and selector makers (or, for a selector reference, the
-    /// sends of it whose receiver is not known) are the call sites. Rules
+    /// sends of it whose receiver is not known and its loads in functions
+    /// that do not send it) are the call sites. Rules
     /// the image's own references match already (``objcFindings()``) are
     /// left out.
     ///
@@ -45,12 +64,47 @@ extension OwnFindings {
     /// references, together with an import of a look-up function, make a
     /// warning at most (``Finding/unconfirmed``) that says why: without call
     /// sites (``code`` is `nil`), and with them for a look-up call that is
-    /// passed no literal (`NSClassFromString(name)` in a wrapper), whose
-    /// calls are then the call sites, or a look-up function imported but
-    /// never seen called. So call sites never give less than their absence.
+    /// passed no literal (`NSClassFromString(name)` in a wrapper), or a
+    /// look-up function imported but never seen called. So call sites never
+    /// give less than their absence. Its call sites are then the code that
+    /// uses the names: the loads of the class's and selector's names as
+    /// literals (`@"UIApplication"`, `"sharedApplication"`) and of the
+    /// selector's references; where there is none the message says so and
+    /// no function is named (a look-up passed no literal is not one that
+    /// looks the class up).
+    ///
+    /// A look-up function called only from the toolchain's own code
+    /// (``toolchain``: the Swift runtime's compatibility overrides call
+    /// `objc_getClass`) is none of the image's, and a call from there none
+    /// of its look-ups.
+    ///
+    /// A key-value coding message (``ObjCByName/keyValueSelectors``) whose
+    /// literal key is the selector reaches the selector by name as a
+    /// selector maker does. What guards each use in the functions of its
+    /// call sites (``ObjCByName/guards(_:of:in:)``) is the finding's
+    /// ``ByNameUse/guards``.
     func objcByNameFindings() -> [Finding] {
         guard matches.looksUpClassesByName else { return [] }
-        let lookUps = Set(image.imports.map(\.name)).intersection(ObjCByName.classLookUps).sorted()
+        /// The calls to import `name`, but those from the toolchain's code.
+        func ownCalls(_ name: String, in code: CodeIndex) -> [CallSite] {
+            (code.callsToImport[name] ?? []).filter { $0.caller.map { toolchain[$0] == nil } ?? true }
+        }
+        let lookUps = Set(image.imports.map(\.name)).intersection(ObjCByName.classLookUps).sorted().filter { name in
+            guard let code, let calls = code.callsToImport[name], !calls.isEmpty else { return true }
+            return !ownCalls(name, in: code).isEmpty
+        }
+        guard !lookUps.isEmpty else { return [] }
+        /// What guards a use of `selector` at `sites`.
+        func guards(at sites: [any CodeLocation], of selector: String, in code: CodeIndex) -> [UseGuard] {
+            var found: [UseGuard] = []
+            for caller in Set(sites.compactMap(\.caller)).sorted() {
+                let function = locator.displayName(code.functions[caller].name)
+                for check in ObjCByName.guards(code.guards(of: caller), of: selector, in: function) where !found.contains(check) {
+                    found.append(check)
+                }
+            }
+            return found.sorted { $0.description < $1.description }
+        }
         let names = rules.objcMethodNames
         let direct = Set(matches.objc.map(\.rule.id))
         func methods(classes: Set<String>, selectors: Set<String>) -> [(RuleMatch, ObjCName)] {
@@ -63,8 +117,8 @@ extension OwnFindings {
         }
         /// The warnings from the strings, references and look-up imports,
         /// but for the rules `confirmed`; `why` says why the name a look-up
-        /// is passed is not known, `sites` are the look-ups concerned.
-        func unconfirmed(why: String, sites: [CallSite], except confirmed: Set<String> = []) -> [Finding] {
+        /// is passed is not known.
+        func unconfirmed(why: String, except confirmed: Set<String> = []) -> [Finding] {
             let strings = Set(image.stringLiterals)
             let references = Set(image.selectorReferences)
             return methods(classes: names.classes.intersection(strings), selectors: references.union(names.selectors.intersection(strings)))
@@ -74,25 +128,34 @@ extension OwnFindings {
                     let held = strings.contains(selector)
                         ? "holds the strings \"\(name.className)\" and \"\(selector)\""
                         : "holds the string \"\(name.className)\", references the selector \(selector)"
+                    let uses = code.map { code -> [any CodeLocation] in
+                        let loads = (code.literalLoads[name.className] ?? []) + (code.literalLoads[selector] ?? [])
+                            + (references.contains(selector) ? code.selectorLoads[selector] ?? [] : [])
+                        return loads.sorted { $0.address < $1.address }
+                    }
                     var finding = finding(
                         match, kind: .objcByName, subject: name.description, demangled: nil,
                         detail: "\(held) and imports \(lookUps.joined(separator: ", ")), so it may look up \(name.className) by name"
-                            + " and send \(selector); a warning at most, since \(why)")
+                            + " and send \(selector); a warning at most, since \(why)"
+                            + (uses?.isEmpty == true ? "; no code that uses these names was found" : ""))
                     finding.severity = min(finding.severity, .warning)
                     finding.unconfirmed = true
-                    if let code { locator.locate(&finding, sites: sites, in: code, api: name.description) }
+                    if let code, let uses {
+                        locator.locate(&finding, sites: uses, in: code, api: name.description)
+                        finding.byName?.guards = guards(at: uses, of: selector, in: code)
+                    }
                     return finding
                 }
         }
         guard let code else {
             return unconfirmed(
-                why: "\(unseenCalls ?? "its call sites were not analysed") and which name the look-up is passed is not known", sites: [])
+                why: "\(unseenCalls ?? "its call sites were not analysed") and which name the look-up is passed is not known")
         }
         /// Name → the calls to `functions` that pass it, and which of them.
         func calls(to functions: [String], passing wanted: Set<String>) -> [String: (sites: [CallSite], functions: [String])] {
             var found: [String: (sites: [CallSite], functions: [String])] = [:]
             for function in functions {
-                for site in code.callsToImport[function] ?? [] {
+                for site in ownCalls(function, in: code) {
                     guard let name = LoaderCalls.literalArgument(site, where: wanted.contains) else { continue }
                     found[name, default: ([], [])].sites.append(site)
                     if found[name]?.functions.contains(function) == false { found[name]?.functions.append(function) }
@@ -101,29 +164,38 @@ extension OwnFindings {
             return found
         }
         let lookedUp = calls(to: lookUps, passing: names.classes)
-        let made = calls(to: ObjCByName.selectorMakers.sorted(), passing: names.selectors)
+        var made = calls(to: ObjCByName.selectorMakers.sorted(), passing: names.selectors)
+        for selector in ObjCByName.keyValueSelectors.sorted() {
+            for site in code.callsToSelector[selector] ?? [] {
+                guard let name = LoaderCalls.literalArgument(site, where: names.selectors.contains) else { continue }
+                made[name, default: ([], [])].sites.append(site)
+                if made[name]?.functions.contains(selector) == false { made[name]?.functions.append(selector) }
+            }
+        }
         let confirmed = methods(classes: Set(lookedUp.keys), selectors: Set(image.selectorReferences).union(made.keys)).map { match, name in
             let selector = name.selector!
             let lookUp = lookedUp[name.className]!
             let how: String
-            var sites = lookUp.sites
+            var sites: [any CodeLocation] = lookUp.sites
             if let making = made[selector] {
                 how = making.functions.joined(separator: ", ")
                 sites += making.sites
             } else {
                 how = "a selector reference"
                 sites += (code.callsToSelector[selector] ?? []).filter { $0.receiverClass == nil }
+                sites += code.selectorLoadsNotSent(selector)
             }
             var finding = finding(
                 match, kind: .objcByName, subject: name.description, demangled: nil,
                 detail: "looks up \(name.className) by name (\(lookUp.functions.joined(separator: ", "))) and sends \(selector) (\(how))")
             locator.locate(&finding, sites: sites.sorted { $0.address < $1.address }, in: code, api: name.description)
+            finding.byName?.guards = guards(at: sites, of: selector, in: code)
             return finding
         }
         // The look-ups passed no literal (a wrapper's parameter), and those
         // imported but never seen called.
         let unknown = lookUps.flatMap { function in
-            (code.callsToImport[function] ?? []).filter {
+            ownCalls(function, in: code).filter {
                 $0.firstArgument == nil && LoaderCalls.literalArgument($0, where: names.classes.contains) == nil
             }
         }.sorted { $0.address < $1.address }
@@ -138,7 +210,6 @@ extension OwnFindings {
         if !uncalled.isEmpty { reasons.append("no call to \(uncalled.joined(separator: ", ")) was found") }
         guard !reasons.isEmpty else { return confirmed }
         return confirmed + unconfirmed(
-            why: "which name the look-up is passed is not known (\(reasons.joined(separator: "; ")))", sites: unknown,
-            except: Set(confirmed.map(\.rule)))
+            why: "which name the look-up is passed is not known (\(reasons.joined(separator: "; ")))", except: Set(confirmed.map(\.rule)))
     }
 }

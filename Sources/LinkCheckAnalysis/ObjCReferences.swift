@@ -8,7 +8,10 @@ extension OwnFindings {
     /// `UIApplication.shared` is a message send (`ldr x1,
     /// selref(sharedApplication); bl _objc_msgSend`), so no symbol shows it.
     /// The message sends of the selector to the class (``CodeIndex/messageSends(of:to:classMethod:)``)
-    /// are its call sites. A class the image defines counts as a reference
+    /// are its call sites, with the loads of its selector references in the
+    /// functions that do not send it (``CodeIndex/selectorLoadsNotSent(_:)``:
+    /// `[object performSelector:@selector(sharedApplication)]`), in address
+    /// order. A class the image defines counts as a reference
     /// to its superclasses (``BinaryImage/objcSuperclasses``): `[MyApp
     /// sharedApplication]`, or `[self sharedApplication]` in a method of
     /// `MyApp`, where `MyApp : UIApplication`, is a use of `+[UIApplication
@@ -36,7 +39,8 @@ extension OwnFindings {
             finding.message += unanalysedMachine
             if let code, let selector = name.selector {
                 let sends = code.messageSends(of: selector, to: Set([name.className] + subclasses), classMethod: name.isClassMethod)
-                locator.locate(&finding, sites: sends, in: code, api: name.description)
+                let sites: [any CodeLocation] = sends + code.selectorLoadsNotSent(selector)
+                locator.locate(&finding, sites: sites.sorted { $0.address < $1.address }, in: code, api: name.description)
             }
             return finding
         }

@@ -11,12 +11,17 @@ import LinkCheckImage
 /// Objective-C message send. A call keeps only the registers the callee
 /// preserves. A jump or branch to a stub or to another function's start,
 /// unconditional or conditional (x86_64 `jcc`; aarch64 `b.cond`,
-/// `cbz`/`cbnz`, `tbz`/`tbnz`), is a tail call.
+/// `cbz`/`cbnz`, `tbz`/`tbnz`), is a tail call. Besides calls it notes
+/// the names code takes into registers (``CodeReference``): the selector
+/// references it loads, the string literals whose addresses it makes, and
+/// its `respondsToSelector:` sends.
 struct CallScanner<Layout: CodeLayout> {
     let image: Layout
     let architecture: Disassembler.InstructionSet
     /// Receives each call site, in address order within a region.
     let record: (CallSite) -> Void
+    /// Receives each reference, in address order within a region.
+    let reference: (CodeReference) -> Void
 
     /// The function of the current region.
     private var function: Int?
@@ -24,10 +29,14 @@ struct CallScanner<Layout: CodeLayout> {
     /// The last string the current region referenced.
     private var recentString: String?
 
-    init(image: Layout, architecture: Disassembler.InstructionSet, record: @escaping (CallSite) -> Void) {
+    init(
+        image: Layout, architecture: Disassembler.InstructionSet, record: @escaping (CallSite) -> Void,
+        reference: @escaping (CodeReference) -> Void = { _ in }
+    ) {
         self.image = image
         self.architecture = architecture
         self.record = record
+        self.reference = reference
         registers = RegisterFile(architecture)
     }
 
@@ -80,6 +89,9 @@ struct CallScanner<Layout: CodeLayout> {
             if let send = MessageSend.arguments(of: name, on: architecture) {
                 selector = stubSelector ?? slot(in: registers.argument(send.selector)).flatMap(image.selector(referencedAt:))
                 if !send.toSuper { receiverClass = slot(in: registers.argument(send.receiver)).flatMap(image.className(referencedAt:)) }
+                if selector == "respondsToSelector:" || selector == "instancesRespondToSelector:" {
+                    note(.respondsToSelector(self.selector(in: registers.argument(send.selector + 1))), site)
+                }
             }
         }
         record(CallSite(
@@ -93,6 +105,16 @@ struct CallScanner<Layout: CodeLayout> {
     private func slot(in register: UInt32) -> UInt64? {
         if case .loaded(let slot) = registers[register] { return slot }
         return nil
+    }
+
+    /// The selector `register` holds: one loaded from a selector reference,
+    /// or one a selector maker made from a literal.
+    private func selector(in register: UInt32) -> String? {
+        switch registers[register] {
+        case .loaded(let slot): image.selector(referencedAt: slot)
+        case .selector(let name): name
+        default: nil
+        }
     }
 
     /// A direct transfer to `target`: a stub or a function start. Returns
@@ -121,18 +143,34 @@ struct CallScanner<Layout: CodeLayout> {
 
     /// After a call returns: only the preserved registers keep their
     /// values, except that `objc_opt_self` and `objc_opt_class` return the
-    /// class reference they were given.
+    /// class reference they were given, and a selector maker the selector
+    /// of the literal it was given.
     private mutating func returned(from callee: CallSite.Callee?) {
         let receiver = registers[registers.argument(0)]
         registers.clearCallerSaved()
-        if case .imported(let name) = callee, MessageSend.returnsClassArgument(name), case .loaded = receiver {
+        guard case .imported(let name) = callee else { return }
+        if MessageSend.returnsClassArgument(name), case .loaded = receiver {
             registers[registers.result] = receiver
+        } else if MessageSend.selectorMakers.contains(name), case .address(let address) = receiver, let text = image.string(at: address) {
+            registers[registers.result] = .selector(named: text)
         }
     }
 
     /// Notes a register that now holds `address`, when it is a string.
-    private mutating func noteString(at address: UInt64) {
-        if let text = image.string(at: address) { recentString = text }
+    private mutating func noteString(at address: UInt64, _ site: Site) {
+        guard let text = image.string(at: address) else { return }
+        recentString = text
+        note(.literal(text), site)
+    }
+
+    /// Notes a register that now holds the pointer loaded from `slot`,
+    /// when that is a selector reference.
+    private func noteLoad(from slot: UInt64, _ site: Site) {
+        if let selector = image.selector(referencedAt: slot) { note(.selector(selector), site) }
+    }
+
+    private func note(_ target: CodeReference.Target, _ site: Site) {
+        reference(CodeReference(address: site.address, fileOffset: site.fileOffset, caller: function, target: target))
     }
 
     // MARK: - x86_64
@@ -171,9 +209,10 @@ struct CallScanner<Layout: CodeLayout> {
                 let address = UInt64(bitPattern: Int64(bitPattern: site.next) &+ source.mem.disp)
                 if id == X86_INS_LEA.rawValue {
                     value = .address(address)
-                    noteString(at: address)
+                    noteString(at: address, site)
                 } else if registers.isWide(destination) {
                     value = .loaded(from: address)
+                    noteLoad(from: address, site)
                 }
             } else if id == X86_INS_MOV.rawValue, source.type == X86_OP_IMM {
                 value = .address(UInt64(bitPattern: source.imm))
@@ -223,14 +262,14 @@ struct CallScanner<Layout: CodeLayout> {
                 assignment = (destination, .page(UInt64(bitPattern: operand(1).imm)))
             case ARM64_INS_ADR.rawValue where operand(1).type == ARM64_OP_IMM:
                 let address = UInt64(bitPattern: operand(1).imm)
-                noteString(at: address)
+                noteString(at: address, site)
                 assignment = (destination, .address(address))
             case ARM64_INS_ADD.rawValue where wide && count == 3 && operand(1).type == ARM64_OP_REG && operand(2).type == ARM64_OP_IMM:
                 var value: RegisterValue?
                 switch registers[operand(1).reg.rawValue] {
                 case .page(let base), .address(let base):
                     let address = base &+ UInt64(bitPattern: operand(2).imm)
-                    noteString(at: address)
+                    noteString(at: address, site)
                     value = .address(address)
                 default:
                     break
@@ -249,6 +288,7 @@ struct CallScanner<Layout: CodeLayout> {
                         break
                     }
                 }
+                if case .loaded(let slot) = value { noteLoad(from: slot, site) }
                 assignment = (destination, value)
             case ARM64_INS_MOV.rawValue where count == 2 && operand(1).type == ARM64_OP_REG:
                 assignment = (destination, wide && registers.isWide(operand(1).reg.rawValue) ? registers[operand(1).reg.rawValue] : nil)

@@ -142,6 +142,10 @@ struct ImageLayout: CodeLayout {
         readOnly.string(at: address)
     }
 
+    func addresses(ofLiterals literals: Set<String>) -> [UInt64] {
+        readOnly.addresses(of: literals)
+    }
+
     /// Defined functions from `.dynsym` and `.symtab`; exported when
     /// `.dynsym` defines them with default or protected visibility. One
     /// name per address: the last global symbol there (`.dynsym`'s, then

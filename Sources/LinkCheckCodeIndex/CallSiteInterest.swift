@@ -3,15 +3,20 @@ import LinkCheckImage
 /// What a check asks of an image's code, and so what its ``CodeIndex``
 /// holds: the calls to some imports, the message sends of some selectors,
 /// the calls to some of the image's own functions, the call paths from an
-/// entry point down to each of those calls, and for the callers of some
-/// imports which imports of another kind they reach a few levels down.
+/// entry point down to each of those calls, for the callers of some
+/// imports which imports of another kind they reach a few levels down, and
+/// the places that load some selector references and string literals.
 /// Both ``CallSiteMode``s give the same index for the same interest.
 public struct CallSiteInterest: Sendable {
     /// Imports (C-level names: `dlopen`) whose call sites are kept
     /// (``CodeIndex/callsToImport``).
     public var imports: @Sendable (String) -> Bool
-    /// Selectors whose message sends are kept (``CodeIndex/callsToSelector``).
+    /// Selectors whose message sends (``CodeIndex/callsToSelector``) and
+    /// selector reference loads (``CodeIndex/selectorLoads``) are kept.
     public var selectors: @Sendable (String) -> Bool
+    /// String literals (C strings, constant `CFString`s) whose loads are
+    /// kept (``CodeIndex/literalLoads``): the names code may use by name.
+    public var literals: Set<String>
     /// Functions of the image whose call sites are kept
     /// (``CodeIndex/callsToFunction``), by their raw (mangled) names' UTF-8
     /// bytes: asked of every function, whose names are not made into
@@ -30,10 +35,11 @@ public struct CallSiteInterest: Sendable {
         imports: @escaping @Sendable (String) -> Bool, selectors: @escaping @Sendable (String) -> Bool = { _ in false },
         functions: @escaping @Sendable (UnsafeBufferPointer<UInt8>) -> Bool = { _ in false },
         reached: @escaping @Sendable (String) -> Bool = { _ in false },
-        reachedFrom: @escaping @Sendable (String) -> Bool = { _ in false }, reachDepth: Int = 0
+        reachedFrom: @escaping @Sendable (String) -> Bool = { _ in false }, reachDepth: Int = 0, literals: Set<String> = []
     ) {
         self.imports = imports
         self.selectors = selectors
+        self.literals = literals
         self.functions = functions
         self.reached = reached
         self.reachedFrom = reachedFrom

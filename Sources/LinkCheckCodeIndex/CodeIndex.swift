@@ -3,9 +3,11 @@ import LinkCheckImage
 /// The call sites of one image that a check asks for (``CallSiteInterest``),
 /// indexed for findings and kept small: the calls to the imports of
 /// interest (with their addresses and literals), the Objective-C message
-/// sends of the selectors of interest, the calls to the functions of
-/// interest (denylisted copies), and as much of the internal call graph as
-/// the call paths to those calls and the imports their callers reach take.
+/// sends of the selectors of interest and the loads of their selector
+/// references, the loads of the string literals of interest, the calls to
+/// the functions of interest (denylisted copies), as much of the internal
+/// call graph as the call paths to those calls and the imports their
+/// callers reach take, and what guards the functions that hold them.
 public struct CodeIndex: Sendable {
     /// The functions the index refers to, in address order: the callers of
     /// the calls kept, the functions of interest called, the functions of
@@ -28,6 +30,18 @@ public struct CodeIndex: Sendable {
     /// Function → the call sites that reach it, for the functions of
     /// interest.
     public let callsToFunction: [Int: [CallSite]]
+    /// Selector → the places that load one of its selector references
+    /// (``CodeReference/Target/selector(_:)``), whatever the code then does
+    /// with it (send it, pass it to `performSelector:` or
+    /// `respondsToSelector:`, store it), for the selectors of interest.
+    public let selectorLoads: [String: [CodeReference]]
+    /// String literal → the places that make its address
+    /// (``CodeReference/Target/literal(_:)``), for the literals of interest
+    /// (``CallSiteInterest/literals``).
+    public let literalLoads: [String: [CodeReference]]
+    /// Function → what it does that may guard a use by name in it
+    /// (``GuardCheck``), for the functions the index refers to.
+    let guards: [Int32: Set<GuardCheck>]
     /// Function → the functions that call it, ascending: complete for every
     /// function a call path to a kept call site passes through (in
     /// ``CallSiteMode/targeted`` mode the others may lack callers).
@@ -46,6 +60,9 @@ public struct CodeIndex: Sendable {
         callsToImport = [:]
         callsToSelector = [:]
         callsToFunction = [:]
+        selectorLoads = [:]
+        literalLoads = [:]
+        guards = [:]
         callers = [:]
         callees = [:]
         importsCalled = [:]
@@ -109,7 +126,7 @@ public struct CodeIndex: Sendable {
         let builder = Builder(functions: layout.functions, interest: interest)
         switch mode {
         case .full:
-            var scanner = CallScanner(image: layout, architecture: architecture, record: builder.add)
+            var scanner = CallScanner(image: layout, architecture: architecture, record: builder.add, reference: builder.add)
             sweep(regions, disassembler: disassembler, scanner: &scanner, pass: pass)
         case .targeted:
             var search = TargetedCallSearch(
@@ -154,12 +171,16 @@ public struct CodeIndex: Sendable {
 
     private init(
         functions: [FunctionSymbol], callsToImport: [String: [CallSite]], callsToSelector: [String: [CallSite]],
-        callsToFunction: [Int: [CallSite]], callers: [Int32: [Int32]], callees: [Int32: [Int32]], importsCalled: [Int32: Set<String>]
+        callsToFunction: [Int: [CallSite]], selectorLoads: [String: [CodeReference]], literalLoads: [String: [CodeReference]],
+        guards: [Int32: Set<GuardCheck>], callers: [Int32: [Int32]], callees: [Int32: [Int32]], importsCalled: [Int32: Set<String>]
     ) {
         self.functions = functions
         self.callsToImport = callsToImport
         self.callsToSelector = callsToSelector
         self.callsToFunction = callsToFunction
+        self.selectorLoads = selectorLoads
+        self.literalLoads = literalLoads
+        self.guards = guards
         self.callers = callers
         self.callees = callees
         self.importsCalled = importsCalled
@@ -179,6 +200,10 @@ public struct CodeIndex: Sendable {
         private var imports: [String: [CallSite]] = [:]
         private var selectors: [String: [CallSite]] = [:]
         private var toFunction: [Int: [CallSite]] = [:]
+        private var selectorLoads: [String: [CodeReference]] = [:]
+        private var literalLoads: [String: [CodeReference]] = [:]
+        /// Every function's guards seen, kept for those the index refers to.
+        private var guards: [Int32: Set<GuardCheck>] = [:]
         /// Caller and callee, as `caller << 32 | callee`.
         private var edges = Set<Int64>()
         private var importsCalled: [Int32: Set<String>] = [:]
@@ -194,6 +219,25 @@ public struct CodeIndex: Sendable {
         /// The call sites kept so far, of imports, selectors and functions.
         var keptSites: [CallSite] {
             imports.values.flatMap { $0 } + selectors.values.flatMap { $0 } + toFunction.values.flatMap { $0 }
+        }
+
+        /// The references kept so far, of selectors and literals.
+        var keptReferences: [CodeReference] {
+            selectorLoads.values.flatMap { $0 } + literalLoads.values.flatMap { $0 }
+        }
+
+        func add(_ reference: CodeReference) {
+            switch reference.target {
+            case .selector(let selector):
+                if interest.selectors(selector) { selectorLoads[selector, default: []].append(reference) }
+            case .literal(let text):
+                if interest.literals.contains(text) { literalLoads[text, default: []].append(reference) }
+                if GuardCheck.extensionMarkers.contains(text), let caller = reference.caller {
+                    guards[Int32(caller), default: []].insert(.extensionCheck(text))
+                }
+            case .respondsToSelector(let selector):
+                if let caller = reference.caller { guards[Int32(caller), default: []].insert(.respondsToSelector(selector)) }
+            }
         }
 
         /// Whether `caller` calls `callee` in the sites given so far.
@@ -232,6 +276,7 @@ public struct CodeIndex: Sendable {
                 site.caller.map(refer)
                 if case .function(let callee) = site.callee { refer(callee) }
             }
+            for reference in keptReferences { reference.caller.map(refer) }
             for edge in sortedEdges {
                 refer(Int(edge >> 32))
                 refer(Int(Int32(truncatingIfNeeded: edge)))
@@ -241,6 +286,13 @@ public struct CodeIndex: Sendable {
             for function in number.indices where number[function] == 0 {
                 number[function] = Int32(named.count)
                 named.append(functions.symbol(function))
+            }
+            func renumbered(_ references: [CodeReference]) -> [CodeReference] {
+                references.map { reference in
+                    var reference = reference
+                    reference.caller = reference.caller.map { Int(number[$0]) }
+                    return reference
+                }
             }
             func renumbered(_ sites: [CallSite]) -> [CallSite] {
                 sites.map { site in
@@ -261,6 +313,8 @@ public struct CodeIndex: Sendable {
             return CodeIndex(
                 functions: named, callsToImport: imports.mapValues(renumbered), callsToSelector: selectors.mapValues(renumbered),
                 callsToFunction: Dictionary(uniqueKeysWithValues: toFunction.map { (Int(number[$0.key]), renumbered($0.value)) }),
+                selectorLoads: selectorLoads.mapValues(renumbered), literalLoads: literalLoads.mapValues(renumbered),
+                guards: Dictionary(uniqueKeysWithValues: guards.compactMap { number[Int($0.key)] >= 0 ? (number[Int($0.key)], $0.value) : nil }),
                 callers: callers, callees: callees,
                 importsCalled: Dictionary(uniqueKeysWithValues: importsCalled.map { (number[Int($0.key)], $0.value) }))
         }
@@ -280,6 +334,14 @@ public struct CodeIndex: Sendable {
         }
     }
 
+    /// The loads of `selector`'s selector references (``selectorLoads``)
+    /// in the functions that never send it: where code passes the selector
+    /// on (`performSelector:`, `respondsToSelector:`) or keeps it.
+    public func selectorLoadsNotSent(_ selector: String) -> [CodeReference] {
+        let senders = Set((callsToSelector[selector] ?? []).map(\.caller))
+        return (selectorLoads[selector] ?? []).filter { !senders.contains($0.caller) }
+    }
+
     /// The shortest chain of functions from an entry point down to
     /// `function` (both included), breadth-first over the callers. An entry
     /// point is a function that other images or the Objective-C runtime call
@@ -293,6 +355,14 @@ public struct CodeIndex: Sendable {
             var name = functions[index].name
             return name.withUTF8 { Self.isEntryPoint(isExported: functions[index].isExported, name: $0) }
         }) { callers[Int32($0)]?.map(Int.init) ?? [] }
+    }
+
+    /// What function `function` does that may guard a use by name in it:
+    /// its `respondsToSelector:` sends and the strings it loads that tell
+    /// an app extension from an app (``GuardCheck``). Complete for the
+    /// functions holding a kept call site or reference.
+    public func guards(of function: Int) -> Set<GuardCheck> {
+        guards[Int32(function)] ?? []
     }
 
     /// The functions that call `function` (ascending): complete for every

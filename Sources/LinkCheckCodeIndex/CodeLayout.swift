@@ -32,6 +32,10 @@ protocol CodeLayout {
     var allPointerSlots: [UInt64: CallSite.Callee] { get }
     /// Every `__objc_selrefs` slot and its selector, by address.
     var allSelectorReferences: [UInt64: String] { get }
+    /// The addresses code makes to load one of `literals`: where each is a
+    /// whole NUL-terminated string of read-only data, and for Mach-O the
+    /// constant `CFString`s of those characters.
+    func addresses(ofLiterals literals: Set<String>) -> [UInt64]
 }
 
 extension CodeLayout {
@@ -79,6 +83,24 @@ struct ReadOnlyMemory {
         let bytes = tail[start..<end]
         guard Self.isPrintable(bytes) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The addresses of the NUL-terminated strings of the areas that are
+    /// one of `texts` (each whole, not the tail of a longer string).
+    func addresses(of texts: Set<String>) -> [UInt64] {
+        guard !texts.isEmpty else { return [] }
+        let wanted = Set(texts.map { Array($0.utf8) })
+        let lengths = Set(wanted.map(\.count))
+        var found: [UInt64] = []
+        for (start, bytes) in areas {
+            var from = 0
+            while from < bytes.count {
+                let end = bytes[from...].firstIndex(of: 0) ?? bytes.count
+                if lengths.contains(end - from), wanted.contains(Array(bytes[from..<end])) { found.append(start + UInt64(from)) }
+                from = end + 1
+            }
+        }
+        return found
     }
 
     /// Whether `bytes` are printable characters (and tabs) only, as a

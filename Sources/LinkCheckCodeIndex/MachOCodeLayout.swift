@@ -5,10 +5,12 @@ import LinkCheckMachO
 /// code sections to decode:
 ///
 /// - functions: the defined symbols of the symbol table in code sections,
-///   the exports it does not name, and the `LC_FUNCTION_STARTS` entries
-///   neither names (as `sub_<hex address>`); each runs to the next one or
-///   the end of its section; exported when the exports trie gives its
-///   address;
+///   the exports it does not name, the Objective-C methods none of them
+///   names (``MachOImage/objcMethods``: `-[Class(Category) selector]` in a
+///   stripped image), and the `LC_FUNCTION_STARTS` entries none of these
+///   names (as `sub_<hex address>`, never the name before them); each runs
+///   to the next one or the end of its section; exported when the exports
+///   trie gives its address;
 /// - stubs: each `S_SYMBOL_STUBS` entry (`__stubs`, `__auth_stubs`) reaches
 ///   the symbol the indirect symbol table (or the binding of the slot it
 ///   jumps through) names; each `__objc_stubs` entry sends its selector
@@ -110,6 +112,10 @@ struct MachOCodeLayout: CodeLayout {
 
     func selector(referencedAt address: UInt64) -> String? { selectors[address] }
 
+    func addresses(ofLiterals literals: Set<String>) -> [UInt64] {
+        readOnly.addresses(of: literals) + cfStrings.compactMap { literals.contains($0.value) ? $0.key : nil }
+    }
+
     func className(referencedAt address: UInt64) -> String? { classes[address] }
 
     /// A section of instructions that is not a stub section.
@@ -134,7 +140,7 @@ struct MachOCodeLayout: CodeLayout {
     /// Functions from the symbol table's defined symbols in code sections
     /// (an external name wins over a local one at the same address), then
     /// the exports the symbol table does not name (a stripped image), then
-    /// the function starts neither names.
+    /// the Objective-C methods and function starts none of those names.
     private static func functions(of image: MachOImage, codeSections: [(Int, Section)]) -> [FunctionSymbol] {
         let sections = Dictionary(codeSections, uniquingKeysWith: { first, _ in first })
         let ranges = codeSections.map(\.1).sorted { $0.address < $1.address }
@@ -155,6 +161,9 @@ struct MachOCodeLayout: CodeLayout {
         for export in image.exports where export.kind == .regular && export.reexport == nil {
             guard let address = export.address, named[address] == nil, section(holding: address) != nil else { continue }
             named[address] = (MachOReader.cName(export.name), true)
+        }
+        for method in image.objcMethods where named[method.address] == nil && section(holding: method.address) != nil {
+            named[method.address] = (method.name, false)
         }
         for start in image.functionStarts where named[start] == nil && section(holding: start) != nil {
             named[start] = ("sub_" + String(start, radix: 16), false)

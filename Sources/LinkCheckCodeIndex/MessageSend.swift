@@ -1,6 +1,6 @@
 /// The Objective-C runtime's message-send functions (`<objc/message.h>`)
 /// and the registers they take the receiver and selector in.
-enum MessageSend {
+public enum MessageSend {
     /// Where a message-send function takes its receiver and selector.
     struct Arguments {
         /// Argument index of the receiver (`self`), or for the `Super`
@@ -32,6 +32,11 @@ enum MessageSend {
     static func returnsClassArgument(_ name: String) -> Bool {
         name == "objc_opt_self" || name == "objc_opt_class"
     }
+
+    /// The runtime functions that make a selector from its name
+    /// (Foundation's `NSSelectorFromString`, `<objc/runtime.h>`'s
+    /// `sel_registerName` and `sel_getUid`), by C-level name.
+    public static let selectorMakers: Set<String> = ["NSSelectorFromString", "sel_registerName", "sel_getUid"]
 
     private static let functions: Set<String> = [
         "objc_msgSend", "objc_msgSend_stret", "objc_msgSend_fpret", "objc_msgSend_fp2ret",

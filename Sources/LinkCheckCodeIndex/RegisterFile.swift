@@ -12,6 +12,10 @@ enum RegisterValue: Equatable {
     /// `ldr xN, [page or address + imm]` or `ldr xN, literal`; x86_64
     /// `mov reg, [rip + disp]`.
     case loaded(from: UInt64)
+    /// The selector a selector maker (``MessageSend/selectorMakers``:
+    /// `NSSelectorFromString(@"openURL:")`) returned for the literal name it
+    /// was passed.
+    case selector(named: String)
 }
 
 /// The general-purpose registers of one instruction set as the scanner

@@ -6,14 +6,16 @@ import LinkCheckImage
 /// 1. one byte scan of all code (``TransferScan``) for the places that may
 ///    reach the targets: the stubs and slots of the imports of interest,
 ///    the selector references and `objc_msgSend$sel` stubs of the
-///    selectors of interest, the functions of interest, and every function
-///    of the image (for call paths);
-/// 2. the regions with a place that reaches an import, selector or
-///    function of interest are decoded: their call sites are the kept ones;
+///    selectors of interest, the string literals of interest, the
+///    functions of interest, and every function of the image (for call
+///    paths);
+/// 2. the regions with a place that reaches an import, selector, literal
+///    or function of interest are decoded: their call sites and references
+///    are the kept ones;
 /// 3. for each caller of a kept call site that ``CallSiteInterest/reachedFrom``
 ///    asks about, its callees are decoded, to the interest's depth;
-/// 4. for each caller of a kept call site, the breadth-first search of
-///    ``CodeIndex/pathFromExported(to:)`` runs here, asking for the callers
+/// 4. for each caller of a kept call site or reference, the breadth-first
+///    search of ``CodeIndex/pathFromExported(to:)`` runs here, asking for the callers
 ///    of each function it reaches: the regions with a place that reaches
 ///    the function are decoded, and a region's function is a caller when
 ///    decoding it finds the call.
@@ -52,10 +54,10 @@ struct TargetedCallSearch<Layout: CodeLayout> {
         self.builder = builder
         decoded = regions.sections.map { _ in [] }
         let sites = self.sites
-        scanner = CallScanner(image: layout, architecture: architecture) { site in
+        scanner = CallScanner(image: layout, architecture: architecture, record: { site in
             builder.add(site)
             sites.items.append(site)
-        }
+        }, reference: builder.add)
     }
 
     /// The sites of the region being decoded.
@@ -74,7 +76,7 @@ struct TargetedCallSearch<Layout: CodeLayout> {
         reachCallees(from: kept)
         let (offsets, byFunction) = scan.regionsByFunction()
         let slotsByFunction = architecture == .aarch64 ? functionSlots() : [:]
-        let callers = Set(kept.compactMap(\.caller)).sorted()
+        let callers = Set(kept.compactMap(\.caller) + builder.keptReferences.compactMap(\.caller)).sorted()
         for caller in callers {
             _ = CodeIndex.shortestPath(to: caller, isEntryPoint: layout.functions.isEntryPoint) { function in
                 if let known = callersOf[function] { return known }
@@ -98,8 +100,10 @@ struct TargetedCallSearch<Layout: CodeLayout> {
     /// The scan's targets: each function's start (a seed when the
     /// function is of interest), each stub and slot by what it reaches
     /// (a seed for an import of interest or one whose calls are reached,
-    /// an `objc_msgSend$sel` stub of a selector of interest), and the
-    /// selector references of the selectors of interest.
+    /// an `objc_msgSend$sel` stub of a selector of interest), the
+    /// selector references of the selectors of interest, and the addresses
+    /// of the literals of interest (found as slots are: an `adrp` near
+    /// them, a RIP-relative operand at them).
     private func makeScan() -> TransferScan {
         let stubs = layout.allStubs
         var direct: [(address: UInt64, mark: TargetMark)] = []
@@ -115,6 +119,9 @@ struct TargetedCallSearch<Layout: CodeLayout> {
         var slots: [UInt64: TargetMark] = [:]
         for (address, callee) in layout.allPointerSlots { slots[address] = mark(callee) }
         for (address, selector) in layout.allSelectorReferences where interest.selectors(selector) {
+            slots[address] = (slots[address] ?? .none).merged(with: TargetMark(seed: true, function: nil))
+        }
+        for address in layout.addresses(ofLiterals: interest.literals) {
             slots[address] = (slots[address] ?? .none).merged(with: TargetMark(seed: true, function: nil))
         }
         return TransferScan(architecture: architecture, direct: direct, slots: slots, functionCount: layout.functions.count)

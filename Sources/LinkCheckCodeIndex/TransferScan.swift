@@ -32,7 +32,8 @@ final class TransferScan {
     let architecture: Disassembler.InstructionSet
     /// Function starts and stubs.
     private let direct: AddressTable
-    /// Pointer slots and selector references.
+    /// Pointer slots, selector references, and string literals of interest
+    /// (code makes a literal's address as it makes a slot's).
     private let slots: AddressTable
     /// aarch64: the slots that seed the search, sorted.
     private let seedSlots: [UInt64]

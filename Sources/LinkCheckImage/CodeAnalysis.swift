@@ -8,8 +8,9 @@ public struct CodeAnalysis: Sendable, Equatable {
     /// defined `STT_FUNC` or `STT_GNU_IFUNC` symbols of `.symtab` (else
     /// `.dynsym`). Mach-O: defined symbols of the symbol table in code
     /// sections (`_present_login` as `present_login`, Objective-C methods
-    /// as `-[UPUploader retry:]`), the exports it does not name, and the
-    /// other `LC_FUNCTION_STARTS` entries as `sub_<hex address>`.
+    /// as `-[UPUploader retry:]`), the exports it does not name, the
+    /// Objective-C methods of the method lists none of those names, and
+    /// the other `LC_FUNCTION_STARTS` entries as `sub_<hex address>`.
     public var functions: [FunctionSymbol]
     /// Every call site found, in address order.
     public var callSites: [CallSite]

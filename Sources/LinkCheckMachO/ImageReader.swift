@@ -19,7 +19,7 @@ enum ImageReader {
             loadCommands: commands, segments: [], installName: nil, dependencies: [], rpaths: [], platforms: [],
             entryPoint: nil, encryption: nil, hasCodeSignature: false, fixupFormat: .none, chainedPointerFormats: [],
             imports: [], bindings: [], rebases: [], exports: [], symbols: [], dynamicSymbolTable: nil, functionStarts: [],
-            symbolStubs: [], symbolPointers: [], relocations: [], classReferences: [], classDefinitions: [], categoryClasses: [],
+            symbolStubs: [], symbolPointers: [], relocations: [], classReferences: [], classDefinitions: [], categoryClasses: [], objcMethods: [],
             selectorReferences: [], objcStubs: [], stringLiteralRanges: [], cfStrings: [], readOnlyStrings: [], warnings: [])
 
         var symtab: LoadCommand?
@@ -140,6 +140,7 @@ enum ImageReader {
         result.classReferences = ObjCReferences.classReferences(context, warnings: &warnings)
         result.classDefinitions = ObjCReferences.classDefinitions(context, warnings: &warnings)
         result.categoryClasses = ObjCReferences.categoryClasses(context, warnings: &warnings)
+        result.objcMethods = ObjCMethodLists.methods(context)
         result.selectorReferences = ObjCReferences.selectorReferences(context, warnings: &warnings)
         result.objcStubs = ObjCReferences.stubs(context, selectorReferences: result.selectorReferences, warnings: &warnings)
         result.cfStrings = StringLiterals.cfStrings(context, warnings: &warnings)

@@ -83,6 +83,10 @@ public struct MachOImage: Sendable {
     /// `__objc_nlcatlist`: each `category_t`'s `cls`), by name: a category
     /// on `UIApplication` uses `UIApplication`.
     public var categoryClasses: [String]
+    /// The methods the image's classes and categories define, from their
+    /// method lists (``ObjCMethodLists``): names for the functions of a
+    /// stripped image.
+    public var objcMethods: [ObjCMethod]
     /// `__objc_selrefs` slots and the selector each refers to.
     public var selectorReferences: [SelectorReference]
     /// `__objc_stubs` stubs (`objc_msgSend$selector`, Xcode 14+).

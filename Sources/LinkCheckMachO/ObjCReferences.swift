@@ -160,7 +160,7 @@ enum ObjCReferences {
     /// (`_OBJC_CLASS_$_UIApplication`) or a symbol it refers to, by name; a
     /// class of the image it points to, by name and address (`localAddress`);
     /// `nil` when it holds none of these or the class cannot be named.
-    private static func namedClass(_ slot: SlotContent, _ context: ReadContext) -> (name: String, localAddress: UInt64?)? {
+    static func namedClass(_ slot: SlotContent, _ context: ReadContext) -> (name: String, localAddress: UInt64?)? {
         switch slot {
         case .bound(let index): (className(context.imports[index].name), nil)
         case .symbol(let index): (className(context.symbols[index].name), nil)
@@ -246,7 +246,7 @@ enum ObjCReferences {
     /// The name of the image's own class at `address` (its `class_t`): the
     /// `_OBJC_CLASS_$_` symbol there, else the `name` of the `class_ro_t`
     /// its `data` field points to.
-    private static func localClassName(_ context: ReadContext, at address: UInt64) -> String? {
+    static func localClassName(_ context: ReadContext, at address: UInt64) -> String? {
         if let symbol = context.definedSymbol(at: address), symbol.name.hasPrefix(classPrefix) {
             return className(symbol.name)
         }
@@ -285,7 +285,7 @@ enum ObjCReferences {
 
     /// The address the pointer at `address` points to: a rebase target, or
     /// in opcode images and object files the value stored there.
-    private static func target(_ context: ReadContext, at address: UInt64) -> UInt64? {
+    static func target(_ context: ReadContext, at address: UInt64) -> UInt64? {
         if let target = context.rebaseTarget[address] { return target }
         guard context.fixupFormat != .chainedFixups else { return nil }
         return context.addressSpace.pointer(at: address)

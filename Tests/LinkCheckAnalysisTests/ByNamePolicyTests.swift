@@ -76,7 +76,7 @@ import Testing
             #expect(image.verdict == .needsReview, "\(name)")
         }
         // How each is told: the look-up's literals, the selector reference
-        // performSelector: is given, the key among the strings.
+        // performSelector: is given, the literal key valueForKey: is given.
         let checked = try #require(Self.sharedApplication(report, try Self.image(report, "Checked.framework")).first { $0.rule == "AEX001" })
         #expect(checked.kind == .objcByName)
         #expect(checked.message.hasPrefix("looks up UIApplication by name (NSClassFromString) and sends sharedApplication (NSSelectorFromString)"))
@@ -85,6 +85,10 @@ import Testing
         #expect(performer.message.hasPrefix("looks up UIApplication by name (NSClassFromString) and sends sharedApplication (a selector reference)"))
         let keyValue = Self.sharedApplication(report, try Self.image(report, "KeyValue.framework"))
         #expect(keyValue.contains { $0.rule == "SEL001" && $0.kind == .stringLiteral })
+        let read = try #require(keyValue.first { $0.rule == "AEX001" })
+        #expect(read.kind == .objcByName)
+        #expect(read.message.hasPrefix("looks up UIApplication by name (NSClassFromString) and sends sharedApplication (valueForKey:)"))
+        #expect(read.callSites.map(\.label) == ["+[BNKeyValueReader currentApplication]", "+[BNKeyValueReader currentApplication]"])
 
         let direct = try Self.image(report, "Direct.framework")
         let sent = Self.sharedApplication(report, direct)
@@ -109,10 +113,12 @@ import Testing
         let reached = report.findings.filter { $0.image == action.name && $0.kind == .transitive }
         #expect(!reached.isEmpty)
         #expect(reached.allSatisfy { $0.severity == .warning && $0.byName != nil })
-        // The key-value framework's only evidence, the selector string,
-        // travels; the others' strings travel as their methods.
-        #expect(reached.contains { $0.rule == "SEL001" && $0.chainImages.last?.hasSuffix("KeyValue.framework/KeyValue") == true })
-        #expect(!reached.contains { $0.rule == "SEL001" && $0.chainImages.last?.hasSuffix("Checked.framework/Checked") == true })
+        // Each framework's method reached by name travels, and so its
+        // selector string does not.
+        for name in ["Checked", "Performer", "KeyValue"] {
+            #expect(reached.contains { $0.rule == "AEX001" && $0.chainImages.last?.hasSuffix("\(name).framework/\(name)") == true })
+            #expect(!reached.contains { $0.rule == "SEL001" && $0.chainImages.last?.hasSuffix("\(name).framework/\(name)") == true })
+        }
         #expect(report.count(.needsReview) == 4)
         #expect(report.exitStatus == 1)
 
@@ -127,7 +133,8 @@ import Testing
         #expect((document["summary"] as? [String: Any])?["needsReview"] as? Int == 4)
         let page = try String(contentsOf: html, encoding: .utf8)
         #expect(page.contains("<strong>Action.appex</strong> (action extension): <span class=\"verdict needs-review\">needs-review</span> — 3 causes:"))
-        #expect(page.contains("<li><strong>KeyValue.framework</strong> holds the string <a href=\"#SEL001-KeyValue.framework\"><code>sharedApplication</code></a>.</li>"))
+        #expect(page.contains(
+            "<li><strong>KeyValue.framework</strong> calls by name <a href=\"#AEX001-KeyValue.framework\"><code>+[UIApplication sharedApplication]</code></a> from <code>+[BNKeyValueReader currentApplication]</code>.</li>"))
         #expect(page.contains("(4 needs review)"))
     }
 

@@ -124,17 +124,19 @@ import Testing
 
     /// One import in 8 and every loader (one in 32 of them asking which
     /// imports their callers reach), one selector in 8, one function in 64,
-    /// one import in 4 (and `uname`) reached, two levels down.
+    /// one import in 4 (and `uname`) reached, two levels down, and the
+    /// loads of a few names used by name.
     static let sampledInterest = CallSiteInterest(
         imports: { hash($0.utf8) % 8 == 0 || LoaderCalls.libraryLoaders.contains($0) },
         selectors: { hash($0.utf8) % 8 == 0 },
         functions: { hash($0) % 64 == 0 },
         reached: { hash($0.utf8) % 4 == 1 || $0 == "uname" },
         reachedFrom: { hash($0.utf8) % 32 == 0 || $0 == "dlopen" },
-        reachDepth: 2)
+        reachDepth: 2, literals: ["UIApplication", "sharedApplication", "openURL:", "dlopen", "libz.so.1"])
 
     /// What an index answers for ``sampledInterest``: each call kept (by
-    /// callee), the call path to each calling function, and the imports
+    /// callee), each load of a selector reference or literal kept, the call
+    /// path to and the guards of each function holding one, and the imports
     /// reached from the callers of the imports asked about. Functions are
     /// told by name and address: each index numbers only the functions it
     /// refers to, and the full sweep's refers to more.
@@ -169,6 +171,13 @@ import Testing
             lines += sites.map { "function \(function(number)) \(site($0))" }
             callers.formUnion(sites.compactMap(\.caller))
         }
+        for references in [index.selectorLoads, index.literalLoads] {
+            for reference in references.values.joined() {
+                lines.append("\(reference.caller.map(function) ?? "-") loads \(reference.target) at \(reference.address)")
+                callers.formUnion(reference.caller.map { [$0] } ?? [])
+            }
+        }
+        lines += callers.map { "guards of \(function($0)): \(index.guards(of: $0).map { "\($0)" }.sorted().joined(separator: ", "))" }
         lines += callers.map { "path to \(function($0)): \(index.pathFromExported(to: $0).map(function))" }
         return lines.sorted()
     }
@@ -200,5 +209,11 @@ import Testing
         let answers = compared.flatMap(\.answers)
         #expect(answers.contains { $0.hasPrefix("path to ") && $0.contains(", ") })
         #expect(answers.contains { $0.hasPrefix("reached from ") && !$0.hasSuffix("[]") })
+        // For the Mach-O fixtures, loads of names and what guards them.
+        if set == "fixtures" {
+            #expect(answers.contains { $0.contains(" loads literal(") })
+            #expect(answers.contains { $0.contains(" loads selector(") })
+            #expect(answers.contains { $0.hasPrefix("guards of ") && $0.contains("respondsToSelector(Optional(\"sharedApplication\"))") })
+        }
     }
 }

@@ -127,6 +127,41 @@ public enum MachOFixture: String, CaseIterable, Sendable {
     /// rpaths `/usr/lib/swift`, `@executable_path/Frameworks`,
     /// `@loader_path/Frameworks`.
     case swiftRuntimeUser
+    /// `Callers`: fat `MH_DYLIB`, arm64 and x86_64 (simulator), bind
+    /// opcodes, from `callers.m` built with `-fobjc-arc`: a category method
+    /// `+[UIApplication(CLCurrent) cl_current]` and the static function
+    /// `cl_unnamed` (after the exported `cl_entry`) send
+    /// `+[UIApplication sharedApplication]`, and `-[CLActivity
+    /// applicationOf:]` passes `@selector(sharedApplication)` to
+    /// `performSelector:`.
+    case callers
+    /// The same, its local symbols stripped (`strip -x`): the methods and
+    /// `cl_unnamed` have only their `LC_FUNCTION_STARTS` entries and the
+    /// method lists.
+    case callersStripped
+    /// `callers.m` for arm64 with chained fixups: relative method lists.
+    case callersChained
+    /// `ByName`: fat `MH_DYLIB`, arm64 and x86_64 (simulator), bind
+    /// opcodes, from `by-name-guarded.m` built with `-fobjc-arc`:
+    /// `UIApplication` looked up with `NSClassFromString`, its
+    /// `sharedApplication` read by key, `openURL:` made with
+    /// `NSSelectorFromString`, each behind `respondsToSelector:`, one
+    /// method returning first in an extension (`.appex`).
+    case byNameGuarded
+    /// `SwiftKit`: fat `MH_DYLIB`, arm64 and x86_64 (simulator), bind
+    /// opcodes, linking the Swift runtime as ``swiftRuntimeUser`` does: a
+    /// stand-in for a Swift framework (`swift-compatibility-shim.c`,
+    /// `swift-probe.m`) whose `SwiftKit.probe()` passes the literals
+    /// `"UIApplication"` (to `NSClassFromString`) and `"sharedApplication"`
+    /// (to `value(forKey:)`), and whose runtime compatibility override
+    /// `swift51override_conformsToProtocol` calls `objc_getClass` with a name
+    /// it is given.
+    case swiftProbe
+    /// `SwiftKit` again, thin arm64: the same override, and
+    /// `SwiftKit.firstClass()` (`swift-names.m`), which passes the names of
+    /// a global array, `"UIApplication"` and `"sharedApplication"`, to
+    /// `NSClassFromString`: no code loads either as a literal.
+    case swiftNames
 
     /// The fixture's path, built on first use in this process.
     ///
@@ -134,6 +169,16 @@ public enum MachOFixture: String, CaseIterable, Sendable {
     ///   every later call).
     public func path() throws -> URL {
         try MachOFixtureCache.shared.path(for: rawValue) { try build(in: $0) }
+    }
+
+    /// The thin file of one architecture (`arm64`, `x86_64`) that a fat
+    /// fixture of ``callers``, ``callersStripped``, ``byNameGuarded`` or
+    /// ``swiftProbe`` is made of, beside it as `<name>-<arch>`.
+    ///
+    /// - Throws: as ``path()``.
+    public func thinSlice(_ arch: String) throws -> URL {
+        let path = try path()
+        return path.deletingLastPathComponent().appendingPathComponent("\(path.lastPathComponent)-\(arch)")
     }
 
     private static let uploaderSources = MachOFixtures.photosAppSources("Frameworks/Uploader/UPUploader.m", "Frameworks/Uploader/UPLogin.m")
@@ -357,6 +402,30 @@ public enum MachOFixture: String, CaseIterable, Sendable {
                 applicationExtensionSafe: true, rpaths: ["/usr/lib/swift", "@executable_path/Frameworks", "@loader_path/Frameworks"],
                 frameworks: [], libraries: ["System"], inputs: MachOFixtures.sources("libswiftCore.tbd", "libswiftFoundation.tbd")),
                 to: directory.appendingPathComponent("Swifty"))
+
+        case .callers, .callersStripped, .callersChained, .byNameGuarded, .swiftProbe, .swiftNames:
+            let (name, sources): (String, [String]) = switch self {
+            case .callers, .callersStripped, .callersChained: ("Callers", ["callers.m"])
+            case .byNameGuarded: ("ByName", ["by-name-guarded.m"])
+            case .swiftProbe: ("SwiftKit", ["swift-compatibility-shim.c", "swift-probe.m"])
+            default: ("SwiftKit", ["swift-compatibility-shim.c", "swift-names.m"])
+            }
+            let swift = name == "SwiftKit"
+            let targets: [MachOFixtures.Target] = self == .callersChained || self == .swiftNames ? [.arm64] : [.arm64, .x86_64Simulator]
+            let slices = try targets.map { target in
+                let slice = try MachOFixtures.link(Image(
+                    sources: sources.map { MachOFixtures.sourceDirectory.appendingPathComponent($0) }, product: .dylib(installName: "@rpath/\(name).framework/\(name)"), target: target,
+                    linker: self == .callersChained ? .chainedFixups : .opcodes,
+                    rpaths: swift ? ["/usr/lib/swift", "@executable_path/Frameworks", "@loader_path/Frameworks"] : [],
+                    frameworks: name == "Callers" ? Self.uploaderFrameworks : ["Foundation", "CoreFoundation"],
+                    inputs: swift ? MachOFixtures.sources("libswiftCore.tbd", "libswiftFoundation.tbd") : [],
+                    compilerFlags: ["-fobjc-arc"]),
+                    to: directory.appendingPathComponent("\(name)-\(target.arch)"))
+                return self == .callersStripped ? try MachOFixtures.stripLocalSymbols(slice) : slice
+            }
+            let output = directory.appendingPathComponent(name)
+            if slices.count == 1 { try FileManager.default.moveItem(at: slices[0], to: output) } else { try MachOFixtures.fat(slices, to: output) }
+            return output
 
         case .thirtyTwoBitExecutable:
             return try MachOFixtures.link(Image(

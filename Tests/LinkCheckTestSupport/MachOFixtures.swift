@@ -150,12 +150,15 @@ public enum MachOFixtures {
         /// The SDK version `LC_BUILD_VERSION` records (`-platform_version`'s
         /// last argument).
         public var sdk: String
+        /// More compiler flags, after the usual ones (`-fobjc-arc`).
+        public var compilerFlags: [String]
 
         public init(
             sources: [URL], product: Product, target: Target = .arm64, linker: Linker = .opcodes,
             applicationExtensionSafe: Bool = false, rpaths: [String] = [], frameworks: [String] = ["Foundation", "CoreFoundation"],
             libraries: [String] = ["objc", "System"], frameworkSearchPaths: [URL] = [], inputs: [URL] = [],
-            includePaths: [URL] = [], linkerFlags: [String] = [], sdk: String = MachOFixtures.sdkVersion
+            includePaths: [URL] = [], linkerFlags: [String] = [], sdk: String = MachOFixtures.sdkVersion,
+            compilerFlags: [String] = []
         ) {
             self.sources = sources
             self.product = product
@@ -170,6 +173,7 @@ public enum MachOFixtures {
             self.includePaths = includePaths
             self.linkerFlags = linkerFlags
             self.sdk = sdk
+            self.compilerFlags = compilerFlags
         }
     }
 
@@ -191,10 +195,11 @@ public enum MachOFixtures {
     /// - Throws: ``CommandFailure`` when clang fails.
     @discardableResult
     public static func compileObject(
-        _ source: URL, for target: Target, applicationExtensionSafe: Bool = false, includePaths: [URL] = [], to object: URL
+        _ source: URL, for target: Target, applicationExtensionSafe: Bool = false, includePaths: [URL] = [], flags: [String] = [],
+        to object: URL
     ) throws -> URL {
         try FileManager.default.createDirectory(at: object.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Command.run(Fixtures.clang, compilerArguments(target, applicationExtensionSafe, includePaths) + [
+        try Command.run(Fixtures.clang, compilerArguments(target, applicationExtensionSafe, includePaths) + flags + [
             "-c", "-o", object.path, source.path,
         ])
         return object
@@ -213,7 +218,7 @@ public enum MachOFixtures {
             switch image.linker {
             case .opcodes:
                 try compileObject(source, for: image.target, applicationExtensionSafe: image.applicationExtensionSafe,
-                                  includePaths: image.includePaths, to: object)
+                                  includePaths: image.includePaths, flags: image.compilerFlags, to: object)
             case .chainedFixups:
                 try assembleWithoutBuildVersion(source, image, to: object)
             }
@@ -267,6 +272,19 @@ public enum MachOFixtures {
         return output
     }
 
+    /// Removes the local symbols of the linked image at `image`, in place,
+    /// as a release build strips a framework (`strip -x`, here Debian's
+    /// `llvm-strip -x`): its static functions and Objective-C methods keep
+    /// only their `LC_FUNCTION_STARTS` entries and method lists. Returns
+    /// `image`.
+    ///
+    /// - Throws: ``CommandFailure`` when llvm-strip fails.
+    @discardableResult
+    public static func stripLocalSymbols(_ image: URL) throws -> URL {
+        try Command.run(llvm14Bin.appendingPathComponent("llvm-strip").path, ["-x", image.path])
+        return image
+    }
+
     /// A static archive (`!<arch>`, with a `__.SYMDEF` symbol table) of
     /// `objects` at `output`, made by the toolchain's `llvm-ar` in Darwin
     /// format.
@@ -297,7 +315,8 @@ public enum MachOFixtures {
         if source.pathExtension == "s" {
             try FileManager.default.copyItem(at: source, to: assembly)
         } else {
-            try Command.run(Fixtures.clang, compilerArguments(image.target, image.applicationExtensionSafe, image.includePaths) + [
+            try Command.run(Fixtures.clang, compilerArguments(image.target, image.applicationExtensionSafe, image.includePaths)
+                + image.compilerFlags + [
                 "-S", "-o", assembly.path, source.path,
             ])
         }
