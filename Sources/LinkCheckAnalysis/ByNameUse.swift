@@ -87,8 +87,8 @@ extension SeverityPolicy {
             let raised = policy.byNameUses == .error && !finding.unconfirmed && !finding.markingLifted
             finding.severity = raised ? .error : min(finding.severity, .warning)
             finding.message += raised
-                ? " (a use by name only, which the compiler and the App Store accept: an error, as this run makes every use by name)"
-                : " (a use by name only, which the compiler and the App Store accept: a warning)"
+                ? " (by name only: an error, as this run makes every use by name)"
+                : " (by name only, which the compiler and the App Store accept)"
         }
         finding.message += use.guardRemark
     }

@@ -137,7 +137,7 @@ import Testing
         }
         #expect(share.map(\.severity) == [.warning])
         #expect(share.first?.message.hasSuffix(
-            "(a use by name told from the strings and imports of Sneaky.framework alone) (a use by name only, which the compiler and the App Store accept: a warning)") == true)
+            "(a use by name told from the strings and imports of Sneaky.framework alone) (by name only, which the compiler and the App Store accept)") == true)
     }
 
     @Test func dyldsRpathFromTheExtensionReachesTheAppsFrameworks() throws {

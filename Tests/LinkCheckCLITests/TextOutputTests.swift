@@ -56,16 +56,16 @@ import Testing
         let lines = output.standardOutput.split(separator: "\n").map(String.init)
         #expect(Array(lines.prefix(2)) == [
             "Photos.app: 1 app, 1 extension (PhotosShare, share), 6 embedded frameworks",
-            "PhotosShare.appex (share extension): unsafe — SyncKit.framework links Uploader.framework, which calls +[UIApplication sharedApplication] from present_login; 1 more cause",
+            "PhotosShare.appex (share extension): unsafe — SyncKit.framework links Uploader.framework, which calls +[UIApplication sharedApplication] from present_login",
         ])
         let findings = Self.findingLines(lines)
         #expect(findings.first == lines[2], "the findings follow the answer")
         for expected in [
             "Photos.app/Frameworks/Uploader.framework/Uploader: error: [AEX001] calls +[UIApplication sharedApplication] from -[UPUploader retry:] → present_login (linked by PhotosShare)",
-            "Photos.app/Frameworks/Sneaky.framework/Sneaky: error: [AEX001] calls by name +[UIApplication sharedApplication] from -[SNKLinkOpener openLink:] (linked by PhotosShare)",
+            "Photos.app/Frameworks/Sneaky.framework/Sneaky: warning: [AEX001] calls by name +[UIApplication sharedApplication] from -[SNKLinkOpener openLink:] (by name only, which the compiler and the App Store accept) (linked by PhotosShare)",
             "Photos.app/Frameworks/SyncKit.framework/SyncKit: error: [AEX001] links Uploader.framework, which calls +[UIApplication sharedApplication] (linked by PhotosShare)",
             "Photos.app/PlugIns/PhotosShare.appex/PhotosShare: error: [AEX001] links SyncKit.framework → Uploader.framework, which calls +[UIApplication sharedApplication]",
-            "Photos.app/Frameworks/Sneaky.framework/Sneaky: warning: [SEL001] holds the string \"sharedApplication\" (linked by PhotosShare)",
+            "Photos.app/Frameworks/Sneaky.framework/Sneaky: warning: [SEL001] holds the string \"sharedApplication\" (by name only, which the compiler and the App Store accept) (linked by PhotosShare)",
             "Photos.app/Photos: note: [AEX001] calls +[UIApplication sharedApplication] from -[PHAppDelegate application:didFinishLaunchingWithOptions:] (allowed: the containing app may use it)",
             "Photos.app/Photos: note: [LOAD001] calls dlopen from -[PHAppDelegate application:didFinishLaunchingWithOptions:] → load_capture_plugin",
         ] {
