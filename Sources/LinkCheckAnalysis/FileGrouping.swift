@@ -162,14 +162,21 @@ public struct FileGrouping: Sendable {
     public func file(of name: String) -> String { fileOfImage[name] ?? name }
 
     /// `report` as a reader takes it, for the renderers that draw files
-    /// rather than slices (the HTML report, the DOT graph): one image per
-    /// file (``File/image``), one finding per group (its lead, on the file,
-    /// its chain through files, with the slices that hold it in
-    /// ``Finding/slices``). Everything else as in `report`.
+    /// rather than slices (the text output, the HTML report, the DOT
+    /// graph): one image per file (``File/image``), one finding per group
+    /// (its lead, on the file, its chain through files, with the slices
+    /// that hold it in ``Finding/slices``), leaving out the notes held only
+    /// by slices no process of the app loads (the file's `ARCH004` note
+    /// names those slices; the JSON document keeps their findings).
+    /// Everything else as in `report`.
     public func collapsed(_ report: Report) -> Report {
         var collapsed = report
         collapsed.images = files.map(\.image)
-        collapsed.findings = findings.map { group in
+        let notLoaded = Set(report.images.filter { $0.verdict == .notLoaded }.map(\.name))
+        collapsed.findings = findings.filter { group in
+            group.severity != .note || group.findings.contains(where: \.aboutFile)
+                || !group.findings.allSatisfy { notLoaded.contains($0.image) }
+        }.map { group in
             var finding = group.lead
             finding.image = group.file
             finding.chainImages = finding.chainImages.map(file(of:))

@@ -36,6 +36,22 @@ import Testing
         #expect(summary.hasPrefix("linkcheck: 5 images, 2 errors, "), "one image per file, one finding per group: \(summary)")
     }
 
+    /// A note held only by slices no process loads is left out of what a
+    /// reader reads: MBProgressHUD's armv7 and i386 slices import ARCLite's
+    /// class look-ups, whose calls those slices' analysis cannot place in
+    /// the toolchain's code (`LOAD013`); the JSON document keeps them.
+    @Test func notesOfSlicesNoProcessLoadsAreLeftToTheJSON() throws {
+        let (report, app) = try Self.report()
+        let mbProgressHUD = app.appendingPathComponent("Frameworks/MBProgressHUD.framework/MBProgressHUD").path
+        let unloaded = report.findings.filter { $0.image.hasPrefix(mbProgressHUD) && $0.rule == "LOAD013" }
+        #expect(!unloaded.isEmpty && unloaded.allSatisfy { $0.severity == .note })
+        #expect(Set(unloaded.map(\.image)) == ["\(mbProgressHUD)[armv7]", "\(mbProgressHUD)[i386]"])
+        let lines = TextRenderer().render(report).split(separator: "\n").map(String.init).filter { $0.hasPrefix(mbProgressHUD) }
+        #expect(lines.map { String($0.dropFirst(mbProgressHUD.count).prefix { $0 != "]" }) + "]" } == [": note: [ARCH004]"])
+        #expect(!HTMLRenderer().render(report).contains("LOAD013-MBProgressHUD"))
+        #expect(CheckJSON.render(report).contains("\"LOAD013\""))
+    }
+
     /// The HTML report: the extension's verdict names SVProgressHUD's arm64
     /// sharedApplication; no slice is "linked or loaded by neither"; one
     /// card per (framework, rule) naming the slices; one graph node per file.
