@@ -5,7 +5,9 @@ import LinkCheckRules
 /// Renders a ``Report`` as SARIF 2.1.0 (OASIS Static Analysis Results
 /// Interchange Format, `sarif-schema-2.1.0.json`) for code-scanning
 /// services: one run, `tool.driver.rules` with every rule the results cite,
-/// one result per finding.
+/// one result per finding as a reader takes it (``FileGrouping``: a finding
+/// held by several slices of a fat file is one result on the file, with
+/// the slices in its properties).
 public struct SARIFRenderer {
     /// Artifact URIs are made relative to this directory (the working
     /// directory by default), as code-scanning services expect.
@@ -16,12 +18,14 @@ public struct SARIFRenderer {
     }
 
     public func render(_ report: Report) -> String {
-        let citedIDs = Array(Set(report.findings.map(\.rule))).sorted()
+        let shown = FileGrouping(report).collapsed(report)
+        let citedIDs = Array(Set(shown.findings.map(\.rule))).sorted()
         let rules = citedIDs.map { id in report.rules[id] ?? Rule(
             id: id, api: id, category: .reviewRisk, severity: .warning, matchers: [], message: id, fixit: "", source: "")
         }
         let ruleIndex = Dictionary(uniqueKeysWithValues: citedIDs.enumerated().map { ($1, $0) })
         let images = Dictionary(report.images.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let files = Dictionary(shown.images.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let log = Log(runs: [Run(
             tool: Tool(driver: Driver(rules: rules.map(ReportingDescriptor.init))),
             invocations: [Invocation(
@@ -44,8 +48,8 @@ public struct SARIFRenderer {
                 } + report.remarks.map { remark in
                     Notification(level: "note", message: Message(text: remark), locations: nil)
                 })],
-            results: report.findings.map { finding in
-                let image = images[finding.image]
+            results: shown.findings.map { finding in
+                let image = files[finding.image]
                 return result(
                     finding, ruleIndex: ruleIndex[finding.rule] ?? 0,
                     linkName: image?.qualifiedLinkName ?? finding.image, imageKey: image?.baselineKey ?? finding.image,
@@ -88,7 +92,7 @@ public struct SARIFRenderer {
                  caller?.function ?? ""])],
             properties: ResultProperties(
                 kind: finding.kind.rawValue, category: finding.category.rawValue,
-                chain: finding.chain.isEmpty ? nil : finding.chain))
+                chain: finding.chain.isEmpty ? nil : finding.chain, slices: finding.slices.isEmpty ? nil : finding.slices))
     }
 
     /// The image's path relative to ``baseDirectory`` (with `..` when it
@@ -206,6 +210,8 @@ public struct SARIFRenderer {
     struct ResultProperties: Encodable {
         var kind, category: String
         var chain: [String]?
+        /// The slices of a fat file that hold the finding (``FileGrouping/FindingGroup/slices``).
+        var slices: [String]?
     }
 
     struct Message: Encodable {

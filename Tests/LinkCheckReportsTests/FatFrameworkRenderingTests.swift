@@ -77,6 +77,25 @@ import Testing
         #expect(dot.contains("\"\(app.path)/PlugIns/Share.appex/Share\" -> \"\(app.path)/Frameworks/SVProgressHUD.framework/SVProgressHUD\" [color=\"#c9252d\", penwidth=2];"))
     }
 
+    /// SARIF gives code scanning one result per finding as a reader takes
+    /// it: SVProgressHUD's sharedApplication once, on the file, with the
+    /// slices that hold it.
+    @Test func sarifHasOneResultPerFindingAcrossSlices() throws {
+        let (report, app) = try Self.report()
+        let sarif = SARIFRenderer(baseDirectory: app.path).render(report)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(sarif.utf8)) as? [String: Any])
+        let results = try #require(((document["runs"] as? [[String: Any]])?.first?["results"]) as? [[String: Any]])
+        let onSVProgressHUD = results.filter { result in
+            let locations = result["locations"] as? [[String: Any]]
+            let physical = locations?.first?["physicalLocation"] as? [String: Any]
+            return (physical?["artifactLocation"] as? [String: Any])?["uri"] as? String == "Frameworks/SVProgressHUD.framework/SVProgressHUD"
+        }
+        #expect(onSVProgressHUD.compactMap { $0["ruleId"] as? String } == ["AEX001", "ARCH004", "FLAG001", "LOAD008", "LOAD014"])
+        let aex001 = try #require(onSVProgressHUD.first)
+        #expect(aex001["level"] as? String == "error")
+        #expect((aex001["properties"] as? [String: Any])?["slices"] as? [String] == ["arm64", "armv7", "i386", "x86_64"])
+    }
+
     /// JSON keeps every slice, and says which file each is and which slices
     /// a finding holds in.
     @Test func jsonKeepsSlicesAndGroupsThem() throws {
