@@ -14,7 +14,10 @@ extension OwnFindings {
     /// (``ObjCByName/keyValueSelectors``); those calls are its call sites,
     /// and what guards them its guards. A string the code only loads for
     /// something else (an `NSLog` argument) stays the rule's review risk,
-    /// no use by name, with the functions that load it as its call sites.
+    /// no use by name, with the functions that load it as its call sites,
+    /// and a note where only the containing app runs the image. An image
+    /// read only in part (``BinaryImage/warnings``) may hide the code that
+    /// does: its string stays a use by name.
     /// A selector that a method reached by name already names
     /// (`sentByName`, from ``objcByNameFindings()``) is that finding's, so
     /// its string makes none.
@@ -27,7 +30,7 @@ extension OwnFindings {
                     match, kind: .stringLiteral, subject: selector, demangled: nil,
                     detail: "read-only data holds the string \"\(selector)\"")
                 if finding.byName != nil, sentByName.contains(selector) { continue }
-                if finding.byName != nil, let code {
+                if finding.byName != nil, let code, image.warnings.isEmpty {
                     let made = selectorsMade(of: selector, in: code)
                     if made.isEmpty {
                         finding.byName = nil
@@ -35,6 +38,7 @@ extension OwnFindings {
                         finding.message += loads.isEmpty
                             ? " (no code loads it)" : " (the code that loads it makes no selector of it)"
                         locator.locate(&finding, sites: loads, in: code, api: selector)
+                        severity.applyRole(toSelectorString: &finding, on: index)
                     } else {
                         locator.locate(&finding, sites: made, in: code, api: selector)
                         finding.byName?.guards = byNameGuards(at: made, of: selector, in: code)

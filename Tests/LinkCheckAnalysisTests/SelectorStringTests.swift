@@ -13,9 +13,9 @@ import Testing
 @Suite struct SelectorStringTests {
     /// Notes.app, built into `directory`: `Kit.framework` from
     /// `sources` (in `Tests/Fixtures/MachO`), flagged
-    /// `MH_APP_EXTENSION_SAFE` when `flagged`, linked by the app and by a
-    /// share extension.
-    static func notes(in directory: TemporaryDirectory, _ sources: String..., flagged: Bool) throws -> URL {
+    /// `MH_APP_EXTENSION_SAFE` when `flagged`, linked by the app and, when
+    /// `shared`, by its share extension.
+    static func notes(in directory: TemporaryDirectory, _ sources: String..., flagged: Bool, shared: Bool = true) throws -> URL {
         let app = try MachOFixtures.AppBundle(named: "Notes", in: directory.url)
         try MachOFixtures.link(MachOFixtures.Image(
             sources: sources.map { MachOFixtures.sourceDirectory.appendingPathComponent($0) },
@@ -23,11 +23,11 @@ import Testing
             to: app.addFramework(named: "Kit"))
         try MachOFixtures.link(MachOFixtures.Image(
             sources: MachOFixtures.sources("app-main.m"), product: .executable, rpaths: ["@executable_path/Frameworks"],
-            frameworks: ["UIKit", "Foundation", "CoreFoundation"]),
+            frameworks: ["UIKit", "Foundation", "CoreFoundation", "Kit"], frameworkSearchPaths: [app.frameworksDirectory]),
             to: app.executable)
         try MachOFixtures.link(MachOFixtures.Image(
             sources: MachOFixtures.sources("by-name-extension.c"), product: .executable, applicationExtensionSafe: true,
-            rpaths: ["@executable_path/../../Frameworks"], frameworks: ["Kit"], libraries: ["System"],
+            rpaths: ["@executable_path/../../Frameworks"], frameworks: shared ? ["Kit"] : [], libraries: ["System"],
             frameworkSearchPaths: [app.frameworksDirectory], linkerFlags: ["-e", "_NSExtensionMain"]),
             to: app.addExtension(named: "Share", extensionPoint: "com.apple.share-services", principalClass: "ShareViewController"))
         return app.url
@@ -79,6 +79,17 @@ import Testing
         #expect(try Self.image(unanalysed, "Kit.framework/Kit").verdict == .needsReview)
         #expect(try Self.image(unanalysed, "Kit.framework/Kit").extensionSafeFlag == .flaggedButUnsafe)
         #expect(try Self.image(unanalysed, "Share").verdict == .needsReview)
+
+        // Where only the containing app runs Kit, the string is a note, as
+        // a use of the API it names would be.
+        let appOnlyDirectory = try Fixtures.temporaryDirectory()
+        let appOnly = try Self.check(
+            try Self.notes(in: appOnlyDirectory, "selector-string-log.m", flagged: true, shared: false), callSites: .targeted)
+        let note = try Self.findings(appOnly, "Kit.framework/Kit", ["SEL001"])
+        #expect(note.map(\.severity) == [.note])
+        #expect(note.first?.byName == nil)
+        #expect(note.first?.callSites.map(\.label) == ["-[SSLogger explain]"])
+        #expect(note.first?.message.hasSuffix(" (the code that loads it makes no selector of it) (only the containing app links or loads it)") == true)
     }
 
     /// "openURL:" passed to NSSelectorFromString in `+[SSOpener open:with:]`:
