@@ -120,9 +120,9 @@ public struct Analyzer: Sendable {
             + MissingLibraries(graph: graph, severity: severity).findings()
             .filter { !bundle.replacedMissing.contains([$0.image, $0.symbol ?? ""]) }
         let flags = ExtensionSafeFlagCheck(graph: graph, severity: severity)
-        // The flag is a claim about the code: a use by name is evidence
-        // against it too.
-        let usesAPI = Set(findings.filter(\.showsUnavailableAPI).map(\.image))
+        // The flag is a claim about the code: a use by name, and one that
+        // makes the image need review, is evidence against it too.
+        let usesAPI = Set(findings.filter(\.contradictsCleanCode).map(\.image))
         let readInPart = Set(findings.filter { BuiltInRules.isCompleteness($0.rule) }.map(\.image))
         var flagCases: [Int: ExtensionSafeFlag] = [:]
         for index in reported {

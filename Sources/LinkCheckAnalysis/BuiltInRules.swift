@@ -3,9 +3,9 @@ import LinkCheckRules
 /// Checks that are code, not data: the architecture checks, loader
 /// interposition, and how an app bundle is put together. Listed by `linkcheck rules list` beside the packs' rules.
 public enum BuiltInRules {
-    /// A 32-bit (`ELFCLASS32`) image.
+    /// A 32-bit image (ELF `ELFCLASS32`; Mach-O `armv7`, `i386`).
     public static let thirtyTwoBit = builtIn(
-        id: "ARCH001", api: "ELFCLASS32", category: .architecture, severity: .error,
+        id: "ARCH001", api: "32-bit image", category: .architecture, severity: .error,
         message: "an app extension and every framework it links must be 64-bit",
         fixit: "Build for a 64-bit architecture (aarch64 for arm64 devices, x86_64).",
         source: "App Extension Programming Guide, embedded frameworks: 64-bit architecture required")
@@ -15,12 +15,13 @@ public enum BuiltInRules {
         message: "every module must be built for each required architecture",
         fixit: "Build and ship the module for every required architecture.",
         source: "App Extension Programming Guide: the app and each extension must include the platform's 64-bit architecture")
-    /// A DT_NEEDED resolved to an image of another machine, class or encoding.
+    /// A needed library (`DT_NEEDED`, `LC_LOAD_DYLIB`) resolved to an image
+    /// of another machine, class or encoding, or of no slice the process loads.
     public static let linkMismatch = builtIn(
-        id: "ARCH003", api: "DT_NEEDED machine", category: .architecture, severity: .error,
+        id: "ARCH003", api: "needed library's architecture", category: .architecture, severity: .error,
         message: "the dynamic loader loads only libraries of the image's own machine, class and byte order",
         fixit: "Link the build of the library for the same architecture.",
-        source: "System V ABI: a process loads only objects of its own e_machine, EI_CLASS and EI_DATA")
+        source: "System V ABI: a process loads only objects of its own e_machine, EI_CLASS and EI_DATA; dyld: only a slice of the process's CPU type and platform")
     /// Slices of a fat file that no process of the app loads
     /// (``UnloadableSlices``): a note, once per file.
     public static let unloadedSlices = builtIn(
@@ -39,25 +40,26 @@ public enum BuiltInRules {
     /// A warning by default; an error on an image that has to be
     /// extension-safe (``Verdict/incomplete``).
     public static let partialInspection = builtIn(
-        id: "INSP001", api: "malformed ELF structure", category: .reviewRisk, severity: .warning,
+        id: "INSP001", api: "malformed image structure", category: .reviewRisk, severity: .warning,
         message: "part of the image could not be read, so its findings may be incomplete",
         fixit: "Check how the file was produced (truncated copy, stripped section headers, a broken tool).",
-        source: "System V ABI, ELF: section header table, dynamic section, symbol versioning")
+        source: "System V ABI, ELF: section header table, dynamic section, symbol versioning; <mach-o/loader.h>: load commands, segments, symbol table")
 
-    /// A DT_NEEDED library that is nowhere the loader looks.
+    /// A needed library (`DT_NEEDED`, `LC_LOAD_DYLIB`) that is nowhere the
+    /// loader looks.
     public static let missingLibrary = builtIn(
-        id: "LINK001", api: "DT_NEEDED", category: .reviewRisk, severity: .warning,
+        id: "LINK001", api: "a needed library (DT_NEEDED, LC_LOAD_DYLIB)", category: .reviewRisk, severity: .warning,
         message: "what the library brings in is not checked",
         fixit: "Scan the folder that holds it, or pass --search-path DIR (searchPaths in linkcheck.json).",
-        source: "ld.so(8): DT_RPATH, LD_LIBRARY_PATH, DT_RUNPATH, ld.so.cache, default paths")
+        source: "ld.so(8): DT_RPATH, LD_LIBRARY_PATH, DT_RUNPATH, ld.so.cache, default paths; dyld(1): @rpath (LC_RPATH), @executable_path, @loader_path, DYLD_LIBRARY_PATH")
 
-    /// A DT_NEEDED library found where the loader looks, but that could not
+    /// A needed library (`DT_NEEDED`, `LC_LOAD_DYLIB`) found where the loader looks, but that could not
     /// be read: what it brings in is not checked.
     public static let unreadableLibrary = builtIn(
-        id: "LINK002", api: "DT_NEEDED", category: .reviewRisk, severity: .warning,
+        id: "LINK002", api: "a needed library (DT_NEEDED, LC_LOAD_DYLIB)", category: .reviewRisk, severity: .warning,
         message: "a file of the library's name was found but could not be read, so what the library brings in is not checked",
         fixit: "Replace the damaged file with the library's build, or scan the folder that holds the real one.",
-        source: "ld.so(8): a file that is not a loadable object is passed over")
+        source: "ld.so(8); dyld(1): a file that is not a loadable object is passed over")
 
     /// The completeness findings: an image, or a library it needs, could be
     /// read only in part. Such an image is never called safe (``Verdict/incomplete``).

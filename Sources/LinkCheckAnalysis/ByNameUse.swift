@@ -74,15 +74,7 @@ extension SeverityPolicy {
     /// guard the use, when known, are named.
     func applyByNamePolicy(to finding: inout Finding, on index: Int) {
         guard let use = finding.byName else { return }
-        if finding.severity != .note, !finding.category.makesUnsafe {
-            // A selector string's rule is a review risk, which roles leave
-            // alone; as a use by name it is judged like the API it names.
-            let (level, context) = roleSeverity(finding.severity, allowedIn: [], on: index)
-            if level == .note {
-                finding.severity = .note
-                finding.message += context
-            }
-        }
+        applyRole(toSelectorString: &finding, on: index)
         if finding.severity != .note {
             let raised = policy.byNameUses == .error && !finding.unconfirmed && !finding.markingLifted
             finding.severity = raised ? .error : min(finding.severity, .warning)
@@ -91,5 +83,18 @@ extension SeverityPolicy {
                 : " (by name only, which the compiler and the App Store accept)"
         }
         finding.message += use.guardRemark
+    }
+
+    /// Gives a selector string's finding on image `index` (a review-risk
+    /// rule, which roles leave alone) the severity a use of the API it names
+    /// has there: a note, saying why, where only the containing app runs the
+    /// image (``roleSeverity(_:allowedIn:on:)``).
+    func applyRole(toSelectorString finding: inout Finding, on index: Int) {
+        guard finding.severity != .note, !finding.category.makesUnsafe else { return }
+        let (level, context) = roleSeverity(finding.severity, allowedIn: [], on: index)
+        if level == .note {
+            finding.severity = .note
+            finding.message += context
+        }
     }
 }

@@ -122,16 +122,18 @@ public enum CheckRun {
     /// levels down) or the functions on their call paths make, with the
     /// sends of the version selectors (``LoaderCalls/versionQuerySelectors``);
     /// for an image that looks classes up by name, the sends and selector
-    /// reference loads of the selectors the rules' methods have, the
-    /// key-value coding sends (``ObjCByName/keyValueSelectors``), and the
-    /// loads of their class and selector names as literals (the code that
-    /// uses a name, ``ObjCByName``).
+    /// reference loads of the selectors the rules' methods have, and the
+    /// loads of their class names as literals (the code that uses a name,
+    /// ``ObjCByName``); for every image, the key-value coding sends
+    /// (``ObjCByName/keyValueSelectors``) and the loads of those selectors'
+    /// names as literals (what code does with a selector name held as a
+    /// string, ``OwnFindings/stringFindings(sentByName:)``).
     public static func callSiteInterest(_ matches: SymbolMatches, rules: RuleSet) -> CallSiteInterest {
         let byName = matches.looksUpClassesByName ? rules.objcMethodNames : (classes: [], selectors: [])
         let selectors = Set(matches.objc.compactMap { match -> String? in
             guard case .objc(let name) = match.matcher else { return nil }
             return name.selector
-        }).union(byName.selectors).union(matches.looksUpClassesByName ? ObjCByName.keyValueSelectors : [])
+        }).union(byName.selectors).union(ObjCByName.keyValueSelectors)
         return CallSiteInterest(
             imports: { name in
                 rules.mayMatchSymbol(name) && !rules.rules(matchingSymbol: name).isEmpty || LoaderCalls.libraryLoaders.contains(name)
@@ -144,7 +146,7 @@ public enum CheckRun {
             reached: LoaderCalls.isVersionQuery,
             reachedFrom: { LoaderCalls.loadsCode($0, rules: rules) },
             reachDepth: LoaderCalls.versionCheckDepth,
-            literals: byName.classes.union(byName.selectors))
+            literals: byName.classes.union(rules.objcMethodNames.selectors))
     }
 
     /// The symbols findings can come from: those a rule may match

@@ -122,9 +122,18 @@ public struct Finding: Sendable, Equatable {
     /// Whether the finding is evidence of a use of an API unavailable in
     /// extensions, directly or by name: an unsafe rule's finding other than
     /// a provider's note, unless the SDK no longer marks the API or the use
-    /// is ``unconfirmed``. (What the linker's flag is checked against.)
+    /// is ``unconfirmed``.
     public var showsUnavailableAPI: Bool {
         kind != .providedSymbol && category.makesUnsafe && !markingLifted && !unconfirmed
+    }
+
+    /// Whether the finding is evidence against calling its image clean, what
+    /// the linker's flag (`MH_APP_EXTENSION_SAFE`, ``ExtensionSafeFlag``) is
+    /// checked against: a use of an unavailable API
+    /// (``showsUnavailableAPI``), or a use by name left for review
+    /// (``needsReview``), told from strings and imports alone too.
+    public var contradictsCleanCode: Bool {
+        showsUnavailableAPI || needsReview
     }
 
     /// Whether the finding counts as a use of an API unavailable in

@@ -94,17 +94,6 @@ extension OwnFindings {
             return !ownCalls(name, in: code).isEmpty
         }
         guard !lookUps.isEmpty else { return [] }
-        /// What guards a use of `selector` at `sites`.
-        func guards(at sites: [any CodeLocation], of selector: String, in code: CodeIndex) -> [UseGuard] {
-            var found: [UseGuard] = []
-            for caller in Set(sites.compactMap(\.caller)).sorted() {
-                let function = locator.displayName(code.functions[caller].name)
-                for check in ObjCByName.guards(code.guards(of: caller), of: selector, in: function) where !found.contains(check) {
-                    found.append(check)
-                }
-            }
-            return found.sorted { $0.description < $1.description }
-        }
         let names = rules.objcMethodNames
         let direct = Set(matches.objc.map(\.rule.id))
         func methods(classes: Set<String>, selectors: Set<String>) -> [(RuleMatch, ObjCName)] {
@@ -142,7 +131,7 @@ extension OwnFindings {
                     finding.unconfirmed = true
                     if let code, let uses {
                         locator.locate(&finding, sites: uses, in: code, api: name.description)
-                        finding.byName?.guards = guards(at: uses, of: selector, in: code)
+                        finding.byName?.guards = byNameGuards(at: uses, of: selector, in: code)
                     }
                     return finding
                 }
@@ -189,7 +178,7 @@ extension OwnFindings {
                 match, kind: .objcByName, subject: name.description, demangled: nil,
                 detail: "looks up \(name.className) by name (\(lookUp.functions.joined(separator: ", "))) and sends \(selector) (\(how))")
             locator.locate(&finding, sites: sites.sorted { $0.address < $1.address }, in: code, api: name.description)
-            finding.byName?.guards = guards(at: sites, of: selector, in: code)
+            finding.byName?.guards = byNameGuards(at: sites, of: selector, in: code)
             return finding
         }
         // The look-ups passed no literal (a wrapper's parameter), and those
@@ -211,5 +200,18 @@ extension OwnFindings {
         guard !reasons.isEmpty else { return confirmed }
         return confirmed + unconfirmed(
             why: "which name the look-up is passed is not known (\(reasons.joined(separator: "; ")))", except: Set(confirmed.map(\.rule)))
+    }
+
+    /// What guards a use of `selector` by name at `sites` in `code`
+    /// (``ObjCByName/guards(_:of:in:)`` of each function the sites are in).
+    func byNameGuards(at sites: [any CodeLocation], of selector: String, in code: CodeIndex) -> [UseGuard] {
+        var found: [UseGuard] = []
+        for caller in Set(sites.compactMap(\.caller)).sorted() {
+            let function = locator.displayName(code.functions[caller].name)
+            for check in ObjCByName.guards(code.guards(of: caller), of: selector, in: function) where !found.contains(check) {
+                found.append(check)
+            }
+        }
+        return found.sorted { $0.description < $1.description }
     }
 }

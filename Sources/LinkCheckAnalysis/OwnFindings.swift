@@ -60,7 +60,8 @@ struct OwnFindings {
                 findings.append(finding)
             }
         }
-        findings += objcFindings() + objcByNameFindings()
+        let byName = objcByNameFindings()
+        findings += objcFindings() + byName
         if code != nil {
             findings += staticCallFindings() + versionCheckFindings()
         }
@@ -70,13 +71,7 @@ struct OwnFindings {
                 builtIn: BuiltInRules.partialInspection, kind: .partialInspection, image: image.name, detail: warning,
                 severity: severity.completenessSeverity(index)))
         }
-        for text in image.stringLiterals {
-            for match in rules.rules(matchingString: text) {
-                findings.append(finding(
-                    match, kind: .stringLiteral, subject: match.matcher.pattern, demangled: nil,
-                    detail: "read-only data holds the string \"\(match.matcher.pattern)\""))
-            }
-        }
+        findings += stringFindings(sentByName: Set(byName.compactMap { $0.symbol.flatMap(ObjCName.init)?.selector }))
         for dependency in image.dependencies {
             for match in rules.rules(matchingLibrary: dependency.name) {
                 findings.append(finding(

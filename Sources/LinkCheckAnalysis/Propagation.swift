@@ -20,12 +20,9 @@ struct Propagation {
         var passedThrough = Set<Int>()
         for (origin, originFindings) in own.enumerated() {
             // A use by name travels as a use does, a selector string too
-            // (what links the image runs it), unless a method reached by
-            // name, which travels, names that selector already.
-            let sentByName = Set(originFindings.filter { $0.kind == .objcByName }.compactMap { $0.symbol.flatMap(ObjCName.init)?.selector })
+            // (what links the image runs it).
             let unsafe = originFindings.filter { finding in
-                finding.kind != .providedSymbol
-                    && (finding.category.makesUnsafe || finding.byName != nil && !sentByName.contains(finding.symbol ?? ""))
+                finding.kind != .providedSymbol && (finding.category.makesUnsafe || finding.byName != nil)
             }
             let partial = originFindings.contains { $0.kind == .partialInspection }
             guard !unsafe.isEmpty || partial else { continue }

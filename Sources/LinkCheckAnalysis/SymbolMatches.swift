@@ -24,6 +24,11 @@ public struct SymbolMatches: Sendable {
     /// class up by name (``ObjCByName/classLookUps``) while some rule has
     /// an `objc` matcher: its calls' arguments tell a use by name.
     public let looksUpClassesByName: Bool
+    /// Whether the image, Mach-O and not for macOS, holds as a string the
+    /// name of a selector some rule's `objc` matcher names: what its code
+    /// does with the string (``OwnFindings/stringFindings(sentByName:)``)
+    /// tells whether it is a use by name.
+    public let holdsSelectorNames: Bool
 
     /// Matches `image`'s symbols against `rules`.
     public init(_ image: BinaryImage, rules: RuleSet) {
@@ -40,13 +45,16 @@ public struct SymbolMatches: Sendable {
         let classes = Set(image.objcClassReferences).union(image.objcSuperclasses.values.joined())
         objc = rules.rules(matchingClasses: classes, selectors: Set(image.selectorReferences))
         looksUpClassesByName = rules.hasObjCMatchers && ObjCByName.looksUpClasses(image)
+        holdsSelectorNames = image.format == .macho && image.platform?.platform != .macOS
+            && image.stringLiterals.contains(where: rules.objcMethodNames.selectors.contains)
     }
 
     /// Whether call sites matter for the image: it imports a symbol some rule
     /// matches, defines one an unsafe rule matches, exported or not (a
     /// statically linked copy of an API), references an Objective-C class
-    /// or method one matches, or looks classes up by name.
+    /// or method one matches, looks classes up by name, or holds a
+    /// selector's name as a string (``holdsSelectorNames``).
     public var needCallSites: Bool {
-        !imports.isEmpty || !exports.isEmpty || !definitions.isEmpty || !objc.isEmpty || looksUpClassesByName
+        !imports.isEmpty || !exports.isEmpty || !definitions.isEmpty || !objc.isEmpty || looksUpClassesByName || holdsSelectorNames
     }
 }

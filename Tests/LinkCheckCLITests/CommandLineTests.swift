@@ -356,7 +356,7 @@ import Testing
         #expect(output.status == 0)
         #expect(output.standardOutput.contains("  AEX001  error  unavailable-api  UIApplication.shared"))
         #expect(output.standardOutput.contains("      swift: UIKit.UIApplication.shared"))
-        #expect(output.standardOutput.contains("  ARCH001  error  architecture  ELFCLASS32"))
+        #expect(output.standardOutput.contains("  ARCH001  error  architecture  32-bit image"))
         let none = try Command.linkcheck(["rules", "list", "--no-default-rules"])
         #expect(!none.standardOutput.contains("AEX001"))
     }
