@@ -154,7 +154,7 @@ public struct Analyzer: Sendable {
             let calls = ToolchainCode.calls(in: analysed, of: images[index])
             return calls.isEmpty ? nil : (images[index].shortName, calls)
         }
-        var outcome = Outcome(images: reports, findings: findings, baselined: baselined, notices: notices)
+        var outcome = Outcome(images: Verdicts.launchBlocked(reports, findings: findings), findings: findings, baselined: baselined, notices: notices)
         outcome.remarks = ToolchainCode.remarks(toolchainCalls)
         return outcome
     }

@@ -29,6 +29,13 @@ public struct Cause: Sendable, Equatable {
     public var objects: [Object]
     /// ``FindingAction/from``.
     public var from: String?
+    /// What follows, for a cause that stops the extension at launch:
+    /// `which dyld would not find: the extension would not launch`.
+    public var consequence: String?
+
+    public init(route: [String], hops: [String], verb: String, objects: [Object], from: String?, consequence: String? = nil) {
+        (self.route, self.hops, self.verb, self.objects, self.from, self.consequence) = (route, hops, verb, objects, from, consequence)
+    }
 
     /// The cause in words. `words` renders the sentence's own words,
     /// `image` an image's name, `object` an object, `function` the calling
@@ -41,6 +48,7 @@ public struct Cause: Sendable, Equatable {
         var action = words(verb)
         if !objects.isEmpty { action += " " + FindingAction.list(objects) }
         if let from { action += words(" from ") + function(from) }
+        if let consequence { action += words(", " + consequence) }
         guard !route.isEmpty else { return objects.isEmpty ? action : words("it ") + action }
         let names = route.map(image)
         guard !objects.isEmpty else {

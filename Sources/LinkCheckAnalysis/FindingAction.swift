@@ -13,14 +13,14 @@ public struct FindingAction: Sendable, Equatable {
     /// The API, string or library acted on; `nil` when ``verb`` says it all.
     public var object: String?
     /// The calling functions (``FindingCallSite/label``), each once, in
-    /// call-site order.
+    /// the order of ``Finding/callingFunctions``.
     public var callers: [String]
 
     /// What `finding` (an image's own) does; `api` is the API as a
     /// transitive finding's chain names it, `rule` the finding's rule.
     public init(_ finding: Finding, rule: Rule?, api: String? = nil) {
         let name = api ?? finding.api ?? finding.demangled ?? finding.symbol ?? rule?.api ?? finding.rule
-        callers = finding.callSites.map(\.label).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        callers = finding.callingFunctions.map(\.label)
         switch finding.kind {
         case .importedSymbol, .staticCall:
             (verb, object) = (callers.isEmpty ? "imports" : "calls", name)
@@ -56,6 +56,25 @@ public struct FindingAction: Sendable, Equatable {
 }
 
 extension Finding {
+    /// One call site per calling function (``FindingCallSite/label``), in
+    /// the order reports name them: the function ``path`` ends with first,
+    /// then the functions a symbol names, then those only an address names
+    /// (`sub_406c` from LC_FUNCTION_STARTS, or code no symbol covers), each
+    /// group in call-site order. The answer's causes and the finding lines
+    /// both start from the first.
+    public var callingFunctions: [FindingCallSite] {
+        let pathCaller = path.count > 1 ? path[path.count - 2] : nil
+        let rank: (FindingCallSite) -> Int = { site in
+            if site.label == pathCaller { return 0 }
+            guard let function = site.function, !function.hasPrefix("sub_") else { return 2 }
+            return 1
+        }
+        let unique = callSites.reduce(into: [FindingCallSite]()) { sites, site in
+            if !sites.contains(where: { $0.label == site.label }) { sites.append(site) }
+        }
+        return unique.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
+    }
+
     /// The finding's own words: its message without the rule's message
     /// that findings carry after a colon (`this armv7 image is 32-bit
     /// (ELFCLASS32)`), and without what follows it (``context(rule:)``).

@@ -27,13 +27,21 @@ public struct ReportAnswer: Sendable {
         /// image without roles (`linked or loaded by neither an extension
         /// nor the app, so it must be extension-safe`).
         public var note: String?
-        /// One per error finding of the image, merged where they share the
-        /// route, the verb and the calling function; the causes whose
-        /// problems reach further first (``ProblemReach``).
+        /// For an incomplete image, what was read only in part, said before
+        /// its causes (no final full stop): `it could be read only in part
+        /// (9 problems with its structure)`, `it links Broken.framework,
+        /// which could be read only in part`; `nil` for any other.
+        public var partial: String?
+        /// One per error finding of the image (per use of an API unavailable
+        /// in app extensions or load of an unsafe library, for an app-only
+        /// or incomplete image; for an extension, also per bundle error of
+        /// an image it links or loads, which stops it at launch), merged
+        /// where they share the route, the verb and the calling function;
+        /// the causes whose problems reach further first (``ProblemReach``).
         public var causes: [Cause]
-        /// What the line says without causes (no final full stop):
-        /// `nothing it runs uses an API unavailable in app extensions (2
-        /// warnings to review, in it or what it links)`.
+        /// What the line says without causes or ``partial`` (no final full
+        /// stop): `nothing it runs uses an API unavailable in app extensions
+        /// (2 warnings to review, in it or what it links)`.
         public var safeText: String
     }
 
@@ -95,7 +103,22 @@ public struct ReportAnswer: Sendable {
     }
 
     func line(_ image: ImageReport, note: String? = nil) -> Line {
-        Line(image: image, note: note, causes: causes(of: image), safeText: safeText(image))
+        Line(image: image, note: note, partial: partial(image), causes: causes(of: image), safeText: safeText(image))
+    }
+
+    /// ``Line/partial``: the image's own findings about parts that could not
+    /// be read, counted, else the images on the way to the first image
+    /// read only in part.
+    func partial(_ image: ImageReport) -> String? {
+        guard image.verdict == .incomplete else { return nil }
+        let findings = report.findings.filter { $0.image == image.name && $0.kind == .partialInspection }
+        guard findings.isEmpty else {
+            return "it could be read only in part (\(findings.count) problem\(findings.count == 1 ? "" : "s") with its structure)"
+        }
+        guard let copy = report.findings.first(where: { $0.image == image.name && $0.rule == BuiltInRules.partialInspection.id }),
+              copy.chainImages.count > 1 else { return "it could be read only in part" }
+        let route = copy.chainImages.dropFirst().map { images[$0]?.shortName ?? $0 }
+        return "it links " + route.joined(separator: ", which links ") + ", which could be read only in part"
     }
 
     /// What a line says when no error finding is listed for the image.
@@ -121,13 +144,56 @@ public struct ReportAnswer: Sendable {
         return FindingAction(origin, rule: rule, api: finding.chain.last)
     }
 
-    /// The causes of `image`'s error findings (of its warnings about uses
-    /// by name, ``Finding/needsReview``, when that is its verdict).
+    /// A bundle error that stops an extension at launch, as a cause: for a
+    /// framework dyld would not find (BNDL001), `Cartography.framework
+    /// needs @rpath/libswiftCore.dylib, which dyld would not find: the
+    /// extension would not launch` (`it needs …` for the extension's own);
+    /// for another bundle error, its image and its own words (its words
+    /// alone when they start with the image's name). `nil` for a finding of
+    /// another category, and for an extension's own bundle error of
+    /// another rule (its words are the cause).
+    func launchCause(_ finding: Finding) -> Cause? {
+        guard finding.category == .bundle, finding.severity == .error else { return nil }
+        let route = images[finding.image].map { $0.role == .extension ? [] : [$0.shortName] } ?? [finding.image]
+        let problems = [ProblemReach.Key(image: finding.image, rule: finding.rule)]
+        guard finding.rule == BuiltInRules.frameworkNotEmbedded.id, let library = finding.symbol else {
+            guard let name = route.first else { return nil }
+            let detail = finding.detail(rule: report.rules[finding.rule])
+            // Words that name the image already stand alone.
+            return Cause(route: detail.hasPrefix(name) ? [] : route, hops: ["links"], verb: detail, objects: [], from: nil)
+        }
+        return Cause(route: route, hops: route.map { _ in "links" }, verb: "needs", objects: [Cause.Object(text: library, problems: problems)],
+                     from: nil, consequence: "which dyld would not find: the extension would not launch")
+    }
+
+    /// The causes of `image`'s error findings; of its warnings about uses
+    /// by name (``Finding/needsReview``), when that is its verdict; of its
+    /// uses of APIs unavailable in app extensions (``Finding/showsUnavailableAPIUse``,
+    /// notes for an app-only image) and its loads of unsafe libraries
+    /// (DLOP001), when it is app-only or incomplete; for an extension, also
+    /// the bundle errors (BNDL001…) of the images it links or loads, which
+    /// stop it at launch (``launchCause(_:)``).
     func causes(of image: ImageReport) -> [Cause] {
-        let isCause: (Finding) -> Bool = image.verdict == .needsReview ? \.needsReview : { $0.severity == .error }
+        let isCause: (Finding) -> Bool = switch image.verdict {
+        case .needsReview: \.needsReview
+        case .appOnly, .incomplete: { $0.severity == .error || $0.showsUnavailableAPIUse || $0.rule == BuiltInRules.unsafeLoad.id }
+        default: { $0.severity == .error }
+        }
         var causes: [(cause: Cause, problem: ProblemReach.Key)] = []
-        for finding in report.findings where finding.image == image.name && isCause(finding) {
+        for finding in report.findings {
+            let launch = image.role == .extension && finding.image != image.name && finding.category == .bundle
+                && finding.severity == .error && images[finding.image]?.reachedBy.contains(image.name) == true
+            guard launch || (finding.image == image.name && isCause(finding)) else { continue }
             let own = ProblemReach.Key(image: finding.image, rule: finding.rule)
+            if image.role == .extension, let cause = launchCause(finding) {
+                if let index = causes.firstIndex(where: { $0.cause.route == cause.route && $0.cause.verb == cause.verb && $0.cause.consequence == cause.consequence }) {
+                    causes[index].cause.objects += cause.objects.filter { object in !causes[index].cause.objects.contains { $0.text == object.text } }
+                } else {
+                    causes.append((cause, own))
+                }
+                continue
+            }
+            if launch { continue }
             var problems = [own]
             if finding.kind == .transitive, let last = finding.chainImages.last {
                 problems.insert(ProblemReach.Key(image: last, rule: finding.rule), at: 0)

@@ -16,4 +16,18 @@ enum Verdicts {
         if usesUnsafeAPI && appOnly { return .appOnly }
         return findings.contains(where: \.needsReview) ? .needsReview : .extensionSafe
     }
+
+    /// `reports` with each extension that a bundle error (BNDL001…) of an
+    /// image it links or loads (``ImageReport/reachedBy``) would stop at
+    /// launch made `unsafe`, whatever its own findings: dyld does not run
+    /// it. (The extension's own bundle errors make it unsafe already.)
+    static func launchBlocked(_ reports: [ImageReport], findings: [Finding]) -> [ImageReport] {
+        let blocking = Set(findings.filter { $0.category == .bundle && $0.severity == .error }.map(\.image))
+        let blocked = Set(reports.filter { blocking.contains($0.name) }.flatMap(\.reachedBy))
+        return reports.map { report in
+            var report = report
+            if report.role == .extension, blocked.contains(report.name) { report.verdict = .unsafe }
+            return report
+        }
+    }
 }

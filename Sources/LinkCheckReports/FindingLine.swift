@@ -73,9 +73,9 @@ struct FindingLine {
     /// (`pluginhost_load_decoder calls dlopen without a run-time OS version
     /// check`).
     func calls(_ finding: Finding, unlessNamedIn words: String = "") -> String {
-        let callers = finding.callSites.map { site in
+        let callers = finding.callingFunctions.map { site in
             site.function == nil ? "code at 0x\(String(site.address, radix: 16)) that no symbol covers" : site.label
-        }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        }
         guard let first = callers.first else { return "" }
         let functions = finding.path.count > 1 ? Array(finding.path.dropLast()) : [first]
         let others = callers.count { $0 != functions.last }

@@ -92,15 +92,19 @@ struct HTMLAnswer {
         let verdict = "<span class=\"verdict \(image.verdict.rawValue)\">\(image.verdict.rawValue)</span>"
         let causes = line.causes.map(sentence)
         var html = "<li class=\"answer \(image.verdict.rawValue)\" data-image=\"\(escapeHTML(image.name))\">\(who): \(verdict)"
+        if let partial = line.partial {
+            html += " — " + escapeHTML(partial) + (causes.isEmpty ? "." : ";")
+        }
+        let dash = line.partial == nil ? " — " : " "
         switch causes.count {
         case 0:
-            html += " — " + escapeHTML(line.safeText) + "."
+            if line.partial == nil { html += " — " + escapeHTML(line.safeText) + "." }
         case 1:
-            html += " — \(causes[0])."
+            html += dash + "\(causes[0])."
         default:
             let shown = causes.prefix(5).map { "<li>\($0).</li>" }.joined()
             let rest = causes.dropFirst(5).map { "<li>\($0).</li>" }.joined()
-            html += " — \(causes.count) causes:<ul class=\"causes\">\(shown)</ul>"
+            html += dash + "\(causes.count) causes:<ul class=\"causes\">\(shown)</ul>"
             if !rest.isEmpty {
                 html += "<details class=\"more\"><summary>and \(causes.count - 5) more</summary><ul class=\"causes\">\(rest)</ul></details>"
             }

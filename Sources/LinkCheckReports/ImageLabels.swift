@@ -5,9 +5,10 @@ import LinkCheckImage
 /// a bundle's executable or framework binary (`PhotosShare.appex`,
 /// `ImageKit.framework[arm64]`), else each image's
 /// ``ImageReport/displayName`` (its file name, with the slice and member);
-/// and where two images would show the same, as many of their folders as
-/// tell them apart (`armv7-linux-gnueabihf/libcodec.so`,
-/// `i386-linux-gnu/libcodec.so`).
+/// and where two images would show the same, as many of the folders that
+/// hold them (the bundle, for a bundle's executable) as tell them apart
+/// (`armv7-linux-gnueabihf/libcodec.so`, `i386-linux-gnu/libcodec.so`,
+/// an xcframework's `ios-arm64/Kit.framework`).
 struct ImageLabels {
     /// The label of each image, by name (``ImageReport/name``).
     let labels: [String: String]
@@ -15,7 +16,7 @@ struct ImageLabels {
     init(_ images: [ImageReport]) {
         var labels: [String: String] = [:]
         let folders = Dictionary(images.map { image in
-            (image.name, image.path.split(separator: "/").dropLast().map(String.init))
+            (image.name, Self.place(image).split(separator: "/").dropLast().map(String.init))
         }, uniquingKeysWith: { first, _ in first })
         var pending = Dictionary(grouping: images, by: Self.base)
         var depth = 0
@@ -44,6 +45,13 @@ struct ImageLabels {
     static func base(_ image: ImageReport) -> String {
         guard let placement = image.bundle, placement.isExecutable else { return image.displayName }
         return ImageIdentity(path: placement.innermost.folderName, slice: image.identity.slice, member: image.identity.member).description
+    }
+
+    /// What ``base(_:)`` names, as a path: the bundle's, for a bundle's
+    /// executable, else the image's.
+    static func place(_ image: ImageReport) -> String {
+        guard let placement = image.bundle, placement.isExecutable else { return image.path }
+        return placement.innermost.displayPath
     }
 
     /// The label of the image named `name`, or `name` itself when it is not

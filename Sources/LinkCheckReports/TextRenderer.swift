@@ -112,7 +112,9 @@ public struct TextRenderer {
     /// An answer's line: `PhotosShare.appex (share extension): unsafe —
     /// SyncKit.framework links Uploader.framework, which calls
     /// +[UIApplication sharedApplication] from present_login; 1 more
-    /// cause`, or for an image without causes what it is safe of. `label`
+    /// cause`, after what an incomplete image could not be read of
+    /// (``ReportAnswer/Line/partial``), or for an image without either
+    /// what it is safe of. `label`
     /// is the image's (``ImageLabels``); the verdict is
     /// ``Verdict``'s raw value.
     static func verdictLine(_ line: ReportAnswer.Line, label: String) -> String {
@@ -120,9 +122,11 @@ public struct TextRenderer {
         let who = label
             + (line.kind.map { " (\($0))" } ?? "")
             + (line.note.map { " (\($0))" } ?? "")
-        guard let first = line.causes.first else { return "\(who): \(image.verdict.rawValue) — \(line.safeText)" }
-        let more = line.causes.count > 1 ? "; \(count(line.causes.count - 1, "more cause"))" : ""
-        return "\(who): \(image.verdict.rawValue) — \(first.sentence())\(more)"
+        var parts = line.partial.map { [$0] } ?? []
+        if let first = line.causes.first {
+            parts.append(first.sentence() + (line.causes.count > 1 ? "; \(count(line.causes.count - 1, "more cause"))" : ""))
+        }
+        return "\(who): \(image.verdict.rawValue) — \(parts.isEmpty ? line.safeText : parts.joined(separator: "; "))"
     }
 
     /// Each rule the findings cite, once, in id order, with its
