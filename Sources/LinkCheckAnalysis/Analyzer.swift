@@ -46,14 +46,16 @@ public struct Analyzer: Sendable {
     ///   - matches: each image's ``SymbolMatches``, by index, when already
     ///     made (the rest are made here).
     public init(graph: LinkGraph, rules: RuleSet, policy: Policy, code: [Int: CodeIndex]? = nil, matches: [Int: SymbolMatches] = [:]) {
-        self.graph = graph
+        // A framework dlopen names that lies where dyld does not look is
+        // not loaded, inside an app bundle.
+        self.graph = graph.resolvingLoadsAsDyld { policy.bundles.placement(ofFile: graph.images[$0].path)?.containingApp != nil }
         self.rules = rules
         self.policy = policy
         self.code = code ?? [:]
         callSitesAnalysed = code != nil
         self.matches = graph.images.indices.map { matches[$0] ?? SymbolMatches(graph.images[$0], rules: rules) }
         names = graph.images.map(Policy.names(of:))
-        severity = SeverityPolicy(images: graph.images, names: names, policy: policy, graph: graph)
+        severity = SeverityPolicy(images: graph.images, names: names, policy: policy, graph: self.graph)
         locator = CallLocator(demangler: rules.demangler)
         imageIndex = Dictionary(graph.images.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
@@ -110,15 +112,24 @@ public struct Analyzer: Sendable {
         }).union(transitive.filter(\.finding.showsUnavailableAPIUse).map(\.image))
         let incompleteImages = Set(own.indices.filter { own[$0].contains { $0.kind == .partialInspection } })
             .union(transitive.filter { $0.finding.rule == BuiltInRules.partialInspection.id }.map(\.image))
+        let bundle = BundleChecks(graph: graph, severity: severity, bundles: policy.bundles).findings()
+        let checks = ArchitectureChecks(graph: graph, policy: policy, unloadable: severity.unloadable).findings() + bundle.findings
+            + MissingLibraries(graph: graph, severity: severity).findings()
+            .filter { !bundle.replacedMissing.contains([$0.image, $0.symbol ?? ""]) }
+        // A loaded library's verdict, from all that is known of it but
+        // what it loads in turn: only an extension-safe one is called so.
+        let known = Dictionary(grouping: own.joined() + transitive.map(\.finding) + checks, by: \.image)
+        let loadedVerdict = { (target: Int) -> (verdict: Verdict, rules: [String]) in
+            let findings = (known[images[target].name] ?? []).filter { $0.severity != .note }
+            return (Verdicts.verdict(findings: findings, appOnly: false), Array(Set(findings.map(\.rule))).sorted())
+        }
         let (loaded, loadedImages) = LoadedLibraries(graph: graph, code: code, severity: severity, locator: locator)
-            .findings(unsafeImages: unsafeImages, incompleteImages: incompleteImages)
+            .findings(unsafeImages: unsafeImages, incompleteImages: incompleteImages, verdict: loadedVerdict)
+        let unsafeLoaded = unsafeImages.union(graph.loads.values.joined().compactMap(\.target).filter { loadedVerdict($0).verdict == .unsafe })
         let reported = Set(0..<graph.scannedCount).union(passedThrough).union(loadedImages)
         var findings = own.enumerated().filter { reported.contains($0.offset) }.flatMap(\.element)
         findings += transitive.filter { reported.contains($0.image) }.map(\.finding)
-        let bundle = BundleChecks(graph: graph, severity: severity, bundles: policy.bundles).findings()
-        findings += loaded + ArchitectureChecks(graph: graph, policy: policy, unloadable: severity.unloadable).findings() + bundle.findings
-            + MissingLibraries(graph: graph, severity: severity).findings()
-            .filter { !bundle.replacedMissing.contains([$0.image, $0.symbol ?? ""]) }
+        findings += loaded + checks
         let flags = ExtensionSafeFlagCheck(graph: graph, severity: severity)
         // The flag is a claim about the code: a use by name, and one that
         // makes the image need review, is evidence against it too.
@@ -144,7 +155,7 @@ public struct Analyzer: Sendable {
         }
         let byImage = Dictionary(grouping: findings, by: \.image)
         let reports = reported.sorted().map { index in
-            var report = imageReport(index, findings: byImage[images[index].name] ?? [], reported: reported, unsafeImages: unsafeImages)
+            var report = imageReport(index, findings: byImage[images[index].name] ?? [], reported: reported, unsafeImages: unsafeLoaded)
             report.extensionSafeFlag = flagCases[index]
             report.baselineKey = keys[images[index].name] ?? images[index].name
             return report
@@ -185,7 +196,8 @@ public struct Analyzer: Sendable {
     }
 
     /// The report of image `index`, with its verdict from `findings` (those
-    /// the report lists for it).
+    /// the report lists for it); a library it loads is unsafe when in
+    /// `unsafeImages`.
     func imageReport(_ index: Int, findings: [Finding], reported: Set<Int>, unsafeImages: Set<Int>) -> ImageReport {
         let images = graph.images
         let image = images[index]

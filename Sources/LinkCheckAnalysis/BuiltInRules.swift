@@ -112,12 +112,12 @@ public enum BuiltInRules {
         fixit: "Check the OS version (ProcessInfo.isOperatingSystemAtLeast, uname) before loading.",
         source: "App Extension Programming Guide: load frameworks conditionally after a run-time OS version check")
 
-    /// A framework an extension needs that dyld would not find in the app
-    /// bundle: the extension would not launch.
+    /// A framework an extension or the containing app needs that dyld
+    /// would not find in the app bundle: it would not launch.
     public static let frameworkNotEmbedded = builtIn(
         id: "BNDL001", api: "embedded framework", category: .bundle, severity: .error,
-        message: "dyld stops an extension at launch when a framework it links (itself or through a framework) is not where its LC_RPATH entries lead, the containing app's Frameworks folder",
-        fixit: "Embed the framework in the containing app (Xcode: Frameworks, Libraries, and Embedded Content → Embed & Sign), or link it weakly if the extension can run without it.",
+        message: "dyld stops an extension, or the containing app, at launch when a framework it links (itself or through a framework) is not where its LC_RPATH entries lead, the containing app's Frameworks folder",
+        fixit: "Embed the framework in the containing app (Xcode: Frameworks, Libraries, and Embedded Content → Embed & Sign), or link it weakly if the process can run without it.",
         source: "dyld(1): @rpath, @executable_path; App Extension Programming Guide: the containing app embeds the frameworks its extensions link")
     /// An extension that embeds its own copy of a framework the app embeds.
     public static let duplicateFramework = builtIn(

@@ -5,12 +5,13 @@ import LinkCheckInspection
 /// The built-in checks of how an app bundle is put together, on the
 /// scanned images that lie in one (``Policy/bundles``):
 ///
-/// - `BNDL001`: a framework an extension links (itself, or through a
-///   framework it links) that dyld would not find in the app, because the
-///   app does not embed it or it lies where none of the run paths reaches
-///   (``LinkGraph/Missing/foundByInstallName``): the extension would not
-///   launch. It takes the place of the `LINK001` that the missing library
-///   would otherwise get.
+/// - `BNDL001`: a framework an extension or the containing app links
+///   (itself, or through a framework it links; not weakly) that dyld would
+///   not find in the app, because the app does not embed it or it lies
+///   where none of the run paths reaches
+///   (``LinkGraph/Missing/foundByInstallName``): the extension, or the
+///   app, would not launch. It takes the place of the `LINK001` that the
+///   missing library would otherwise get.
 /// - `BNDL002`: an extension that embeds its own copy of a framework the
 ///   containing app embeds too.
 /// - `BNDL003`: a framework anywhere but the containing app's `Frameworks`
@@ -67,24 +68,32 @@ struct BundleChecks {
         return (findings, replaced)
     }
 
-    /// `BNDL001` for a dependency dyld would not find, when it is an
-    /// extension's (or that of a framework an extension links) inside an
-    /// app, and not the SDK's.
+    /// `BNDL001` for a non-weak dependency dyld would not find, when it is
+    /// an extension's or the containing app's (or that of a framework one
+    /// of them links) inside an app, and not the SDK's.
     private func notEmbedded(_ missing: LinkGraph.Missing) -> Finding? {
         let image = graph.images[missing.image]
         guard missing.unreadable.isEmpty, !DyldSearch.isSystem(missing.needed), image.format == .macho,
               let placement = bundles.placement(ofFile: image.path), let app = placement.containingApp
         else { return nil }
-        let extensions = severity.extensionsReaching[missing.image].compactMap { index -> String? in
-            let placement = bundles.placement(ofFile: graph.images[index].path)
-            return placement?.innermost.kind == .appExtension ? placement?.innermost.folderName : graph.images[index].fileName
+        // A weak link that dyld does not find is left unbound; the process
+        // launches.
+        guard !image.dependencies.contains(where: { $0.name == missing.needed && $0.kind == .weak }) else { return nil }
+        // The processes that would not launch: the extensions, and the
+        // containing apps, that link the image (or are it).
+        let processes = (severity.extensionsReaching[missing.image] + severity.appsReaching[missing.image]).compactMap { index -> String? in
+            guard let placement = bundles.placement(ofFile: graph.images[index].path), placement.containingApp != nil else { return nil }
+            return [.appExtension, .app].contains(placement.innermost.kind) ? placement.innermost.folderName : graph.images[index].fileName
         }
-        guard !extensions.isEmpty else { return nil }
+        guard !processes.isEmpty else { return nil }
         let folders = missing.searched.map { bundles.displayPath(of: BundleLayout.lexicallyNormal($0)) }
         let searched = folders.isEmpty ? "" : " (dyld looks in \(folders.joined(separator: ", ")))"
-        let who = Set(extensions).sorted()
-        let consequence = severity.roles[missing.image].role == .extension
-            ? "the extension would not launch" : "\(who.joined(separator: ", ")), which load\(who.count == 1 ? "s" : "") it, would not launch"
+        let who = Set(processes).sorted()
+        let consequence = switch severity.roles[missing.image].role {
+        case .extension: "the extension would not launch"
+        case .app: "the app would not launch"
+        default: "\(who.joined(separator: ", ")), which load\(who.count == 1 ? "s" : "") it, would not launch"
+        }
         let problem: String
         if let found = missing.foundByInstallName {
             let foundIn = bundles.displayPath(of: LdSoSearch.directory(of: graph.images[found].path))

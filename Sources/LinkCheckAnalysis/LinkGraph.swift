@@ -88,6 +88,22 @@ public struct LinkGraph: Sendable {
         }
     }
 
+    /// The same graph, but that a load by image `i` found only by install
+    /// name (``LoadEdge/searchedInVain``) is not found when
+    /// `dyldOnly(i)`: inside an app bundle dyld loads only what its
+    /// search finds; outside one, that is how loose frameworks are found.
+    public func resolvingLoadsAsDyld(for dyldOnly: (Int) -> Bool) -> LinkGraph {
+        var loads = self.loads
+        for (index, edges) in loads where dyldOnly(index) && edges.contains(where: { $0.searchedInVain != nil }) {
+            loads[index] = edges.map { edge in
+                var edge = edge
+                if edge.searchedInVain != nil { edge.target = nil }
+                return edge
+            }
+        }
+        return LinkGraph(images: images, scannedCount: scannedCount, edges: edges, loads: loads, mismatches: mismatches, missing: missing)
+    }
+
     /// Whether image `from` reaches image `to` only by loading it at run
     /// time (a `dlopen` or `.note.dlopen` edge, not a dependency).
     public func loadsOnly(from: Int, to: Int) -> Bool {
@@ -172,6 +188,11 @@ public struct LoadEdge: Sendable, Equatable {
     /// The loader call, for a call.
     public var callSite: CallSite?
     public var source: LoadSource
+    /// The folders dyld searches for the name (``DyldSearch``), when
+    /// ``target`` was found only among the scanned images by its install
+    /// name, in none of them (as ``LinkGraph/Missing/foundByInstallName``);
+    /// `nil` otherwise.
+    public var searchedInVain: [String]? = nil
 
     /// The name of a load whose argument is not a string literal.
     public static let unknownName = "unknown"

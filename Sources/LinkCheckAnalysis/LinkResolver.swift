@@ -215,8 +215,12 @@ public struct LinkResolver: Sendable {
             }
             for name in request.names {
                 switch locate(name, for: index, inspect: inspect) {
-                case .found(let found), .foundByInstallName(let found, _):
+                case .found(let found):
                     return LoadEdge(name: first, target: found, callSite: request.callSite, source: request.source)
+                case .foundByInstallName(let found, let searched):
+                    var edge = LoadEdge(name: first, target: found, callSite: request.callSite, source: request.source)
+                    edge.searchedInVain = searched
+                    return edge
                 default: continue
                 }
             }

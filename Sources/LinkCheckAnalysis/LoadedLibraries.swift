@@ -1,5 +1,6 @@
 import LinkCheckCodeIndex
 import LinkCheckImage
+import LinkCheckInspection
 import LinkCheckRules
 
 /// What the scanned images load at run time, and whether it is safe
@@ -17,7 +18,15 @@ struct LoadedLibraries {
     /// read only in part (`incompleteImages`: its own `INSP001`, or one of
     /// what it links) is never called safe: the loader gets `INSP001`, an
     /// error wherever the loader has to be safe.
-    func findings(unsafeImages: Set<Int>, incompleteImages: Set<Int>) -> (findings: [Finding], passedThrough: Set<Int>) {
+    ///
+    /// `DLOP002` ("extension-safe") is said only of a library whose
+    /// verdict (`verdict`, from its findings other than those of what it
+    /// loads) is `extension-safe`: one unsafe for another reason than an
+    /// API (`BNDL003`, `ARCH001`…) gets `DLOP001` naming the rules, one
+    /// that needs review `DLOP003` (linkcheck cannot tell).
+    func findings(
+        unsafeImages: Set<Int>, incompleteImages: Set<Int>, verdict: (Int) -> (verdict: Verdict, rules: [String])
+    ) -> (findings: [Finding], passedThrough: Set<Int>) {
         let images = graph.images
         var findings: [Finding] = []
         var passedThrough = Set<Int>()
@@ -36,9 +45,11 @@ struct LoadedLibraries {
                 let detail: String
                 let level: Severity
                 var context = ""
+                var ruleMessage: String? = nil
                 if let target = edge.target {
                     passedThrough.insert(target)
                     let where_ = "\(edge.name) → \(images[target].name)"
+                    let known = verdict(target)
                     if unsafeImages.contains(target) {
                         rule = BuiltInRules.unsafeLoad
                         level = inExtensionScope ? .error : .note
@@ -48,6 +59,16 @@ struct LoadedLibraries {
                         rule = BuiltInRules.partialInspection
                         level = severity.completenessSeverity(index)
                         detail = "loads \(where_)\(from), which could be read only in part"
+                    } else if known.verdict == .unsafe {
+                        rule = BuiltInRules.unsafeLoad
+                        level = inExtensionScope ? .error : .note
+                        context = inExtensionScope ? "" : " (only the containing app runs this code)"
+                        detail = "loads \(where_)\(from), whose verdict is unsafe (\(known.rules.joined(separator: ", ")))"
+                        ruleMessage = "the loaded library is not extension-safe"
+                    } else if known.verdict != .extensionSafe {
+                        rule = BuiltInRules.missingLoad
+                        level = rule.severity
+                        detail = "loads \(where_)\(from), whose verdict is \(known.verdict.rawValue) (\(known.rules.joined(separator: ", ")))"
                     } else {
                         rule = BuiltInRules.safeLoad
                         level = rule.severity
@@ -56,11 +77,13 @@ struct LoadedLibraries {
                 } else {
                     rule = BuiltInRules.missingLoad
                     level = rule.severity
-                    detail = "loads \(edge.name)\(from), which is not found where the loader would look"
+                    let searched = edge.searchedInVain.map { " (dyld looks in \($0.map { severity.policy.bundles.displayPath(of: BundleLayout.lexicallyNormal($0)) }.joined(separator: ", ")))" } ?? ""
+                    detail = "loads \(edge.name)\(from), which is not found where the loader would look\(searched)"
                 }
                 var finding = Finding(
                     builtIn: rule, kind: .loadedLibrary, image: images[index].name, symbol: edge.name,
                     chain: [images[index].shortName, edge.name], detail: detail, severity: level)
+                if let ruleMessage { finding.message = "\(detail): \(ruleMessage)" }
                 finding.message += context
                 if let site = edge.callSite, let code = code[index] {
                     locator.locate(&finding, sites: [site], in: code, api: edge.name)

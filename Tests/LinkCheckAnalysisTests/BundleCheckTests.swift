@@ -110,9 +110,9 @@ import Testing
         #expect(report.bundles.map(\.line) == ["\(app.path): 1 app, 2 extensions (Share, share; Stickers, imessage), 3 embedded frameworks"])
     }
 
-    /// The iMessage extension links Camera, which the app no longer embeds:
-    /// dyld would stop the extension at launch. The app's own missing
-    /// Camera stays a LINK001.
+    /// The iMessage extension and the app link Camera, which the app no
+    /// longer embeds: dyld would stop both at launch (`BNDL001`, an error
+    /// for the app too, in place of its `LINK001`).
     @Test func aFrameworkAnExtensionLinksButTheAppDoesNotEmbed() throws {
         let (copy, app) = try Self.shopCopy { app in
             try FileManager.default.removeItem(at: app.appendingPathComponent("Frameworks/Camera.framework"))
@@ -121,13 +121,56 @@ import Testing
         let report = try Self.check(app)
         #expect(Self.findings(report, in: app, rules: ["BNDL001", "LINK001"]) == [
             "PlugIns/Stickers.appex/Stickers: error BNDL001 @rpath/Camera.framework/Camera",
+            "Shop: error BNDL001 @rpath/Camera.framework/Camera",
+        ])
+        let missing = "needs @rpath/Camera.framework/Camera, which Shop.app does not embed (dyld looks in \(app.path)/Frameworks/Camera.framework)"
+        let messages: [String] = report.findings.filter { $0.rule == "BNDL001" }.map { String($0.message.prefix(missing.count + 34)) }
+        #expect(messages == [
+            missing + ": the extension would not launch: ",
+            missing + ": the app would not launch: dyld s",
+        ])
+        #expect(report.images.first { $0.name.hasSuffix("/Stickers") }?.verdict == .unsafe)
+        #expect(report.images.first { $0.role == .app }?.verdict == .unsafe)
+        #expect(report.exitStatus == 1)
+    }
+
+    /// The same app's executable alone in a plain folder, no bundle around
+    /// it, checked as the app (`--app Shop`): a framework found nowhere
+    /// stays a `LINK001` warning (pass --search-path), and the run passes.
+    @Test func outsideABundleAMissingFrameworkStaysAWarning() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        try FileManager.default.copyItem(at: try MachOFixture.shopApp.path().appendingPathComponent("Shop"), to: directory.path("Shop"))
+        let report = try Self.check(directory.url, policy: Policy(apps: ["Shop"]))
+        #expect(Self.findings(report, in: directory.url, rules: ["BNDL001", "LINK001"]) == [
+            "Shop: warning LINK001 @rpath/Camera.framework/Camera",
+            "Shop: warning LINK001 @rpath/Uploader.framework/Uploader",
+        ])
+        #expect(report.exitStatus == 0)
+    }
+
+    /// The app links Camera weakly (`LC_LOAD_WEAK_DYLIB`), and Camera lies
+    /// only inside the iMessage extension: dyld leaves the app's symbols
+    /// unbound and the app launches (`LINK001`, a warning); the extension,
+    /// which links it, would not.
+    @Test func theAppsWeakLinkToAFrameworkDyldWouldNotFindStaysAWarning() throws {
+        let (copy, app) = try Self.shopCopy { app in
+            try MachOFixtures.link(MachOFixtures.Image(
+                sources: MachOFixtures.sources("app-main.m"), product: .executable, rpaths: ["@executable_path/Frameworks"],
+                frameworks: ["UIKit", "Foundation", "CoreFoundation", "Uploader"], frameworkSearchPaths: [app.appendingPathComponent("Frameworks")],
+                linkerFlags: ["-weak_framework", "Camera"]),
+                to: app.appendingPathComponent("Shop"))
+            let frameworks = app.appendingPathComponent("PlugIns/Stickers.appex/Frameworks")
+            try FileManager.default.createDirectory(at: frameworks, withIntermediateDirectories: true)
+            try FileManager.default.moveItem(
+                at: app.appendingPathComponent("Frameworks/Camera.framework"), to: frameworks.appendingPathComponent("Camera.framework"))
+        }
+        defer { withExtendedLifetime(copy) {} }
+        let report = try Self.check(app)
+        #expect(Self.findings(report, in: app, rules: ["BNDL001", "LINK001"]) == [
+            "PlugIns/Stickers.appex/Stickers: error BNDL001 @rpath/Camera.framework/Camera",
             "Shop: warning LINK001 @rpath/Camera.framework/Camera",
         ])
-        let finding = try #require(report.findings.first { $0.rule == "BNDL001" })
-        #expect(finding.message.hasPrefix(
-            "needs @rpath/Camera.framework/Camera, which Shop.app does not embed (dyld looks in \(app.path)/Frameworks/Camera.framework): the extension would not launch: dyld stops"))
-        #expect(report.images.first { $0.name.hasSuffix("/Stickers") }?.verdict == .unsafe)
-        #expect(report.exitStatus == 1)
+        #expect(report.images.first { $0.role == .app }?.verdict != .unsafe)
     }
 
     /// Camera moved into the iMessage extension's own `Frameworks`, where
@@ -135,7 +178,8 @@ import Testing
     /// lead: found there by install name, it is still a framework dyld
     /// would not load, so the extension would not launch (`BNDL001`, which
     /// makes it unsafe) besides being misplaced (`BNDL003`); what Camera
-    /// holds still reaches the extension.
+    /// holds still reaches the extension. The app, which links Camera too,
+    /// would not launch either.
     @Test func aFrameworkWhereNoneOfTheExtensionsRunPathsLeads() throws {
         let (copy, app) = try Self.shopCopy { app in
             let frameworks = app.appendingPathComponent("PlugIns/Stickers.appex/Frameworks")
@@ -148,7 +192,7 @@ import Testing
         #expect(Self.findings(report, in: app, rules: ["BNDL001", "BNDL003", "LINK001"]) == [
             "PlugIns/Stickers.appex/Frameworks/Camera.framework/Camera: error BNDL003 Camera.framework",
             "PlugIns/Stickers.appex/Stickers: error BNDL001 @rpath/Camera.framework/Camera",
-            "Shop: warning LINK001 @rpath/Camera.framework/Camera",
+            "Shop: error BNDL001 @rpath/Camera.framework/Camera",
         ])
         let finding = try #require(report.findings.first { $0.rule == "BNDL001" })
         #expect(finding.message.hasPrefix(
@@ -158,6 +202,8 @@ import Testing
         #expect(stickers.verdict == .unsafe)
         #expect(stickers.links == [app.path + "/PlugIns/Stickers.appex/Frameworks/Camera.framework/Camera"])
         #expect(Self.findings(report, in: app, rules: ["AEX201"]).contains("PlugIns/Stickers.appex/Stickers: note AEX201 AVCaptureSession"))
+        #expect(report.findings.last { $0.rule == "BNDL001" }?.message.contains(": the only copy is in \(app.path)/PlugIns/Stickers.appex/Frameworks/Camera.framework: the app would not launch: ") == true)
+        #expect(report.exitStatus == 1)
     }
 
     @Test func anExtensionWithoutA64BitSlice() throws {

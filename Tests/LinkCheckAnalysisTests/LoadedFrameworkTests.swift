@@ -83,6 +83,56 @@ import Testing
         #expect(report.images.first { $0.name.hasSuffix("/Loader") }?.verdict == .unsafe)
     }
 
+    /// Uploader moved into the extension's own `Frameworks`, where none of
+    /// the run paths dyld uses for Loader (the extension's
+    /// `@executable_path/../../Frameworks`, the app's
+    /// `@executable_path/Frameworks`) leads: the dlopen finds nothing
+    /// (`DLOP003`), though a copy with that install name is in the bundle,
+    /// so what Uploader calls does not reach the extension; the app, which
+    /// links Uploader, would not launch (`BNDL001`).
+    @Test func aDlopenResolvesOnlyWhereDyldLooks() throws {
+        let (directory, app) = try Self.app(withExtension: true)
+        defer { withExtendedLifetime(directory) {} }
+        let frameworks = app.appendingPathComponent("PlugIns/Ext.appex/Frameworks")
+        try FileManager.default.createDirectory(at: frameworks, withIntermediateDirectories: true)
+        try FileManager.default.moveItem(
+            at: app.appendingPathComponent("Frameworks/Uploader.framework"), to: frameworks.appendingPathComponent("Uploader.framework"))
+        let report = try Self.check(app)
+        #expect(Self.findings(report, in: app, rules: ["DLOP001", "DLOP002", "DLOP003", "BNDL001", "BNDL003", "LINK001"]) == [
+            "Frameworks/Loader.framework/Loader: warning DLOP003 loads @rpath/Uploader.framework/Uploader (from load_uploader at 0x\(try Self.loadAddress(report, app))), which is not found where the loader would look (dyld looks in \(app.path)/Frameworks/Uploader.framework)",
+            "Loads: error BNDL001 needs @rpath/Uploader.framework/Uploader, which dyld would not find (dyld looks in \(app.path)/Frameworks/Uploader.framework)",
+            "PlugIns/Ext.appex/Frameworks/Uploader.framework/Uploader: error BNDL003 Uploader.framework is in Loads.app/PlugIns/Ext.appex/Frameworks, not in Loads.app's Frameworks folder",
+        ])
+        let verdicts = Dictionary(uniqueKeysWithValues: report.images.map { (BundleCheckTests.inside(app, $0.name), $0.verdict) })
+        #expect(verdicts["PlugIns/Ext.appex/Ext"] == .extensionSafe)
+        #expect(verdicts["Loads"] == .unsafe)
+        #expect(report.images.first { $0.name.hasSuffix("/Loader") }?.loads.map(\.verdict) == [.missing])
+        #expect(report.exitStatus == 1)
+    }
+
+    /// Uploader replaced by a framework that keeps `sharedApplication` only
+    /// as a string (`SEL001`, a warning: its verdict is needs-review): the
+    /// load is never called extension-safe (`DLOP002`); the loader gets
+    /// `DLOP003`, naming the loaded library's verdict.
+    @Test func aLoadedFrameworkThatNeedsReviewIsNotCalledSafe() throws {
+        let (directory, app) = try Self.app(withExtension: true)
+        defer { withExtendedLifetime(directory) {} }
+        try MachOFixtures.link(MachOFixtures.Image(
+            sources: MachOFixtures.sources("mac-kit.c"), product: .dylib(installName: "@rpath/Uploader.framework/Uploader"),
+            frameworks: [], libraries: ["System"]),
+            to: app.appendingPathComponent("Frameworks/Uploader.framework/Uploader"))
+        let report = try Self.check(app)
+        let uploader = app.path + "/Frameworks/Uploader.framework/Uploader"
+        #expect(Self.findings(report, in: app, rules: ["DLOP001", "DLOP002", "DLOP003", "SEL001"]) == [
+            "Frameworks/Loader.framework/Loader: warning DLOP003 loads @rpath/Uploader.framework/Uploader → \(uploader) (from load_uploader at 0x\(try Self.loadAddress(report, app))), whose verdict is needs-review (SEL001)",
+            "Frameworks/Uploader.framework/Uploader: warning SEL001 read-only data holds the string \"sharedApplication\"",
+            "Loads: note SEL001 reached through Loads → Uploader.framework → sharedApplication",
+            "PlugIns/Ext.appex/Ext: warning SEL001 reached through Ext → Loader.framework → Uploader.framework (dlopen) → sharedApplication",
+        ])
+        #expect(report.images.first { $0.path == uploader }?.verdict == .needsReview)
+        #expect(report.images.first { $0.name.hasSuffix("/Ext") }?.verdict == .needsReview)
+    }
+
     /// The address of Loader's call to dlopen, as the finding's call site
     /// gives it.
     static func loadAddress(_ report: Report, _ app: URL) throws -> String {
