@@ -110,24 +110,23 @@ import Testing
         #expect(report.exitStatus == 1)
     }
 
-    /// Uploader replaced by a framework that keeps `sharedApplication` only
-    /// as a string (`SEL001`, a warning: its verdict is needs-review): the
-    /// load is never called extension-safe (`DLOP002`); the loader gets
-    /// `DLOP003`, naming the loaded library's verdict.
+    /// Uploader replaced by a framework that makes a selector of
+    /// `openURL:` from a string (`SEL002`, a use by name: its verdict is
+    /// needs-review): the load is never called extension-safe (`DLOP002`);
+    /// the loader gets `DLOP003`, naming the loaded library's verdict.
     @Test func aLoadedFrameworkThatNeedsReviewIsNotCalledSafe() throws {
         let (directory, app) = try Self.app(withExtension: true)
         defer { withExtendedLifetime(directory) {} }
         try MachOFixtures.link(MachOFixtures.Image(
-            sources: MachOFixtures.sources("mac-kit.c"), product: .dylib(installName: "@rpath/Uploader.framework/Uploader"),
-            frameworks: [], libraries: ["System"]),
+            sources: MachOFixtures.sources("selector-string-made.m"), product: .dylib(installName: "@rpath/Uploader.framework/Uploader")),
             to: app.appendingPathComponent("Frameworks/Uploader.framework/Uploader"))
         let report = try Self.check(app)
         let uploader = app.path + "/Frameworks/Uploader.framework/Uploader"
-        #expect(Self.findings(report, in: app, rules: ["DLOP001", "DLOP002", "DLOP003", "SEL001"]) == [
-            "Frameworks/Loader.framework/Loader: warning DLOP003 loads @rpath/Uploader.framework/Uploader → \(uploader) (from load_uploader at 0x\(try Self.loadAddress(report, app))), whose verdict is needs-review (SEL001)",
-            "Frameworks/Uploader.framework/Uploader: warning SEL001 read-only data holds the string \"sharedApplication\"",
-            "Loads: note SEL001 reached through Loads → Uploader.framework → sharedApplication",
-            "PlugIns/Ext.appex/Ext: warning SEL001 reached through Ext → Loader.framework → Uploader.framework (dlopen) → sharedApplication",
+        #expect(Self.findings(report, in: app, rules: ["DLOP001", "DLOP002", "DLOP003", "SEL002"]) == [
+            "Frameworks/Loader.framework/Loader: warning DLOP003 loads @rpath/Uploader.framework/Uploader → \(uploader) (from load_uploader at 0x\(try Self.loadAddress(report, app))), whose verdict is needs-review (SEL002)",
+            "Frameworks/Uploader.framework/Uploader: warning SEL002 read-only data holds the string \"openURL",
+            "Loads: note SEL002 reached through Loads → Uploader.framework → openURL",
+            "PlugIns/Ext.appex/Ext: warning SEL002 reached through Ext → Loader.framework → Uploader.framework (dlopen) → openURL",
         ])
         #expect(report.images.first { $0.path == uploader }?.verdict == .needsReview)
         #expect(report.images.first { $0.name.hasSuffix("/Ext") }?.verdict == .needsReview)
