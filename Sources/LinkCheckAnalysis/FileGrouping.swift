@@ -186,6 +186,35 @@ public struct FileGrouping: Sendable {
         return collapsed
     }
 
+    /// `findings` with a file's `INSP001` findings (``Finding/Kind/partialInspection``:
+    /// one per structure that could not be read) folded into its first, as
+    /// severe as the most severe, whose message ends with how many more
+    /// there are (`(and 24 more problems with its structure: --format json
+    /// lists them)`): the text output's one line per file read only in
+    /// part (its summary still counts each).
+    public static func foldingPartialInspection(_ findings: [Finding]) -> [Finding] {
+        var folded: [Finding] = []
+        var first: [String: Int] = [:]
+        var more: [Int: Int] = [:]
+        for finding in findings {
+            guard finding.kind == .partialInspection else {
+                folded.append(finding)
+                continue
+            }
+            if let index = first[finding.image] {
+                more[index, default: 0] += 1
+                folded[index].severity = max(folded[index].severity, finding.severity)
+            } else {
+                first[finding.image] = folded.count
+                folded.append(finding)
+            }
+        }
+        for (index, count) in more {
+            folded[index].message += " (and \(count) more problem\(count == 1 ? "" : "s") with its structure: --format json lists them)"
+        }
+        return folded
+    }
+
     /// `PATH (arm64, armv7, i386, x86_64)`: a file and the slices something
     /// holds in; the path alone when `slices` is empty.
     public static func place(_ file: String, slices: [String]) -> String {

@@ -40,7 +40,7 @@ public struct TextRenderer {
             lines += answer.lines(for: group.images).map { Self.oneLine(Self.verdictLine($0, label: labels[$0.image.name])) }
         }
         let findingLines = FindingLine(report, answer: answer)
-        for finding in report.findings {
+        for finding in FileGrouping.foldingPartialInspection(report.findings) {
             lines.append("\(findingLines.place(finding)): \(label(finding.severity)) \(findingLines.text(finding))")
         }
         for error in report.errors {

@@ -180,6 +180,13 @@ import Testing
         #expect(notifications.contains { $0.hasPrefix("\(app.url.path)/Frameworks/SVProgressHUD.framework/SVProgressHUD was read only in part: LC_SYMTAB at file offset 0x850: ") }, "\(notifications)")
         let text = try Command.linkcheck(["check", app.url.path])
         #expect(text.status == 1)
+        // The text gives one line for the file, saying how many more
+        // structures could not be read; JSON and SARIF list each.
+        let lines = text.standardOutput.split(separator: "\n").filter { $0.contains("SVProgressHUD: warning: [INSP001]") }
+        #expect(lines.count == 1, "\(lines)")
+        #expect(lines.first?.hasSuffix("(and 1 more problem with its structure: --format json lists them)") == true, "\(lines)")
+        let results = (log["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]] ?? []
+        #expect(results.filter { $0["ruleId"] as? String == "INSP001" }.count == 3, "the file's two, and the app's through it")
     }
 
     @Test func aSuppressionOfINSP001IsAConfigurationError() throws {
