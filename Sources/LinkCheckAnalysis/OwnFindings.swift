@@ -86,7 +86,8 @@ struct OwnFindings {
     /// `findings` without the calls made from the toolchain's own code
     /// (``toolchain``): a finding all of whose call sites are in it is left
     /// out, one with some keeps the others (and its call path is found
-    /// again from them); a finding without call sites stays.
+    /// again from them, when every one is a call); a finding without call
+    /// sites stays.
     func withoutToolchainCalls(_ findings: [Finding]) -> [Finding] {
         guard let code, !toolchain.isEmpty else { return findings }
         let names = Set(toolchain.keys.map { code.functions[$0].name })
@@ -97,8 +98,16 @@ struct OwnFindings {
         let byAddress = Dictionary(sites.map { ($0.address, $0) }, uniquingKeysWith: { first, _ in first })
         return findings.compactMap { finding in
             guard finding.callSites.contains(where: inToolchain) else { return finding }
-            let kept = finding.callSites.filter { !inToolchain($0) }.compactMap { byAddress[$0.address] }
-            guard !kept.isEmpty else { return nil }
+            let remaining = finding.callSites.filter { !inToolchain($0) }
+            guard !remaining.isEmpty else { return nil }
+            let kept = remaining.compactMap { byAddress[$0.address] }
+            guard kept.count == remaining.count else {
+                // A site that is no call (a load of a literal or of a
+                // selector reference) is kept as it was found, never lost.
+                var trimmed = finding
+                trimmed.callSites = remaining
+                return trimmed
+            }
             var located = finding
             located.callSites = []
             located.path = []
