@@ -175,7 +175,7 @@ public struct Analyzer: Sendable {
         let image = graph.images[index]
         let analysed = code[index].flatMap { $0.failure == nil ? $0 : nil }
         let unanalysed = callSitesAnalysed && !CodeIndex.supports(image)
-            ? " (call sites are not analysed for \(image.architecture) \(image.format == .elf ? "ELF" : "Mach-O"))" : ""
+            ? " (call sites are not analysed for \(image.architecture) \(image.format.displayName))" : ""
         return OwnFindings(
             index: index, image: image, names: names[index], matches: matches[index], rules: rules, severity: severity, locator: locator,
             code: analysed, codeFailure: code[index]?.failure, unseenCalls: unseenCalls(index), unanalysedMachine: unanalysed,

@@ -76,7 +76,7 @@ struct OwnFindings {
             for match in rules.rules(matchingLibrary: dependency.name) {
                 findings.append(finding(
                     match, kind: .neededLibrary, subject: dependency.name, demangled: nil,
-                    detail: "links \(dependency.name) (\(image.format == .elf ? "DT_NEEDED" : "LC_LOAD_DYLIB"))"))
+                    detail: "links \(dependency.name) (\(image.format.dependencyTerm))"))
             }
         }
         for position in findings.indices { severity.applyByNamePolicy(to: &findings[position], on: index) }

@@ -141,4 +141,22 @@ public enum BinaryFormat: String, Sendable, Codable {
     case elf
     /// Mach-O, thin or fat, and static archives of Mach-O objects.
     case macho
+
+    /// The format's name in messages: `ELF`, `Mach-O`.
+    public var displayName: String {
+        switch self {
+        case .elf: "ELF"
+        case .macho: "Mach-O"
+        }
+    }
+
+    /// What the format calls a link to a library the loader must load:
+    /// `DT_NEEDED` (an ELF dynamic-section entry), `LC_LOAD_DYLIB` (a
+    /// Mach-O load command).
+    public var dependencyTerm: String {
+        switch self {
+        case .elf: "DT_NEEDED"
+        case .macho: "LC_LOAD_DYLIB"
+        }
+    }
 }

@@ -78,7 +78,7 @@ public enum InspectionError: Error, Sendable, Hashable, CustomStringConvertible 
         case .notAnImage(let path):
             "\(path): not an ELF or Mach-O file"
         case .malformed(let path, let format, let structure, let reason):
-            "\(path): malformed \(format == .elf ? "ELF" : "Mach-O"): \(structure): \(reason)"
+            "\(path): malformed \(format.displayName): \(structure): \(reason)"
         case .notInspectable(let path, let reason):
             "\(path): skipped: \(reason)"
         case .changedWhileRead(let path):
