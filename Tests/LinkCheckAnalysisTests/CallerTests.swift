@@ -21,7 +21,7 @@ import Testing
 
     /// The address `llvm-nm` gives the symbol `name` in `path`.
     static func address(of name: String, in path: URL) throws -> UInt64 {
-        let output = try Command.run(MachOOracle.nm, ["--defined-only", path.path]).standardOutput
+        let output = try MachOOracle.nm(["--defined-only"], path)
         let line = try #require(output.split(separator: "\n").first { $0.hasSuffix(" " + name) })
         return try #require(UInt64(line.prefix { $0 != " " }, radix: 16))
     }
