@@ -92,8 +92,12 @@ let package = Package(
         // Helpers the test targets share: temporary folders, compiling
         // fixtures from Tests/Fixtures (ELF and Mach-O, with LLVM's tools as
         // Mach-O oracles, and bundles), writing zip archives, running
-        // commands, building Samples/.
-        .target(name: "LinkCheckTestSupport", dependencies: ["LinkCheckImage", "CArchive"], path: "Tests/LinkCheckTestSupport"),
+        // commands, building Samples/, and the shipped rule packs, loaded
+        // strictly and checked with.
+        .target(
+            name: "LinkCheckTestSupport", dependencies: ["LinkCheckImage", "LinkCheckCodeIndex", "LinkCheckRules", "LinkCheckAnalysis", "CArchive"],
+            path: "Tests/LinkCheckTestSupport"
+        ),
         .testTarget(
             name: "LinkCheckELFTests",
             dependencies: ["LinkCheckELF", "LinkCheckCodeIndex", "LinkCheckInspection", "CMappedFileGuard", "LinkCheckTestSupport"]

@@ -1,7 +1,6 @@
 import Foundation
 import LinkCheckAnalysis
 import LinkCheckReports
-import LinkCheckRules
 import LinkCheckTestSupport
 import Testing
 
@@ -13,8 +12,7 @@ import Testing
 @Suite struct FatFrameworkRenderingTests {
     static func report() throws -> (Report, URL) {
         let app = try MachOFixtures.realShapedApp()
-        let rules = RuleSet.build(packs: DefaultRulePacks.paths().compactMap { RulePackLoader.load(path: $0).pack }).0
-        return (CheckRun.check(paths: [app.path], rules: rules, policy: Policy(), jobs: 2), app)
+        return (try ShippedRules.check(app), app)
     }
 
     /// One text line per finding, with the slices that hold it; the note
