@@ -2,9 +2,11 @@
 import PackageDescription
 
 /// linkcheck: finds APIs unavailable in app extensions, architecture
-/// problems and conditional-loading paths in ELF shared objects.
+/// problems, bundle problems and conditional-loading paths in ELF shared
+/// objects and executables and in Mach-O images (thin or fat, in app,
+/// extension and framework bundles, `.xcframework`s and `.ipa` archives).
 ///
-/// The engine is split along the pipeline (see README.md):
+/// The engine is split along the pipeline (see Documentation/development.md):
 /// inspection → rules → analysis → reports, with a thin CLI on top.
 let package = Package(
     name: "linkcheck",
