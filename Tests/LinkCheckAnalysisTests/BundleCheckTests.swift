@@ -237,7 +237,7 @@ import Testing
             "\(directory.url.path)/Tracker.framework: 1 framework (static)",
         ])
         let libraries = Dictionary(grouping: report.images, by: { $0.bundle?.library?.identifier ?? "-" }).mapValues {
-            $0.map { "\($0.architecture.name) \($0.platform?.platform.rawValue ?? "-") \($0.role.rawValue)" }.sorted()
+            $0.map { "\($0.binary.architecture.name) \($0.binary.platform?.platform.rawValue ?? "-") \($0.role.rawValue)" }.sorted()
         }
         #expect(libraries == [
             "ios-arm64": ["arm64 ios framework"],
@@ -316,7 +316,7 @@ import Testing
         try FileManager.default.copyItem(at: try MachOFixture.macApp.path(), to: app)
         let report = try ShippedRules.check(app)
         let roles = Dictionary(uniqueKeysWithValues: report.images.map {
-            (Self.inside(app, $0.name), [$0.role.rawValue, $0.extensionType, $0.platform?.platform.rawValue].compactMap { $0 }.joined(separator: " "))
+            (Self.inside(app, $0.name), [$0.role.rawValue, $0.extensionType, $0.binary.platform?.platform.rawValue].compactMap { $0 }.joined(separator: " "))
         })
         #expect(roles == [
             "Contents/MacOS/Mail": "app macos",

@@ -155,10 +155,10 @@ import Testing
         let swifty = try MachOFixture.swiftRuntimeUser.path()
         let report = try ShippedRules.check(swifty)
         let image = try #require(report.images.first)
-        #expect(image.dependencies.map(\.name).filter { $0.hasPrefix("@rpath/") } == [
+        #expect(image.binary.dependencies.map(\.name).filter { $0.hasPrefix("@rpath/") } == [
             "@rpath/libswiftCore.dylib", "@rpath/libswiftFoundation.dylib",
         ])
-        #expect(image.searchPaths.map(\.path).first == "/usr/lib/swift")
+        #expect(image.binary.searchPaths.map(\.path).first == "/usr/lib/swift")
         #expect(!report.findings.contains { $0.rule == "LINK001" }, "\(report.findings.map(\.message))")
         #expect(report.exitStatus == 0)
 
