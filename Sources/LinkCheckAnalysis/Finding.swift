@@ -176,8 +176,8 @@ public struct Finding: Sendable, Equatable {
     /// The deterministic report order: image path, then rule, then symbol,
     /// then chain.
     public static func reportOrder(_ lhs: Finding, _ rhs: Finding) -> Bool {
-        (lhs.image, lhs.rule, lhs.symbol ?? "", lhs.chain.joined(separator: "\u{1}"))
-            < (rhs.image, rhs.rule, rhs.symbol ?? "", rhs.chain.joined(separator: "\u{1}"))
+        let (left, right) = ((lhs.image, lhs.rule, lhs.symbol ?? ""), (rhs.image, rhs.rule, rhs.symbol ?? ""))
+        return left != right ? left < right : lhs.chain.lexicographicallyPrecedes(rhs.chain)
     }
 }
 
