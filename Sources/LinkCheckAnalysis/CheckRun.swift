@@ -10,9 +10,10 @@ import LinkCheckRules
 ///
 /// discover (``Discovery``) → inspect (``Inspection``, parallel) → match
 /// (``RuleMatching``) → index code (``CodeIndex``, the images whose
-/// matches need call sites) → resolve (``LinkResolver`` → ``LinkGraph``,
-/// reading the libraries it finds) → match the libraries found → analyse
-/// (``Analyzer``) → ``Report``.
+/// matches need call sites) → what that code loads (``LoaderCalls``) →
+/// resolve (``LinkResolver`` → ``LinkGraph``, reading the libraries it
+/// finds with the inspect stage's ``Inspection/Reader``) → match the
+/// libraries found → analyse (``Analyzer``) → ``Report``.
 public enum CheckRun {
     /// Checks every image under `paths`, as
     /// ``check(_:rules:policy:resolver:callSites:invocation:jobs:)`` does,
@@ -54,9 +55,8 @@ public enum CheckRun {
         let inspected = Inspection.inspect(discovered, options: reader.options, jobs: jobs)
         let matched = RuleMatching.matches(of: inspected.images, rules: rules, jobs: jobs)
         let code = callSites.map { indexCode(inspected.images, matches: matched, rules: rules, mode: $0, jobs: jobs) }
-        let graph = resolver.resolve(
-            inspected.images, loads: loadRequests(inspected.images, code: code ?? [:]), bundles: discovered.bundles, reader: reader,
-            jobs: jobs)
+        let loads = loadRequests(inspected.images, code: code ?? [:])
+        let graph = resolver.resolve(inspected.images, loads: loads, bundles: discovered.bundles, reader: reader, jobs: jobs)
         let found = RuleMatching.matches(of: graph.images[graph.scannedCount...], rules: rules, jobs: jobs)
         let analysed = Analyzer(
             graph: graph, rules: rules, policy: policy, bundles: discovered.bundles, inputs: discovered.paths, code: code,
