@@ -16,7 +16,8 @@ import LinkCheckRules
 ///    (``ArchitectureChecks``), the app bundle (``BundleChecks``), missing
 ///    libraries (``MissingLibraries``), and Mach-O frameworks'
 ///    `MH_APP_EXTENSION_SAFE` against their code (``ExtensionSafeFlagCheck``);
-/// 5. the baseline, then verdicts (``Verdicts``) from what remains.
+/// 5. the baseline, then verdicts (``Verdicts``) from what remains;
+/// 6. warnings about the roles assigned by name (``RoleNotices``).
 ///
 /// Severity by role (``SeverityPolicy``) applies throughout: the containing
 /// app, a framework only the app links or loads, and an extension type the
@@ -25,10 +26,16 @@ public struct Analyzer: Sendable {
     let graph: LinkGraph
     let rules: RuleSet
     let policy: Policy
-    /// Call sites, for the images whose code was analysed.
+    /// The paths given and the bundles around the files found under them
+    /// (``Discovery/paths``, ``Discovery/bundles``).
+    let inputs: [String]
+    let bundles: BundleLayout
+    /// Call sites, for the images whose code was analysed, by index into
+    /// the graph's images.
     let code: [Int: CodeIndex]
     /// Whether call sites were analysed at all in this run.
     let callSitesAnalysed: Bool
+    /// `matches[i]`: image `i`'s ``SymbolMatches``.
     let matches: [SymbolMatches]
     let severity: SeverityPolicy
     let locator: CallLocator
@@ -41,29 +48,44 @@ public struct Analyzer: Sendable {
     /// - Parameters:
     ///   - graph: the images (scanned, then libraries found outside them)
     ///     and every edge between them (``LinkResolver``).
-    ///   - code: the indexed call sites of the images that need them, by
-    ///     index; `nil` when call sites are not analysed in this run.
-    ///   - matches: each image's ``SymbolMatches``, by index, when already
-    ///     made (the rest are made here).
-    public init(graph: LinkGraph, rules: RuleSet, policy: Policy, code: [Int: CodeIndex]? = nil, matches: [Int: SymbolMatches] = [:]) {
-        // A framework dlopen names that lies where dyld does not look is
-        // not loaded, inside an app bundle.
-        self.graph = graph.resolvingLoadsAsDyld { policy.bundles.placement(ofFile: graph.images[$0].path)?.containingApp != nil }
+    ///   - policy: what the user configured.
+    ///   - bundles: the bundles around the scanned files (``Discovery/bundles``):
+    ///     the roles they give come after those assigned by name.
+    ///   - inputs: the paths given (``Discovery/paths``): a baseline names
+    ///     an image outside bundles by its path relative to the one that
+    ///     holds it (``Baseline/imageKey(of:placement:inputs:external:)``).
+    ///   - code: the indexed call sites of the images that need them;
+    ///     `nil` when call sites are not analysed in this run.
+    ///   - matches: every image's ``SymbolMatches`` (``RuleMatching/matches(of:rules:jobs:)``);
+    ///     one missing is a programming error.
+    public init(
+        graph: LinkGraph, rules: RuleSet, policy: Policy, bundles: BundleLayout = BundleLayout(), inputs: [String] = [],
+        code: [ImageIdentity: CodeIndex]? = nil, matches: [ImageIdentity: SymbolMatches]
+    ) {
+        self.graph = graph
         self.rules = rules
         self.policy = policy
-        self.code = code ?? [:]
+        self.bundles = bundles
+        self.inputs = inputs
+        var indexed: [Int: CodeIndex] = [:]
+        for (index, image) in graph.images.enumerated() { indexed[index] = code?[image.identity] }
+        self.code = indexed
         callSitesAnalysed = code != nil
-        self.matches = graph.images.indices.map { matches[$0] ?? SymbolMatches(graph.images[$0], rules: rules) }
+        self.matches = graph.images.map { image in
+            guard let matched = matches[image.identity] else { preconditionFailure("\(image.name) was not matched against the rules") }
+            return matched
+        }
         names = graph.images.map(Policy.names(of:))
-        severity = SeverityPolicy(images: graph.images, names: names, policy: policy, graph: self.graph)
+        severity = SeverityPolicy(images: graph.images, names: names, policy: policy, bundles: bundles, graph: graph)
         locator = CallLocator(demangler: rules.demangler)
         imageIndex = Dictionary(graph.images.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Analyses `images` linked among themselves by name only
-    /// (``LinkGraph/init(images:loads:)``).
-    public init(images: [BinaryImage], rules: RuleSet, policy: Policy, loads: [Int: [LoadRequest]] = [:]) {
-        self.init(graph: LinkGraph(images: images, loads: loads), rules: rules, policy: policy)
+    /// (``LinkGraph/init(images:loads:)``), outside any bundle.
+    public init(images: [BinaryImage], rules: RuleSet, policy: Policy, loads: [ImageIdentity: [LoadRequest]] = [:]) {
+        let graph = LinkGraph(images: images, loads: loads)
+        self.init(graph: graph, rules: rules, policy: policy, matches: RuleMatching.matches(of: graph.images, rules: rules, jobs: 1))
     }
 
     /// What ``run(jobs:)`` found.
@@ -75,11 +97,12 @@ public struct Analyzer: Sendable {
         public var findings: [Finding]
         /// The findings ``Policy/baseline`` accepted (not in `findings`).
         public var baselined: [Finding]
-        /// Warnings about the run itself (an unused suppression).
+        /// Warnings about the run itself (an unused suppression, a role
+        /// name that matches no image).
         public var notices: [String]
         /// Information about the run: what the toolchain's own code in the
         /// images calls, left out of the findings (``ToolchainCode``), once
-        /// per run.
+        /// per run; how many findings a baseline read from a file accepted.
         public var remarks: [String] = []
     }
 
@@ -112,7 +135,7 @@ public struct Analyzer: Sendable {
         }).union(transitive.filter { $0.finding.apiUse == .use }.map(\.image))
         let incompleteImages = Set(own.indices.filter { own[$0].contains { $0.kind == .partialInspection } })
             .union(transitive.filter { $0.finding.rule == BuiltInRules.partialInspection.id }.map(\.image))
-        let bundle = BundleChecks(graph: graph, severity: severity, bundles: policy.bundles).findings()
+        let bundle = BundleChecks(graph: graph, severity: severity, bundles: bundles).findings()
         let checks = ArchitectureChecks(graph: graph, policy: policy, unloadable: severity.unloadable).findings() + bundle.findings
             + MissingLibraries(graph: graph, severity: severity).findings()
             .filter { !bundle.replacedMissing.contains([$0.image, $0.symbol ?? ""]) }
@@ -145,17 +168,24 @@ public struct Analyzer: Sendable {
         findings.sort(by: Finding.reportOrder)
         let namesByImage = policy.suppressions.isEmpty
             ? [:] : Dictionary(zip(images.map(\.name), names), uniquingKeysWith: { first, _ in first })
+        let scanned = Array(images[..<graph.scannedCount])
         let notices = Suppressions.apply(policy.suppressions, file: policy.suppressionsFile, to: suppressed, images: namesByImage).notices
+            + RoleNotices.conflictingNames(policy) + RoleNotices.unmatchedNames(policy, Array(names[..<graph.scannedCount]))
+            + RoleNotices.bundleRolesOverridden(policy, scanned, names: names, roles: severity.roles, bundles: bundles)
         var baselined: [Finding] = []
-        let keys = Baseline.imageKeys(images, scannedCount: graph.scannedCount, policy: policy)
+        let keys = Baseline.imageKeys(images, scannedCount: graph.scannedCount, bundles: bundles, inputs: inputs)
         if let baseline = policy.baseline {
             let key = { (name: String) in keys[name] ?? name }
             baselined = baseline.acceptedFindings(findings, key: key)
             findings = baseline.newFindings(findings, key: key)
         }
         let byImage = Dictionary(grouping: findings, by: \.image)
+        let blocking = Verdicts.launchBlocking(findings)
+        let launchBlocked = Set(reported.filter { blocking.contains(images[$0].name) }.flatMap(reachedBy).map { images[$0].name })
         let reports = reported.sorted().map { index in
-            var report = imageReport(index, findings: byImage[images[index].name] ?? [], reported: reported, unsafeImages: unsafeLoaded)
+            var report = imageReport(
+                index, findings: byImage[images[index].name] ?? [], reported: reported, unsafeImages: unsafeLoaded,
+                launchBlocked: launchBlocked.contains(images[index].name))
             report.extensionSafeFlag = flagCases[index]
             report.baselineKey = keys[images[index].name] ?? images[index].name
             return report
@@ -165,8 +195,8 @@ public struct Analyzer: Sendable {
             let calls = ToolchainCode.calls(in: analysed, of: images[index])
             return calls.isEmpty ? nil : (images[index].shortName, calls)
         }
-        var outcome = Outcome(images: Verdicts.launchBlocked(reports, findings: findings), findings: findings, baselined: baselined, notices: notices)
-        outcome.remarks = ToolchainCode.remarks(toolchainCalls)
+        var outcome = Outcome(images: reports, findings: findings, baselined: baselined, notices: notices)
+        outcome.remarks = ToolchainCode.remarks(toolchainCalls) + [policy.baseline?.remark(accepted: baselined.count)].compactMap { $0 }
         return outcome
     }
 
@@ -195,20 +225,29 @@ public struct Analyzer: Sendable {
         return "call sites are analysed only in the scanned images"
     }
 
-    /// The report of image `index`, with its verdict from `findings` (those
-    /// the report lists for it); a library it loads is unsafe when in
-    /// `unsafeImages`.
-    func imageReport(_ index: Int, findings: [Finding], reported: Set<Int>, unsafeImages: Set<Int>) -> ImageReport {
+    /// The extensions and containing apps that link or load image `index`,
+    /// directly or not (itself, when it is one).
+    func reachedBy(_ index: Int) -> [Int] {
+        severity.extensionsReaching[index] + severity.appsReaching[index]
+    }
+
+    /// The report of image `index`, with its verdict (``Verdicts``) from
+    /// `findings` (those the report lists for it) and whether a bundle
+    /// error of what it links or loads blocks it at launch
+    /// (`launchBlocked`, for an extension); a library it loads is unsafe
+    /// when in `unsafeImages`.
+    func imageReport(_ index: Int, findings: [Finding], reported: Set<Int>, unsafeImages: Set<Int>, launchBlocked: Bool) -> ImageReport {
         let images = graph.images
         let image = images[index]
+        let verdict = Verdicts.verdict(
+            findings: findings, appOnly: severity.isAppOnly(index), notLoaded: severity.unloadable.contains(index),
+            launchBlocked: launchBlocked && severity.roles[index].role == .extension)
         var report = ImageReport(
-            image: image, role: severity.roles[index],
-            verdict: severity.unloadable.contains(index) && !findings.contains { $0.severity == .error }
-                ? .notLoaded : Verdicts.verdict(findings: findings, appOnly: severity.isAppOnly(index)),
+            image: image, role: severity.roles[index], verdict: verdict,
             links: graph.edges[index].filter(reported.contains).map { images[$0].name },
             provides: Array(Set(findings.filter { $0.kind == .providedSymbol }.map(\.rule))).sorted(),
             external: index >= graph.scannedCount)
-        report.reachedBy = (severity.extensionsReaching[index] + severity.appsReaching[index]).map { images[$0].name }.sorted()
+        report.reachedBy = reachedBy(index).map { images[$0].name }.sorted()
         report.loads = (graph.loads[index] ?? []).map { edge in
             let verdict: LoadVerdict = edge.target.map { unsafeImages.contains($0) ? .unsafe : .extensionSafe }
                 ?? (edge.isKnown ? .missing : .unknown)
@@ -217,7 +256,7 @@ public struct Analyzer: Sendable {
                 function: edge.callSite?.caller.flatMap { code[index]?.functions[$0].name }.map(locator.displayName),
                 address: edge.callSite?.address, source: edge.source)
         }
-        report.bundle = policy.bundles.placement(ofFile: image.path)
+        report.bundle = bundles.placement(ofFile: image.path)
         report.callSites = code[index]?.failure != nil ? .failed : code[index] != nil ? .analysed
             : callSitesAnalysed && !CodeIndex.supports(image) ? .unsupported : .notNeeded
         return report

@@ -75,6 +75,9 @@ public struct Baseline: Sendable, Equatable {
     public static let format = 2
 
     public var entries: Set<Entry>
+    /// The file it was read from (``init(path:)``); `nil` for one made
+    /// from findings.
+    public var path: String?
 
     /// The baseline of `findings`; `key` gives an image name's key
     /// (``imageKey(of:placement:inputs:external:)``, as
@@ -137,6 +140,7 @@ public struct Baseline: Sendable, Equatable {
             throw BaselineError(message: "\(path): unsupported baseline format \(format) (this linkcheck reads format \(Self.format))")
         }
         entries = Set(try decode(File.self).findings)
+        self.path = path
         if let unknown = Self.unknownKeys(in: data).first { throw problem("\(unknown): unknown key") }
     }
 
@@ -175,6 +179,13 @@ public struct Baseline: Sendable, Equatable {
         }
     }
 
+    /// What a run says of the baseline it read: `3 findings accepted by the
+    /// baseline PATH` (`accepted` of them); `nil` for one not read from a
+    /// file.
+    func remark(accepted: Int) -> String? {
+        path.map { "\(accepted) finding\(accepted == 1 ? "" : "s") accepted by the baseline \($0)" }
+    }
+
     /// The baseline as JSON, sorted.
     public func encoded() -> Data {
         let encoder = JSONEncoder()
@@ -182,16 +193,17 @@ public struct Baseline: Sendable, Equatable {
         return (try? encoder.encode(File(format: Self.format, findings: entries.sorted()))) ?? Data()
     }
 
-    /// The key of each of `images` by name (``imageKey(of:placement:inputs:external:)``;
+    /// The key of each of `images` by name (``imageKey(of:placement:inputs:external:)``,
+    /// the placement from `bundles`, relative to the paths given, `inputs`;
     /// those from `scannedCount` on were found outside the paths given),
     /// made unique: images whose keys would be one (two apps' frameworks of
     /// one install name, found outside the paths given) are keyed by their
     /// paths as reports name them instead.
-    static func imageKeys(_ images: [BinaryImage], scannedCount: Int, policy: Policy) -> [String: String] {
+    static func imageKeys(_ images: [BinaryImage], scannedCount: Int, bundles: BundleLayout, inputs: [String]) -> [String: String] {
         var keys: [String: String] = [:]
         for (index, image) in images.enumerated() where keys[image.name] == nil {
             keys[image.name] = imageKey(
-                of: image, placement: policy.bundles.placement(ofFile: image.path), inputs: policy.inputs, external: index >= scannedCount)
+                of: image, placement: bundles.placement(ofFile: image.path), inputs: inputs, external: index >= scannedCount)
         }
         let shared = Dictionary(grouping: keys.keys, by: { keys[$0]! }).filter { $0.value.count > 1 }
         for names in shared.values {

@@ -3,7 +3,7 @@ import LinkCheckImage
 import LinkCheckInspection
 
 /// The built-in checks of how an app bundle is put together, on the
-/// scanned images that lie in one (``Policy/bundles``):
+/// scanned images that lie in one (``Discovery/bundles``):
 ///
 /// - `BNDL001`: a framework an extension or the containing app links
 ///   (itself, or through a framework it links; not weakly) that dyld would

@@ -5,84 +5,105 @@ import LinkCheckInspection
 import LinkCheckRules
 
 /// The whole `check` pipeline, as a plain sequence of stages, each a value
-/// in and a value out:
+/// in and a value out, the values between them keyed by image identity
+/// (``ImageIdentity``):
 ///
-/// discover → inspect (parallel) → index code (the images whose symbols a
-/// rule matches) → resolve every edge (dependencies, and what code loads)
-/// → analyse → ``Report``.
+/// discover (``Discovery``) → inspect (``Inspection``, parallel) → match
+/// (``RuleMatching``) → index code (``CodeIndex``, the images whose
+/// matches need call sites) → what that code loads (``LoaderCalls``) →
+/// resolve (``LinkResolver`` → ``LinkGraph``, reading the libraries it
+/// finds with the inspect stage's ``Inspection/Reader``) → match the
+/// libraries found → analyse (``Analyzer``) → ``Report``.
 public enum CheckRun {
-    /// Checks every image under `paths`.
+    /// Checks every image under `paths`, as
+    /// ``check(_:rules:policy:resolver:callSites:invocation:jobs:)`` does,
+    /// removing the archives it unpacked once done.
+    public static func check(
+        paths: [String], rules: RuleSet, policy: Policy, resolver: LinkResolver = LinkResolver(),
+        callSites: CallSiteMode? = .targeted, jobs: Int
+    ) -> Report {
+        Discovery.withUnpackedInputs(paths: paths) { discovered in
+            check(discovered, rules: rules, policy: policy, resolver: resolver, callSites: callSites, jobs: jobs)
+        }
+    }
+
+    /// Checks the files discovery found (its ``Discovery/paths`` are the
+    /// report's inputs; what it passed over is in the report's `skipped`;
+    /// the roles its ``Discovery/bundles`` give come after those of
+    /// `policy`). The files of the archives it unpacked are read again
+    /// during the run.
     ///
     /// - Parameters:
-    ///   - paths: files and directories (walked recursively).
     ///   - rules: the rule set (default packs and `--rules` files).
-    ///   - policy: roles, extension types, required architectures,
-    ///     suppressions, baseline.
+    ///   - policy: what the user configured: roles, extension types,
+    ///     required architectures, suppressions, baseline.
     ///   - resolver: how dependencies (and what code loads) are followed
     ///     outside the scanned paths.
     ///   - callSites: how to analyse call sites (x86_64, arm64/aarch64) of
     ///     the images that have findings, and what they load at run time;
     ///     `nil`: not at all.
+    ///   - invocation: the command line the run was made with, for the
+    ///     report to say how to reproduce it.
     ///   - jobs: how many files to inspect at once (≥ 1).
     /// - Returns: the report; unreadable and malformed files are in its
     ///   `errors`, what was passed over in `skipped`.
     public static func check(
-        paths: [String], rules: RuleSet, policy: Policy, resolver: LinkResolver = LinkResolver(),
-        callSites: CallSiteMode? = .targeted, jobs: Int
+        _ discovered: Discovery, rules: RuleSet, policy: Policy, resolver: LinkResolver = LinkResolver(),
+        callSites: CallSiteMode? = .targeted, invocation: Invocation? = nil, jobs: Int
     ) -> Report {
-        let discovery = Discovery(paths: paths)
-        defer { discovery.removeUnpackedFiles() }
-        return check(discovery, rules: rules, policy: policy, resolver: resolver, callSites: callSites, jobs: jobs)
+        let reader = Inspection.Reader(options: inspectionOptions(rules), bundles: discovered.bundles)
+        let inspected = Inspection.inspect(discovered, options: reader.options, jobs: jobs)
+        let matched = RuleMatching.matches(of: inspected.images, rules: rules, jobs: jobs)
+        let code = callSites.map { indexCode(inspected.images, matches: matched, rules: rules, mode: $0, jobs: jobs) }
+        let loads = loadRequests(inspected.images, code: code ?? [:])
+        let graph = resolver.resolve(inspected.images, loads: loads, bundles: discovered.bundles, reader: reader, jobs: jobs)
+        let found = RuleMatching.matches(of: graph.images[graph.scannedCount...], rules: rules, jobs: jobs)
+        let analysed = Analyzer(
+            graph: graph, rules: rules, policy: policy, bundles: discovered.bundles, inputs: discovered.paths, code: code,
+            matches: matched.merging(found) { first, _ in first }
+        ).run(jobs: jobs)
+        return report(of: analysed, discovered: discovered, inspected: inspected, graph: graph, rules: rules, invocation: invocation)
     }
 
-    /// Checks the files `discovery` found (its ``Discovery/paths`` are the
-    /// report's inputs; what it passed over is in the report's `skipped`),
-    /// as ``check(paths:rules:policy:resolver:callSites:jobs:)`` does. The
-    /// roles the bundles give (``Discovery/bundles``) come after those of
-    /// `policy`. The files of archives it unpacked are read again during
-    /// the run: the caller removes them afterwards
-    /// (``Discovery/removeUnpackedFiles()``).
-    public static func check(
-        _ discovery: Discovery, rules: RuleSet, policy: Policy, resolver: LinkResolver = LinkResolver(),
-        callSites: CallSiteMode? = .targeted, jobs: Int
+    /// What the inspect stage's readers look for: the rules' literals, and
+    /// the symbols ``symbolSelection(_:)`` keeps.
+    static func inspectionOptions(_ rules: RuleSet) -> Inspection.Options {
+        Inspection.Options(strings: rules.stringPatterns, objcNames: rules.objcLiterals, symbols: symbolSelection(rules))
+    }
+
+    /// What the code of each image whose code was indexed asks the loader
+    /// for (``LoaderCalls/requests(in:of:)``), by image.
+    static func loadRequests(_ images: [BinaryImage], code: [ImageIdentity: CodeIndex]) -> [ImageIdentity: [LoadRequest]] {
+        var loads: [ImageIdentity: [LoadRequest]] = [:]
+        for image in images {
+            guard let analysis = code[image.identity], analysis.failure == nil, loads[image.identity] == nil else { continue }
+            loads[image.identity] = LoaderCalls.requests(in: analysis, of: image)
+        }
+        return loads
+    }
+
+    /// The report of a run: what `analysed` found, with what discovery,
+    /// inspection and resolution read, the rules, and the command line.
+    static func report(
+        of analysed: Analyzer.Outcome, discovered: Discovery, inspected: Inspection.Outcome, graph: LinkGraph, rules: RuleSet,
+        invocation: Invocation?
     ) -> Report {
-        var policy = policy
-        policy.bundles = discovery.bundles
-        policy.inputs = discovery.paths
-        let options = Inspection.Options(strings: rules.stringPatterns, objcNames: rules.objcLiterals, symbols: symbolSelection(rules))
-        let inspected = Inspection.inspect(discovery, options: options, jobs: jobs)
-        let scanned = inspected.images
-        let matches = parallelMap(scanned, jobs: jobs) { SymbolMatches($0, rules: rules) }
-        let code = callSites.map { indexCode(scanned, matches: matches, rules: rules, mode: $0, jobs: jobs) }
-        var loads: [Int: [LoadRequest]] = [:]
-        for (index, analysis) in code ?? [:] where analysis.failure == nil {
-            loads[index] = LoaderCalls.requests(in: analysis, of: scanned[index])
-        }
-        let graph = resolver.resolve(scanned, loads: loads, jobs: jobs) { path in
-            Result { () throws(InspectionError) in
-                try ImageInspector.inspect(path: path, options: options).map(discovery.named)
-            }
-        }
-        let outcome = Analyzer(
-            graph: graph, rules: rules, policy: policy, code: code,
-            matches: Dictionary(uniqueKeysWithValues: matches.enumerated().map { ($0, $1) })
-        ).run(jobs: jobs)
         var report = Report(
-            inputs: discovery.paths,
+            inputs: discovered.paths,
             rulePacks: rules.packs.map { RulePackSummary(name: $0.name, version: $0.version, path: $0.path) },
             rules: Dictionary((rules.rules + BuiltInRules.all).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }),
-            images: outcome.images.sorted { $0.identity < $1.identity },
-            findings: outcome.findings,
+            images: analysed.images.sorted { $0.identity < $1.identity },
+            findings: analysed.findings,
             errors: inspected.errors.sorted { $0.path < $1.path },
             skipped: inspected.skipped.sorted { $0.path < $1.path },
-            notices: outcome.notices + RoleNotices.conflictingNames(policy) + RoleNotices.unmatchedNames(policy, scanned)
-                + RoleNotices.bundleRolesOverridden(policy, scanned))
-        report.baselined = outcome.baselined
-        report.remarks = outcome.remarks
+            notices: analysed.notices)
+        report.baselined = analysed.baselined
+        report.remarks = analysed.remarks
         report.filesRead = Set(graph.images.map(\.path) + graph.missing.flatMap(\.unreadable).map(\.path)
             + inspected.errors.map(\.path)).sorted()
         report.bundles = BundleSummary.summaries(of: report.images)
-        report.archives = discovery.archives.map(\.archive)
+        report.archives = discovered.archives.map(\.archive)
+        report.invocation = invocation
         return report
     }
 
@@ -92,21 +113,30 @@ public enum CheckRun {
     /// that no image's full call-site list outlives its analysis. The
     /// largest files go first, so that the last one left is a small one
     /// rather than a 100 MB library started when the others are done.
+    ///
+    /// The code index reads each file again rather than taking the bytes
+    /// inspection read: inspection keeps of an image only what the rules
+    /// may match (``symbolSelection(_:)``: not the code, nor the function
+    /// table), so that a run over thousands of files holds their models,
+    /// not their contents. Keeping every file mapped from inspection until
+    /// its code is indexed would hold all scanned files at once (hundreds
+    /// of megabytes for a system folder) for the few whose matches need
+    /// call sites; reading those few again costs less.
     static func indexCode(
-        _ images: [BinaryImage], matches: [SymbolMatches], rules: RuleSet, mode: CallSiteMode, jobs: Int
-    ) -> [Int: CodeIndex] {
-        let candidates = images.indices.filter { CodeIndex.supports(images[$0]) && matches[$0].needCallSites }
-        let analyses = parallelMapLargestFirst(candidates, path: { images[$0].path }, jobs: jobs) { index -> CodeIndex? in
+        _ images: [BinaryImage], matches: [ImageIdentity: SymbolMatches], rules: RuleSet, mode: CallSiteMode, jobs: Int
+    ) -> [ImageIdentity: CodeIndex] {
+        let candidates = images.filter { CodeIndex.supports($0) && matches[$0.identity]!.needCallSites }
+        let analyses = parallelMapLargestFirst(candidates, path: \.path, jobs: jobs) { image -> CodeIndex? in
             do {
-                return try CodeIndex.analyze(images[index], interest: callSiteInterest(matches[index], rules: rules), mode: mode)
+                return try CodeIndex.analyze(image, interest: callSiteInterest(matches[image.identity]!, rules: rules), mode: mode)
             } catch {
                 // The image inspected fine but cannot be read again (changed
                 // or removed meanwhile): its findings go on without call sites.
                 return CodeIndex(failure: "\(error)")
             }
         }
-        var code: [Int: CodeIndex] = [:]
-        for (index, analysis) in zip(candidates, analyses) { code[index] = analysis }
+        var code: [ImageIdentity: CodeIndex] = [:]
+        for (image, analysis) in zip(candidates, analyses) where code[image.identity] == nil { code[image.identity] = analysis }
         return code
     }
 

@@ -1,4 +1,5 @@
 import LinkCheckImage
+import LinkCheckInspection
 
 /// How dyld finds a Mach-O image's dylibs (`dyld(1)`; dyld's
 /// `Loader::forEachPath`): an install name is a path, with three tokens
@@ -86,6 +87,54 @@ enum DyldSearch {
     /// `/System/Library/…`, `/usr/lib/…`, `/usr/lib/swift/libswiftCore.dylib`.
     static func isSystem(_ installName: String) -> Bool {
         installName.hasPrefix("/System/") || installName.hasPrefix("/usr/lib/")
+    }
+}
+
+extension DyldSearch: LoaderSearch {
+    /// A scanned Mach-O image is found by its install name.
+    static func scannedNames(of image: BinaryImage) -> [String] {
+        [image.linkName]
+    }
+
+    /// The paths dyld tries (``candidates(for:linkedBy:in:)``), then the
+    /// scanned images by install name (found in none of the folders dyld
+    /// searches: ``LinkResolver/Session/Lookup/foundByInstallName(_:searched:)``);
+    /// a system library's name is the SDK's.
+    static func locate(_ name: String, for index: Int, in session: inout LinkResolver.Session) -> LinkResolver.Session.Lookup {
+        let candidates = candidates(for: name, linkedBy: session.images[index], in: session.dyldContexts[index] ?? .init())
+        for path in candidates {
+            if let found = session.load(path, for: index) { return .found(found) }
+        }
+        if let found = session.scannedImage(named: name, for: index) {
+            return candidates.isEmpty || candidates == [name] ? .found(found) : .foundByInstallName(found, searched: candidates.map(LdSoSearch.directory(of:)))
+        }
+        if isSystem(name) || candidates.contains(where: isSystem) { return .system }
+        if let other = session.otherImage(named: name, for: index) { return .mismatch(other) }
+        let folders = candidates.map(LdSoSearch.directory(of:))
+        return .missing(folders, unreadable: candidates.compactMap { session.unreadable[$0] })
+    }
+
+    /// `nil`: the paths dyld tries depend on what the chain of loaders
+    /// hands down, known only as resolution goes.
+    static func likelyFile(
+        of name: String, for index: Int, in session: inout LinkResolver.Session
+    ) -> (path: String, identity: FileIdentity)? {
+        nil
+    }
+
+    /// What the Mach-O image at `index` links inherits its `LC_RPATH`
+    /// folders and executables (``context(handedDownBy:in:)``). The loaders
+    /// of one slice of a fat file are the file's: its other slices (which a
+    /// process of another architecture would take) learn the same.
+    static func handDown(from index: Int, to targets: [Int], in session: inout LinkResolver.Session) -> [Int] {
+        let handed = context(handedDownBy: session.images[index], in: session.dyldContexts[index] ?? .init())
+        var learnt: [Int] = []
+        for target in targets {
+            let identity = session.images[target].identity
+            let file = identity.slice == nil ? [target] : session.slicesByFile[identity.file] ?? [target]
+            for slice in file where session.dyldContexts[slice, default: .init()].merge(handed) { learnt.append(slice) }
+        }
+        return learnt
     }
 }
 

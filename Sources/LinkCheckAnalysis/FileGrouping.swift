@@ -70,10 +70,6 @@ public struct FileGrouping: Sendable {
         var ordinal = 0
     }
 
-    /// The order a file's verdict is taken from its slices' (the first
-    /// found): a slice no process loads counts only when no slice is loaded.
-    private static let verdictOrder: [Verdict] = [.unsafe, .incomplete, .needsReview, .appOnly, .extensionSafe, .notLoaded]
-
     public init(_ report: Report) {
         var order: [ImageIdentity] = []
         var byFile: [ImageIdentity: [ImageReport]] = [:]
@@ -101,7 +97,7 @@ public struct FileGrouping: Sendable {
                 return File(image: image, slices: slices, architectures: [])
             }
             image.binary.identity = identity
-            image.verdict = Self.verdictOrder.first { verdict in slices.contains { $0.verdict == verdict } } ?? image.verdict
+            image.verdict = Verdicts.verdict(ofSlices: slices.map(\.verdict)) ?? image.verdict
             image.provides = Array(Set(slices.flatMap(\.provides))).sorted()
             image.external = slices.allSatisfy(\.external)
             image.slices = slices.compactMap(\.identity.slice).sorted()

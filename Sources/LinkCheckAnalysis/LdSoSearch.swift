@@ -1,5 +1,6 @@
 import Foundation
 import LinkCheckImage
+import LinkCheckInspection
 
 /// How `ld.so(8)` looks for an ELF image's DT_NEEDED libraries.
 enum LdSoSearch {
@@ -53,6 +54,66 @@ enum LdSoSearch {
             }
         }
         return result + rest
+    }
+}
+
+extension LdSoSearch: LoaderSearch {
+    /// A scanned ELF image is found by its SONAME (else its file name) and,
+    /// when it has a SONAME that is not its file name, by its file name too.
+    static func scannedNames(of image: BinaryImage) -> [String] {
+        image.declaredName != nil && image.declaredName != image.fileName ? [image.linkName, image.fileName] : [image.linkName]
+    }
+
+    /// A name with a `/` is a path (relative to the working directory);
+    /// else the project's folders (``directories(for:ldLibraryPath:searchPaths:)``),
+    /// then the scanned images by SONAME or file name, then the system's
+    /// folders (unless excluded).
+    static func locate(_ name: String, for index: Int, in session: inout LinkResolver.Session) -> LinkResolver.Session.Lookup {
+        if name.utf8.contains(UInt8(ascii: "/")) {
+            let path = path(ofNeeded: name)
+            return session.load(path, for: index).map(LinkResolver.Session.Lookup.found)
+                ?? .missing([], unreadable: session.unreadable[path].map { [$0] } ?? [])
+        }
+        let (project, system) = folders(for: index, in: &session)
+        if let found = session.firstLoaded(name, in: project, for: index) { return .found(found) }
+        if let found = session.scannedImage(named: name, for: index) { return .found(found) }
+        if let found = session.firstLoaded(name, in: system, for: index) { return .found(found) }
+        if let other = session.otherImage(named: name, for: index) { return .mismatch(other) }
+        let searched = project + system
+        return .missing(searched, unreadable: searched.compactMap { session.unreadable[LinkResolver.Session.join($0, name)] })
+    }
+
+    /// The first file that exists where ``locate(_:for:in:)`` looks.
+    static func likelyFile(
+        of name: String, for index: Int, in session: inout LinkResolver.Session
+    ) -> (path: String, identity: FileIdentity)? {
+        if name.utf8.contains(UInt8(ascii: "/")) {
+            let path = path(ofNeeded: name)
+            return session.identity(of: path).map { (path, $0) }
+        }
+        let (project, system) = folders(for: index, in: &session)
+        return session.firstExisting(name, in: project)
+            ?? (session.scannedImage(named: name, for: index) == nil ? session.firstExisting(name, in: system) : nil)
+    }
+
+    /// Nothing: an ELF image's DT_RUNPATH is its own.
+    static func handDown(from index: Int, to targets: [Int], in session: inout LinkResolver.Session) -> [Int] {
+        []
+    }
+
+    /// The folders ld.so searches for the DT_NEEDED of the image at
+    /// `index`: the project's, before the scanned images, and the system's
+    /// (none with `--no-system`), after them.
+    private static func folders(for index: Int, in session: inout LinkResolver.Session) -> (project: [String], system: [String]) {
+        let image = session.images[index]
+        let project = directories(for: image, ldLibraryPath: session.ldLibraryPath, searchPaths: session.resolver.searchPaths)
+        return (project, session.resolver.includeSystem ? session.systemDirectories(for: image) : [])
+    }
+
+    /// A DT_NEEDED name with a `/`: a path, relative to the working
+    /// directory.
+    private static func path(ofNeeded name: String) -> String {
+        name.hasPrefix("/") ? name : URL(fileURLWithPath: name).path
     }
 }
 

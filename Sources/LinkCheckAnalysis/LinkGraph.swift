@@ -1,4 +1,5 @@
 import LinkCheckImage
+import LinkCheckInspection
 
 /// Every edge between images, as ``LinkResolver`` resolved them: who links
 /// whom (DT_NEEDED, dylib load commands), who loads whom at run time
@@ -88,34 +89,23 @@ public struct LinkGraph: Sendable {
         }
     }
 
-    /// The same graph, but that a load by image `i` found only by install
-    /// name (``LoadEdge/searchedInVain``) is not found when
-    /// `dyldOnly(i)`: inside an app bundle dyld loads only what its
-    /// search finds; outside one, that is how loose frameworks are found.
-    public func resolvingLoadsAsDyld(for dyldOnly: (Int) -> Bool) -> LinkGraph {
-        var loads = self.loads
-        for (index, edges) in loads where dyldOnly(index) && edges.contains(where: { $0.searchedInVain != nil }) {
-            loads[index] = edges.map { edge in
-                var edge = edge
-                if edge.searchedInVain != nil { edge.target = nil }
-                return edge
-            }
-        }
-        return LinkGraph(images: images, scannedCount: scannedCount, edges: edges, loads: loads, mismatches: mismatches, missing: missing)
-    }
-
     /// Whether image `from` reaches image `to` only by loading it at run
     /// time (a `dlopen` or `.note.dlopen` edge, not a dependency).
     public func loadsOnly(from: Int, to: Int) -> Bool {
         !edges[from].contains(to) && (loads[from] ?? []).contains { $0.target == to }
     }
 
-    /// Resolves dependencies and `loads` among `images` only, by link name
-    /// or file name (no file system search): for tests and for analysing
-    /// images described in code.
-    public init(images: [BinaryImage], loads: [Int: [LoadRequest]] = [:]) {
-        self = LinkResolver(searchPaths: [], includeSystem: false).resolve(images, loads: loads) {
-            .failure(.notInspectable(path: $0, reason: "outside the images given"))
+    /// Resolves dependencies and `loads` (by image identity) among `images`
+    /// only, by link name or file name (no file system search, outside any
+    /// bundle): for tests and for analysing images described in code.
+    public init(images: [BinaryImage], loads: [ImageIdentity: [LoadRequest]] = [:]) {
+        self = LinkResolver(searchPaths: [], includeSystem: false).resolve(images, loads: loads, reader: ImagesGivenOnly())
+    }
+
+    /// Reads no library: every one outside the images given is not found.
+    private struct ImagesGivenOnly: ImageFileReader {
+        func images(inFile path: String) -> Result<[BinaryImage], InspectionError> {
+            .failure(.notInspectable(path: path, reason: "outside the images given"))
         }
     }
 
@@ -188,10 +178,11 @@ public struct LoadEdge: Sendable, Equatable {
     /// The loader call, for a call.
     public var callSite: CallSite?
     public var source: LoadSource
-    /// The folders dyld searches for the name (``DyldSearch``), when
-    /// ``target`` was found only among the scanned images by its install
-    /// name, in none of them (as ``LinkGraph/Missing/foundByInstallName``);
-    /// `nil` otherwise.
+    /// The folders dyld searches for the name (``DyldSearch``), when it was
+    /// found only among the scanned images by its install name, in none of
+    /// them (as ``LinkGraph/Missing/foundByInstallName``); `nil` otherwise.
+    /// Inside an app bundle such a load has no ``target``: dyld does not
+    /// find it (``LinkResolver``).
     public var searchedInVain: [String]? = nil
 
     /// The name of a load whose argument is not a string literal.

@@ -25,9 +25,11 @@ import LinkCheckInspection
 /// Only a library the loader could load into the image's process counts as
 /// a match (``Architecture/canLoad(_:)``, and for Mach-O the same platform:
 /// a simulator image never takes a device one). Libraries found outside the
-/// scanned images are inspected and added (once per file; a fat file adds
-/// each slice; their own dependencies are resolved too), so that
-/// transitivity holds through them.
+/// scanned images are read with the run's ``ImageFileReader`` and added
+/// (once per file; a fat file adds each slice; their own dependencies are
+/// resolved too), so that transitivity holds through them. Inside an app
+/// bundle, what code loads is found only where dyld looks: a framework a
+/// `dlopen` names that lies elsewhere is not loaded.
 public struct LinkResolver: Sendable {
     public var searchPaths: [String]
     public var useLDLibraryPath: Bool
@@ -40,24 +42,28 @@ public struct LinkResolver: Sendable {
     }
 
     /// Resolves the dependencies of `scanned` and of every library found for
-    /// them, and the `loads` (by index into `scanned`). `inspect` reads a
-    /// library outside the scanned set, up to `jobs` at a time.
+    /// them, and the `loads` of the scanned images (by their identity).
+    /// `reader` reads a library outside the scanned set, up to `jobs` at a
+    /// time; `bundles` (``Discovery/bundles``) tells which images are inside
+    /// an app bundle, where dyld loads only what its search finds.
     public func resolve(
-        _ scanned: [BinaryImage], loads: [Int: [LoadRequest]] = [:], jobs: Int = 1,
-        inspect: @Sendable (String) -> LibraryInspection
+        _ scanned: [BinaryImage], loads: [ImageIdentity: [LoadRequest]] = [:], bundles: BundleLayout = BundleLayout(),
+        reader: some ImageFileReader, jobs: Int = 1
     ) -> LinkGraph {
-        var session = Session(resolver: self, scanned: scanned)
-        return session.resolve(loads: loads, jobs: jobs, inspect: inspect)
+        var session = Session(resolver: self, scanned: scanned, reader: reader)
+        return session.resolve(loads: loads, bundles: bundles, jobs: jobs)
     }
 
     /// One run's resolution state: the images so far (scanned, then found),
     /// by name and by file, and the files that are not loadable.
     struct Session {
         let resolver: LinkResolver
+        /// Reads the libraries found outside the images so far.
+        let reader: any ImageFileReader
         /// The scanned images, then every library found for them.
         private(set) var images: [BinaryImage]
         let scannedCount: Int
-        private var byName: [String: [Int]] = [:]
+        private(set) var byName: [String: [Int]] = [:]
         /// Images by file identity (each slice of a fat file), so that one
         /// file reached by two paths (`/lib` linked to `/usr/lib`) is read
         /// once.
@@ -69,27 +75,25 @@ public struct LinkResolver: Sendable {
         private var systemDirectories: [Architecture: [String]] = [:]
         /// Files found where a library was looked for that could not be
         /// inspected, by path, with the reason.
-        private var unreadable: [String: InspectionError] = [:]
-        /// Libraries inspected ahead of ``load(_:for:inspect:)``, by file.
-        private var prefetched: [FileIdentity: LibraryInspection] = [:]
-        private let ldLibraryPath: [String]
+        private(set) var unreadable: [String: InspectionError] = [:]
+        /// Libraries inspected ahead of ``load(_:for:)``, by file.
+        private var prefetched: [FileIdentity: Result<[BinaryImage], InspectionError>] = [:]
+        let ldLibraryPath: [String]
         /// What each Mach-O image knows of the processes it is loaded into.
-        private var dyldContexts: [Int: DyldSearch.Context] = [:]
+        var dyldContexts: [Int: DyldSearch.Context] = [:]
         /// The slices of each fat file among the images
         /// (``ImageIdentity/file``): what the loaders of one slice hand
         /// down is what every slice of the file gets.
-        private var slicesByFile: [ImageIdentity: [Int]] = [:]
+        private(set) var slicesByFile: [ImageIdentity: [Int]] = [:]
 
-        init(resolver: LinkResolver, scanned: [BinaryImage]) {
+        init(resolver: LinkResolver, scanned: [BinaryImage], reader: any ImageFileReader) {
             self.resolver = resolver
+            self.reader = reader
             images = scanned
             scannedCount = scanned.count
             for (index, image) in scanned.enumerated() {
                 if image.identity.slice != nil { slicesByFile[image.identity.file, default: []].append(index) }
-                byName[image.linkName, default: []].append(index)
-                if image.format == .elf && image.declaredName != nil && image.declaredName != image.fileName {
-                    byName[image.fileName, default: []].append(index)
-                }
+                for name in image.format.loaderSearch.scannedNames(of: image) { byName[name, default: []].append(index) }
             }
             ldLibraryPath = resolver.useLDLibraryPath
                 ? (ProcessInfo.processInfo.environment["LD_LIBRARY_PATH"] ?? "").split(separator: ":").map(String.init) : []
@@ -124,8 +128,9 @@ public struct LinkResolver: Sendable {
         /// in waves: the libraries a wave will most likely load are
         /// inspected first, `jobs` at a time. A Mach-O image whose chain of
         /// loaders grows (new `LC_RPATH` folders, a new executable) is
-        /// resolved again with what it now knows.
-        mutating func resolve(loads: [Int: [LoadRequest]], jobs: Int, inspect: @Sendable (String) -> LibraryInspection) -> LinkGraph {
+        /// resolved again with what it now knows. Last, inside an app bundle
+        /// (`bundles`), a load found only by install name is not found.
+        mutating func resolve(loads: [ImageIdentity: [LoadRequest]], bundles: BundleLayout, jobs: Int) -> LinkGraph {
             var edges: [[Int]] = Array(repeating: [], count: images.count)
             var mismatches: [Int: [LinkGraph.Mismatch]] = [:]
             var missing: [Int: [LinkGraph.Missing]] = [:]
@@ -137,7 +142,7 @@ public struct LinkResolver: Sendable {
             while head < pending.count {
                 if head == waveEnd {
                     waveEnd = pending.count
-                    prefetch(pending[head..<waveEnd], jobs: jobs, inspect: inspect)
+                    prefetch(pending[head..<waveEnd], jobs: jobs)
                 }
                 let current = pending[head]
                 head += 1
@@ -147,7 +152,7 @@ public struct LinkResolver: Sendable {
                 mismatches[current] = []
                 missing[current] = []
                 for dependency in images[current].dependencies {
-                    switch locate(dependency.name, for: current, inspect: inspect) {
+                    switch locate(dependency.name, for: current) {
                     case .found(let found):
                         if found != current && !targets.contains(found) { targets.append(found) }
                     case .foundByInstallName(let found, let searched):
@@ -176,7 +181,7 @@ public struct LinkResolver: Sendable {
                 // LC_RPATH folders) may find what it did not before.
                 if current < scannedCount {
                     let declared = images[current].declaredLoads.map { LoadRequest(names: $0.sonames, callSite: nil, source: .note) }
-                    loadEdges[current] = ((loads[current] ?? []) + declared).map { edge($0, for: current, inspect: inspect) }
+                    loadEdges[current] = ((loads[images[current].identity] ?? []) + declared).map { edge($0, for: current) }
                 }
                 // The libraries found on the way are resolved too.
                 edges += Array(repeating: [], count: images.count - known)
@@ -185,21 +190,17 @@ public struct LinkResolver: Sendable {
                     queued.insert(index)
                 }
                 edges[current] = targets
-                // dyld: what a Mach-O image links inherits its LC_RPATH
-                // folders and executables; one resolved before it learnt
-                // them is resolved again. The loaders of one slice of a fat
-                // file are the file's: its other slices (which a process of
-                // another architecture would take) learn the same.
-                if images[current].format == .macho {
-                    let handed = DyldSearch.context(handedDownBy: images[current], in: dyldContexts[current] ?? .init())
-                    for target in targets where images[target].format == .macho {
-                        let file = images[target].identity.slice == nil ? [target] : slicesByFile[images[target].identity.file] ?? [target]
-                        for slice in file where dyldContexts[slice, default: .init()].merge(handed) && !queued.contains(slice) {
-                            pending.append(slice)
-                            queued.insert(slice)
-                        }
-                    }
+                // What the image hands down to what it links (dyld: LC_RPATH
+                // folders, executables): one resolved before it learnt it is
+                // resolved again.
+                for learnt in images[current].format.loaderSearch.handDown(from: current, to: targets, in: &self)
+                where !queued.contains(learnt) {
+                    pending.append(learnt)
+                    queued.insert(learnt)
                 }
+            }
+            for (index, edges) in loadEdges where bundles.placement(ofFile: images[index].path)?.containingApp != nil {
+                loadEdges[index] = edges.map(Self.asDyldLoads)
             }
             return LinkGraph(
                 images: images, scannedCount: scannedCount, edges: edges, loads: loadEdges.filter { !$0.value.isEmpty },
@@ -207,14 +208,23 @@ public struct LinkResolver: Sendable {
                 missing: missing.keys.sorted().flatMap { missing[$0]! })
         }
 
+        /// `edge` as dyld loads it inside an app bundle: found only by
+        /// install name (``LoadEdge/searchedInVain``), not found (outside
+        /// one, that is how loose frameworks are found).
+        private static func asDyldLoads(_ edge: LoadEdge) -> LoadEdge {
+            var edge = edge
+            if edge.searchedInVain != nil { edge.target = nil }
+            return edge
+        }
+
         /// Where a load request resolves: the first of its names found as a
         /// dependency of the image would be.
-        private mutating func edge(_ request: LoadRequest, for index: Int, inspect: (String) -> LibraryInspection) -> LoadEdge {
+        private mutating func edge(_ request: LoadRequest, for index: Int) -> LoadEdge {
             guard let first = request.names.first else {
                 return LoadEdge(name: LoadEdge.unknownName, target: nil, callSite: request.callSite, source: request.source)
             }
             for name in request.names {
-                switch locate(name, for: index, inspect: inspect) {
+                switch locate(name, for: index) {
                 case .found(let found):
                     return LoadEdge(name: first, target: found, callSite: request.callSite, source: request.source)
                 case .foundByInstallName(let found, let searched):
@@ -227,53 +237,24 @@ public struct LinkResolver: Sendable {
             return LoadEdge(name: first, target: nil, callSite: request.callSite, source: request.source)
         }
 
-        /// Looks `name` up for the image at `index` as its loader would,
-        /// inspecting and adding a library found outside the images so far.
-        mutating func locate(_ name: String, for index: Int, inspect: (String) -> LibraryInspection) -> Lookup {
-            images[index].format == .macho ? locateDylib(name, for: index, inspect: inspect) : locateELF(name, for: index, inspect: inspect)
-        }
-
-        private mutating func locateELF(_ name: String, for index: Int, inspect: (String) -> LibraryInspection) -> Lookup {
-            let image = images[index]
-            if name.utf8.contains(UInt8(ascii: "/")) {
-                let path = Self.path(ofNeeded: name)
-                return load(path, for: index, inspect: inspect).map(Lookup.found)
-                    ?? .missing([], unreadable: unreadable[path].map { [$0] } ?? [])
-            }
-            let project = LdSoSearch.directories(for: image, ldLibraryPath: ldLibraryPath, searchPaths: resolver.searchPaths)
-            let system = resolver.includeSystem ? systemDirectories(for: image) : []
-            if let found = firstLoaded(name, in: project, for: index, inspect: inspect) { return .found(found) }
-            if let found = scannedImage(named: name, for: index) { return .found(found) }
-            if let found = firstLoaded(name, in: system, for: index, inspect: inspect) { return .found(found) }
-            if let other = (byName[name] ?? []).first(where: { $0 != index }) { return .mismatch(other) }
-            let searched = project + system
-            return .missing(searched, unreadable: searched.compactMap { unreadable[Self.join($0, name)] })
-        }
-
-        private mutating func locateDylib(_ name: String, for index: Int, inspect: (String) -> LibraryInspection) -> Lookup {
-            let candidates = DyldSearch.candidates(for: name, linkedBy: images[index], in: dyldContexts[index] ?? .init())
-            for path in candidates {
-                if let found = load(path, for: index, inspect: inspect) { return .found(found) }
-            }
-            if let found = scannedImage(named: name, for: index) {
-                return candidates.isEmpty || candidates == [name] ? .found(found) : .foundByInstallName(found, searched: candidates.map(LdSoSearch.directory(of:)))
-            }
-            if DyldSearch.isSystem(name) || candidates.contains(where: DyldSearch.isSystem) { return .system }
-            if let other = (byName[name] ?? []).first(where: { $0 != index }) { return .mismatch(other) }
-            let folders = candidates.map(LdSoSearch.directory(of:))
-            return .missing(folders, unreadable: candidates.compactMap { unreadable[$0] })
-        }
-
-        /// A DT_NEEDED name with a `/`: a path, relative to the working
-        /// directory.
-        private static func path(ofNeeded name: String) -> String {
-            name.hasPrefix("/") ? name : URL(fileURLWithPath: name).path
+        /// Looks `name` up for the image at `index` as its loader would
+        /// (``LoaderSearch/locate(_:for:in:)``), inspecting and adding a
+        /// library found outside the images so far.
+        mutating func locate(_ name: String, for index: Int) -> Lookup {
+            images[index].format.loaderSearch.locate(name, for: index, in: &self)
         }
 
         /// A scanned image other than `index` that carries `name` and that
         /// image `index` could load.
-        private func scannedImage(named name: String, for index: Int) -> Int? {
+        func scannedImage(named name: String, for index: Int) -> Int? {
             (byName[name] ?? []).first { $0 != index && Self.compatible(images[$0], with: images[index]) }
+        }
+
+        /// A scanned image other than `index` that carries `name`, whether
+        /// image `index` could load it or not (a ``Lookup/mismatch(_:)``
+        /// when it could not).
+        func otherImage(named name: String, for index: Int) -> Int? {
+            (byName[name] ?? []).first { $0 != index }
         }
 
         /// Whether the loader could load `library` into the process of
@@ -288,7 +269,7 @@ public struct LinkResolver: Sendable {
         /// The image at `path` that image `index` could load, inspecting the
         /// file (once) when it is not known yet; for a fat file, the slice
         /// of the image's architecture.
-        private mutating func load(_ path: String, for index: Int, inspect: (String) -> LibraryInspection) -> Int? {
+        mutating func load(_ path: String, for index: Int) -> Int? {
             guard unreadable[path] == nil, let identity = identity(of: path) else { return nil }
             let image = images[index]
             if let known = byFile[identity] {
@@ -296,7 +277,7 @@ public struct LinkResolver: Sendable {
             }
             // Reported by its real path, as `realpath(3)` gives it.
             let libraries: [BinaryImage]
-            switch prefetched.removeValue(forKey: identity) ?? inspect(LdSoSearch.realPath(path)) {
+            switch prefetched.removeValue(forKey: identity) ?? reader.images(inFile: LdSoSearch.realPath(path)) {
             case .success(let inspected): libraries = inspected
             case .failure(let error):
                 unreadable[path] = error
@@ -314,13 +295,13 @@ public struct LinkResolver: Sendable {
 
         /// Inspects, `jobs` at a time, the libraries the ELF images in
         /// `wave` will load: for each DT_NEEDED, the first file found in the
-        /// order of ``locate(_:for:inspect:)`` that is not an image yet. A
+        /// order of ``locate(_:for:)`` that is not an image yet. A
         /// guess that proves wrong (an incompatible file) costs only its
         /// inspection.
-        private mutating func prefetch(_ wave: ArraySlice<Int>, jobs: Int, inspect: @Sendable (String) -> LibraryInspection) {
+        private mutating func prefetch(_ wave: ArraySlice<Int>, jobs: Int) {
             var wanted: [(identity: FileIdentity, path: String)] = []
             var seen = Set<FileIdentity>()
-            for index in wave where images[index].format == .elf {
+            for index in wave {
                 for name in images[index].dependencyNames {
                     guard let found = likelyFile(of: name, for: index),
                           prefetched[found.identity] == nil, seen.insert(found.identity).inserted
@@ -329,31 +310,23 @@ public struct LinkResolver: Sendable {
                 }
             }
             guard wanted.count > 1 else { return }
-            for (file, library) in zip(wanted, parallelMapLargestFirst(wanted.map(\.path), path: { $0 }, jobs: jobs, inspect)) {
+            let reader = reader
+            for (file, library) in zip(wanted, parallelMapLargestFirst(wanted.map(\.path), path: { $0 }, jobs: jobs, reader.images(inFile:))) {
                 prefetched[file.identity] = library
             }
         }
 
-        /// The file ``locate(_:for:inspect:)`` would most likely inspect for
-        /// `name`: the first that exists where it looks, when it is not an
-        /// image yet; `nil` when it would take an image it has.
+        /// The file ``locate(_:for:)`` would most likely inspect for
+        /// `name` (``LoaderSearch/likelyFile(of:for:in:)``), when it is not
+        /// an image yet and was not found unreadable.
         private mutating func likelyFile(of name: String, for index: Int) -> (path: String, identity: FileIdentity)? {
-            let found: (path: String, identity: FileIdentity)?
-            if name.utf8.contains(UInt8(ascii: "/")) {
-                let path = Self.path(ofNeeded: name)
-                found = identity(of: path).map { (path, $0) }
-            } else {
-                let image = images[index]
-                let project = LdSoSearch.directories(for: image, ldLibraryPath: ldLibraryPath, searchPaths: resolver.searchPaths)
-                let system = resolver.includeSystem ? systemDirectories(for: image) : []
-                found = firstExisting(name, in: project)
-                    ?? (scannedImage(named: name, for: index) == nil ? firstExisting(name, in: system) : nil)
-            }
-            guard let found, byFile[found.identity] == nil, unreadable[found.path] == nil else { return nil }
+            guard let found = images[index].format.loaderSearch.likelyFile(of: name, for: index, in: &self),
+                  byFile[found.identity] == nil, unreadable[found.path] == nil
+            else { return nil }
             return found
         }
 
-        private mutating func firstExisting(_ name: String, in directories: [String]) -> (path: String, identity: FileIdentity)? {
+        mutating func firstExisting(_ name: String, in directories: [String]) -> (path: String, identity: FileIdentity)? {
             for directory in directories {
                 let path = Self.join(directory, name)
                 if let identity = identity(of: path) { return (path, identity) }
@@ -363,30 +336,28 @@ public struct LinkResolver: Sendable {
 
         /// `directory/name`; an empty directory (an empty entry in a search
         /// path) is the working directory, as for the loader.
-        private static func join(_ directory: String, _ name: String) -> String {
+        static func join(_ directory: String, _ name: String) -> String {
             if directory.isEmpty { return name }
             return directory.hasSuffix("/") ? directory + name : directory + "/" + name
         }
 
-        private mutating func identity(of path: String) -> FileIdentity? {
+        mutating func identity(of path: String) -> FileIdentity? {
             if let known = identities[path] { return known }
             let identity = FileIdentity(regularFileAt: path)
             identities[path] = identity
             return identity
         }
 
-        private mutating func systemDirectories(for image: BinaryImage) -> [String] {
+        mutating func systemDirectories(for image: BinaryImage) -> [String] {
             if let known = systemDirectories[image.architecture] { return known }
             let directories = SystemLibraryDirectories.for(image.architecture)
             systemDirectories[image.architecture] = directories
             return directories
         }
 
-        private mutating func firstLoaded(
-            _ name: String, in directories: [String], for index: Int, inspect: (String) -> LibraryInspection
-        ) -> Int? {
+        mutating func firstLoaded(_ name: String, in directories: [String], for index: Int) -> Int? {
             for directory in directories {
-                if let found = load(Self.join(directory, name), for: index, inspect: inspect) {
+                if let found = load(Self.join(directory, name), for: index) {
                     return found
                 }
             }
@@ -395,6 +366,3 @@ public struct LinkResolver: Sendable {
     }
 }
 
-/// What inspecting a library found during resolution gave: its images (one
-/// per slice of a fat file), or why it could not be read.
-public typealias LibraryInspection = Result<[BinaryImage], InspectionError>

@@ -77,7 +77,7 @@ struct LoadedLibraries {
                 } else {
                     rule = BuiltInRules.missingLoad
                     level = rule.severity
-                    let searched = edge.searchedInVain.map { " (dyld looks in \($0.map { severity.policy.bundles.displayPath(of: BundleLayout.lexicallyNormal($0)) }.joined(separator: ", ")))" } ?? ""
+                    let searched = edge.searchedInVain.map { " (dyld looks in \($0.map { severity.bundles.displayPath(of: BundleLayout.lexicallyNormal($0)) }.joined(separator: ", ")))" } ?? ""
                     detail = "loads \(edge.name)\(from), which is not found where the loader would look\(searched)"
                 }
                 var finding = Finding(

@@ -10,7 +10,7 @@ struct MissingLibraries {
     let severity: SeverityPolicy
 
     func findings() -> [Finding] {
-        let bundles = severity.policy.bundles
+        let bundles = severity.bundles
         // A library found only by its install name is missing for dyld
         // inside an app; outside one, that is how loose frameworks are found.
         return graph.missing.filter { missing in

@@ -19,8 +19,11 @@ public enum Role: String, Sendable, Codable {
     case app
 }
 
-/// Who is who: the roles and extension types a user assigned by name, and
-/// the architectures every module must be built for.
+/// What the user configured (options and `linkcheck.json`): the roles and
+/// extension types assigned by name, the architectures every module must be
+/// built for, suppressions, the baseline. What discovery found (the
+/// bundles around the files, which give roles too) travels with the
+/// discovered files, not here.
 public struct Policy: Sendable, Equatable {
     /// Extension names (file name, SONAME or module name) → extension type
     /// (`share`, `imessage`, …) or `nil` when not given.
@@ -39,13 +42,6 @@ public struct Policy: Sendable, Equatable {
     /// Findings accepted by a baseline (`--baseline FILE`): set aside before
     /// verdicts, and counted.
     public var baseline: Baseline?
-    /// The bundles around the scanned files (``Discovery/bundles``): the
-    /// roles they give come after those assigned by name.
-    public var bundles = BundleLayout()
-    /// The paths given (``Discovery/paths``): a baseline names an image
-    /// outside bundles by its path relative to the one that holds it
-    /// (``Baseline/imageKey(of:placement:inputs:external:)``).
-    public var inputs: [String] = []
     /// The severity of a use by name of an API unavailable in extensions
     /// where the image has to be extension-safe (``ByNameUse``): a warning,
     /// or an error when the project asks (`linkcheck.json`'s `byNameUses`,
@@ -66,9 +62,11 @@ public struct Policy: Sendable, Equatable {
         self.suppressionsFile = suppressionsFile
     }
 
-    /// Whether any role was assigned, by name or by a bundle (an app or an
-    /// extension).
-    public var assignsRoles: Bool { !extensions.isEmpty || !apps.isEmpty || !frameworks.isEmpty || bundles.assignsRoles }
+    /// Whether any role was assigned, by name or by one of `bundles` (an
+    /// app or an extension).
+    public func assignsRoles(with bundles: BundleLayout) -> Bool {
+        !extensions.isEmpty || !apps.isEmpty || !frameworks.isEmpty || bundles.assignsRoles
+    }
 
     /// The names by which `image` can be named: its file name, its link
     /// name (SONAME or install name) and short name (`SyncKit.framework`),
@@ -131,7 +129,7 @@ public struct Policy: Sendable, Equatable {
 
     /// The role and extension type of `image`: named extension (of the type
     /// named, else of the type its bundle gives), named app, named
-    /// framework; then the role its bundle gives (``bundles``: an
+    /// framework; then the role its bundle among `bundles` gives (an
     /// `.appex`'s executable is an extension of the type its extension point
     /// names, an `.app`'s the containing app, a framework's binary a
     /// framework); then an ELF executable (`ET_EXEC`, or `ET_DYN` with
@@ -140,10 +138,10 @@ public struct Policy: Sendable, Equatable {
     /// extension's main binary is `MH_EXECUTE` too, so an unnamed one must
     /// be extension-safe.
     ///
-    /// - Parameter names: `image`'s ``names(of:)``, when already made.
-    public func role(of image: BinaryImage, names: Set<String>? = nil) -> AssignedRole {
-        let given = roleGivenByBundle(of: image)
-        if let named = roleAssignedByName(of: image, names: names)?.role {
+    /// - Parameter names: `image`'s ``names(of:)``.
+    public func role(of image: BinaryImage, names: Set<String>, bundles: BundleLayout) -> AssignedRole {
+        let given = Self.roleGivenByBundle(of: image, bundles: bundles)
+        if let named = roleAssignedByName(names)?.role {
             // `--extension PhotosShare` without a type keeps the type the bundle's extension point gives.
             if named.role == .extension, named.extensionType == nil, let given, given.role == .extension { return given }
             return named
@@ -155,13 +153,10 @@ public struct Policy: Sendable, Equatable {
         return AssignedRole(role: .framework, extensionType: nil)
     }
 
-    /// The role assigned to `image` by one of its names (``names(of:)``),
+    /// The role assigned to an image by one of its `names` (``names(of:)``),
     /// and that name: an extension name first, then an app name, then a
     /// framework name; `nil` when no name assigns one.
-    ///
-    /// - Parameter names: `image`'s ``names(of:)``, when already made.
-    public func roleAssignedByName(of image: BinaryImage, names: Set<String>? = nil) -> (name: String, role: AssignedRole)? {
-        let names = names ?? Self.names(of: image)
+    public func roleAssignedByName(_ names: Set<String>) -> (name: String, role: AssignedRole)? {
         if let match = extensions.keys.sorted().first(where: names.contains) {
             return (match, AssignedRole(role: .extension, extensionType: extensions[match] ?? nil))
         }
@@ -170,9 +165,9 @@ public struct Policy: Sendable, Equatable {
         return nil
     }
 
-    /// The role the bundle around `image` gives it (``bundles``), whatever
-    /// names were assigned; `nil` for a file no bundle gives a role.
-    public func roleGivenByBundle(of image: BinaryImage) -> AssignedRole? {
+    /// The role the bundle around `image` (among `bundles`) gives it,
+    /// whatever names were assigned; `nil` for a file no bundle gives a role.
+    public static func roleGivenByBundle(of image: BinaryImage, bundles: BundleLayout) -> AssignedRole? {
         switch bundles.placement(ofFile: image.path)?.role {
         case .app: AssignedRole(role: .app, extensionType: nil)
         case .appExtension(let type): AssignedRole(role: .extension, extensionType: type)

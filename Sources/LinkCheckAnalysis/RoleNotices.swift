@@ -1,14 +1,14 @@
 import LinkCheckImage
+import LinkCheckInspection
 
 /// Warnings about the roles a user assigned by name (`--extension`,
 /// `--app`, `--framework`, linkcheck.json's roles): printed with the report,
 /// since a mistyped or misplaced name silently changes what must be safe.
 enum RoleNotices {
-    /// A warning per role name that matches no scanned image, with the
-    /// closest names.
-    static func unmatchedNames(_ policy: Policy, _ images: [BinaryImage]) -> [String] {
+    /// A warning per role name that matches no scanned image (`allNames`:
+    /// each scanned image's ``Policy/names(of:)``), with the closest names.
+    static func unmatchedNames(_ policy: Policy, _ allNames: [Set<String>]) -> [String] {
         guard !policy.extensions.isEmpty || !policy.apps.isEmpty || !policy.frameworks.isEmpty else { return [] }
-        let allNames = images.map(Policy.names(of:))
         return (policy.extensions.keys.sorted() + policy.apps.sorted() + policy.frameworks.sorted())
             .filter { name in !allNames.contains { $0.contains(name) } }
             .map { name in
@@ -32,10 +32,16 @@ enum RoleNotices {
     /// A warning per image whose bundle gives it one role and a name
     /// assigns another (`--app PhotosShare` on an `.appex`'s executable):
     /// the name wins, and the warning says what the bundle said.
-    static func bundleRolesOverridden(_ policy: Policy, _ images: [BinaryImage]) -> [String] {
-        images.sorted { $0.path < $1.path }.compactMap { image in
-            guard let given = policy.roleGivenByBundle(of: image), let named = policy.roleAssignedByName(of: image) else { return nil }
-            let role = policy.role(of: image)
+    /// `names[i]` and `roles[i]` are image `i`'s ``Policy/names(of:)`` and
+    /// role (``Policy/role(of:names:bundles:)``).
+    static func bundleRolesOverridden(
+        _ policy: Policy, _ images: [BinaryImage], names: [Set<String>], roles: [AssignedRole], bundles: BundleLayout
+    ) -> [String] {
+        images.indices.sorted { images[$0].path < images[$1].path }.compactMap { index in
+            let image = images[index]
+            guard let given = Policy.roleGivenByBundle(of: image, bundles: bundles), let named = policy.roleAssignedByName(names[index])
+            else { return nil }
+            let role = roles[index]
             guard role != given else { return nil }
             return "role name '\(named.name)' makes \(image.path) \(role.description), "
                 + "though its bundle makes it \(given.description); the name wins"

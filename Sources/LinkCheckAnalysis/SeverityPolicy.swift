@@ -1,4 +1,5 @@
 import LinkCheckImage
+import LinkCheckInspection
 import LinkCheckRules
 
 /// Who must be safe, and so how severe a finding is on each image: the roles
@@ -6,6 +7,11 @@ import LinkCheckRules
 /// dylib load commands, and what code loads at run time).
 struct SeverityPolicy: Sendable {
     let policy: Policy
+    /// The bundles around the scanned files (``Discovery/bundles``): the
+    /// roles they give come after those assigned by name.
+    let bundles: BundleLayout
+    /// Whether any role was assigned (``Policy/assignsRoles(with:)``).
+    let assignsRoles: Bool
     /// `roles[i]`: image `i`'s role and extension type.
     let roles: [AssignedRole]
     /// `extensionsReaching[i]`: the extensions that link or load image `i`,
@@ -24,9 +30,11 @@ struct SeverityPolicy: Sendable {
     let unloadable: UnloadableSlices
 
     /// - Parameter names: `names[i]`: image `i`'s ``Policy/names(of:)``.
-    init(images: [BinaryImage], names: [Set<String>], policy: Policy, graph: LinkGraph) {
+    init(images: [BinaryImage], names: [Set<String>], policy: Policy, bundles: BundleLayout, graph: LinkGraph) {
         self.policy = policy
-        let roles = zip(images, names).map { policy.role(of: $0, names: $1) }
+        self.bundles = bundles
+        assignsRoles = policy.assignsRoles(with: bundles)
+        let roles = zip(images, names).map { policy.role(of: $0, names: $1, bundles: bundles) }
         self.roles = roles
         var extensionsReaching = Array(repeating: [Int](), count: images.count)
         var appsReaching = Array(repeating: [Int](), count: images.count)
@@ -49,13 +57,13 @@ struct SeverityPolicy: Sendable {
         self.extensionsReaching = extensionsReaching
         self.appsReaching = appsReaching
         var orphanReaches = Array(repeating: false, count: images.count)
-        if policy.assignsRoles {
+        if assignsRoles {
             for index in roles.indices where roles[index].role == .framework && extensionsReaching[index].isEmpty && appsReaching[index].isEmpty {
                 for reached in LinkGraph.reachable(from: index, over: next) { orphanReaches[reached] = true }
             }
         }
         self.orphanReaches = orphanReaches
-        unloadable = UnloadableSlices(images: images, bundles: policy.bundles)
+        unloadable = UnloadableSlices(images: images, bundles: bundles)
     }
 
     /// Whether a containing app links or loads image `index`.
@@ -124,6 +132,6 @@ struct SeverityPolicy: Sendable {
     /// no framework that has to be safe in its own right, does.
     func isAppOnly(_ index: Int) -> Bool {
         roles[index].role == .app
-            || (policy.assignsRoles && extensionsReaching[index].isEmpty && appReaches(index) && !orphanReaches[index])
+            || (assignsRoles && extensionsReaching[index].isEmpty && appReaches(index) && !orphanReaches[index])
     }
 }

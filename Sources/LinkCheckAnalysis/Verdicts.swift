@@ -1,16 +1,23 @@
 import LinkCheckImage
 import LinkCheckRules
 
-/// An image's verdict from the findings the report lists for it
-/// (``Verdict``): `unsafe` exactly when one of them is an error other than
-/// a completeness one; `incomplete` when it, or an image it links, could be
-/// read only in part; `app-only` when it has unsafe findings that its role
-/// made notes (only the containing app runs it); `needs-review` when a
-/// warning about a use by name is listed for it
-/// (``Finding/APIUseEvidence/review``);
-/// else `extension-safe`.
+/// Where every verdict (``Verdict``) is decided: an image's, from the
+/// findings the report lists for it and where it stands, and a fat file's,
+/// from its slices'. Everything else reads what these give.
 enum Verdicts {
-    static func verdict(findings: [Finding], appOnly: Bool) -> Verdict {
+    /// An image's verdict: `unsafe` when an extension it is cannot launch
+    /// (`launchBlocked`: a bundle error of an image it links or loads stops
+    /// it at launch; dyld does not run it, whatever its own findings), or
+    /// when one of `findings` is an error other than a completeness one;
+    /// `not-loaded` for a slice no process of the app loads
+    /// (`notLoaded`) that has no error finding; `incomplete` when it, or an
+    /// image it links, could be read only in part; `app-only` when it has
+    /// unsafe findings that its role made notes (`appOnly`: only the
+    /// containing app runs it); `needs-review` when a warning about a use
+    /// by name is listed for it (``Finding/APIUseEvidence/review``); else `extension-safe`.
+    static func verdict(findings: [Finding], appOnly: Bool, notLoaded: Bool = false, launchBlocked: Bool = false) -> Verdict {
+        if launchBlocked { return .unsafe }
+        if notLoaded && !findings.contains(where: { $0.severity == .error }) { return .notLoaded }
         if findings.contains(where: { $0.severity == .error && !BuiltInRules.isCompleteness($0.rule) }) { return .unsafe }
         if findings.contains(where: { BuiltInRules.isCompleteness($0.rule) }) { return .incomplete }
         let usesUnsafeAPI = findings.contains { $0.rule == BuiltInRules.unsafeLoad.id || $0.apiUse == .use }
@@ -18,17 +25,18 @@ enum Verdicts {
         return findings.contains { $0.apiUse == .review } ? .needsReview : .extensionSafe
     }
 
-    /// `reports` with each extension that a bundle error (BNDL001…) of an
-    /// image it links or loads (``ImageReport/reachedBy``) would stop at
-    /// launch made `unsafe`, whatever its own findings: dyld does not run
-    /// it. (The extension's own bundle errors make it unsafe already.)
-    static func launchBlocked(_ reports: [ImageReport], findings: [Finding]) -> [ImageReport] {
-        let blocking = Set(findings.filter { $0.category == .bundle && $0.severity == .error }.map(\.image))
-        let blocked = Set(reports.filter { blocking.contains($0.name) }.flatMap(\.reachedBy))
-        return reports.map { report in
-            var report = report
-            if report.role == .extension, blocked.contains(report.name) { report.verdict = .unsafe }
-            return report
-        }
+    /// The images (by name) of `findings`' bundle errors (BNDL001…): each
+    /// stops at launch every extension that links or loads it.
+    static func launchBlocking(_ findings: [Finding]) -> Set<String> {
+        Set(findings.filter { $0.category == .bundle && $0.severity == .error }.map(\.image))
+    }
+
+    /// A fat file's verdict, from its slices' `verdicts`: the first of
+    /// unsafe, incomplete, needs-review, app-only, extension-safe that a
+    /// slice has; a slice no process loads counts only when no slice is
+    /// loaded.
+    static func verdict(ofSlices verdicts: [Verdict]) -> Verdict? {
+        let order: [Verdict] = [.unsafe, .incomplete, .needsReview, .appOnly, .extensionSafe, .notLoaded]
+        return order.first(where: verdicts.contains)
     }
 }

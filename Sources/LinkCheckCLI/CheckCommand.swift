@@ -41,8 +41,8 @@ enum CheckCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try spec.parse(arguments)
         let format = try CheckFormat.parse(parsed)
-        guard var report = try makeReport(parsed, command: "check") else { return 2 }
-        report.invocation = Invocation(arguments: ["check"] + arguments, workingDirectory: FileManager.default.currentDirectoryPath)
+        let invocation = Invocation(arguments: ["check"] + arguments, workingDirectory: FileManager.default.currentDirectoryPath)
+        guard let report = try makeReport(parsed, command: "check", invocation: invocation) else { return 2 }
         if let htmlPath = parsed.last("html") {
             do {
                 try OutputFile.write(Data(HTMLRenderer().render(report).utf8), to: htmlPath)
@@ -70,95 +70,61 @@ enum CheckCommand {
     }
 
     /// The check pipeline for the options `check` and `graph` share:
-    /// configuration, roles, rule packs, link resolution, baseline.
+    /// settings (``CheckSettings``), rule packs loaded while the inputs are
+    /// walked, outputs that would replace what the run reads refused, the
+    /// run, the baseline written.
     ///
+    /// - Parameter invocation: the command line, for the report.
     /// - Returns: the report, or `nil` after printing why nothing could be
     ///   checked (exit status 2).
     /// - Throws: ``UsageError`` for bad option values.
-    static func makeReport(_ parsed: ParsedArguments, command: String) throws -> Report? {
+    static func makeReport(_ parsed: ParsedArguments, command: String, invocation: Invocation? = nil) throws -> Report? {
         guard !parsed.positionals.isEmpty else { throw UsageError("'linkcheck \(command)' needs at least one PATH") }
         guard !parsed.positionals.contains("") else { throw UsageError("a PATH is empty") }
         let jobs = try jobCount(parsed.last("jobs"))
         let outputs = try OutputConflicts.outputs(parsed, ["html", "write-baseline"])
-        for architecture in parsed.all("require-arch") where !ArchitectureNames.isKnown(architecture) {
-            throw UsageError("unknown architecture '\(architecture)' (known: \(ArchitectureNames.listed.joined(separator: ", ")); arm64 means aarch64)")
-        }
-        for folder in parsed.all("search-path") {
-            if let failure = InputFile.directoryFailure(folder) { throw UsageError("--search-path \(folder) \(failure.reason)") }
-        }
-        let configuration: Configuration
-        let configPath = parsed.last("config")
-            ?? (FileManager.default.fileExists(atPath: Configuration.fileName) ? Configuration.fileName : nil)
-        switch configPath.map(Configuration.load(path:)) ?? .success(Configuration(path: Configuration.fileName)) {
-        case .success(let loaded): configuration = loaded
-        case .failure(let failure):
-            failure.problems.forEach { printError($0.errorLine) }
-            return nil
-        }
-        let baseline: Baseline?
-        do {
-            baseline = try parsed.last("baseline").map { path throws(BaselineError) in try Baseline(path: path) }
-        } catch {
-            printError(error.errorLine)
-            return nil
-        }
-        var extensionTypes: [String: String?] = configuration.extensions.mapValues { $0 }
-        extensionTypes.merge(try extensions(parsed.all("extension"))) { $1 }
-        var policy = Policy(
-            extensions: extensionTypes,
-            apps: configuration.apps + parsed.all("app"),
-            requiredArchitectures: configuration.requiredArchitectures + parsed.all("require-arch"),
-            frameworks: configuration.frameworks,
-            suppressions: configuration.suppressions,
-            suppressionsFile: configuration.path,
-            baseline: baseline)
-        policy.byNameUses = parsed.has("by-name-as-error") ? .error : configuration.byNameUses ?? .warning
-
-        // The inputs are walked while the rule packs load: neither needs the other.
+        guard let settings = try CheckSettings.load(parsed) else { return nil }
+        // The inputs are walked while the rule packs load: neither needs
+        // the other. The files of an .ipa live in a private folder while
+        // the run reads them: removed however this returns or throws.
         let (extraPacks, includeDefaults) = (parsed.all("rules"), !parsed.has("no-default-rules"))
-        let (paths, followingSymbolicLinks) = (parsed.positionals, parsed.has("follow-symlinks"))
-        let (loaded, discovery) = concurrently(jobs: jobs) {
+        let configuration = settings.configuration
+        return try Discovery.withUnpackedInputs(
+            paths: parsed.positionals, followingSymbolicLinks: parsed.has("follow-symlinks"), jobs: jobs
+        ) {
             RuleLoading.load(extraPacks: extraPacks, includeDefaults: includeDefaults, configuration: configuration)
-        } _: {
-            Discovery(paths: paths, followingSymbolicLinks: followingSymbolicLinks)
-        }
-        // The files of an .ipa live in a private folder while the run reads
-        // them: removed however this returns or throws.
-        defer { discovery.removeUnpackedFiles() }
-        let rules: RuleSet
-        switch loaded {
-        case .success(let set): rules = set
-        case .failure(let failure):
-            failure.lines.forEach { printError($0) }
-            return nil
-        }
-
-        let resolver = LinkResolver(
-            searchPaths: configuration.searchPaths + parsed.all("search-path"),
-            useLDLibraryPath: parsed.has("use-ld-library-path"), includeSystem: !parsed.has("no-system"))
-        var reads = parsed.positionals.map { OutputConflicts.Read(role: "the input", path: $0) }
-        if let configPath { reads.append(.init(role: "the configuration", path: configPath)) }
-        if let path = parsed.last("baseline") { reads.append(.init(role: "the baseline", path: path)) }
-        reads += rules.packs.map { .init(role: "the rule pack", path: $0.path) }
-        try OutputConflicts.refuse(outputs, reads: reads, images: discovery)
-        var report = CheckRun.check(
-            discovery, rules: rules, policy: policy, resolver: resolver,
-            callSites: try callSiteMode(parsed), jobs: jobs)
-        // Libraries found while resolving are known only now.
-        try OutputConflicts.refuse(outputs, reads: report.filesRead.map { .init(role: "the library", path: $0) })
-        if let path = parsed.last("write-baseline") {
-            let keys = Dictionary(report.images.map { ($0.name, $0.baselineKey) }, uniquingKeysWith: { first, _ in first })
-            do {
-                try OutputFile.write(Baseline(findings: report.findings + report.baselined, key: { keys[$0] ?? $0 }).encoded(), to: path)
-            } catch {
-                printError("linkcheck: error: cannot write the baseline to \(path): \(error)")
+        } _: { discovered, loaded -> Report? in
+            let rules: RuleSet
+            switch loaded {
+            case .success(let set): rules = set
+            case .failure(let failure):
+                failure.lines.forEach { printError($0) }
                 return nil
             }
+            try OutputConflicts.refuse(outputs, reads: settings.reads(parsed, rules: rules), images: discovered)
+            let report = CheckRun.check(
+                discovered, rules: rules, policy: settings.policy, resolver: settings.resolver,
+                callSites: try callSiteMode(parsed), invocation: invocation, jobs: jobs)
+            // Libraries found while resolving are known only now.
+            try OutputConflicts.refuse(outputs, reads: report.filesRead.map { .init(role: "the library", path: $0) })
+            if let path = parsed.last("write-baseline"), !writeBaseline(of: report, to: path) { return nil }
+            return report
         }
-        if let path = parsed.last("baseline") {
-            report.remarks.append("\(TextRenderer.count(report.baselined.count, "finding")) accepted by the baseline \(path)")
+    }
+
+    /// Writes the baseline of `report`'s findings (those a baseline
+    /// accepted too) to `path`, each image keyed as the report keys it
+    /// (``ImageReport/baselineKey``); `false` after printing why it could
+    /// not be written.
+    static func writeBaseline(of report: Report, to path: String) -> Bool {
+        let keys = Dictionary(report.images.map { ($0.name, $0.baselineKey) }, uniquingKeysWith: { first, _ in first })
+        do {
+            try OutputFile.write(Baseline(findings: report.findings + report.baselined, key: { keys[$0] ?? $0 }).encoded(), to: path)
+            return true
+        } catch {
+            printError("linkcheck: error: cannot write the baseline to \(path): \(error)")
+            return false
         }
-        return report
     }
 
     /// `--call-sites MODE` (default `targeted`), or `nil` for
@@ -177,21 +143,4 @@ enum CheckCommand {
         guard let count = Int(value), count >= 1 else { throw UsageError("--jobs needs a positive number, not '\(value)'") }
         return count
     }
-
-    /// `NAME` or `NAME=TYPE` → name → type.
-    static func extensions(_ values: [String]) throws -> [String: String?] {
-        var result: [String: String?] = [:]
-        for value in values {
-            let parts = value.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-            guard let name = parts.first, !name.isEmpty else { throw UsageError("--extension needs a NAME, as in NAME or NAME=TYPE") }
-            let type = parts.count == 2 ? parts[1] : nil
-            if type == "" { throw UsageError("--extension \(name)= needs a TYPE after '='") }
-            if let type, !knownExtensionTypes.contains(type) {
-                throw UsageError("unknown extension type '\(type)' (known: \(knownExtensionTypes.sorted().joined(separator: ", ")))")
-            }
-            result[name] = type
-        }
-        return result
-    }
 }
-

@@ -23,8 +23,14 @@ enum InspectCommand {
         guard !parsed.positionals.contains("") else { throw UsageError("a FILE is empty") }
         let format = parsed.last("format") ?? "text"
         guard ["text", "json"].contains(format) else { throw UsageError("unknown format '\(format)' (text or json)") }
-        let discovery = Discovery(paths: parsed.positionals)
-        defer { discovery.removeUnpackedFiles() }
+        // The files of an archive given are read in the private folder it
+        // is unpacked into, removed once they are printed.
+        return Discovery.withUnpackedInputs(paths: parsed.positionals) { show($0, parsed, format: format) }
+    }
+
+    /// Prints what the files `discovery` found hold, as `format` asks;
+    /// the exit status.
+    static func show(_ discovery: Discovery, _ parsed: ParsedArguments, format: String) -> Int32 {
         // A FILE given that is not an image is an error; a file found in a
         // folder or an archive that is not one (an Info.plist) is passed
         // over, as are links not followed and folders not walked: said on

@@ -23,8 +23,10 @@ public struct Discovery: Sendable, Equatable {
     /// name that is not valid UTF-8), and the bundles walked whose
     /// executable cannot be found (``BundleLayout/incompleteBundles``).
     public var errors: [InspectionError] = []
-    /// The `.ipa` archives found, each unpacked into a private folder whose
-    /// files are among ``files``; ``removeUnpackedFiles()`` removes them.
+    /// The `.ipa` and `.zip` archives found, each unpacked into a private
+    /// folder whose files are among ``files``, for as long as the body of
+    /// ``withUnpackedInputs(paths:followingSymbolicLinks:temporaryDirectory:jobs:alongside:_:)``
+    /// runs.
     public private(set) var archives: [UnpackedArchive] = []
     /// The bundles around ``files`` (`.app`, `.appex`, `.framework`,
     /// `.xcframework`), and what their `Info.plist` files say.
@@ -63,7 +65,12 @@ public struct Discovery: Sendable, Equatable {
     /// `.zip` that holds no bundle is skipped when met in a folder, an
     /// error when given. The bundles around the files are then read
     /// (``bundles``).
-    public init(paths: [String], followingSymbolicLinks: Bool = false, temporaryDirectory: String = UnpackedArchive.defaultTemporaryDirectory) {
+    ///
+    /// The walk alone: the folders archives are unpacked into outlive it.
+    /// Outside this package the walk is
+    /// ``withUnpackedInputs(paths:followingSymbolicLinks:temporaryDirectory:jobs:alongside:_:)``,
+    /// which removes them; tests walk folders that hold no archive with it.
+    package init(paths: [String], followingSymbolicLinks: Bool = false, temporaryDirectory: String = UnpackedArchive.defaultTemporaryDirectory) {
         self.paths = paths
         var walker = Walker(followingSymbolicLinks: followingSymbolicLinks, temporaryDirectory: temporaryDirectory)
         walker.roots = paths.compactMap { path in
@@ -101,9 +108,7 @@ public struct Discovery: Sendable, Equatable {
     /// (``ImageIdentity/unpackedFrom``), which names it in reports:
     /// `Photos.ipa:Payload/Photos.app/Photos`.
     public func named(_ image: BinaryImage) -> BinaryImage {
-        var image = image
-        image.identity.unpackedFrom = bundles.entry(forFile: image.path)
-        return image
+        bundles.named(image)
     }
 
     /// `error` naming the file by ``displayPath(of:)``.
@@ -111,11 +116,38 @@ public struct Discovery: Sendable, Equatable {
         error.naming(displayPath(of: error.path))
     }
 
-    /// Removes the folders the archives were unpacked into. Call it once
-    /// the run is over: until then, stages after discovery read the files
-    /// again.
-    public func removeUnpackedFiles() {
-        archives.forEach { $0.remove() }
+    /// Walks `paths` (as described at ``init(paths:followingSymbolicLinks:temporaryDirectory:)``)
+    /// while `alongside` runs (work that does not need the files, such as
+    /// loading rule packs), then runs `body` with what the walk found and
+    /// what `alongside` gave. The folders the archives were unpacked into
+    /// live as long as `body` runs (stages after discovery read their files
+    /// again) and are removed however it ends, returning or throwing.
+    ///
+    /// - Parameter jobs: 1 walks first and runs `alongside` after; more runs
+    ///   them at once.
+    public static func withUnpackedInputs<Alongside: Sendable, Outcome>(
+        paths: [String], followingSymbolicLinks: Bool = false,
+        temporaryDirectory: String = UnpackedArchive.defaultTemporaryDirectory, jobs: Int = 1,
+        alongside: @Sendable () -> Alongside, _ body: (Discovery, Alongside) throws -> Outcome
+    ) rethrows -> Outcome {
+        let (discovery, other) = concurrently(jobs: jobs) {
+            Discovery(paths: paths, followingSymbolicLinks: followingSymbolicLinks, temporaryDirectory: temporaryDirectory)
+        } _: {
+            alongside()
+        }
+        defer { discovery.archives.forEach { $0.remove() } }
+        return try body(discovery, other)
+    }
+
+    /// ``withUnpackedInputs(paths:followingSymbolicLinks:temporaryDirectory:jobs:alongside:_:)``
+    /// with nothing to do alongside the walk.
+    public static func withUnpackedInputs<Outcome>(
+        paths: [String], followingSymbolicLinks: Bool = false,
+        temporaryDirectory: String = UnpackedArchive.defaultTemporaryDirectory, _ body: (Discovery) throws -> Outcome
+    ) rethrows -> Outcome {
+        try withUnpackedInputs(
+            paths: paths, followingSymbolicLinks: followingSymbolicLinks, temporaryDirectory: temporaryDirectory, alongside: {}
+        ) { discovery, _ in try body(discovery) }
     }
 
     /// The path under which ``files`` holds the file `identity` names, if

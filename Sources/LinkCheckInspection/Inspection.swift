@@ -91,6 +91,26 @@ public enum Inspection {
         return path == placement.innermost.path + "/" + library.identifier + "/" + libraryPath
     }
 
+    /// What resolution reads a library it finds outside the scanned images
+    /// with (``ImageFileReader``): the readers of the inspect stage, for
+    /// what the run's `options` ask, each image named by the archive entry
+    /// its file was unpacked from (``BundleLayout/entry(forFile:)``).
+    public struct Reader: ImageFileReader {
+        public let options: Options
+        /// The bundles discovery found (``Discovery/bundles``), which name
+        /// the files unpacked from archives.
+        public let bundles: BundleLayout
+
+        public init(options: Options = Options(), bundles: BundleLayout = BundleLayout()) {
+            self.options = options
+            self.bundles = bundles
+        }
+
+        public func images(inFile path: String) -> Result<[BinaryImage], InspectionError> {
+            Result { () throws(InspectionError) in try ImageInspector.inspect(path: path, options: options).map(bundles.named) }
+        }
+    }
+
     /// Inspects `files`, `jobs` at a time, the largest first; results in the
     /// order of `files`.
     public static func inspect(_ files: [String], options: Options = Options(), jobs: Int) -> [Result<[BinaryImage], InspectionError>] {
@@ -98,4 +118,13 @@ public enum Inspection {
             Result { () throws(InspectionError) in try ImageInspector.inspect(path: path, options: options) }
         }
     }
+}
+
+/// Reads the images in one file: what resolution asks for each library it
+/// finds outside the scanned images (``Inspection/Reader`` reads them as
+/// the inspect stage does).
+public protocol ImageFileReader: Sendable {
+    /// The images in the file at `path` (one per slice of a fat file, one
+    /// per member of a static archive), or why it cannot be read.
+    func images(inFile path: String) -> Result<[BinaryImage], InspectionError>
 }

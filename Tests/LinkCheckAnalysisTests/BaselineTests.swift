@@ -92,6 +92,15 @@ import Testing
         ])
         #expect(!after.findings.contains { $0.image.contains("/One.app/") })
         #expect(after.exitStatus == 1)
+        // A baseline made in memory is not named in the remarks; one read
+        // from a file is, with how many findings it accepted.
+        #expect(!after.remarks.contains { $0.contains("accepted by the baseline") })
+        let elsewhere = try Fixtures.temporaryDirectory()
+        let file = elsewhere.path("baseline.json")
+        try baseline.encoded().write(to: file)
+        let read = CheckRun.check(paths: [directory.url.path], rules: rules, policy: Policy(baseline: try Baseline(path: file.path)), jobs: 2)
+        #expect(read.baselined.count > 1)
+        #expect(read.remarks.last == "\(read.baselined.count) findings accepted by the baseline \(file.path)")
     }
 
     /// Two apps of one folder name in two folders of one input

@@ -178,21 +178,23 @@ import Testing
     func indexIsTheFullSweeps(set: String) throws {
         let (paths, built) = try Self.inputs(set)
         defer { withExtendedLifetime(built) {} }
-        let discovery = Discovery(paths: paths)
-        defer { discovery.removeUnpackedFiles() }
-        let images = Inspection.inspect(discovery, jobs: 2).images.filter(CodeIndex.supports)
-        try #require(!images.isEmpty)
-        let compared = parallelMap(images, jobs: 2) { image -> (answers: [String], differences: [String]) in
-            do {
-                guard let targeted = try CodeIndex.analyze(image, interest: Self.sampledInterest, mode: .targeted),
-                      let full = try CodeIndex.analyze(image, interest: Self.sampledInterest, mode: .full)
-                else { return ([], ["\(image.name): not analysed"]) }
-                let (ours, oracle) = (Self.answers(targeted), Self.answers(full))
-                let extra = Set(ours).subtracting(oracle).sorted().prefix(5).map { "\(image.name): + \($0)" }
-                let missing = Set(oracle).subtracting(ours).sorted().prefix(5).map { "\(image.name): - \($0)" }
-                return (oracle, extra + missing)
-            } catch {
-                return ([], ["\(image.name): \(error)"])
+        // The files of an archive are read again by the code index: it runs
+        // while they are unpacked.
+        let compared = try Discovery.withUnpackedInputs(paths: paths) { discovery in
+            let images = Inspection.inspect(discovery, jobs: 2).images.filter(CodeIndex.supports)
+            try #require(!images.isEmpty)
+            return parallelMap(images, jobs: 2) { image -> (answers: [String], differences: [String]) in
+                do {
+                    guard let targeted = try CodeIndex.analyze(image, interest: Self.sampledInterest, mode: .targeted),
+                          let full = try CodeIndex.analyze(image, interest: Self.sampledInterest, mode: .full)
+                    else { return ([], ["\(image.name): not analysed"]) }
+                    let (ours, oracle) = (Self.answers(targeted), Self.answers(full))
+                    let extra = Set(ours).subtracting(oracle).sorted().prefix(5).map { "\(image.name): + \($0)" }
+                    let missing = Set(oracle).subtracting(ours).sorted().prefix(5).map { "\(image.name): - \($0)" }
+                    return (oracle, extra + missing)
+                } catch {
+                    return ([], ["\(image.name): \(error)"])
+                }
             }
         }
         #expect(compared.flatMap(\.differences) == [])

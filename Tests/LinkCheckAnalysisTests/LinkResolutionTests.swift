@@ -149,16 +149,13 @@ import Testing
         try Fixtures.compile("linkchain.c", to: directory.path("lib32/libclean.so"), target: "i386-linux-gnu",
                              flags: ["-shared", "-DCLEAN", "-Wl,-soname,libclean.so"])
         let scanned = try ["app/libext.so", "app/libsafe.so"].flatMap { try ImageInspector.inspect(path: directory.path($0).path) }
-        let inspect: @Sendable (String) -> LibraryInspection = { path in
-            Result { () throws(InspectionError) in try ImageInspector.inspect(path: path) }
-        }
-        let graph = LinkResolver(includeSystem: false).resolve(scanned, jobs: 1, inspect: inspect)
+        let graph = LinkResolver(includeSystem: false).resolve(scanned, reader: Inspection.Reader(), jobs: 1)
         // The i386 copies are read (and kept, so that they are read once) but not linked.
         #expect(graph.images.dropFirst(2).map(\.path) == ["lib32/libunsafe.so", "lib/libunsafe.so", "lib32/libclean.so", "lib/libclean.so"].map {
             directory.path($0).path
         })
         #expect(graph.edges == [[3], [5], [], [], [], []])
-        let parallel = LinkResolver(includeSystem: false).resolve(scanned, jobs: 4, inspect: inspect)
+        let parallel = LinkResolver(includeSystem: false).resolve(scanned, reader: Inspection.Reader(), jobs: 4)
         #expect(parallel.images == graph.images)
         #expect(parallel.edges == graph.edges)
     }

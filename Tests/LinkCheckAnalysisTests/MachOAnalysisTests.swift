@@ -164,9 +164,7 @@ import Testing
 
         var withoutSwiftRpath = try #require(try ImageInspector.inspect(path: swifty.path).first)
         withoutSwiftRpath.searchPaths.removeAll { $0.path == "/usr/lib/swift" }
-        let graph = LinkResolver().resolve([withoutSwiftRpath]) { path in
-            Result { () throws(InspectionError) in try ImageInspector.inspect(path: path) }
-        }
+        let graph = LinkResolver().resolve([withoutSwiftRpath], reader: Inspection.Reader())
         #expect(graph.missing.map(\.needed) == ["@rpath/libswiftCore.dylib", "@rpath/libswiftFoundation.dylib"])
     }
 

@@ -1,5 +1,6 @@
 import LinkCheckAnalysis
 import LinkCheckImage
+import LinkCheckInspection
 import LinkCheckRules
 import LinkCheckTestSupport
 import Testing
@@ -23,10 +24,11 @@ import Testing
 
     @Test func rolesByFileNameSONAMEOrModuleName() {
         let policy = Policy(extensions: ["Share": "share"], apps: ["libMain.so"])
-        #expect(policy.role(of: Self.image("libShare.so")) == AssignedRole(role: .extension, extensionType: "share"))
-        #expect(policy.role(of: Self.image("libMain.so")).role == .app)
-        #expect(policy.role(of: Self.image("libOther.so")).role == .framework)
-        #expect(policy.role(of: Self.image("tool", executable: true)).role == .app)
+        let role = { (image: BinaryImage) in policy.role(of: image, names: Policy.names(of: image), bundles: BundleLayout()) }
+        #expect(role(Self.image("libShare.so")) == AssignedRole(role: .extension, extensionType: "share"))
+        #expect(role(Self.image("libMain.so")).role == .app)
+        #expect(role(Self.image("libOther.so")).role == .framework)
+        #expect(role(Self.image("tool", executable: true)).role == .app)
         #expect(Policy.moduleName(of: "libFoo.so.1.2") == "Foo")
         #expect(Policy.moduleName(of: "Foo") == "Foo")
     }
@@ -103,7 +105,7 @@ import Testing
             Self.image("libPlugin.so", imports: ["kit_shared"]),
             Self.image("libExt.so"),
         ]
-        let loads = [1: [LoadRequest(names: ["libPlugin.so"], callSite: nil, source: .note)]]
+        let loads = [images[1].identity: [LoadRequest(names: ["libPlugin.so"], callSite: nil, source: .note)]]
         let result = Analyzer(
             images: images, rules: Self.rules, policy: Policy(extensions: ["Ext": nil], apps: ["App"]), loads: loads
         ).run()
@@ -116,7 +118,7 @@ import Testing
 
     @Test func codeAnExtensionLoadsMustBeSafe() {
         let images = [Self.image("libExt.so"), Self.image("libPlugin.so", imports: ["kit_shared"])]
-        let loads = [0: [LoadRequest(names: ["libPlugin.so"], callSite: nil, source: .note)]]
+        let loads = [images[0].identity: [LoadRequest(names: ["libPlugin.so"], callSite: nil, source: .note)]]
         let result = Analyzer(images: images, rules: Self.rules, policy: Policy(extensions: ["Ext": nil]), loads: loads).run()
         #expect(result.images.map(\.verdict) == [.unsafe, .unsafe])
         #expect(result.findings.map(\.rule).sorted() == ["DLOP001", "TST001"])
@@ -129,7 +131,7 @@ import Testing
             Self.image("libExt.so", needs: ["libLoader.so"]), Self.image("libLoader.so"),
             Self.image("libUnsafe.so", imports: ["kit_shared"]),
         ]
-        let loads = [1: [LoadRequest(names: ["libUnsafe.so"], callSite: nil, source: .call)]]
+        let loads = [images[1].identity: [LoadRequest(names: ["libUnsafe.so"], callSite: nil, source: .call)]]
         let result = Analyzer(images: images, rules: Self.rules, policy: Policy(extensions: ["Ext": nil]), loads: loads).run()
         #expect(result.images.map(\.verdict) == [.unsafe, .unsafe, .unsafe])
         let ext = result.findings.filter { $0.image == "/t/libExt.so" }

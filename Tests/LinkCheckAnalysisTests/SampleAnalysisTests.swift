@@ -123,16 +123,15 @@ import Testing
         let policy = Policy(extensions: ["PhotoEditorExtension": "share"], apps: ["PhotoEditorApp"])
         let report = CheckRun.check(paths: [directory.path], rules: rules, policy: policy, callSites: nil, jobs: 2)
 
-        let inspect: @Sendable (String) -> LibraryInspection = { path in
-            Result { () throws(InspectionError) in try ImageInspector.inspect(path: path, options: Inspection.Options(strings: rules.stringPatterns)) }
-        }
-        let images = Discovery(paths: [directory.path]).files.flatMap { (try? inspect($0).get()) ?? [] }
-        let graph = LinkResolver().resolve(images, inspect: inspect)
+        let reader = Inspection.Reader(options: Inspection.Options(strings: rules.stringPatterns))
+        let images = Discovery(paths: [directory.path]).files.flatMap { (try? reader.images(inFile: $0).get()) ?? [] }
+        let graph = LinkResolver().resolve(images, reader: reader)
         // The paths given, as the check's run has them (baseline keys are
         // relative to them).
-        var given = policy
-        given.inputs = [directory.path]
-        let everySymbol = Analyzer(graph: graph, rules: rules, policy: given).run()
+        let everySymbol = Analyzer(
+            graph: graph, rules: rules, policy: policy, inputs: [directory.path],
+            matches: RuleMatching.matches(of: graph.images, rules: rules, jobs: 1)
+        ).run()
         #expect(report.findings == everySymbol.findings)
         #expect(report.images == everySymbol.images)
         #expect(report.findings.count == 27)

@@ -82,26 +82,42 @@ import Testing
         let workspace = try Workspace()
         let app = try MachOFixture.shopApp.path()
         let ipa = try workspace.archive("Shop.ipa") { try $0.addDirectory(app, as: "Payload/Shop.app") }
-        let discovery = Discovery(paths: [ipa.path], temporaryDirectory: workspace.temporary.path)
-        #expect(discovery.errors.isEmpty)
-        #expect(discovery.archives.map(\.archive) == [ipa.path])
-        let images = discovery.files.filter { ImageInspector.isImage(path: $0) }
-        #expect(Set(images.map(discovery.displayPath(of:))) == Set([
-            "Shop", "Frameworks/Uploader.framework/Uploader", "Frameworks/Camera.framework/Camera", "PlugIns/Share.appex/Share",
-            "PlugIns/Stickers.appex/Stickers",
-        ].map { "\(ipa.path):Payload/Shop.app/\($0)" }))
-        #expect(images.map { discovery.entry(forFile: $0)?.archive } == Array(repeating: ipa.path, count: 5))
-        let share = try #require(images.first { $0.hasSuffix("/Share") }.flatMap(discovery.bundles.placement(ofFile:)))
-        #expect(share.role == .appExtension(type: "share"))
-        #expect(share.outermost.displayPath == "\(ipa.path):Payload/Shop.app")
-        #expect(share.place == "PlugIns/Share.appex/Share")
-        #expect(share.innermost.info?.path == "\(ipa.path):Payload/Shop.app/PlugIns/Share.appex/Info.plist")
-        // dyld's search paths are named in the archive, `..` taken out.
-        let unpacked = try #require(discovery.archives.first)
-        #expect(discovery.displayPath(of: unpacked.folder + "/Payload/Shop.app/PlugIns/Share.appex/../../Frameworks")
-            == "\(ipa.path):Payload/Shop.app/Frameworks")
-        #expect(!(try workspace.leftOver().isEmpty))
-        discovery.removeUnpackedFiles()
+        try Discovery.withUnpackedInputs(paths: [ipa.path], temporaryDirectory: workspace.temporary.path) { discovery in
+            #expect(discovery.errors.isEmpty)
+            #expect(discovery.archives.map(\.archive) == [ipa.path])
+            let images = discovery.files.filter { ImageInspector.isImage(path: $0) }
+            #expect(Set(images.map(discovery.displayPath(of:))) == Set([
+                "Shop", "Frameworks/Uploader.framework/Uploader", "Frameworks/Camera.framework/Camera", "PlugIns/Share.appex/Share",
+                "PlugIns/Stickers.appex/Stickers",
+            ].map { "\(ipa.path):Payload/Shop.app/\($0)" }))
+            #expect(images.map { discovery.entry(forFile: $0)?.archive } == Array(repeating: ipa.path, count: 5))
+            let share = try #require(images.first { $0.hasSuffix("/Share") }.flatMap(discovery.bundles.placement(ofFile:)))
+            #expect(share.role == .appExtension(type: "share"))
+            #expect(share.outermost.displayPath == "\(ipa.path):Payload/Shop.app")
+            #expect(share.place == "PlugIns/Share.appex/Share")
+            #expect(share.innermost.info?.path == "\(ipa.path):Payload/Shop.app/PlugIns/Share.appex/Info.plist")
+            // dyld's search paths are named in the archive, `..` taken out.
+            let unpacked = try #require(discovery.archives.first)
+            #expect(discovery.displayPath(of: unpacked.folder + "/Payload/Shop.app/PlugIns/Share.appex/../../Frameworks")
+                == "\(ipa.path):Payload/Shop.app/Frameworks")
+            #expect(!(try workspace.leftOver().isEmpty))
+        }
+        #expect(try workspace.leftOver().isEmpty)
+    }
+
+    /// The folder an archive was unpacked into is removed however the body
+    /// of the walk's scope ends, throwing too.
+    @Test func theUnpackedFilesAreRemovedWhenTheBodyThrows() throws {
+        struct Stop: Error {}
+        let workspace = try Workspace()
+        let ipa = try workspace.archive("Shop.ipa") { try $0.addDirectory(try MachOFixture.shopApp.path(), as: "Payload/Shop.app") }
+        #expect(throws: Stop.self) {
+            try Discovery.withUnpackedInputs(paths: [ipa.path], temporaryDirectory: workspace.temporary.path) { discovery in
+                #expect(discovery.files.count > 1)
+                #expect(!(try workspace.leftOver().isEmpty))
+                throw Stop()
+            }
+        }
         #expect(try workspace.leftOver().isEmpty)
     }
 
@@ -131,26 +147,26 @@ import Testing
         }
         let app = try workspace.archive("Shop.zip") { try $0.addDirectory(shop, as: "Shop.app") }
         let payload = try workspace.archive("Shop-build-42.zip") { try $0.addDirectory(shop, as: "Payload/Shop.app") }
-        let discovery = Discovery(paths: [workspace.directory.url.path], temporaryDirectory: workspace.temporary.path)
-        defer { discovery.removeUnpackedFiles() }
-        #expect(discovery.errors.isEmpty, "\(discovery.errors)")
-        #expect(Set(discovery.archives.map(\.archive)) == Set([xcframework, framework, app, payload].map(\.path)))
-        let images = discovery.files.filter { ImageInspector.isImage(path: $0) }.map(discovery.displayPath(of:))
-        let shopImages = ["Shop", "Frameworks/Uploader.framework/Uploader", "Frameworks/Camera.framework/Camera", "PlugIns/Share.appex/Share", "PlugIns/Stickers.appex/Stickers"]
-        #expect(Set(images) == Set(
-            ["\(xcframework.path):Kit.xcframework/ios-arm64/Kit.framework/Kit",
-             "\(xcframework.path):Kit.xcframework/ios-arm64_x86_64-simulator/Kit.framework/Kit",
-             "\(framework.path):Uploader.framework/Uploader"]
-            + shopImages.map { "\(app.path):Shop.app/\($0)" } + shopImages.map { "\(payload.path):Payload/Shop.app/\($0)" }))
-        #expect(discovery.skipped.map { "\($0.path): \($0.reason)" } == [
-            "\(xcframework.path):__MACOSX/Kit.xcframework/._Info.plist: outside the bundles (Payload/*.app, *.app, *.framework, *.xcframework), not unpacked",
-        ])
-        let kitImage = try #require(discovery.files.first { discovery.displayPath(of: $0).hasSuffix("ios-arm64/Kit.framework/Kit") })
-        let placement = try #require(discovery.bundles.placement(ofFile: kitImage))
-        #expect(placement.outermost.displayPath == "\(xcframework.path):Kit.xcframework")
-        #expect(placement.library?.identifier == "ios-arm64")
-        let share = try #require(discovery.files.first { discovery.displayPath(of: $0) == "\(app.path):Shop.app/PlugIns/Share.appex/Share" })
-        #expect(discovery.bundles.placement(ofFile: share)?.role == .appExtension(type: "share"))
+        try Discovery.withUnpackedInputs(paths: [workspace.directory.url.path], temporaryDirectory: workspace.temporary.path) { discovery in
+            #expect(discovery.errors.isEmpty, "\(discovery.errors)")
+            #expect(Set(discovery.archives.map(\.archive)) == Set([xcframework, framework, app, payload].map(\.path)))
+            let images = discovery.files.filter { ImageInspector.isImage(path: $0) }.map(discovery.displayPath(of:))
+            let shopImages = ["Shop", "Frameworks/Uploader.framework/Uploader", "Frameworks/Camera.framework/Camera", "PlugIns/Share.appex/Share", "PlugIns/Stickers.appex/Stickers"]
+            #expect(Set(images) == Set(
+                ["\(xcframework.path):Kit.xcframework/ios-arm64/Kit.framework/Kit",
+                 "\(xcframework.path):Kit.xcframework/ios-arm64_x86_64-simulator/Kit.framework/Kit",
+                 "\(framework.path):Uploader.framework/Uploader"]
+                + shopImages.map { "\(app.path):Shop.app/\($0)" } + shopImages.map { "\(payload.path):Payload/Shop.app/\($0)" }))
+            #expect(discovery.skipped.map { "\($0.path): \($0.reason)" } == [
+                "\(xcframework.path):__MACOSX/Kit.xcframework/._Info.plist: outside the bundles (Payload/*.app, *.app, *.framework, *.xcframework), not unpacked",
+            ])
+            let kitImage = try #require(discovery.files.first { discovery.displayPath(of: $0).hasSuffix("ios-arm64/Kit.framework/Kit") })
+            let placement = try #require(discovery.bundles.placement(ofFile: kitImage))
+            #expect(placement.outermost.displayPath == "\(xcframework.path):Kit.xcframework")
+            #expect(placement.library?.identifier == "ios-arm64")
+            let share = try #require(discovery.files.first { discovery.displayPath(of: $0) == "\(app.path):Shop.app/PlugIns/Share.appex/Share" })
+            #expect(discovery.bundles.placement(ofFile: share)?.role == .appExtension(type: "share"))
+        }
     }
 
     /// A zip that holds no bundle: skipped and counted when met in a
@@ -161,14 +177,14 @@ import Testing
             try zip.addFile("fixtures/photo.jpg", contents: Data("jpeg".utf8))
             try zip.addFile("README", contents: Data("data".utf8))
         }
-        let met = Discovery(paths: [workspace.directory.url.path], temporaryDirectory: workspace.temporary.path)
-        #expect(met.errors.isEmpty)
-        #expect(met.skipped == [SkippedEntry(path: data.path, reason: "a zip archive that holds no app, framework or xcframework")])
-        met.removeUnpackedFiles()
-        let given = Discovery(paths: [data.path], temporaryDirectory: workspace.temporary.path)
-        #expect(given.errors == [.archive(path: data.path, problem: .noBundle)])
-        #expect(given.errors.first?.description == "\(data.path): it holds no app, framework or xcframework (no Payload/*.app, *.app, *.framework or *.xcframework entry)")
-        given.removeUnpackedFiles()
+        Discovery.withUnpackedInputs(paths: [workspace.directory.url.path], temporaryDirectory: workspace.temporary.path) { met in
+            #expect(met.errors.isEmpty)
+            #expect(met.skipped == [SkippedEntry(path: data.path, reason: "a zip archive that holds no app, framework or xcframework")])
+        }
+        Discovery.withUnpackedInputs(paths: [data.path], temporaryDirectory: workspace.temporary.path) { given in
+            #expect(given.errors == [.archive(path: data.path, problem: .noBundle)])
+            #expect(given.errors.first?.description == "\(data.path): it holds no app, framework or xcframework (no Payload/*.app, *.app, *.framework or *.xcframework entry)")
+        }
         #expect(try workspace.leftOver().isEmpty)
     }
 
@@ -220,50 +236,49 @@ import Testing
             ipa = try workspace.archive { try $0.addFile("README", contents: Data("no app".utf8)) }
         }
         let size = UInt64(try FileManager.default.attributesOfItem(atPath: ipa.path)[.size] as! Int)
-        let discovery = Discovery(paths: [ipa.path], temporaryDirectory: workspace.temporary.path)
-        defer { discovery.removeUnpackedFiles() }
-        let problem: ArchiveProblem? = discovery.errors.first.flatMap {
-            if case .archive(let path, let problem) = $0, path == ipa.path { problem } else { nil }
-        }
-        // The app whose executable was a link not made has none.
-        #expect(discovery.errors.count == (problem == nil ? 0 : 1) + (hostile == .links ? 1 : 0))
-        let limits = ArchiveLimits.standard
-        switch hostile {
-        case .truncated, .notAZip:
-            guard case .unreadable = problem else { Issue.record("\(String(describing: problem))"); break }
-        case .climbingNames:
-            #expect(problem == nil)
-            #expect(discovery.skipped.filter { $0.reason.contains("climbs out") }.count == 5)
-            #expect(discovery.files.map(discovery.displayPath(of:)) == ["\(ipa.path):Payload/A.app/A"])
-            // Nothing beside the archive and the private folder.
-            #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.directory.url.path).sorted() == ["App.ipa", "tmp"])
-            #expect(!FileManager.default.fileExists(atPath: workspace.temporary.appendingPathComponent("evil").path))
-        case .links:
-            #expect(problem == nil)
-            #expect(discovery.skipped.filter { $0.kind == .link }.map(\.path) == ["Payload/A.app/A", "Payload/A.app/Frameworks"].map { "\(ipa.path):\($0)" })
-            let unpacked = try #require(discovery.archives.first)
-            // The framework went into a real folder of the private one.
-            let framework = unpacked.folder + "/Payload/A.app/Frameworks/X.framework/X"
-            #expect(discovery.files == [framework])
-            #expect(discovery.errors.map(\.description) == [
-                "\(ipa.path):Payload/A.app: no executable: no Info.plist of it names its executable (CFBundleExecutable), so it is looked for as 'A', the bundle's name, and A.app/A does not exist",
-            ])
-            for relative in try FileManager.default.subpathsOfDirectory(atPath: unpacked.folder) {
-                let type = try FileManager.default.attributesOfItem(atPath: unpacked.folder + "/" + relative)[.type] as? FileAttributeType
-                #expect(type != .typeSymbolicLink, "\(relative)")
+        try Discovery.withUnpackedInputs(paths: [ipa.path], temporaryDirectory: workspace.temporary.path) { discovery in
+            let problem: ArchiveProblem? = discovery.errors.first.flatMap {
+                if case .archive(let path, let problem) = $0, path == ipa.path { problem } else { nil }
             }
-        case .bomb:
-            #expect(problem == .tooLarge(limit: limits.bytes(forArchiveOfSize: size)))
-            #expect(size < 16 << 20)
-        case .emptyEntries:
-            #expect(limits.entries(forArchiveOfSize: size) < 100_000)
-            #expect(problem == .tooManyEntries(limit: limits.entries(forArchiveOfSize: size)))
-        case .duplicateName:
-            #expect(problem == .conflictingEntry(entry: "Payload/A.app/A"))
-        case .noApp:
-            #expect(problem == .noApp)
+            // The app whose executable was a link not made has none.
+            #expect(discovery.errors.count == (problem == nil ? 0 : 1) + (hostile == .links ? 1 : 0))
+            let limits = ArchiveLimits.standard
+            switch hostile {
+            case .truncated, .notAZip:
+                guard case .unreadable = problem else { Issue.record("\(String(describing: problem))"); break }
+            case .climbingNames:
+                #expect(problem == nil)
+                #expect(discovery.skipped.filter { $0.reason.contains("climbs out") }.count == 5)
+                #expect(discovery.files.map(discovery.displayPath(of:)) == ["\(ipa.path):Payload/A.app/A"])
+                // Nothing beside the archive and the private folder.
+                #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.directory.url.path).sorted() == ["App.ipa", "tmp"])
+                #expect(!FileManager.default.fileExists(atPath: workspace.temporary.appendingPathComponent("evil").path))
+            case .links:
+                #expect(problem == nil)
+                #expect(discovery.skipped.filter { $0.kind == .link }.map(\.path) == ["Payload/A.app/A", "Payload/A.app/Frameworks"].map { "\(ipa.path):\($0)" })
+                let unpacked = try #require(discovery.archives.first)
+                // The framework went into a real folder of the private one.
+                let framework = unpacked.folder + "/Payload/A.app/Frameworks/X.framework/X"
+                #expect(discovery.files == [framework])
+                #expect(discovery.errors.map(\.description) == [
+                    "\(ipa.path):Payload/A.app: no executable: no Info.plist of it names its executable (CFBundleExecutable), so it is looked for as 'A', the bundle's name, and A.app/A does not exist",
+                ])
+                for relative in try FileManager.default.subpathsOfDirectory(atPath: unpacked.folder) {
+                    let type = try FileManager.default.attributesOfItem(atPath: unpacked.folder + "/" + relative)[.type] as? FileAttributeType
+                    #expect(type != .typeSymbolicLink, "\(relative)")
+                }
+            case .bomb:
+                #expect(problem == .tooLarge(limit: limits.bytes(forArchiveOfSize: size)))
+                #expect(size < 16 << 20)
+            case .emptyEntries:
+                #expect(limits.entries(forArchiveOfSize: size) < 100_000)
+                #expect(problem == .tooManyEntries(limit: limits.entries(forArchiveOfSize: size)))
+            case .duplicateName:
+                #expect(problem == .conflictingEntry(entry: "Payload/A.app/A"))
+            case .noApp:
+                #expect(problem == .noApp)
+            }
         }
-        discovery.removeUnpackedFiles()
         #expect(try workspace.leftOver().isEmpty)
     }
 

@@ -101,6 +101,15 @@ public struct BundleLayout: Sendable, Equatable {
         return nil
     }
 
+    /// `image` with the archive entry its file was unpacked from
+    /// (``ImageIdentity/unpackedFrom``), which names it in reports:
+    /// `Photos.ipa:Payload/Photos.app/Photos`.
+    public func named(_ image: BinaryImage) -> BinaryImage {
+        var image = image
+        image.identity.unpackedFrom = entry(forFile: image.path)
+        return image
+    }
+
     /// How reports name the file or folder at `path`: `archive:entry` in an
     /// unpacked archive (`Photos.ipa:Payload/Photos.app/Frameworks`), else
     /// `path` as it is.
