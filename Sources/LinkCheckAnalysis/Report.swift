@@ -236,7 +236,7 @@ public struct ImageReport: Sendable, Equatable {
         self.links = links
         self.provides = provides
         facts = image.facts
-        warnings = image.warnings
+        warnings = image.warnings.map(\.description)
         self.external = external
         baselineKey = image.name
     }

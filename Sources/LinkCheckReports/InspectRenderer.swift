@@ -166,7 +166,7 @@ public enum InspectRenderer {
             needed = image.dependencyNames
             imports = image.imports.map { SymbolEntry($0, in: image) }
             exports = image.exports.map { SymbolEntry($0, in: image) }
-            warnings = image.warnings
+            warnings = image.warnings.map(\.description)
             switch image.facts {
             case .elf(let facts):
                 osabi = facts.osABI
