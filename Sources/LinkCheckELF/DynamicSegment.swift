@@ -61,10 +61,8 @@ extension ELFFile {
             warnings.add("\(reason), and the dynamic symbol table could not be located through PT_DYNAMIC")
             return DynamicSegment(dynamic: info, symbols: SymbolTableContents(kind: .none))
         }
-        var raw = GElf_Sym()
-        for index in 1..<max(Int(clamping: count), 1) {
-            guard gelf_getsym(table, Int32(clamping: index), &raw) != nil else { break }
-            guard SymbolTableContents.isGlobal(raw), let name = bytes(UInt64(raw.st_name)) else { continue }
+        Self.forEachSymbol(in: table, count: Int(clamping: count)) { _, raw in
+            guard SymbolTableContents.isGlobal(raw), let name = bytes(UInt64(raw.st_name)) else { return }
             symbols.add(raw, name: name, selection: selection) { nil }
         }
         warnings.add("\(reason): read through PT_DYNAMIC; symbol versions not read")

@@ -115,7 +115,15 @@ extension ELFFile {
     /// data.
     package func forEachSymbol(in table: Section, _ body: (_ index: Int, _ symbol: GElf_Sym) -> Void) {
         guard let data = table.data else { return }
-        let count = data.pointee.d_size / symbolEntrySize
+        Self.forEachSymbol(in: data, count: data.pointee.d_size / symbolEntrySize, body)
+    }
+
+    /// Calls `body` with the index and contents of each of the first
+    /// `count` entries of the symbol table in `data` after entry 0, in
+    /// table order (`gelf_getsym`), up to the first one libelf cannot read.
+    static func forEachSymbol(
+        in data: UnsafeMutablePointer<Elf_Data>, count: Int, _ body: (_ index: Int, _ symbol: GElf_Sym) -> Void
+    ) {
         var raw = GElf_Sym()
         for index in 1..<max(count, 1) {
             guard gelf_getsym(data, Int32(clamping: index), &raw) != nil else { break }

@@ -88,12 +88,9 @@ private struct BindState {
             }
             addend = value
         case 0x70:  // BIND_OPCODE_SET_SEGMENT_AND_OFFSET_ULEB
-            guard let value = cursor.uleb(&warnings) else { return false }
-            slots.segmentIndex = Int(immediate)
-            slots.segmentOffset = value
+            return slots.seek(segment: immediate, reading: &cursor, &warnings)
         case 0x80:  // BIND_OPCODE_ADD_ADDR_ULEB
-            guard let value = cursor.uleb(&warnings) else { return false }
-            slots.segmentOffset &+= value
+            return slots.advance(reading: &cursor, &warnings)
         case 0x90:  // BIND_OPCODE_DO_BIND
             return bind(then: 0, &warnings)
         case 0xa0:  // BIND_OPCODE_DO_BIND_ADD_ADDR_ULEB
@@ -256,6 +253,24 @@ struct OpcodeSlots {
         case outside(place: String, first: Bool)
     }
 
+    /// `*_SET_SEGMENT_AND_OFFSET_ULEB`: segment `segment`, at the offset
+    /// the ULEB128 operand at `cursor` gives; `false` when it cannot be
+    /// read.
+    mutating func seek(segment: UInt8, reading cursor: inout OpcodeCursor, _ warnings: inout ReadWarnings) -> Bool {
+        guard let offset = cursor.uleb(&warnings) else { return false }
+        segmentIndex = Int(segment)
+        segmentOffset = offset
+        return true
+    }
+
+    /// `*_ADD_ADDR_ULEB`: on by the ULEB128 operand at `cursor`; `false`
+    /// when it cannot be read.
+    mutating func advance(reading cursor: inout OpcodeCursor, _ warnings: inout ReadWarnings) -> Bool {
+        guard let value = cursor.uleb(&warnings) else { return false }
+        segmentOffset &+= value
+        return true
+    }
+
     /// Counts a visit to a slot; `false` past ``limit``.
     mutating func countVisit() -> Bool {
         visits += 1
@@ -311,12 +326,9 @@ enum RebaseOpcodes {
             case 0x10:  // REBASE_OPCODE_SET_TYPE_IMM
                 break
             case 0x20:  // REBASE_OPCODE_SET_SEGMENT_AND_OFFSET_ULEB
-                guard let value = cursor.uleb(&warnings) else { break streamLoop }
-                slots.segmentIndex = Int(immediate)
-                slots.segmentOffset = value
+                guard slots.seek(segment: immediate, reading: &cursor, &warnings) else { break streamLoop }
             case 0x30:  // REBASE_OPCODE_ADD_ADDR_ULEB
-                guard let value = cursor.uleb(&warnings) else { break streamLoop }
-                slots.segmentOffset &+= value
+                guard slots.advance(reading: &cursor, &warnings) else { break streamLoop }
             case 0x40:  // REBASE_OPCODE_ADD_ADDR_IMM_SCALED
                 slots.segmentOffset &+= scaled &* slots.step
             case 0x50:  // REBASE_OPCODE_DO_REBASE_IMM_TIMES
