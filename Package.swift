@@ -2,9 +2,11 @@
 import PackageDescription
 
 /// linkcheck: finds APIs unavailable in app extensions, architecture
-/// problems and conditional-loading paths in ELF shared objects.
+/// problems, bundle problems and conditional-loading paths in ELF shared
+/// objects and executables and in Mach-O images (thin or fat, in app,
+/// extension and framework bundles, `.xcframework`s and `.ipa` archives).
 ///
-/// The engine is split along the pipeline (see README.md):
+/// The engine is split along the pipeline (see Documentation/development.md):
 /// inspection → rules → analysis → reports, with a thin CLI on top.
 let package = Package(
     name: "linkcheck",
@@ -92,8 +94,12 @@ let package = Package(
         // Helpers the test targets share: temporary folders, compiling
         // fixtures from Tests/Fixtures (ELF and Mach-O, with LLVM's tools as
         // Mach-O oracles, and bundles), writing zip archives, running
-        // commands, building Samples/.
-        .target(name: "LinkCheckTestSupport", dependencies: ["LinkCheckImage", "CArchive"], path: "Tests/LinkCheckTestSupport"),
+        // commands, building Samples/, and the shipped rule packs, loaded
+        // strictly and checked with.
+        .target(
+            name: "LinkCheckTestSupport", dependencies: ["LinkCheckImage", "LinkCheckCodeIndex", "LinkCheckRules", "LinkCheckAnalysis", "CArchive"],
+            path: "Tests/LinkCheckTestSupport"
+        ),
         .testTarget(
             name: "LinkCheckELFTests",
             dependencies: ["LinkCheckELF", "LinkCheckCodeIndex", "LinkCheckInspection", "CMappedFileGuard", "LinkCheckTestSupport"]

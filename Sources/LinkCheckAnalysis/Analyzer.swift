@@ -108,8 +108,8 @@ public struct Analyzer: Sendable {
         let own = parallelMap(images.indices.map { $0 }, jobs: jobs) { ownFindings($0).all() }.map { $0.filter(keep) }
         let (transitive, passedThrough) = Propagation(graph: graph, rules: rules, severity: severity).findings(own: own)
         let unsafeImages = Set(own.indices.filter { index in
-            own[index].contains(where: \.showsUnavailableAPIUse)
-        }).union(transitive.filter(\.finding.showsUnavailableAPIUse).map(\.image))
+            own[index].contains { $0.apiUse == .use }
+        }).union(transitive.filter { $0.finding.apiUse == .use }.map(\.image))
         let incompleteImages = Set(own.indices.filter { own[$0].contains { $0.kind == .partialInspection } })
             .union(transitive.filter { $0.finding.rule == BuiltInRules.partialInspection.id }.map(\.image))
         let bundle = BundleChecks(graph: graph, severity: severity, bundles: policy.bundles).findings()
@@ -133,7 +133,7 @@ public struct Analyzer: Sendable {
         let flags = ExtensionSafeFlagCheck(graph: graph, severity: severity)
         // The flag is a claim about the code: a use by name, and one that
         // makes the image need review, is evidence against it too.
-        let usesAPI = Set(findings.filter(\.contradictsCleanCode).map(\.image))
+        let usesAPI = Set(findings.filter { $0.apiUse != .none }.map(\.image))
         let readInPart = Set(findings.filter { BuiltInRules.isCompleteness($0.rule) }.map(\.image))
         var flagCases: [Int: ExtensionSafeFlag] = [:]
         for index in reported {

@@ -58,7 +58,7 @@ public struct BundleSummary: Sendable, Equatable {
                     extensionPoint: placement.isExecutable ? placement.innermost.info?.extensionPoint : nil)
             case .framework where placement.role != nil:
                 let key = placement.innermost.kind == .framework ? placement.innermost.path : image.identity.path
-                frameworks[key] = (frameworks[key] ?? true) && image.fileType == .relocatableObject
+                frameworks[key] = (frameworks[key] ?? true) && image.binary.fileType == .relocatableObject
             case .framework: break
             }
             if let library = placement.library { libraries[library.identifier] = library }

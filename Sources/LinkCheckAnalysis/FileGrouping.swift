@@ -100,8 +100,7 @@ public struct FileGrouping: Sendable {
             guard slices.count > 1 || slices[0].identity.slice != nil else {
                 return File(image: image, slices: slices, architectures: [])
             }
-            image.name = identity.description
-            image.identity = identity
+            image.binary.identity = identity
             image.verdict = Self.verdictOrder.first { verdict in slices.contains { $0.verdict == verdict } } ?? image.verdict
             image.provides = Array(Set(slices.flatMap(\.provides))).sorted()
             image.external = slices.allSatisfy(\.external)

@@ -28,7 +28,8 @@ public struct Finding: Sendable, Equatable {
         case objcByName = "objc-by-name"
         /// A matched string literal is in the image's read-only data.
         case stringLiteral = "string"
-        /// The image links (DT_NEEDED) a library that is unsafe as a whole.
+        /// The image links (DT_NEEDED, LC_LOAD_DYLIB) a library that is
+        /// unsafe as a whole.
         case neededLibrary = "library"
         /// The image links, directly or not, an image with an unsafe finding.
         case transitive
@@ -36,9 +37,11 @@ public struct Finding: Sendable, Equatable {
         case architecture
         /// Part of the image could not be read.
         case partialInspection = "partial-inspection"
-        /// A DT_NEEDED library the loader would not find.
+        /// A library the image links (DT_NEEDED, LC_LOAD_DYLIB) that the
+        /// dynamic loader (ld.so, dyld) would not find.
         case missingLibrary = "missing-library"
-        /// A DT_NEEDED library found, but not readable.
+        /// A library the image links (DT_NEEDED, LC_LOAD_DYLIB), found but
+        /// not readable.
         case unreadableLibrary = "unreadable-library"
         /// A call to a matched function defined in the same image (its code
         /// linked in statically) from code that is not the API's own module.
@@ -119,37 +122,33 @@ public struct Finding: Sendable, Equatable {
     /// that is known.
     public var byName: ByNameUse?
 
-    /// Whether the finding is evidence of a use of an API unavailable in
-    /// extensions, directly or by name: an unsafe rule's finding other than
-    /// a provider's note, unless the SDK no longer marks the API or the use
-    /// is ``unconfirmed``.
-    public var showsUnavailableAPI: Bool {
-        kind != .providedSymbol && category.makesUnsafe && !markingLifted && !unconfirmed
+    /// What a finding shows of its image's use of APIs unavailable in app
+    /// extensions.
+    public enum APIUseEvidence: Sendable, Equatable {
+        /// A use, directly or by name: an unsafe rule's finding other than a
+        /// provider's note, whose API the SDK still marks, told from the
+        /// code (not ``Finding/unconfirmed``), and not a use by name the
+        /// policy made a warning. It counts for verdicts, for loading an
+        /// unsafe library and against the linker's flag
+        /// (`MH_APP_EXTENSION_SAFE`, ``ExtensionSafeFlag``).
+        case use
+        /// A use by name left for a reviewer to judge: a warning
+        /// (``Finding/byName``) whose API the SDK still marks, told from
+        /// strings and imports alone too. An image with one and no error is
+        /// ``Verdict/needsReview``; it counts against the linker's flag.
+        case review
+        /// Neither: a finding of another rule, a provider's note, an API the
+        /// SDK no longer marks (``Finding/markingLifted``), or a use told
+        /// from strings and imports alone that the policy did not leave for
+        /// review.
+        case none
     }
 
-    /// Whether the finding is evidence against calling its image clean, what
-    /// the linker's flag (`MH_APP_EXTENSION_SAFE`, ``ExtensionSafeFlag``) is
-    /// checked against: a use of an unavailable API
-    /// (``showsUnavailableAPI``), or a use by name left for review
-    /// (``needsReview``), told from strings and imports alone too.
-    public var contradictsCleanCode: Bool {
-        showsUnavailableAPI || needsReview
-    }
-
-    /// Whether the finding counts as a use of an API unavailable in
-    /// extensions (for verdicts and loading an unsafe library):
-    /// ``showsUnavailableAPI``, but for a use by name that the policy made a
-    /// warning (``needsReview``).
-    public var showsUnavailableAPIUse: Bool {
-        showsUnavailableAPI && !(byName != nil && severity == .warning)
-    }
-
-    /// Whether the finding is a use by name left for a reviewer to judge: a
-    /// warning (``byName``) about an API unavailable in extensions whose
-    /// marking the SDK has not lifted. An image with one and no error is
-    /// ``Verdict/needsReview``.
-    public var needsReview: Bool {
-        byName != nil && severity == .warning && !markingLifted
+    /// What the finding shows of a use of an API unavailable in extensions.
+    public var apiUse: APIUseEvidence {
+        if byName != nil && severity == .warning { return markingLifted ? .none : .review }
+        let unsafeUse = kind != .providedSymbol && category.makesUnsafe
+        return unsafeUse && !markingLifted && !unconfirmed ? .use : .none
     }
 
     public init(
@@ -157,17 +156,9 @@ public struct Finding: Sendable, Equatable {
         symbol: String? = nil, demangled: String? = nil, chain: [String] = [], message: String,
         fixit: String? = nil, source: String? = nil
     ) {
-        self.rule = rule
-        self.severity = severity
-        self.category = category
-        self.kind = kind
-        self.image = image
-        self.symbol = symbol
-        self.demangled = demangled
-        self.chain = chain
-        self.message = message
-        self.fixit = fixit
-        self.source = source
+        (self.rule, self.severity, self.category, self.kind, self.image) = (rule, severity, category, kind, image)
+        (self.symbol, self.demangled, self.chain) = (symbol, demangled, chain)
+        (self.message, self.fixit, self.source) = (message, fixit, source)
     }
 
     /// A finding of a built-in check: the rule's id, category, fix-it and
@@ -185,8 +176,8 @@ public struct Finding: Sendable, Equatable {
     /// The deterministic report order: image path, then rule, then symbol,
     /// then chain.
     public static func reportOrder(_ lhs: Finding, _ rhs: Finding) -> Bool {
-        (lhs.image, lhs.rule, lhs.symbol ?? "", lhs.chain.joined(separator: "\u{1}"))
-            < (rhs.image, rhs.rule, rhs.symbol ?? "", rhs.chain.joined(separator: "\u{1}"))
+        let (left, right) = ((lhs.image, lhs.rule, lhs.symbol ?? ""), (rhs.image, rhs.rule, rhs.symbol ?? ""))
+        return left != right ? left < right : lhs.chain.lexicographicallyPrecedes(rhs.chain)
     }
 }
 
@@ -204,11 +195,8 @@ public struct FindingCallSite: Sendable, Equatable {
     public var fileOffset: UInt64
 
     public init(function: String?, demangled: String?, displayName: String? = nil, address: UInt64, fileOffset: UInt64) {
-        self.function = function
-        self.demangled = demangled
-        self.displayName = displayName
-        self.address = address
-        self.fileOffset = fileOffset
+        (self.function, self.demangled, self.displayName) = (function, demangled, displayName)
+        (self.address, self.fileOffset) = (address, fileOffset)
     }
 
     /// `name` or `0x…` for display.

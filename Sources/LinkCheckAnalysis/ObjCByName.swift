@@ -85,104 +85,120 @@ extension OwnFindings {
     /// ``ByNameUse/guards``.
     func objcByNameFindings() -> [Finding] {
         guard matches.looksUpClassesByName else { return [] }
-        /// The calls to import `name`, but those from the toolchain's code.
-        func ownCalls(_ name: String, in code: CodeIndex) -> [CallSite] {
-            (code.callsToImport[name] ?? []).filter { $0.caller.map { toolchain[$0] == nil } ?? true }
+        let lookUps = classLookUpImports()
+        guard !lookUps.isEmpty else { return [] }
+        guard let code else {
+            return unconfirmedByNameFindings(
+                lookUps: lookUps,
+                why: "\(unseenCalls ?? "its call sites were not analysed") and which name the look-up is passed is not known")
         }
-        let lookUps = Set(image.imports.map(\.name)).intersection(ObjCByName.classLookUps).sorted().filter { name in
+        let lookedUp = literalCalls(to: lookUps, passing: rules.objcMethodNames.classes, in: code)
+        let made = selectorsMade(passing: rules.objcMethodNames.selectors, in: code)
+        let confirmed = byNameMethods(classes: Set(lookedUp.keys), selectors: Set(image.selectorReferences).union(made.keys))
+            .map { match, name in confirmedByNameFinding(match, name, lookUp: lookedUp[name.className]!, made: made[name.selector!], in: code) }
+        let reasons = unknownLookUps(lookUps, in: code)
+        guard !reasons.isEmpty else { return confirmed }
+        return confirmed + unconfirmedByNameFindings(
+            lookUps: lookUps, why: "which name the look-up is passed is not known (\(reasons.joined(separator: "; ")))",
+            except: Set(confirmed.map(\.rule)))
+    }
+
+    /// The class look-up functions (``ObjCByName/classLookUps``) the image
+    /// imports, by name, but those whose only calls are the toolchain's
+    /// (a function never seen called stays).
+    func classLookUpImports() -> [String] {
+        Set(image.imports.map(\.name)).intersection(ObjCByName.classLookUps).sorted().filter { name in
             guard let code, let calls = code.callsToImport[name], !calls.isEmpty else { return true }
             return !ownCalls(name, in: code).isEmpty
         }
-        guard !lookUps.isEmpty else { return [] }
-        let names = rules.objcMethodNames
+    }
+
+    /// The calls to import `name` in `code`, but those from the
+    /// toolchain's code (``toolchain``).
+    func ownCalls(_ name: String, in code: CodeIndex) -> [CallSite] {
+        (code.callsToImport[name] ?? []).filter { $0.caller.map { toolchain[$0] == nil } ?? true }
+    }
+
+    /// The rules whose `objc` matcher names a method of one of `classes`
+    /// with one of `selectors` (not a protocol's), but those the image's
+    /// own references match already, each with its method.
+    func byNameMethods(classes: Set<String>, selectors: Set<String>) -> [(RuleMatch, ObjCName)] {
         let direct = Set(matches.objc.map(\.rule.id))
-        func methods(classes: Set<String>, selectors: Set<String>) -> [(RuleMatch, ObjCName)] {
-            rules.rules(matchingClasses: classes, selectors: selectors).compactMap { match in
-                guard case .objc(let name) = match.matcher, name.selector != nil, !name.isProtocolMethod,
-                      !direct.contains(match.rule.id)
-                else { return nil }
-                return (match, name)
-            }
+        return rules.rules(matchingClasses: classes, selectors: selectors).compactMap { match in
+            guard case .objc(let name) = match.matcher, name.selector != nil, !name.isProtocolMethod,
+                  !direct.contains(match.rule.id)
+            else { return nil }
+            return (match, name)
         }
-        /// The warnings from the strings, references and look-up imports,
-        /// but for the rules `confirmed`; `why` says why the name a look-up
-        /// is passed is not known.
-        func unconfirmed(why: String, except confirmed: Set<String> = []) -> [Finding] {
-            let strings = Set(image.stringLiterals)
-            let references = Set(image.selectorReferences)
-            return methods(classes: names.classes.intersection(strings), selectors: references.union(names.selectors.intersection(strings)))
-                .filter { !confirmed.contains($0.0.rule.id) }
-                .map { match, name in
-                    let selector = name.selector!
-                    let held = strings.contains(selector)
-                        ? "holds the strings \"\(name.className)\" and \"\(selector)\""
-                        : "holds the string \"\(name.className)\", references the selector \(selector)"
-                    let uses = code.map { code -> [any CodeLocation] in
-                        let loads = (code.literalLoads[name.className] ?? []) + (code.literalLoads[selector] ?? [])
-                            + (references.contains(selector) ? code.selectorLoads[selector] ?? [] : [])
-                        return loads.sorted { $0.address < $1.address }
-                    }
-                    var finding = finding(
-                        match, kind: .objcByName, subject: name.description, demangled: nil,
-                        detail: "\(held) and imports \(lookUps.joined(separator: ", ")), so it may look up \(name.className) by name"
-                            + " and send \(selector); a warning at most, since \(why)"
-                            + (uses?.isEmpty == true ? "; no code that uses these names was found" : ""))
-                    finding.severity = min(finding.severity, .warning)
-                    finding.unconfirmed = true
-                    if let code, let uses {
-                        locator.locate(&finding, sites: uses, in: code, api: name.description)
-                        finding.byName?.guards = byNameGuards(at: uses, of: selector, in: code)
-                    }
-                    return finding
+    }
+
+    /// The finding of a method whose class `lookUp` looks up by a literal
+    /// name, and whose selector the code makes from a literal (`made`) or
+    /// holds a reference to: the look-ups, then the selector's makers, or
+    /// the sends of its reference to an unknown receiver and its loads, are
+    /// the call sites.
+    func confirmedByNameFinding(_ match: RuleMatch, _ name: ObjCName, lookUp: LiteralCalls, made: LiteralCalls?, in code: CodeIndex)
+        -> Finding
+    {
+        let selector = name.selector!
+        let how: String
+        var sites: [any CodeLocation] = lookUp.sites
+        if let made {
+            how = made.functions.joined(separator: ", ")
+            sites += made.sites
+        } else {
+            how = "a selector reference"
+            sites += (code.callsToSelector[selector] ?? []).filter { $0.receiverClass == nil }
+            sites += code.selectorLoadsNotSent(selector)
+        }
+        var finding = finding(
+            match, kind: .objcByName, subject: name.description, demangled: nil,
+            detail: "looks up \(name.className) by name (\(lookUp.functions.joined(separator: ", "))) and sends \(selector) (\(how))")
+        locator.locate(&finding, sites: sites.sorted { $0.address < $1.address }, in: code, api: name.description)
+        finding.byName?.guards = byNameGuards(at: sites, of: selector, in: code)
+        return finding
+    }
+
+    /// The warnings from the strings, references and look-up imports
+    /// (`lookUps`), but for the rules `confirmed`; `why` says why the name a
+    /// look-up is passed is not known.
+    func unconfirmedByNameFindings(lookUps: [String], why: String, except confirmed: Set<String> = []) -> [Finding] {
+        let names = rules.objcMethodNames
+        let strings = Set(image.stringLiterals)
+        let references = Set(image.selectorReferences)
+        return byNameMethods(classes: names.classes.intersection(strings), selectors: references.union(names.selectors.intersection(strings)))
+            .filter { !confirmed.contains($0.0.rule.id) }
+            .map { match, name in
+                let selector = name.selector!
+                let held = strings.contains(selector)
+                    ? "holds the strings \"\(name.className)\" and \"\(selector)\""
+                    : "holds the string \"\(name.className)\", references the selector \(selector)"
+                let uses = code.map { code -> [any CodeLocation] in
+                    let loads = (code.literalLoads[name.className] ?? []) + (code.literalLoads[selector] ?? [])
+                        + (references.contains(selector) ? code.selectorLoads[selector] ?? [] : [])
+                    return loads.sorted { $0.address < $1.address }
                 }
-        }
-        guard let code else {
-            return unconfirmed(
-                why: "\(unseenCalls ?? "its call sites were not analysed") and which name the look-up is passed is not known")
-        }
-        /// Name → the calls to `functions` that pass it, and which of them.
-        func calls(to functions: [String], passing wanted: Set<String>) -> [String: (sites: [CallSite], functions: [String])] {
-            var found: [String: (sites: [CallSite], functions: [String])] = [:]
-            for function in functions {
-                for site in ownCalls(function, in: code) {
-                    guard let name = LoaderCalls.literalArgument(site, where: wanted.contains) else { continue }
-                    found[name, default: ([], [])].sites.append(site)
-                    if found[name]?.functions.contains(function) == false { found[name]?.functions.append(function) }
+                var finding = finding(
+                    match, kind: .objcByName, subject: name.description, demangled: nil,
+                    detail: "\(held) and imports \(lookUps.joined(separator: ", ")), so it may look up \(name.className) by name"
+                        + " and send \(selector); a warning at most, since \(why)"
+                        + (uses?.isEmpty == true ? "; no code that uses these names was found" : ""))
+                finding.severity = min(finding.severity, .warning)
+                finding.unconfirmed = true
+                if let code, let uses {
+                    locator.locate(&finding, sites: uses, in: code, api: name.description)
+                    finding.byName?.guards = byNameGuards(at: uses, of: selector, in: code)
                 }
+                return finding
             }
-            return found
-        }
-        let lookedUp = calls(to: lookUps, passing: names.classes)
-        var made = calls(to: ObjCByName.selectorMakers.sorted(), passing: names.selectors)
-        for selector in ObjCByName.keyValueSelectors.sorted() {
-            for site in code.callsToSelector[selector] ?? [] {
-                guard let name = LoaderCalls.literalArgument(site, where: names.selectors.contains) else { continue }
-                made[name, default: ([], [])].sites.append(site)
-                if made[name]?.functions.contains(selector) == false { made[name]?.functions.append(selector) }
-            }
-        }
-        let confirmed = methods(classes: Set(lookedUp.keys), selectors: Set(image.selectorReferences).union(made.keys)).map { match, name in
-            let selector = name.selector!
-            let lookUp = lookedUp[name.className]!
-            let how: String
-            var sites: [any CodeLocation] = lookUp.sites
-            if let making = made[selector] {
-                how = making.functions.joined(separator: ", ")
-                sites += making.sites
-            } else {
-                how = "a selector reference"
-                sites += (code.callsToSelector[selector] ?? []).filter { $0.receiverClass == nil }
-                sites += code.selectorLoadsNotSent(selector)
-            }
-            var finding = finding(
-                match, kind: .objcByName, subject: name.description, demangled: nil,
-                detail: "looks up \(name.className) by name (\(lookUp.functions.joined(separator: ", "))) and sends \(selector) (\(how))")
-            locator.locate(&finding, sites: sites.sorted { $0.address < $1.address }, in: code, api: name.description)
-            finding.byName?.guards = byNameGuards(at: sites, of: selector, in: code)
-            return finding
-        }
-        // The look-ups passed no literal (a wrapper's parameter), and those
-        // imported but never seen called.
+    }
+
+    /// Why the names the look-ups `lookUps` are passed are not all known:
+    /// calls passed no literal (a wrapper's parameter), by calling
+    /// function, and look-up functions imported but never seen called;
+    /// empty when every call passes a literal.
+    func unknownLookUps(_ lookUps: [String], in code: CodeIndex) -> [String] {
+        let names = rules.objcMethodNames
         let unknown = lookUps.flatMap { function in
             ownCalls(function, in: code).filter {
                 $0.firstArgument == nil && LoaderCalls.literalArgument($0, where: names.classes.contains) == nil
@@ -197,9 +213,36 @@ extension OwnFindings {
             reasons.append("the look-up is passed no literal in \(listed.joined(separator: ", "))")
         }
         if !uncalled.isEmpty { reasons.append("no call to \(uncalled.joined(separator: ", ")) was found") }
-        guard !reasons.isEmpty else { return confirmed }
-        return confirmed + unconfirmed(
-            why: "which name the look-up is passed is not known (\(reasons.joined(separator: "; ")))", except: Set(confirmed.map(\.rule)))
+        return reasons
+    }
+
+    /// Name → the image's own calls (``ownCalls(_:in:)``) to the imports
+    /// `functions` whose literal argument (``LoaderCalls/literalArgument(_:where:)``)
+    /// is one of `wanted`.
+    func literalCalls(to functions: [String], passing wanted: Set<String>, in code: CodeIndex) -> [String: LiteralCalls] {
+        var found: [String: LiteralCalls] = [:]
+        for function in functions {
+            for site in ownCalls(function, in: code) {
+                guard let name = LoaderCalls.literalArgument(site, where: wanted.contains) else { continue }
+                found[name, default: LiteralCalls()].add(site, calling: function)
+            }
+        }
+        return found
+    }
+
+    /// Selector name → the calls that make a selector of it from a literal
+    /// of `wanted`: the image's own calls to a selector maker
+    /// (``ObjCByName/selectorMakers``), and the key-value coding messages
+    /// (``ObjCByName/keyValueSelectors``) with it as the key.
+    func selectorsMade(passing wanted: Set<String>, in code: CodeIndex) -> [String: LiteralCalls] {
+        var made = literalCalls(to: ObjCByName.selectorMakers.sorted(), passing: wanted, in: code)
+        for selector in ObjCByName.keyValueSelectors.sorted() {
+            for site in code.callsToSelector[selector] ?? [] {
+                guard let name = LoaderCalls.literalArgument(site, where: wanted.contains) else { continue }
+                made[name, default: LiteralCalls()].add(site, calling: selector)
+            }
+        }
+        return made
     }
 
     /// What guards a use of `selector` by name at `sites` in `code`
@@ -213,5 +256,17 @@ extension OwnFindings {
             }
         }
         return found.sorted { $0.description < $1.description }
+    }
+}
+
+/// The calls that pass one literal name: the sites, in the order found,
+/// and the functions (or key-value coding selectors) called, each once.
+struct LiteralCalls {
+    var sites: [CallSite] = []
+    var functions: [String] = []
+
+    mutating func add(_ site: CallSite, calling function: String) {
+        sites.append(site)
+        if !functions.contains(function) { functions.append(function) }
     }
 }

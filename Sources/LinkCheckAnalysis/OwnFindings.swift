@@ -41,25 +41,7 @@ struct OwnFindings {
                 builtIn: BuiltInRules.partialInspection, kind: .partialInspection, image: image.name,
                 detail: "call sites could not be analysed (\(codeFailure))", severity: severity.completenessSeverity(index)))
         }
-        // An Objective-C class's import (`OBJC_CLASS_$_X`) is the class
-        // reference's finding already (``objcFindings()``).
-        let classesReferenced = Set(matches.objc.flatMap { match -> [String] in
-            guard case .objc(let name) = match.matcher, name.selector == nil else { return [] }
-            return ["\(match.rule.id) OBJC_CLASS_$_\(name.className)", "\(match.rule.id) OBJC_METACLASS_$_\(name.className)"]
-        })
-        for (symbol, symbolMatches) in matches.imports {
-            for match in symbolMatches where !classesReferenced.contains("\(match.rule.id) \(symbol.name)") {
-                let demangled = rules.demangler.any(symbol.name)
-                var finding = finding(
-                    match, kind: .importedSymbol, subject: symbol.name, demangled: demangled,
-                    detail: "imports \(CallLocator.quoted(symbol.name, demangled))")
-                finding.message += unanalysedMachine
-                if let code {
-                    locator.locate(&finding, sites: code.callsToImport[symbol.name] ?? [], in: code, api: finding.api ?? symbol.name)
-                }
-                findings.append(finding)
-            }
-        }
+        findings += importFindings()
         let byName = objcByNameFindings()
         findings += objcFindings() + byName
         if code != nil {
@@ -81,6 +63,35 @@ struct OwnFindings {
         }
         for position in findings.indices { severity.applyByNamePolicy(to: &findings[position], on: index) }
         return withoutToolchainCalls(findings)
+    }
+
+    /// A finding per rule an imported symbol matches, with the calls to
+    /// it as call sites; an Objective-C class's import
+    /// (`OBJC_CLASS_$_X`, `OBJC_METACLASS_$_X`) is the class reference's
+    /// finding already (``objcFindings()``).
+    func importFindings() -> [Finding] {
+        let classesReferenced = Set(matches.objc.flatMap { match -> [ClassImport] in
+            guard case .objc(let name) = match.matcher, name.selector == nil else { return [] }
+            return ["OBJC_CLASS_$_", "OBJC_METACLASS_$_"].map { ClassImport(rule: match.rule.id, symbol: $0 + name.className) }
+        })
+        return matches.imports.flatMap { symbol, symbolMatches in
+            symbolMatches.filter { !classesReferenced.contains(ClassImport(rule: $0.rule.id, symbol: symbol.name)) }.map { match in
+                let demangled = rules.demangler.any(symbol.name)
+                var finding = finding(
+                    match, kind: .importedSymbol, subject: symbol.name, demangled: demangled,
+                    detail: "imports \(CallLocator.quoted(symbol.name, demangled))")
+                finding.message += unanalysedMachine
+                if let code {
+                    locator.locate(&finding, sites: code.callsToImport[symbol.name] ?? [], in: code, api: finding.api ?? symbol.name)
+                }
+                return finding
+            }
+        }
+    }
+
+    /// A rule's Objective-C class and one of the class's import symbols.
+    struct ClassImport: Hashable {
+        var rule, symbol: String
     }
 
     /// `findings` without the calls made from the toolchain's own code

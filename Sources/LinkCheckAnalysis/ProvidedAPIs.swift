@@ -20,56 +20,81 @@ extension OwnFindings {
     /// becomes a warning that says what is unknown rather than letting the
     /// image pass on the note alone.
     func providedAPIFindings() -> [Finding] {
+        loaderInterpositions() + providedAPIs().map(providerFinding)
+    }
+
+    /// An API the image provides: the rule that names it, the image's
+    /// symbols that define it, and whether it exports them (else they are
+    /// internal definitions, ``SymbolMatches/definitions``).
+    struct ProvidedAPI {
+        var match: RuleMatch
+        var symbols: [String]
+        var exported: Bool
+    }
+
+    /// A finding per C loader function the image defines and so
+    /// interposes, unless the image is a C library that provides the
+    /// loader (``loaderProviders``) or cannot interpose it.
+    func loaderInterpositions() -> [Finding] {
         // Only what the dynamic linker sees can interpose: a static
         // executable's own copy of libc (.symtab) cannot.
         let isLoaderProvider = image.facts.elf.map { $0.symbolTable != .dynsym } ?? false
             || Self.loaderProviders.contains { Glob.matches($0, image.shortName) }
-        var findings: [Finding] = []
-        if !isLoaderProvider {
-            for symbol in image.exports
-            where symbol.name.utf8.first == UInt8(ascii: "d") && BuiltInRules.cLoaderFunctions.contains(symbol.name) {
-                findings.append(Finding(
-                    builtIn: BuiltInRules.loaderInterposition, kind: .interposedLoader, image: image.name,
-                    symbol: symbol.name, detail: "defines '\(symbol.name)'"))
-            }
+        guard !isLoaderProvider else { return [] }
+        return image.exports.filter { symbol in
+            symbol.name.utf8.first == UInt8(ascii: "d") && BuiltInRules.cLoaderFunctions.contains(symbol.name)
+        }.map { symbol in
+            Finding(
+                builtIn: BuiltInRules.loaderInterposition, kind: .interposedLoader, image: image.name,
+                symbol: symbol.name, detail: "defines '\(symbol.name)'")
         }
-        var provided: [String: (match: RuleMatch, symbols: [String], exported: Bool)] = [:]
+    }
+
+    /// The APIs the image provides, by rule id: its exports that rules
+    /// match, and for an API it exports none of, its internal definitions.
+    func providedAPIs() -> [ProvidedAPI] {
+        var provided: [String: ProvidedAPI] = [:]
         for (symbol, symbolMatches) in matches.exports {
-            for match in symbolMatches { provided[match.rule.id, default: (match, [], true)].symbols.append(symbol.name) }
+            for match in symbolMatches {
+                provided[match.rule.id, default: ProvidedAPI(match: match, symbols: [], exported: true)].symbols.append(symbol.name)
+            }
         }
         // Internal definitions count for an API the image does not export.
         for (symbol, symbolMatches) in matches.definitions {
             for match in symbolMatches where provided[match.rule.id]?.exported != true {
-                provided[match.rule.id, default: (match, [], false)].symbols.append(symbol.name)
+                provided[match.rule.id, default: ProvidedAPI(match: match, symbols: [], exported: false)].symbols.append(symbol.name)
             }
         }
-        for (id, entry) in provided.sorted(by: { $0.key < $1.key }) {
-            let first = entry.symbols.min()!
-            let others = entry.symbols.count - 1
-            let more = others > 0 ? " and \(others) more symbol\(others == 1 ? "" : "s")" : ""
-            let provides = "provides \(entry.match.rule.api) (defines \(CallLocator.quoted(first, rules.demangler.any(first)))\(more))"
-            var severity = Severity.note
-            var message = "\(provides); its own definitions are not violations"
-            if let unseenCalls {
-                let unknown: String?
-                if case .swift = entry.match.matcher {
-                    unknown = entry.symbols.lazy.compactMap(owningModule).first(where: { !names.contains($0) }).map { module in
-                        "code of module \(module) linked into this image: whether code of other modules in it calls the API is unknown"
-                    }
-                } else {
-                    // Every call to an internal copy is a finding.
-                    unknown = entry.exported ? nil : "an internal copy linked into this image: whether code in it calls the API is unknown"
+        return provided.sorted { $0.key < $1.key }.map(\.value)
+    }
+
+    /// The provider's note for `entry`, or a warning when the API's code is
+    /// linked into the image and its calls cannot be seen.
+    func providerFinding(_ entry: ProvidedAPI) -> Finding {
+        let first = entry.symbols.min()!
+        let others = entry.symbols.count - 1
+        let more = others > 0 ? " and \(others) more symbol\(others == 1 ? "" : "s")" : ""
+        let provides = "provides \(entry.match.rule.api) (defines \(CallLocator.quoted(first, rules.demangler.any(first)))\(more))"
+        var severity = Severity.note
+        var message = "\(provides); its own definitions are not violations"
+        if let unseenCalls {
+            let unknown: String?
+            if case .swift = entry.match.matcher {
+                unknown = entry.symbols.lazy.compactMap(owningModule).first(where: { !names.contains($0) }).map { module in
+                    "code of module \(module) linked into this image: whether code of other modules in it calls the API is unknown"
                 }
-                if let unknown {
-                    severity = self.severity.severity(of: entry.match.rule, on: index).0 == .note ? .note : .warning
-                    message = "\(provides), \(unknown), since \(unseenCalls)"
-                }
+            } else {
+                // Every call to an internal copy is a finding.
+                unknown = entry.exported ? nil : "an internal copy linked into this image: whether code in it calls the API is unknown"
             }
-            findings.append(Finding(
-                rule: id, severity: severity, category: entry.match.rule.category, kind: .providedSymbol,
-                image: image.name, symbol: first, demangled: rules.demangler.any(first),
-                message: message, fixit: nil, source: entry.match.rule.source))
+            if let unknown {
+                severity = self.severity.severity(of: entry.match.rule, on: index).0 == .note ? .note : .warning
+                message = "\(provides), \(unknown), since \(unseenCalls)"
+            }
         }
-        return findings
+        return Finding(
+            rule: entry.match.rule.id, severity: severity, category: entry.match.rule.category, kind: .providedSymbol,
+            image: image.name, symbol: first, demangled: rules.demangler.any(first),
+            message: message, fixit: nil, source: entry.match.rule.source)
     }
 }

@@ -153,26 +153,17 @@ public struct RulePackSummary: Sendable, Equatable {
 /// One image as the report shows it: what it is, who it is in the app,
 /// and its verdict.
 public struct ImageReport: Sendable, Equatable {
-    /// The image's name in reports: its path, with the slice and member
-    /// when there are several in the file (``ImageIdentity/description``).
-    public var name: String
-    public var identity: ImageIdentity
-    public var format: BinaryFormat
-    public var architecture: Architecture
-    public var platform: PlatformVersion?
-    public var fileType: ImageFileType
-    /// DT_SONAME or the install name, when the image declares one.
-    public var declaredName: String?
-    /// The chain name: ``BinaryImage/shortName``.
-    public var shortName: String
+    /// The image as its reader made it: its identity, format,
+    /// architecture, platform, file type, declared name, dependencies,
+    /// search paths, the format's own facts and the problems inspection
+    /// worked around. For a fat file as one image
+    /// (``FileGrouping/File/image``): its lead slice's, with the file's
+    /// identity.
+    public var binary: BinaryImage
     public var role: Role
     /// The extension type, for extensions that were given one.
     public var extensionType: String?
     public var verdict: Verdict
-    /// What it links (DT_NEEDED or dylib load commands), in order.
-    public var dependencies: [Dependency]
-    /// LC_RPATH, DT_RPATH and DT_RUNPATH entries, in order.
-    public var searchPaths: [SearchPath]
     /// The reported images this one links (names), in dependency order.
     public var links: [String]
     /// The extensions and containing apps that link or load this image,
@@ -187,10 +178,6 @@ public struct ImageReport: Sendable, Equatable {
     public var slices: [String] = []
     /// The APIs this image defines (it is their provider), by rule id.
     public var provides: [String]
-    /// The format's own facts.
-    public var facts: FormatFacts
-    /// Problems inspection worked around.
-    public var warnings: [String]
     /// Found outside the scanned paths by following a dependency (a system
     /// library, a framework beside a product), and reported because a
     /// finding passes through it.
@@ -220,26 +207,25 @@ public struct ImageReport: Sendable, Equatable {
     public init(
         image: BinaryImage, role: AssignedRole, verdict: Verdict, links: [String], provides: [String], external: Bool
     ) {
-        name = image.name
-        identity = image.identity
-        format = image.format
-        architecture = image.architecture
-        platform = image.platform
-        fileType = image.fileType
-        declaredName = image.declaredName
-        shortName = image.shortName
+        binary = image
         self.role = role.role
         extensionType = role.extensionType
         self.verdict = verdict
-        dependencies = image.dependencies
-        searchPaths = image.searchPaths
         self.links = links
         self.provides = provides
-        facts = image.facts
-        warnings = image.warnings.map(\.description)
         self.external = external
         baselineKey = image.name
     }
+
+    /// The image's name in reports: its path, with the slice and member
+    /// when there are several in the file (``ImageIdentity/description``).
+    public var name: String { binary.name }
+
+    /// Which file, slice and member the image is.
+    public var identity: ImageIdentity { binary.identity }
+
+    /// The name chains show (``BinaryImage/shortName``).
+    public var shortName: String { binary.shortName }
 
     /// The file the image is in, as reports name it
     /// (``ImageIdentity/displayPath``: `Photos.ipa:Payload/Photos.app/Photos`
@@ -258,14 +244,11 @@ public struct ImageReport: Sendable, Equatable {
         return ImageIdentity(path: file, slice: identity.slice, member: identity.member).description
     }
 
-    /// The link name (the declared name, else the file name).
-    public var linkName: String { declaredName ?? (identity.path.split(separator: "/").last.map(String.init) ?? identity.path) }
-
     /// The link name with the slice of a fat file and the member of an
     /// archive (`@rpath/Kit.framework/Kit[arm64]`), so two slices never
     /// share it: what SARIF's fingerprints name the image by.
     public var qualifiedLinkName: String {
-        ImageIdentity(path: linkName, slice: identity.slice, member: identity.member).description
+        ImageIdentity(path: binary.linkName, slice: identity.slice, member: identity.member).description
     }
 }
 

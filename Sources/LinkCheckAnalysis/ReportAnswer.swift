@@ -49,7 +49,7 @@ public struct ReportAnswer: Sendable {
     let images: [String: ImageReport]
     /// Each image's own findings, by (image, rule, symbol): the origin of a
     /// transitive finding.
-    let ownFindings: [String: Finding]
+    let ownFindings: [FindingKey: Finding]
     /// The problems that have an image's own findings.
     let ownProblems: Set<ProblemReach.Key>
     public let reach: ProblemReach
@@ -58,12 +58,21 @@ public struct ReportAnswer: Sendable {
         self.report = report
         images = Dictionary(report.images.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let own = report.findings.filter { $0.kind != .transitive }
-        ownFindings = Dictionary(own.map { (Self.key($0.image, $0.rule, $0.symbol), $0) }, uniquingKeysWith: { first, _ in first })
+        ownFindings = Dictionary(own.map { (FindingKey(image: $0.image, rule: $0.rule, symbol: $0.symbol), $0) }, uniquingKeysWith: { first, _ in first })
         ownProblems = Set(own.map { ProblemReach.Key(image: $0.image, rule: $0.rule) })
         reach = ProblemReach(report)
     }
 
-    static func key(_ parts: String?...) -> String { parts.map { $0 ?? "" }.joined(separator: "\u{1}") }
+    /// A finding's image, rule and symbol: what a transitive finding's
+    /// origin shares with it.
+    struct FindingKey: Hashable {
+        var image, rule, symbol: String
+
+        /// A missing image or symbol is the empty name.
+        init(image: String?, rule: String, symbol: String?) {
+            (self.image, self.rule, self.symbol) = (image ?? "", rule, symbol ?? "")
+        }
+    }
 
     /// One group per outermost bundle, under its name, in the order the
     /// report lists its images, then one for the images in no bundle (when
@@ -133,7 +142,7 @@ public struct ReportAnswer: Sendable {
     /// report lists it.
     public func origin(of finding: Finding) -> Finding? {
         guard finding.kind == .transitive else { return nil }
-        return ownFindings[Self.key(finding.chainImages.last, finding.rule, finding.symbol)]
+        return ownFindings[FindingKey(image: finding.chainImages.last, rule: finding.rule, symbol: finding.symbol)]
     }
 
     /// What `finding` does: its own action, or for a transitive finding
@@ -167,16 +176,16 @@ public struct ReportAnswer: Sendable {
     }
 
     /// The causes of `image`'s error findings; of its warnings about uses
-    /// by name (``Finding/needsReview``), when that is its verdict; of its
-    /// uses of APIs unavailable in app extensions (``Finding/showsUnavailableAPIUse``,
+    /// by name (``Finding/APIUseEvidence/review``), when that is its verdict; of its
+    /// uses of APIs unavailable in app extensions (``Finding/APIUseEvidence/use``,
     /// notes for an app-only image) and its loads of unsafe libraries
     /// (DLOP001), when it is app-only or incomplete; for an extension, also
     /// the bundle errors (BNDL001…) of the images it links or loads, which
     /// stop it at launch (``launchCause(_:)``).
     func causes(of image: ImageReport) -> [Cause] {
         let isCause: (Finding) -> Bool = switch image.verdict {
-        case .needsReview: \.needsReview
-        case .appOnly, .incomplete: { $0.severity == .error || $0.showsUnavailableAPIUse || $0.rule == BuiltInRules.unsafeLoad.id }
+        case .needsReview: { $0.apiUse == .review }
+        case .appOnly, .incomplete: { $0.severity == .error || $0.apiUse == .use || $0.rule == BuiltInRules.unsafeLoad.id }
         default: { $0.severity == .error }
         }
         var causes: [(cause: Cause, problem: ProblemReach.Key)] = []

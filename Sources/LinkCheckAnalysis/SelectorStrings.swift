@@ -31,7 +31,7 @@ extension OwnFindings {
                     detail: "read-only data holds the string \"\(selector)\"")
                 if finding.byName != nil, sentByName.contains(selector) { continue }
                 if finding.byName != nil, let code, image.warnings.isEmpty {
-                    let made = selectorsMade(of: selector, in: code)
+                    let made = (selectorsMade(passing: [selector], in: code)[selector]?.sites ?? []).sorted { $0.address < $1.address }
                     if made.isEmpty {
                         finding.byName = nil
                         let loads = (code.literalLoads[selector] ?? []).sorted { $0.address < $1.address }
@@ -48,14 +48,5 @@ extension OwnFindings {
             }
         }
         return findings
-    }
-
-    /// The calls in `code` that make a selector of the literal `name`: to a
-    /// selector maker, or a key-value coding message with it as the key;
-    /// by address.
-    func selectorsMade(of name: String, in code: CodeIndex) -> [CallSite] {
-        let calls = ObjCByName.selectorMakers.flatMap { code.callsToImport[$0] ?? [] }
-            + ObjCByName.keyValueSelectors.flatMap { code.callsToSelector[$0] ?? [] }
-        return calls.filter { LoaderCalls.literalArgument($0, where: { $0 == name }) != nil }.sorted { $0.address < $1.address }
     }
 }

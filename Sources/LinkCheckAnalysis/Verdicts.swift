@@ -6,15 +6,16 @@ import LinkCheckRules
 /// a completeness one; `incomplete` when it, or an image it links, could be
 /// read only in part; `app-only` when it has unsafe findings that its role
 /// made notes (only the containing app runs it); `needs-review` when a
-/// warning about a use by name is listed for it (``Finding/needsReview``);
+/// warning about a use by name is listed for it
+/// (``Finding/APIUseEvidence/review``);
 /// else `extension-safe`.
 enum Verdicts {
     static func verdict(findings: [Finding], appOnly: Bool) -> Verdict {
         if findings.contains(where: { $0.severity == .error && !BuiltInRules.isCompleteness($0.rule) }) { return .unsafe }
         if findings.contains(where: { BuiltInRules.isCompleteness($0.rule) }) { return .incomplete }
-        let usesUnsafeAPI = findings.contains { $0.rule == BuiltInRules.unsafeLoad.id || $0.showsUnavailableAPIUse }
+        let usesUnsafeAPI = findings.contains { $0.rule == BuiltInRules.unsafeLoad.id || $0.apiUse == .use }
         if usesUnsafeAPI && appOnly { return .appOnly }
-        return findings.contains(where: \.needsReview) ? .needsReview : .extensionSafe
+        return findings.contains { $0.apiUse == .review } ? .needsReview : .extensionSafe
     }
 
     /// `reports` with each extension that a bundle error (BNDL001…) of an

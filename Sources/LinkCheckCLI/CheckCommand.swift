@@ -22,7 +22,7 @@ enum CheckCommand {
             .init(name: "extension", value: "NAME[=TYPE]", help: "Mark an image as an app extension, by file name, SONAME or module name; TYPE is share, imessage, widget, … (repeatable)."),
             .init(name: "app", value: "NAME", help: "Mark an image as the containing app (repeatable)."),
             .init(name: "require-arch", value: "ARCH", help: "Require every module for this architecture: aarch64 (arm64), x86_64, … (repeatable)."),
-            .init(name: "format", value: "FORMAT", help: "text (default), json, sarif (SARIF 2.1.0) or html."),
+            CheckFormat.option,
             .init(name: "html", value: "FILE", help: "Also write the reviewer's HTML report to FILE."),
             .init(name: "search-path", value: "DIR", help: "ELF: also look for DT_NEEDED libraries in DIR, after DT_RUNPATH (repeatable)."),
             .init(name: "use-ld-library-path", value: nil, help: "ELF: search LD_LIBRARY_PATH too, as ld.so would."),
@@ -40,10 +40,7 @@ enum CheckCommand {
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try spec.parse(arguments)
-        let format = parsed.last("format") ?? "text"
-        guard ["text", "json", "sarif", "html"].contains(format) else {
-            throw UsageError("unknown format '\(format)' (text, json, sarif or html)")
-        }
+        let format = try CheckFormat.parse(parsed)
         guard var report = try makeReport(parsed, command: "check") else { return 2 }
         report.invocation = Invocation(arguments: ["check"] + arguments, workingDirectory: FileManager.default.currentDirectoryPath)
         if let htmlPath = parsed.last("html") {
@@ -54,15 +51,9 @@ enum CheckCommand {
                 return 2
             }
         }
-        switch format {
-        case "json": write(CheckJSON.render(report))
-        case "sarif": write(SARIFRenderer().render(report))
-        case "html": write(HTMLRenderer().render(report))
-        default:
-            // no-color.org: a NO_COLOR that is set and not empty turns colour off.
-            let color = isatty(STDOUT_FILENO) == 1 && (getenv("NO_COLOR").map { $0.pointee == 0 } ?? true)
-            write(TextRenderer(color: color, verbose: parsed.has("verbose")).render(report))
-        }
+        // no-color.org: a NO_COLOR that is set and not empty turns colour off.
+        let color = isatty(STDOUT_FILENO) == 1 && (getenv("NO_COLOR").map { $0.pointee == 0 } ?? true)
+        write(format.renderer(color: color, verbose: parsed.has("verbose")).render(report))
         if report.images.isEmpty {
             printError("linkcheck: error: \(nothingChecked(report, parsed.positionals))")
             return 2

@@ -9,14 +9,13 @@ enum GraphCommand {
         summary: "Print the link graph: images coloured by verdict, link edges (DT_NEEDED, LC_LOAD_DYLIB), dlopen edges dashed.",
         positionals: "PATH…",
         options: CheckCommand.spec.options.filter { !["format", "html", "baseline", "write-baseline"].contains($0.name) }
-            + [.init(name: "format", value: "FORMAT", help: "dot (Graphviz, default) or json.")])
+            + [GraphFormat.option])
 
     /// Exit status 0 when every input was read, else 2 (the graph of the
     /// rest is printed all the same).
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try spec.parse(arguments)
-        let format = parsed.last("format") ?? "dot"
-        guard ["dot", "json"].contains(format) else { throw UsageError("unknown format '\(format)' (dot or json)") }
+        let format = try GraphFormat.parse(parsed)
         guard let report = try CheckCommand.makeReport(parsed, command: "graph") else { return 2 }
         // The graph has no place for them: files that failed, and what was
         // passed over, go to stderr.
@@ -26,7 +25,7 @@ enum GraphCommand {
             printError("linkcheck: error: \(CheckCommand.nothingChecked(report, parsed.positionals))")
             return 2
         }
-        write(format == "dot" ? DotRenderer.render(report) : CheckJSON.renderGraph(report))
+        write(format.renderer.render(report))
         // Findings do not fail a graph; inputs not read do, as for check.
         return report.exitStatus == 2 ? 2 : 0
     }

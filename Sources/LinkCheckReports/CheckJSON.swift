@@ -6,18 +6,15 @@ import LinkCheckInspection
 /// The `--format json` document of `linkcheck check`, schema version 2
 /// (described in `Documentation/check-report.schema.json`). Keys are sorted,
 /// so output is byte-for-byte deterministic.
-public enum CheckJSON {
+public struct CheckJSON: ReportRenderer {
     public static let schemaVersion = 2
+
+    public init() {}
 
     /// Encodes `report` with Foundation's `JSONEncoder` (sorted keys, pretty
     /// printed, `/` not escaped).
-    public static func render(_ report: Report) -> String {
+    public func render(_ report: Report) -> String {
         encode(Document(report))
-    }
-
-    /// Just the `graph` member: nodes and DT_NEEDED/dlopen edges.
-    public static func renderGraph(_ report: Report) -> String {
-        encode(Graph(report))
     }
 
     struct Document: Encodable {
@@ -34,7 +31,7 @@ public enum CheckJSON {
         var notices: [String]
         var remarks: [String]
         var bundles: [BundleEntry]
-        var graph: Graph
+        var graph: GraphJSON.Document
 
         init(_ report: Report) {
             inputs = report.inputs
@@ -45,25 +42,19 @@ public enum CheckJSON {
                 foldersPassedOver: report.skipped(.folder).count, linksNotFollowed: report.skipped(.link).count,
                 incomplete: report.count(.incomplete), needsReview: report.count(.needsReview), baselined: report.baselined.count,
                 complete: report.complete, exitStatus: Int(report.exitStatus))
-            images = report.images.map(Image.init)
+            images = report.images.map { Image(first: BinaryImageJSON($0.binary), second: ImageEntry($0)) }
             let grouping = FileGrouping(report)
             files = grouping.files.filter { !$0.architectures.isEmpty }.map(FileEntry.init)
             let lines = FindingLine(report)
             findings = report.findings.enumerated().map { index, finding in
-                var entry = FindingEntry(finding, text: lines.text(finding))
-                let group = grouping.group(ofFindingAt: index)
-                if group.file != finding.image {
-                    entry.file = group.file
-                    entry.slices = group.slices.isEmpty ? nil : group.slices
-                }
-                return entry
+                FindingEntry(finding, group: grouping.group(ofFindingAt: index), text: lines.text(finding))
             }
             errors = report.errors.map { FileError(path: $0.path, message: TextRenderer.reason($0)) }
             skipped = report.skipped.map { Skipped(path: $0.path, reason: $0.reason, kind: $0.kind.rawValue) }
             notices = report.notices
             remarks = report.remarks
             bundles = report.bundles.map(BundleEntry.init)
-            graph = Graph(report)
+            graph = GraphJSON.Document(ReportGraph(report))
         }
     }
 
@@ -88,7 +79,7 @@ public enum CheckJSON {
         var path, kind, summary: String
         var apps, frameworks, staticFrameworks: Int
         var extensions: [ExtensionEntry]
-        var libraries: [LibraryEntry]
+        var libraries: [XCFrameworkLibrary]
 
         init(_ summary: BundleSummary) {
             path = summary.bundle.displayPath
@@ -98,7 +89,7 @@ public enum CheckJSON {
             frameworks = summary.frameworks
             staticFrameworks = summary.staticFrameworks
             extensions = summary.extensions.map { ExtensionEntry(name: $0.name, type: $0.type, extensionPoint: $0.extensionPoint) }
-            libraries = summary.libraries.map(LibraryEntry.init)
+            libraries = summary.libraries
         }
     }
 
@@ -107,28 +98,13 @@ public enum CheckJSON {
         var type, extensionPoint: String?
     }
 
-    /// An xcframework library (``XCFrameworkLibrary``).
-    struct LibraryEntry: Encodable {
-        var identifier, platform: String
-        var variant, libraryPath: String?
-        var architectures: [String]
-
-        init(_ library: XCFrameworkLibrary) {
-            identifier = library.identifier
-            platform = library.platform
-            variant = library.variant
-            libraryPath = library.libraryPath
-            architectures = library.architectures
-        }
-    }
-
     /// Where an image sits in its bundles (``BundlePlacement``).
     struct PlacementEntry: Encodable {
         var outermost, outermostKind, place, bundle, kind, layout: String
         var isExecutable: Bool
         var role, extensionType: String?
-        var info: InfoEntry?
-        var library: LibraryEntry?
+        var info: InfoPlist?
+        var library: XCFrameworkLibrary?
 
         init(_ placement: BundlePlacement) {
             outermost = placement.outermost.displayPath
@@ -145,24 +121,8 @@ public enum CheckJSON {
             case nil: nil
             }
             extensionType = placement.extensionType
-            info = placement.innermost.info.map(InfoEntry.init)
-            library = placement.library.map(LibraryEntry.init)
-        }
-    }
-
-    /// What a bundle's `Info.plist` says (``InfoPlist``).
-    struct InfoEntry: Encodable {
-        var path: String
-        var executable, identifier, packageType, version, extensionPoint, minimumOS: String?
-
-        init(_ info: InfoPlist) {
-            path = info.path
-            executable = info.executable
-            identifier = info.identifier
-            packageType = info.packageType
-            version = info.version
-            extensionPoint = info.extensionPoint
-            minimumOS = info.minimumOS
+            info = placement.innermost.info
+            library = placement.library
         }
     }
 
@@ -182,99 +142,58 @@ public enum CheckJSON {
         var exitStatus: Int
     }
 
-    /// An image: the same keys for both formats, then each format's own
-    /// (ELF: `soname`, `symbolTable`; Mach-O: `installName`, `platform`,
-    /// `minOS`, `sdk`, `rpaths`, `appExtensionSafe`, …).
-    struct Image: Encodable {
-        var path: String
+    /// An image: the keys ``BinaryImageJSON`` gives, then what the check
+    /// says of it (``ImageEntry``).
+    typealias Image = MergedJSON<BinaryImageJSON, ImageEntry>
+
+    /// What the check says of an image: its name, slice and member, its
+    /// bundle, role, verdict, links, loads and call sites; for a Mach-O
+    /// image the linker's flag against the evidence and its `encrypted`,
+    /// `codeSigned` and `fixups`.
+    struct ImageEntry: Encodable {
         /// The image's name in findings and the graph, when it is not the
         /// path alone (a slice or a member).
         var name: String?
         var slice: String?
         var member: String?
-        /// For a file unpacked from an archive: the archive and the entry.
-        var archive: String?
-        var entry: String?
         var bundle: PlacementEntry?
-        var format: String
-        var machine: String
-        var `class`: Int
-        var data: String
-        var type: String
         var role: String
         var extensionType: String?
         var verdict: String
-        var needed: [String]
-        var dependencies: [DependencyEntry]?
         var links: [String]
         var provides: [String]
-        var warnings: [String]
         var external: Bool
         var loads: [Load]
         var callSites: String
         /// For a slice of a fat file: the file (``ImageIdentity/file``).
         var file: String?
-        // ELF
-        var soname: String?
-        var symbolTable: String?
         // Mach-O
-        var installName: String?
-        var platform: String?
-        var minOS: String?
-        var sdk: String?
-        var rpaths: [String]?
-        var appExtensionSafe: Bool?
         var encrypted: Bool?
         var codeSigned: Bool?
         var fixups: String?
         var extensionSafeFlag: String?
 
         init(_ image: ImageReport) {
-            path = image.path
             name = image.name == image.path ? nil : image.name
             slice = image.identity.slice
             member = image.identity.member
-            archive = image.identity.unpackedFrom?.archive
-            entry = image.identity.unpackedFrom?.entry
             bundle = image.bundle.map(PlacementEntry.init)
-            format = image.format.rawValue
-            machine = image.architecture.name
-            `class` = image.architecture.is64Bit ? 64 : 32
-            data = image.architecture.byteOrder.rawValue
-            type = image.facts.fileTypeName
             role = image.role.rawValue
             extensionType = image.extensionType
             verdict = image.verdict.rawValue
-            needed = image.dependencies.map(\.name)
             links = image.links
             provides = image.provides
-            warnings = image.warnings
             external = image.external
             loads = image.loads.map(Load.init)
             callSites = image.callSites.rawValue
             file = image.identity.slice == nil ? nil : image.identity.file.description
-            switch image.facts {
-            case .elf(let facts):
-                soname = image.declaredName
-                symbolTable = facts.symbolTable.rawValue
-            case .macho(let facts):
-                installName = image.declaredName
-                dependencies = image.dependencies.map { DependencyEntry(name: $0.name, kind: $0.kind.rawValue) }
-                platform = image.platform?.platform.rawValue
-                minOS = image.platform?.minimumOS
-                sdk = image.platform?.sdk
-                rpaths = image.searchPaths.map(\.path)
-                appExtensionSafe = facts.appExtensionSafe
+            if case .macho(let facts) = image.binary.facts {
                 encrypted = facts.encrypted
                 codeSigned = facts.codeSigned
                 fixups = facts.fixups.rawValue
                 extensionSafeFlag = image.extensionSafeFlag?.rawValue
             }
         }
-    }
-
-    struct DependencyEntry: Encodable {
-        var name, kind: String
     }
 
     struct Load: Encodable {
@@ -304,36 +223,6 @@ public enum CheckJSON {
         }
     }
 
-    /// The link graph: a node per image, an edge per resolved DT_NEEDED
-    /// (`needed`) and per library loaded at run time (`dlopen`).
-    struct Graph: Encodable {
-        struct Node: Encodable {
-            var id, verdict, role: String
-            /// The outermost bundle the image is in.
-            var bundle: String?
-        }
-
-        struct Edge: Encodable {
-            var from, to, kind: String
-        }
-
-        var nodes: [Node]
-        var edges: [Edge]
-
-        init(_ report: Report) {
-            nodes = report.images.map {
-                Node(id: $0.name, verdict: $0.verdict.rawValue, role: $0.role.rawValue, bundle: $0.bundle?.outermost.displayPath)
-            }
-            let reported = Set(report.images.map(\.name))
-            edges = report.images.flatMap { image in
-                image.links.map { Edge(from: image.name, to: $0, kind: "needed") }
-                    + image.loads.compactMap { load in
-                        load.image.flatMap { reported.contains($0) ? Edge(from: image.name, to: $0, kind: "dlopen") : nil }
-                    }
-            }
-        }
-    }
-
     struct FindingEntry: Encodable {
         var rule, severity, category, kind, image, message: String
         /// The finding as the text output's line gives it after the
@@ -351,8 +240,14 @@ public enum CheckJSON {
         var path: [String]?
         var byName: ByNameEntry?
 
-        init(_ finding: Finding, text: String) {
+        /// `finding`, in `group` (the slices of a fat file that hold it),
+        /// with its line's `text`.
+        init(_ finding: Finding, group: FileGrouping.FindingGroup, text: String) {
             self.text = text
+            if group.file != finding.image {
+                file = group.file
+                slices = group.slices.isEmpty ? nil : group.slices
+            }
             rule = finding.rule
             severity = finding.severity.rawValue
             category = finding.category.rawValue

@@ -6,8 +6,10 @@ import LinkCheckImage
 /// amber app-only, grey incomplete), a wider border for extensions and the
 /// app; solid DT_NEEDED edges, dashed dlopen edges, and the edges on an
 /// unsafe path red. A fat file is one node (``FileGrouping/collapsed(_:)``).
-public enum DotRenderer {
-    public static func render(_ report: Report) -> String {
-        LinkGraphDescription(FileGrouping(report).collapsed(report)).dot(.output)
+public struct DotRenderer: ReportRenderer {
+    public init() {}
+
+    public func render(_ report: Report) -> String {
+        LinkGraphDescription(ReportGraph(FileGrouping(report).collapsed(report))).dot(.output)
     }
 }

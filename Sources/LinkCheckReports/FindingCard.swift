@@ -39,6 +39,8 @@ struct FindingCard {
     /// (``ProblemReach/images(_:)``).
     var imagesAffected: Int
 
+    /// The problem the card shows: its image and rule.
+    var problem: ProblemReach.Key { ProblemReach.Key(image: image, rule: rule) }
     var severity: Severity { findings.map(\.severity).max() ?? .note }
     /// The slices of a fat file its findings hold in (``Finding/slices``),
     /// sorted; empty for a thin file.
@@ -58,10 +60,11 @@ struct FindingCard {
     /// how many extensions and images each affects, then by image and rule.
     /// A transitive finding goes on the card of the image and rule it came
     /// from (the last of its ``Finding/chainImages``) when that card exists
-    /// (not when a baseline accepted the original).
-    static func cards(_ report: Report) -> [FindingCard] {
+    /// (not when a baseline accepted the original). `reach` is the report's
+    /// (``ReportAnswer/reach``).
+    static func cards(_ report: Report, reach: ProblemReach) -> [FindingCard] {
         let images = Dictionary(report.images.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        struct Key: Hashable { var image: String, rule: String }
+        typealias Key = ProblemReach.Key
         var own: [Key: [Finding]] = [:]
         var order: [Key] = []
         for finding in report.findings where finding.kind != .transitive || finding.chainImages.isEmpty {
@@ -82,18 +85,16 @@ struct FindingCard {
         }
         let rolesGiven = report.images.contains { $0.role != .framework }
         let labels = ImageLabels(report.images)
-        let reach = ProblemReach(report)
         var ids = Set<String>()
         var cards = order.map { key -> FindingCard in
             let findings = own[key]!
             let copies = reached[key] ?? []
             let image = images[key.image]
             let isExtension = { (name: String) in images[name]?.role == .extension }
-            let problem = ProblemReach.Key(image: key.image, rule: key.rule)
             var card = FindingCard(
                 image: key.image, rule: key.rule, findings: findings, reached: copies, group: .main,
                 id: uniqueID(key.rule + "-" + fragment(labels[key.image]), in: &ids),
-                extensionsAffected: reach.extensions(problem).count, imagesAffected: reach.images(problem).count)
+                extensionsAffected: reach.extensions(key).count, imagesAffected: reach.images(key).count)
             if findings.allSatisfy({ $0.severity == .note }) {
                 if findings.allSatisfy({ $0.kind == .providedSymbol }) {
                     card.group = .provided

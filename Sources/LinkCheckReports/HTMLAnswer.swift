@@ -18,12 +18,12 @@ struct HTMLAnswer {
     /// The card id of each problem that has a card.
     let cardIDs: [ProblemReach.Key: String]
 
-    init(report: Report, cards: [FindingCard]) {
+    init(report: Report, answer: ReportAnswer, cards: [FindingCard]) {
         self.report = report
-        answer = ReportAnswer(report)
+        self.answer = answer
         images = Dictionary(report.images.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         labels = ImageLabels(report.images)
-        cardIDs = Dictionary(cards.map { (ProblemReach.Key(image: $0.image, rule: $0.rule), $0.id) }, uniquingKeysWith: { first, _ in first })
+        cardIDs = Dictionary(cards.map { ($0.problem, $0.id) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The answer for the whole report, one group per outermost bundle
@@ -86,30 +86,26 @@ struct HTMLAnswer {
     /// verdict, and its causes, the first five shown.
     func line(_ line: ReportAnswer.Line) -> String {
         let image = line.image
-        let who = "<strong>\(escapeHTML(labels[image.name]))</strong>"
-            + (line.kind.map { " (\(escapeHTML($0)))" } ?? "")
-            + (line.note.map { " <span class=\"muted\">(\(escapeHTML($0)))</span>" } ?? "")
-        let verdict = "<span class=\"verdict \(image.verdict.rawValue)\">\(image.verdict.rawValue)</span>"
-        let causes = line.causes.map(sentence)
-        var html = "<li class=\"answer \(image.verdict.rawValue)\" data-image=\"\(escapeHTML(image.name))\">\(who): \(verdict)"
-        if let partial = line.partial {
-            html += " — " + escapeHTML(partial) + (causes.isEmpty ? "." : ";")
-        }
-        let dash = line.partial == nil ? " — " : " "
-        switch causes.count {
-        case 0:
-            if line.partial == nil { html += " — " + escapeHTML(line.safeText) + "." }
-        case 1:
-            html += dash + "\(causes[0])."
-        default:
-            let shown = causes.prefix(5).map { "<li>\($0).</li>" }.joined()
-            let rest = causes.dropFirst(5).map { "<li>\($0).</li>" }.joined()
-            html += dash + "\(causes.count) causes:<ul class=\"causes\">\(shown)</ul>"
-            if !rest.isEmpty {
-                html += "<details class=\"more\"><summary>and \(causes.count - 5) more</summary><ul class=\"causes\">\(rest)</ul></details>"
-            }
-        }
-        return html + "</li>"
+        let markup = VerdictLineMarkup(
+            words: escapeHTML, label: { "<strong>\(escapeHTML($0))</strong>" },
+            note: { "<span class=\"muted\">(\(escapeHTML($0)))</span>" },
+            verdict: { "<span class=\"verdict \($0.rawValue)\">\($0.rawValue)</span>" },
+            causes: causes)
+        // A list of causes ends the line; a sentence ends with a full stop.
+        let end = line.causes.count > 1 ? "" : "."
+        return "<li class=\"answer \(image.verdict.rawValue)\" data-image=\"\(escapeHTML(image.name))\">"
+            + markup.write(line, label: labels[image.name]) + end + "</li>"
+    }
+
+    /// The causes of a line: one sentence, or how many there are and a list
+    /// of them, the first five shown; `nil` for none.
+    func causes(_ causes: [Cause]) -> String? {
+        let sentences = causes.map(sentence)
+        guard sentences.count > 1 else { return sentences.first }
+        let shown = sentences.prefix(5).map { "<li>\($0).</li>" }.joined()
+        let rest = sentences.dropFirst(5).map { "<li>\($0).</li>" }.joined()
+        return "\(sentences.count) causes:<ul class=\"causes\">\(shown)</ul>"
+            + (rest.isEmpty ? "" : "<details class=\"more\"><summary>and \(sentences.count - 5) more</summary><ul class=\"causes\">\(rest)</ul></details>")
     }
 
     /// A cause in HTML: images in bold, each API in code and linked to the

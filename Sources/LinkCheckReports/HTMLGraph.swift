@@ -35,7 +35,7 @@ struct HTMLGraph {
             try replaceOnce(&body, "<g id=\"lcn\(index)\" class=\"", with: "<g id=\"lcn\(index)\" data-image=\"\(escapeHTML(image.name))\" class=\"")
             try replaceOnce(&body, "<title>lcn\(index)</title>", with: "<title>\(escapeHTML(image.name))</title>")
         }
-        for (number, edge) in description.edges.enumerated() {
+        for (number, edge) in description.graph.edges.enumerated() {
             let (from, to) = (images[edge.from].name, images[edge.to].name)
             try replaceOnce(
                 &body, "<g id=\"lce\(number)\" class=\"",

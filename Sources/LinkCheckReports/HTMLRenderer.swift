@@ -13,14 +13,15 @@ import LinkCheckRules
 /// a framework's finding once with the extensions it reaches), the notes on
 /// provided APIs and on what only the app runs collapsed, every image in a
 /// collapsed table, and a footer with the command that made the run.
-public struct HTMLRenderer {
+public struct HTMLRenderer: ReportRenderer {
     public init() {}
 
     public func render(_ report: Report) -> String {
         // A fat file is one image to a reader: one verdict, one node, one
         // card per rule with the slices that hold it.
         let report = FileGrouping(report).collapsed(report)
-        let cards = FindingCard.cards(report)
+        let answer = ReportAnswer(report)
+        let cards = FindingCard.cards(report, reach: answer.reach)
         var html = """
             <!DOCTYPE html>
             <html lang="en">
@@ -35,8 +36,8 @@ public struct HTMLRenderer {
 
             """
         html += header(report)
-        let answer = HTMLAnswer(report: report, cards: cards)
-        html += "<section id=\"answer\">\n\(answer.grouped())\(answer.uninspected())</section>\n\n"
+        let headline = HTMLAnswer(report: report, answer: answer, cards: cards)
+        html += "<section id=\"answer\">\n\(headline.grouped())\(headline.uninspected())</section>\n\n"
         html += graph(report)
         html += findings(report, cards: cards)
         html += imageTable(report)
@@ -61,7 +62,7 @@ public struct HTMLRenderer {
     func graph(_ report: Report) -> String {
         guard !report.images.isEmpty else { return "" }
         let drawing: String
-        switch HTMLGraph(description: LinkGraphDescription(report)).svg() {
+        switch HTMLGraph(description: LinkGraphDescription(ReportGraph(report))).svg() {
         case .success(let svg): drawing = "<div class=\"scroll\">\(svg)</div>"
         case .failure(let failure): drawing = "<p class=\"muted\">The link graph could not be drawn: \(escapeHTML(failure.description)).</p>"
         }
@@ -137,8 +138,8 @@ public struct HTMLRenderer {
             }
             let role = image.extensionType.map { "\(image.role.rawValue) (\($0))" } ?? image.role.rawValue
             let machine = (image.slices.isEmpty
-                ? "\(escapeHTML(image.architecture.name)) · \(image.architecture.is64Bit ? 64 : 32)-bit" : escapeHTML(image.slices.joined(separator: ", ")))
-                + (image.platform.map { " · " + escapeHTML($0.platform.rawValue) } ?? "")
+                ? "\(escapeHTML(image.binary.architecture.name)) · \(image.binary.architecture.is64Bit ? 64 : 32)-bit" : escapeHTML(image.slices.joined(separator: ", ")))
+                + (image.binary.platform.map { " · " + escapeHTML($0.platform.rawValue) } ?? "")
             let reachedBy = image.reachedBy.filter { $0 != image.name }.map { escapeHTML(names[$0]) }.joined(separator: ", ")
             return """
                 <tr data-image="\(escapeHTML(image.name))"><td>\(escapeHTML(names[image.name]))<br><code class="path">\(escapeHTML(image.name))</code></td>\

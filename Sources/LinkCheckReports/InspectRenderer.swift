@@ -113,39 +113,37 @@ public enum InspectRenderer {
     ) -> String {
         encode(results.flatMap { result -> [Entry] in
             switch result {
-            case .failure(let failure): return [Entry(failure)]
+            case .failure(let failure): return [Entry(first: nil, second: InspectedEntry(failure))]
             case .success(let images):
                 return images.map { image in
-                    var entry = Entry(image)
+                    var entry = InspectedEntry(image)
                     if let analysis = callSites?[image.name] {
                         entry.callSites = analysis.map { .analysed(CallSiteEntry.imports($0)) } ?? .notAnalysed
                     }
-                    return entry
+                    return Entry(first: BinaryImageJSON(image), second: entry)
                 }
             }
         })
     }
 
-    struct Entry: Encodable {
-        var path: String
+    /// A file that could not be inspected (`path` and `error`), or an image:
+    /// the keys ``BinaryImageJSON`` gives, then inspect's own
+    /// (``InspectedEntry``).
+    typealias Entry = MergedJSON<BinaryImageJSON, InspectedEntry>
+
+    /// What inspect says beside ``BinaryImageJSON``: a failure's path and
+    /// error; an image's symbols, ELF header and dynamic-section facts,
+    /// Mach-O slice and Objective-C references, and call sites.
+    struct InspectedEntry: Encodable {
+        /// A failure's path (an image's is ``BinaryImageJSON/path``).
+        var path: String?
         var name, slice, member: String?
-        /// For a file unpacked from an archive (an `.ipa`): the archive and
-        /// the entry; `path` is then `archive:entry`.
-        var archive, entry: String?
         var error: String?
-        var format: String?
-        var `class`: Int?
-        var data, machine, type, osabi, soname: String?
-        var needed, runpath, rpath: [String]?
+        var osabi: String?
+        var runpath, rpath: [String]?
         var flags, flags1: UInt64?
-        var symbolTable: String?
-        var platform, minOS, sdk, installName: String?
-        var dependencies: [DependencyEntry]?
-        var rpaths: [String]?
-        var appExtensionSafe: Bool?
         var objcClassRefs, selectorRefs: [String]?
         var imports, exports: [SymbolEntry]?
-        var warnings: [String]?
         /// Absent without `--call-sites`; `null` for a machine not analysed.
         var callSites: CallSites?
 
@@ -155,46 +153,23 @@ public enum InspectRenderer {
         }
 
         init(_ image: BinaryImage) {
-            path = image.identity.displayPath
-            archive = image.identity.unpackedFrom?.archive
-            entry = image.identity.unpackedFrom?.entry
-            format = image.format.rawValue
-            `class` = image.architecture.is64Bit ? 64 : 32
-            data = image.architecture.byteOrder.rawValue
-            machine = image.architecture.name
-            type = image.facts.fileTypeName
-            needed = image.dependencyNames
             imports = image.imports.map { SymbolEntry($0, in: image) }
             exports = image.exports.map { SymbolEntry($0, in: image) }
-            warnings = image.warnings.map(\.description)
             switch image.facts {
             case .elf(let facts):
                 osabi = facts.osABI
-                soname = image.declaredName
                 runpath = image.searchPaths.filter { $0.kind == .runpath }.map(\.path)
                 rpath = image.searchPaths.filter { $0.kind == .rpath }.map(\.path)
                 flags = facts.flags
                 flags1 = facts.flags1
-                symbolTable = facts.symbolTable.rawValue
-            case .macho(let facts):
+            case .macho:
                 name = image.name == image.identity.displayPath ? nil : image.name
                 slice = image.identity.slice
                 member = image.identity.member
-                platform = image.platform?.platform.rawValue
-                minOS = image.platform?.minimumOS
-                sdk = image.platform?.sdk
-                installName = image.declaredName
-                dependencies = image.dependencies.map { DependencyEntry(name: $0.name, kind: $0.kind.rawValue) }
-                rpaths = image.searchPaths.map(\.path)
-                appExtensionSafe = facts.appExtensionSafe
                 objcClassRefs = image.objcClassReferences
                 selectorRefs = image.selectorReferences
             }
         }
-    }
-
-    struct DependencyEntry: Encodable {
-        var name, kind: String
     }
 
     /// The `callSites` of an image: an array, or `null` when its machine

@@ -8,7 +8,7 @@ import LinkCheckRules
 /// one result per finding as a reader takes it (``FileGrouping``: a finding
 /// held by several slices of a fat file is one result on the file, with
 /// the slices in its properties).
-public struct SARIFRenderer {
+public struct SARIFRenderer: ReportRenderer {
     /// Artifact URIs are made relative to this directory (the working
     /// directory by default), as code-scanning services expect.
     public var baseDirectory: String

@@ -18,7 +18,7 @@ import LinkCheckRules
 /// line. A fat file is one image (``FileGrouping/collapsed(_:)``): one
 /// verdict line, and one line per finding with the slices that hold it
 /// (`…/SVProgressHUD (arm64, armv7, i386, x86_64): error: [AEX001] …`).
-public struct TextRenderer {
+public struct TextRenderer: ReportRenderer {
     /// Colour the severities with ANSI escapes (only for a terminal, and
     /// never when `NO_COLOR` is set: the caller decides).
     public var color: Bool
@@ -118,15 +118,12 @@ public struct TextRenderer {
     /// is the image's (``ImageLabels``); the verdict is
     /// ``Verdict``'s raw value.
     static func verdictLine(_ line: ReportAnswer.Line, label: String) -> String {
-        let image = line.image
-        let who = label
-            + (line.kind.map { " (\($0))" } ?? "")
-            + (line.note.map { " (\($0))" } ?? "")
-        var parts = line.partial.map { [$0] } ?? []
-        if let first = line.causes.first {
-            parts.append(first.sentence() + (line.causes.count > 1 ? "; \(count(line.causes.count - 1, "more cause"))" : ""))
-        }
-        return "\(who): \(image.verdict.rawValue) — \(parts.isEmpty ? line.safeText : parts.joined(separator: "; "))"
+        VerdictLineMarkup(
+            words: { $0 }, label: { $0 }, note: { "(\($0))" }, verdict: \.rawValue,
+            causes: { causes in
+                causes.first.map { $0.sentence() + (causes.count > 1 ? "; \(count(causes.count - 1, "more cause"))" : "") }
+            }
+        ).write(line, label: label)
     }
 
     /// Each rule the findings cite, once, in id order, with its

@@ -28,7 +28,7 @@ import Testing
             "i386-linux-gnu/libcodec.so ARCH001 ",
         ])
         #expect(report.findings.allSatisfy { $0.severity == .error && $0.category == .architecture })
-        let machines = Set(report.images.map(\.architecture.name))
+        let machines = Set(report.images.map(\.binary.architecture.name))
         #expect(machines == ["aarch64", "x86_64", "i386", "armv7"])
     }
 

@@ -1,7 +1,6 @@
 import Foundation
 import LinkCheckAnalysis
 import LinkCheckImage
-import LinkCheckRules
 import LinkCheckTestSupport
 import Testing
 
@@ -74,7 +73,7 @@ import Testing
         try FileManager.default.copyItem(at: try MachOFixture.shopApp.path(), to: two)
         let share = two.appendingPathComponent("PlugIns/Share.appex")
         try FileManager.default.moveItem(at: share, to: directory.path("Share.appex"))
-        let rules = try SampleAnalysisTests.defaultRules()
+        let rules = try ShippedRules.ruleSet()
         let before = CheckRun.check(paths: [directory.url.path], rules: rules, policy: Policy(), jobs: 2)
         #expect(before.images.map(\.baselineKey).filter { $0.hasSuffix("/Uploader") } == [
             "One.app/Frameworks/Uploader.framework/Uploader", "Two.app/Frameworks/Uploader.framework/Uploader",
@@ -105,7 +104,7 @@ import Testing
             try FileManager.default.createDirectory(at: directory.path(folder), withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: try MachOFixture.shopApp.path(), to: directory.path("\(folder)/Shop.app"))
         }
-        let rules = try SampleAnalysisTests.defaultRules()
+        let rules = try ShippedRules.ruleSet()
         let apps = CheckRun.check(paths: [directory.url.path], rules: rules, policy: Policy(), jobs: 2)
         #expect(apps.images.map(\.baselineKey).filter { $0.hasSuffix("/Share") }.sorted() == [
             "A/Shop.app/PlugIns/Share.appex/Share", "B/Shop.app/PlugIns/Share.appex/Share",
@@ -140,7 +139,7 @@ import Testing
             try FileManager.default.copyItem(at: try MachOFixture.shopApp.path(), to: directory.path("\(folder)/Shop.app"))
         }
         let inputs = ["A", "B"].map { directory.path("\($0)/Shop.app/PlugIns/Share.appex").path }
-        let report = CheckRun.check(paths: inputs, rules: try SampleAnalysisTests.defaultRules(), policy: Policy(), jobs: 2)
+        let report = CheckRun.check(paths: inputs, rules: try ShippedRules.ruleSet(), policy: Policy(), jobs: 2)
         let keys = report.images.map(\.baselineKey)
         #expect(keys.filter { $0.hasSuffix("/Uploader") }.sorted() == ["A", "B"].map {
             directory.path("\($0)/Shop.app/Frameworks/Uploader.framework/Uploader").path

@@ -20,7 +20,7 @@ import Testing
             sources: MachOFixtures.sources("by-name-extension.c"), product: .executable, rpaths: ["@executable_path/Frameworks"],
             frameworks: ["Kit"], libraries: ["System"], frameworkSearchPaths: [frameworks], linkerFlags: ["-e", "_NSExtensionMain"]),
             to: directory.url.appendingPathComponent("bin/Reader"))
-        let report = CheckRun.check(paths: [reader.path], rules: try MachOAnalysisTests.defaultRules(), policy: Policy(), jobs: 1)
+        let report = try ShippedRules.check(reader)
         let missing = try #require(report.findings.first { $0.rule == "LINK001" })
         #expect(missing.symbol == "@rpath/Kit.framework/Kit")
         let rule = try #require(report.rules["LINK001"])

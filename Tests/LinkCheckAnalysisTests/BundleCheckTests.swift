@@ -20,10 +20,6 @@ import Testing
         return (directory, app)
     }
 
-    static func check(_ app: URL, policy: Policy = Policy()) throws -> Report {
-        CheckRun.check(paths: [app.path], rules: try SampleAnalysisTests.defaultRules(), policy: policy, jobs: 2)
-    }
-
     /// `image`'s path inside `app`.
     static func inside(_ app: URL, _ image: String) -> String {
         image.hasPrefix(app.path + "/") ? String(image.dropFirst(app.path.count + 1)) : image
@@ -38,7 +34,7 @@ import Testing
     @Test func rolesComeFromTheBundle() throws {
         let (copy, app) = try Self.shopCopy()
         defer { withExtendedLifetime(copy) {} }
-        let report = try Self.check(app)
+        let report = try ShippedRules.check(app)
         let roles = Dictionary(uniqueKeysWithValues: report.images.map {
             (Self.inside(app, $0.name), [$0.role.rawValue, $0.extensionType, $0.verdict.rawValue].compactMap { $0 }.joined(separator: " "))
         })
@@ -78,7 +74,7 @@ import Testing
     @Test func rolesGivenByNameOverrideTheBundle() throws {
         let (copy, app) = try Self.shopCopy()
         defer { withExtendedLifetime(copy) {} }
-        let report = try Self.check(app, policy: Policy(extensions: ["Stickers": "share"], apps: ["Share"]))
+        let report = try ShippedRules.check(app, policy: Policy(extensions: ["Stickers": "share"], apps: ["Share"]))
         let roles = Dictionary(uniqueKeysWithValues: report.images.map { (Self.inside(app, $0.name), "\($0.role.rawValue) \($0.extensionType ?? "-")") })
         #expect(roles["PlugIns/Stickers.appex/Stickers"] == "extension share")
         #expect(roles["PlugIns/Share.appex/Share"] == "app -")
@@ -99,7 +95,7 @@ import Testing
                 at: app.appendingPathComponent("Frameworks/Uploader.framework"), to: frameworks.appendingPathComponent("Uploader.framework"))
         }
         defer { withExtendedLifetime(copy) {} }
-        let report = try Self.check(app)
+        let report = try ShippedRules.check(app)
         #expect(Self.findings(report, in: app, rules: ["BNDL002", "BNDL003"]) == [
             "PlugIns/Share.appex/Frameworks/Uploader.framework/Uploader: error BNDL003 Uploader.framework",
             "PlugIns/Share.appex/Share: warning BNDL002 Uploader.framework",
@@ -118,7 +114,7 @@ import Testing
             try FileManager.default.removeItem(at: app.appendingPathComponent("Frameworks/Camera.framework"))
         }
         defer { withExtendedLifetime(copy) {} }
-        let report = try Self.check(app)
+        let report = try ShippedRules.check(app)
         #expect(Self.findings(report, in: app, rules: ["BNDL001", "LINK001"]) == [
             "PlugIns/Stickers.appex/Stickers: error BNDL001 @rpath/Camera.framework/Camera",
             "Shop: error BNDL001 @rpath/Camera.framework/Camera",
@@ -140,7 +136,7 @@ import Testing
     @Test func outsideABundleAMissingFrameworkStaysAWarning() throws {
         let directory = try Fixtures.temporaryDirectory()
         try FileManager.default.copyItem(at: try MachOFixture.shopApp.path().appendingPathComponent("Shop"), to: directory.path("Shop"))
-        let report = try Self.check(directory.url, policy: Policy(apps: ["Shop"]))
+        let report = try ShippedRules.check(directory.url, policy: Policy(apps: ["Shop"]))
         #expect(Self.findings(report, in: directory.url, rules: ["BNDL001", "LINK001"]) == [
             "Shop: warning LINK001 @rpath/Camera.framework/Camera",
             "Shop: warning LINK001 @rpath/Uploader.framework/Uploader",
@@ -165,7 +161,7 @@ import Testing
                 at: app.appendingPathComponent("Frameworks/Camera.framework"), to: frameworks.appendingPathComponent("Camera.framework"))
         }
         defer { withExtendedLifetime(copy) {} }
-        let report = try Self.check(app)
+        let report = try ShippedRules.check(app)
         #expect(Self.findings(report, in: app, rules: ["BNDL001", "LINK001"]) == [
             "PlugIns/Stickers.appex/Stickers: error BNDL001 @rpath/Camera.framework/Camera",
             "Shop: warning LINK001 @rpath/Camera.framework/Camera",
@@ -188,7 +184,7 @@ import Testing
                 at: app.appendingPathComponent("Frameworks/Camera.framework"), to: frameworks.appendingPathComponent("Camera.framework"))
         }
         defer { withExtendedLifetime(copy) {} }
-        let report = try Self.check(app)
+        let report = try ShippedRules.check(app)
         #expect(Self.findings(report, in: app, rules: ["BNDL001", "BNDL003", "LINK001"]) == [
             "PlugIns/Stickers.appex/Frameworks/Camera.framework/Camera: error BNDL003 Camera.framework",
             "PlugIns/Stickers.appex/Stickers: error BNDL001 @rpath/Camera.framework/Camera",
@@ -217,7 +213,7 @@ import Testing
             ], in: old, format: .binary)
         }
         defer { withExtendedLifetime(copy) {} }
-        let report = try Self.check(app)
+        let report = try ShippedRules.check(app)
         #expect(Self.findings(report, in: app, rules: ["BNDL004", "ARCH001"]) == [
             "PlugIns/Old.appex/Old: error ARCH001 ",
             "PlugIns/Old.appex/Old: error BNDL004 ",
@@ -235,13 +231,13 @@ import Testing
         try FileManager.default.createDirectory(at: tracker, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: try MachOFixture.staticFramework.path(), to: tracker.appendingPathComponent("Tracker"))
         try MachOFixtures.writeInfoPlist(["CFBundleExecutable": "Tracker", "CFBundlePackageType": "FMWK"], in: tracker, format: .xml)
-        let report = try Self.check(directory.url)
+        let report = try ShippedRules.check(directory.url)
         #expect(report.bundles.map(\.line) == [
             "\(directory.url.path)/Kit.xcframework: 2 libraries (ios-arm64, ios-arm64_x86_64-simulator)",
             "\(directory.url.path)/Tracker.framework: 1 framework (static)",
         ])
         let libraries = Dictionary(grouping: report.images, by: { $0.bundle?.library?.identifier ?? "-" }).mapValues {
-            $0.map { "\($0.architecture.name) \($0.platform?.platform.rawValue ?? "-") \($0.role.rawValue)" }.sorted()
+            $0.map { "\($0.binary.architecture.name) \($0.binary.platform?.platform.rawValue ?? "-") \($0.role.rawValue)" }.sorted()
         }
         #expect(libraries == [
             "ios-arm64": ["arm64 ios framework"],
@@ -259,7 +255,7 @@ import Testing
         let xcframework = directory.path("Kit.xcframework")
         try FileManager.default.copyItem(at: try MachOFixture.kitXCFramework.path(), to: xcframework)
         try FileManager.default.removeItem(at: xcframework.appendingPathComponent("ios-arm64"))
-        let report = try Self.check(xcframework)
+        let report = try ShippedRules.check(xcframework)
         #expect(report.errors.map(\.description) == [
             "\(xcframework.path): its Info.plist's AvailableLibraries lists ios-arm64/Kit.framework, which is not there",
         ])
@@ -283,7 +279,7 @@ import Testing
         try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0).write(to: info)
         try FileManager.default.createDirectory(at: xcframework.appendingPathComponent("ios-arm64-maccatalyst"), withIntermediateDirectories: true)
         try Data("not an archive\n".utf8).write(to: xcframework.appendingPathComponent("ios-arm64-maccatalyst/libKit.a"))
-        let report = try Self.check(xcframework)
+        let report = try ShippedRules.check(xcframework)
         #expect(report.errors.map(\.description) == ["\(xcframework.path)/ios-arm64-maccatalyst/libKit.a: not an ELF or Mach-O file"])
         #expect(report.exitStatus == 2)
     }
@@ -302,7 +298,7 @@ import Testing
         var symbols = try Data(contentsOf: applications.appendingPathComponent("Shop.app/Shop"))
         symbols.replaceSubrange(12..<16, with: [10, 0, 0, 0])
         try symbols.write(to: dwarf.appendingPathComponent("Shop"))
-        let report = try Self.check(archive)
+        let report = try ShippedRules.check(archive)
         #expect(report.bundles.map(\.line) == ["\(applications.path)/Shop.app: 1 app, 2 extensions (Share, share; Stickers, imessage), 2 embedded frameworks"])
         #expect(report.images.count == 5)
         #expect(report.skipped.contains(SkippedEntry(path: dwarf.appendingPathComponent("Shop").path, reason: "debug symbols (MH_DSYM), not code that runs")))
@@ -318,9 +314,9 @@ import Testing
         let directory = try Fixtures.temporaryDirectory()
         let app = directory.path("Mail.app")
         try FileManager.default.copyItem(at: try MachOFixture.macApp.path(), to: app)
-        let report = try Self.check(app)
+        let report = try ShippedRules.check(app)
         let roles = Dictionary(uniqueKeysWithValues: report.images.map {
-            (Self.inside(app, $0.name), [$0.role.rawValue, $0.extensionType, $0.platform?.platform.rawValue].compactMap { $0 }.joined(separator: " "))
+            (Self.inside(app, $0.name), [$0.role.rawValue, $0.extensionType, $0.binary.platform?.platform.rawValue].compactMap { $0 }.joined(separator: " "))
         })
         #expect(roles == [
             "Contents/MacOS/Mail": "app macos",
@@ -350,7 +346,7 @@ import Testing
 
         // macOS also keeps extensions in Contents/Extensions.
         try FileManager.default.moveItem(at: app.appendingPathComponent("Contents/PlugIns"), to: app.appendingPathComponent("Contents/Extensions"))
-        let moved = try Self.check(app)
+        let moved = try ShippedRules.check(app)
         let extensions = moved.images.filter { $0.role == .extension }
         #expect(extensions.map { Self.inside(app, $0.name) } == ["Contents/Extensions/Share.appex/Contents/MacOS/Share"])
         #expect(extensions.first?.links == [kit] && extensions.first?.extensionType == "share")
@@ -365,7 +361,7 @@ import Testing
             try Data([0x00, 0x01, 0x02]).write(to: app.appendingPathComponent("PlugIns/Stickers.appex/Info.plist"))
         }
         defer { withExtendedLifetime(copy) {} }
-        let report = try Self.check(app)
+        let report = try ShippedRules.check(app)
         #expect(report.notices.isEmpty)
         #expect(report.errors.map(\.description) == [
             "\(app.path)/PlugIns/Stickers.appex/Info.plist: not a property list (XML or binary): its bundle cannot be checked as its Info.plist says",
@@ -389,7 +385,7 @@ import Testing
             try FileManager.default.removeItem(at: app.appendingPathComponent("PlugIns/Share.appex/Share"))
         }
         defer { withExtendedLifetime(copy) {} }
-        let report = try Self.check(app)
+        let report = try ShippedRules.check(app)
         #expect(Self.bundleErrors(report, in: app) == [
             "Shop.app/PlugIns/Share.appex: no executable: its Info.plist's CFBundleExecutable is 'Share', and Share.appex/Share does not exist",
         ])
@@ -410,7 +406,7 @@ import Testing
             try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0).write(to: info)
         }
         defer { withExtendedLifetime(copy) {} }
-        let report = try Self.check(app)
+        let report = try ShippedRules.check(app)
         #expect(Self.bundleErrors(report, in: app) == [
             "Shop.app/PlugIns/Share.appex: no executable: its Info.plist's CFBundleExecutable is '\(name)', which is not a file name in the bundle",
         ])
@@ -426,7 +422,7 @@ import Testing
             try FileManager.default.moveItem(at: appex.appendingPathComponent("Share"), to: appex.appendingPathComponent("ShareExtension"))
         }
         defer { withExtendedLifetime(copy) {} }
-        let report = try Self.check(app)
+        let report = try ShippedRules.check(app)
         #expect(Self.bundleErrors(report, in: app) == [
             "Shop.app/PlugIns/Share.appex: no executable: its Info.plist's CFBundleExecutable is 'Share', and Share.appex/Share does not exist",
         ])
@@ -445,7 +441,7 @@ import Testing
             try FileManager.default.createSymbolicLink(atPath: appex.appendingPathComponent("Share").path, withDestinationPath: "bin/Share")
         }
         defer { withExtendedLifetime(copy) {} }
-        let report = try Self.check(app)
+        let report = try ShippedRules.check(app)
         #expect(report.errors.isEmpty)
         let share = try #require(report.images.first { $0.role == .extension && $0.extensionType == "share" })
         #expect(Self.inside(app, share.name) == "PlugIns/Share.appex/bin/Share")
@@ -464,7 +460,7 @@ import Testing
             try FileManager.default.createSymbolicLink(atPath: executable.path, withDestinationPath: target)
         }
         defer { withExtendedLifetime(copy) {} }
-        let report = try Self.check(app)
+        let report = try ShippedRules.check(app)
         let what = target == "nowhere"
             ? "a symbolic link to nowhere, which does not exist"
             : "a symbolic link to \(app.appendingPathComponent("Shop").resolvingSymlinksInPath().path), outside the bundle"
@@ -484,7 +480,7 @@ import Testing
             try FileManager.default.moveItem(at: app.appendingPathComponent("Shop"), to: app.appendingPathComponent("ShopApp"))
         }
         defer { withExtendedLifetime(copy) {} }
-        let report = try Self.check(app)
+        let report = try ShippedRules.check(app)
         #expect(Self.bundleErrors(report, in: app) == [
             "Shop.app: no executable: no Info.plist of it names its executable (CFBundleExecutable), so it is looked for as 'Shop', the bundle's name, and Shop.app/Shop does not exist",
             "Shop.app/Frameworks/Camera.framework: no executable: its Info.plist's CFBundleExecutable is 'Camera', and Camera.framework/Camera does not exist",
@@ -502,7 +498,7 @@ import Testing
         let binary = app.appendingPathComponent("Contents/Frameworks/Kit.framework/Versions/A/Kit")
         try FileManager.default.moveItem(at: binary, to: directory.path("Kit"))
         try FileManager.default.createSymbolicLink(atPath: binary.path, withDestinationPath: directory.path("Kit").path)
-        let report = try CheckRun.check(paths: [directory.url.path], rules: try SampleAnalysisTests.defaultRules(), policy: Policy(), jobs: 2)
+        let report = try ShippedRules.check(directory.url)
         let kit = directory.path("Kit").resolvingSymlinksInPath().path
         #expect(Self.bundleErrors(report, in: app) == [
             "Mail.app/Contents/Frameworks/Kit.framework: no executable: its Info.plist's CFBundleExecutable is 'Kit', and Kit.framework/Versions/A/Kit is a symbolic link to \(kit), outside the bundle",

@@ -1,7 +1,6 @@
 import Foundation
 import LinkCheckAnalysis
 import LinkCheckCodeIndex
-import LinkCheckRules
 import LinkCheckTestSupport
 import Testing
 
@@ -50,10 +49,6 @@ import Testing
         return app.url
     }
 
-    static func check(_ app: URL, _ policy: Policy = Policy()) throws -> Report {
-        CheckRun.check(paths: [app.path], rules: try MachOAnalysisTests.defaultRules(), policy: policy, jobs: 2)
-    }
-
     static func image(_ report: Report, _ name: String) throws -> ImageReport {
         try #require(report.images.first { $0.shortName == name || $0.name.hasSuffix("/\(name)") })
     }
@@ -66,7 +61,7 @@ import Testing
 
     @Test func theSameEvidenceGetsTheSameSeverityInEveryFramework() throws {
         let directory = try Fixtures.temporaryDirectory()
-        let report = try Self.check(try Self.reader(in: directory))
+        let report = try ShippedRules.check(try Self.reader(in: directory))
         for name in ["Checked.framework", "Performer.framework", "KeyValue.framework"] {
             let image = try Self.image(report, name)
             let findings = Self.sharedApplication(report, image)
@@ -107,7 +102,7 @@ import Testing
     @Test func extensionsTakeTheVerdictOfWhatTheyReach() throws {
         let directory = try Fixtures.temporaryDirectory()
         let app = try Self.reader(in: directory)
-        let report = try Self.check(app)
+        let report = try ShippedRules.check(app)
         let share = try Self.image(report, "Share")
         let action = try Self.image(report, "Action")
         #expect(share.verdict == .unsafe)
@@ -147,7 +142,7 @@ import Testing
         let directory = try Fixtures.temporaryDirectory()
         let app = try Self.reader(in: directory)
         let keyValue = app.appendingPathComponent("Frameworks/KeyValue.framework/KeyValue").path
-        let rules = try MachOAnalysisTests.defaultRules()
+        let rules = try ShippedRules.ruleSet()
         let alone = CheckRun.check(paths: [keyValue], rules: rules, policy: Policy(), jobs: 1)
         #expect(alone.images.map(\.verdict) == [.needsReview])
         #expect(alone.exitStatus == 0)
@@ -155,7 +150,7 @@ import Testing
         var strict = Policy()
         strict.byNameUses = .error
         #expect(CheckRun.check(paths: [keyValue], rules: rules, policy: strict, jobs: 1).exitStatus == 1)
-        let report = try Self.check(app, strict)
+        let report = try ShippedRules.check(app, policy: strict)
         for name in ["Checked.framework", "Performer.framework", "KeyValue.framework", "Share", "Action"] {
             let image = try Self.image(report, name)
             #expect(image.verdict == .unsafe, "\(name)")

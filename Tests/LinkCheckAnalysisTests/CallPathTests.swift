@@ -10,13 +10,12 @@ import Testing
 /// statically linked copies, conditional loading and its version checks, on
 /// Tests/Fixtures/callsites.c.
 @Suite struct CallPathTests {
-    static let rules: RuleSet = {
+    /// The shipped rules and a rule for `kit_shared*`.
+    static func rules() throws -> RuleSet {
         let shared = Rule(id: "TST001", api: "kit_shared", category: .unavailableAPI, severity: .error,
                           matchers: [.glob("kit_shared*")], message: "unavailable", fixit: "f", source: "s")
-        let packs = DefaultRulePacks.paths().compactMap { RulePackLoader.load(path: $0).pack }
-            + [RulePack(path: "t.json", name: "t", version: "1", rules: [shared])]
-        return RuleSet.build(packs: packs).0
-    }()
+        return try ShippedRules.ruleSet(adding: [RulePack(path: "t.json", name: "t", version: "1", rules: [shared])])
+    }
 
     /// libcallsites.so built for `target`, and (when `plugin`) a libplugin.so
     /// beside it for its dlopen to find.
@@ -27,7 +26,7 @@ import Testing
             try FileManager.default.createDirectory(at: directory.path("plugins"), withIntermediateDirectories: true)
             try Fixtures.compile("linkchain.c", to: directory.path("plugins/libplugin.so"), target: target, flags: ["-shared", "-DUNSAFE"])
         }
-        return CheckRun.check(paths: [library.path], rules: rules, policy: Policy(extensions: ["callsites": nil]), jobs: 1)
+        return CheckRun.check(paths: [library.path], rules: try rules(), policy: Policy(extensions: ["callsites": nil]), jobs: 1)
     }
 
     static func finding(_ report: Report, _ rule: String, _ symbol: String) -> Finding? {
@@ -82,7 +81,7 @@ import Testing
     func aLoadIsGuardedByItsCallersOnlyWhenEveryCallerChecks(target: String) throws {
         let directory = try Fixtures.temporaryDirectory()
         let library = try Fixtures.compile("version-guards.c", to: directory.path("libguards.so"), target: target, flags: ["-shared", "-O0"])
-        let report = CheckRun.check(paths: [library.path], rules: Self.rules, policy: Policy(extensions: ["guards": nil]), jobs: 1)
+        let report = CheckRun.check(paths: [library.path], rules: try Self.rules(), policy: Policy(extensions: ["guards": nil]), jobs: 1)
         let checks = report.findings.filter { $0.rule.hasPrefix("DLOP01") }.map { "\($0.rule) \($0.callSites.compactMap(\.function))" }
         #expect(checks.sorted() == [
             "DLOP010 [\"load_available\"]", "DLOP010 [\"load_guarded\"]", "DLOP011 [\"load_exported\"]", "DLOP011 [\"load_shared\"]",
@@ -115,7 +114,7 @@ import Testing
     @Test func declaredLoadsAreResolved() throws {
         let directory = try Fixtures.temporaryDirectory()
         let library = try Fixtures.compile("dlopen-note.s", to: directory.path("libnote.so"))
-        let report = CheckRun.check(paths: [library.path], rules: CallPathTests.rules, policy: Policy(), jobs: 1)
+        let report = CheckRun.check(paths: [library.path], rules: try CallPathTests.rules(), policy: Policy(), jobs: 1)
         let image = try #require(report.images.first { $0.path == library.path })
         let load = try #require(image.loads.first)
         #expect(load.name == "libzstd.so.1")
@@ -132,7 +131,7 @@ import Testing
     static func check() throws -> (Report, TemporaryDirectory) {
         let directory = try Fixtures.temporaryDirectory()
         let library = try Fixtures.compile("loader-names.c", to: directory.path("libloader.so"), flags: ["-shared", "-O2", "-Wl,-s"])
-        return (CheckRun.check(paths: [library.path], rules: CallPathTests.rules, policy: Policy(), jobs: 1), directory)
+        return (CheckRun.check(paths: [library.path], rules: try CallPathTests.rules(), policy: Policy(), jobs: 1), directory)
     }
 
     @Test func aPrintfFormatIsNoLibraryNameSoTheLoadIsUnknown() throws {

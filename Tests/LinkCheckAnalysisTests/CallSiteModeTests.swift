@@ -3,7 +3,6 @@ import LinkCheckAnalysis
 import LinkCheckCodeIndex
 import LinkCheckImage
 import LinkCheckInspection
-import LinkCheckRules
 import LinkCheckTestSupport
 import Testing
 
@@ -82,13 +81,6 @@ import Testing
         return paths + (try MachOFixture.allCases.map { try $0.path().path })
     }
 
-    /// The default rules.
-    static func defaultRules() throws -> RuleSet {
-        let packs = DefaultRulePacks.paths().compactMap { RulePackLoader.load(path: $0).pack }
-        try #require(packs.count == 3)
-        return RuleSet.build(packs: packs).0
-    }
-
     /// A report's answers: each finding in full (image, rule, symbol, chain,
     /// call sites with function and address, call path, message), then each
     /// image's verdict.
@@ -101,7 +93,7 @@ import Testing
         let (paths, built) = try Self.inputs(set)
         defer { withExtendedLifetime(built) {} }
         try #require(!paths.isEmpty)
-        let rules = try Self.defaultRules()
+        let rules = try ShippedRules.ruleSet()
         let targeted = CheckRun.check(paths: paths, rules: rules, policy: Policy(), callSites: .targeted, jobs: 2)
         let full = CheckRun.check(paths: paths, rules: rules, policy: Policy(), callSites: .full, jobs: 2)
         let (ours, oracle) = (Self.answers(targeted), Self.answers(full))

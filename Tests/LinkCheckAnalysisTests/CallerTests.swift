@@ -12,10 +12,6 @@ import Testing
 @Suite struct CallerTests {
     static let architectures = ["arm64", "x86_64"]
 
-    static func check(_ path: URL, callSites: CallSiteMode? = .targeted) throws -> Report {
-        CheckRun.check(paths: [path.path], rules: try MachOAnalysisTests.defaultRules(), policy: Policy(), callSites: callSites, jobs: 1)
-    }
-
     /// The one finding of `rule` in `report`.
     static func finding(_ rule: String, in report: Report) throws -> Finding {
         let findings = report.findings.filter { $0.rule == rule }
@@ -25,7 +21,7 @@ import Testing
 
     /// The address `llvm-nm` gives the symbol `name` in `path`.
     static func address(of name: String, in path: URL) throws -> UInt64 {
-        let output = try Command.run(MachOOracle.nm, ["--defined-only", path.path]).standardOutput
+        let output = try MachOOracle.nm(["--defined-only"], path)
         let line = try #require(output.split(separator: "\n").first { $0.hasSuffix(" " + name) })
         return try #require(UInt64(line.prefix { $0 != " " }, radix: 16))
     }
@@ -40,12 +36,12 @@ import Testing
         let unnamed = "sub_" + String(try Self.address(of: "_cl_unnamed", in: try MachOFixture.callers.thinSlice(arch)), radix: 16)
         for (fixture, last) in [(MachOFixture.callers, "cl_unnamed"), (.callersStripped, unnamed)] {
             let path = try fixture.thinSlice(arch)
-            let report = try Self.check(path)
+            let report = try ShippedRules.check(path)
             let finding = try Self.finding("AEX001", in: report)
             #expect(finding.kind == .objcReference)
             #expect(finding.callSites.map(\.label) == ["-[CLActivity applicationOf:]", "+[UIApplication(CLCurrent) cl_current]", last])
             #expect(finding.byName == nil)
-            #expect(CallSiteModeTests.answers(report) == CallSiteModeTests.answers(try Self.check(path, callSites: .full)))
+            #expect(CallSiteModeTests.answers(report) == CallSiteModeTests.answers(try ShippedRules.check(path, callSites: .full)))
         }
     }
 
@@ -56,8 +52,8 @@ import Testing
     @Test(arguments: architectures)
     func usesByNameNameTheirFunctionsAndWhatGuardsThem(arch: String) throws {
         let path = try MachOFixture.byNameGuarded.thinSlice(arch)
-        let report = try Self.check(path)
-        #expect(CallSiteModeTests.answers(report) == CallSiteModeTests.answers(try Self.check(path, callSites: .full)))
+        let report = try ShippedRules.check(path)
+        #expect(CallSiteModeTests.answers(report) == CallSiteModeTests.answers(try ShippedRules.check(path, callSites: .full)))
         let (application, openURL) = ("+[BNApplicationFinder application]", "+[BNApplicationFinder openURL:]")
         let shared = try Self.finding("AEX001", in: report)
         #expect(shared.kind == .objcByName)
@@ -83,8 +79,8 @@ import Testing
     @Test(arguments: architectures)
     func aUseByNameIsTheCodeThatPassesTheNameNotTheRuntimesOverride(arch: String) throws {
         let path = try MachOFixture.swiftProbe.thinSlice(arch)
-        let report = try Self.check(path)
-        #expect(CallSiteModeTests.answers(report) == CallSiteModeTests.answers(try Self.check(path, callSites: .full)))
+        let report = try ShippedRules.check(path)
+        #expect(CallSiteModeTests.answers(report) == CallSiteModeTests.answers(try ShippedRules.check(path, callSites: .full)))
         let finding = try Self.finding("AEX001", in: report)
         #expect(finding.kind == .objcByName)
         #expect(!finding.unconfirmed)
@@ -98,7 +94,7 @@ import Testing
     /// array, not as literals: the finding says no code that uses the
     /// names was found and names no function.
     @Test func aUseByNameThatNoCodeShowsNamesNoFunction() throws {
-        let report = try Self.check(try MachOFixture.swiftNames.path())
+        let report = try ShippedRules.check(try MachOFixture.swiftNames.path())
         let finding = try Self.finding("AEX001", in: report)
         #expect(finding.kind == .objcByName)
         #expect(finding.unconfirmed)

@@ -2,7 +2,6 @@ import Foundation
 import LinkCheckAnalysis
 import LinkCheckImage
 import LinkCheckInspection
-import LinkCheckRules
 import LinkCheckTestSupport
 import Testing
 
@@ -12,10 +11,6 @@ import Testing
 /// Cartography, each i386, x86_64, armv7 and arm64, in an iOS 15.0 app).
 @Suite struct FatFrameworkTests {
     static let frameworks = ["SVProgressHUD", "MBProgressHUD", "Cartography"]
-
-    static func check(_ app: URL) throws -> Report {
-        CheckRun.check(paths: [app.path], rules: try SampleAnalysisTests.defaultRules(), policy: Policy(), jobs: 2)
-    }
 
     /// `Frameworks/X.framework/X` in `app`.
     static func framework(_ name: String, in app: URL) -> String {
@@ -27,7 +22,7 @@ import Testing
     /// that no one links.
     @Test func everySliceIsReachedByWhoeverReachesTheFile() throws {
         let app = try MachOFixtures.realShapedApp()
-        let report = try Self.check(app)
+        let report = try ShippedRules.check(app)
         let (photos, share) = (app.appendingPathComponent("Photos").path, app.appendingPathComponent("PlugIns/Share.appex/Share").path)
         for name in Self.frameworks {
             let slices = report.images.filter { $0.path == Self.framework(name, in: app) }
@@ -53,7 +48,7 @@ import Testing
     /// share extension loads, is unsafe for its +[UIApplication sharedApplication].
     @Test func unloadableSlicesAreNamedAndNotCheckedAsExtensionCode() throws {
         let app = try MachOFixtures.realShapedApp()
-        let report = try Self.check(app)
+        let report = try ShippedRules.check(app)
         for name in Self.frameworks {
             let notes = report.findings.filter { $0.rule == "ARCH004" && $0.image.hasPrefix(Self.framework(name, in: app)) }
             #expect(notes.map(\.severity) == [.note], "\(name)")
@@ -77,7 +72,7 @@ import Testing
     /// verdict; a finding held by every slice is one group naming them.
     @Test func oneVerdictPerFatFrameworkAndOneFindingAcrossSlices() throws {
         let app = try MachOFixtures.realShapedApp()
-        let report = try Self.check(app)
+        let report = try ShippedRules.check(app)
         let grouping = FileGrouping(report)
         let share = app.appendingPathComponent("PlugIns/Share.appex/Share").path
         let verdicts = Dictionary(uniqueKeysWithValues: grouping.files.map { ($0.name, $0.image.verdict) })
@@ -125,7 +120,7 @@ import Testing
         }
         try MachOFixtures.fat(thin, to: URL(fileURLWithPath: svProgressHUD))
 
-        let report = try Self.check(app)
+        let report = try ShippedRules.check(app)
         let arch = report.findings.filter { $0.image.hasPrefix(svProgressHUD) && $0.rule.hasPrefix("ARCH") }
         #expect(arch.map { "\($0.rule) \($0.severity)" } == ["ARCH001 error", "ARCH004 note"])
         #expect(arch.first?.message.hasPrefix("this file has no 64-bit slice (armv7, i386): ") == true)
@@ -147,7 +142,7 @@ import Testing
         info["MinimumOSVersion"] = "10.0"
         try PropertyListSerialization.data(fromPropertyList: info, format: .xml, options: 0).write(to: plist)
 
-        let report = try Self.check(app)
+        let report = try ShippedRules.check(app)
         let svProgressHUD = Self.framework("SVProgressHUD", in: app)
         let note = try #require(report.findings.first { $0.rule == "ARCH004" && $0.image.hasPrefix(svProgressHUD) })
         #expect(note.message.hasPrefix("slices i386, x86_64 are for the simulator: no process of this iOS 10.0 app loads them: "))

@@ -210,8 +210,7 @@ import Testing
 
     @Test func systemLibrariesAreFollowedButNotReported() throws {
         let images = try Fixtures.sampleImages().appendingPathComponent("PhotoEditor")
-        let packs = DefaultRulePacks.paths().compactMap { RulePackLoader.load(path: $0).pack }
-        let report = CheckRun.check(paths: [images.path], rules: RuleSet.build(packs: packs).0, policy: Policy(), jobs: 2)
+        let report = try ShippedRules.check(images)
         #expect(!report.findings.contains { $0.rule == "LINK001" }, "libswiftCore.so and libc.so.6 resolve")
         #expect(report.images.allSatisfy { !$0.external })
         #expect(report.images.count == 10)

@@ -21,10 +21,6 @@ import Testing
         return (directory, app)
     }
 
-    static func check(_ app: URL) throws -> Report {
-        CheckRun.check(paths: [app.path], rules: try SampleAnalysisTests.defaultRules(), policy: Policy(), jobs: 2)
-    }
-
     static func findings(_ report: Report, in app: URL, rules: Set<String>) -> [String] {
         report.findings.filter { rules.contains($0.rule) }.map {
             "\(BundleCheckTests.inside(app, $0.image)): \($0.severity.rawValue) \($0.rule) \($0.message.prefix { $0 != ":" })"
@@ -34,7 +30,7 @@ import Testing
     @Test func anExtensionReachesWhatItsFrameworkLoads() throws {
         let (directory, app) = try Self.app(withExtension: true)
         defer { withExtendedLifetime(directory) {} }
-        let report = try Self.check(app)
+        let report = try ShippedRules.check(app)
         #expect(Self.findings(report, in: app, rules: ["AEX001", "DLOP001"]).filter { !$0.hasPrefix("Loads:") } == [
             "Frameworks/Loader.framework/Loader: error DLOP001 loads @rpath/Uploader.framework/Uploader → \(app.path)/Frameworks/Uploader.framework/Uploader (from load_uploader at 0x\(try Self.loadAddress(report, app)))",
             "Frameworks/Uploader.framework/Uploader: error AEX001 references +[UIApplication sharedApplication] (the class UIApplication and the selector sharedApplication)",
@@ -55,7 +51,7 @@ import Testing
         defer { withExtendedLifetime(directory) {} }
         let uploader = app.appendingPathComponent("Frameworks/Uploader.framework/Uploader")
         try Data(try Data(contentsOf: uploader).prefix(1000)).write(to: uploader)
-        let report = try Self.check(app)
+        let report = try ShippedRules.check(app)
         let inspection = Self.findings(report, in: app, rules: ["INSP001", "DLOP002", "DLOP003", "FLAG001"])
         #expect(inspection.filter { !$0.hasPrefix("Frameworks/Uploader.framework/Uploader: error INSP001 ") } == [
             "Frameworks/Loader.framework/Loader: error INSP001 loads @rpath/Uploader.framework/Uploader → \(uploader.path) (from load_uploader at 0x\(try Self.loadAddress(report, app))), which could be read only in part",
@@ -75,7 +71,7 @@ import Testing
     @Test func aFrameworkNothingLinksLoadingAnUnsafeOneIsAnError() throws {
         let (directory, app) = try Self.app(withExtension: false)
         defer { withExtendedLifetime(directory) {} }
-        let report = try Self.check(app)
+        let report = try ShippedRules.check(app)
         #expect(Self.findings(report, in: app, rules: ["DLOP001"]) == [
             "Frameworks/Loader.framework/Loader: error DLOP001 loads @rpath/Uploader.framework/Uploader → \(app.path)/Frameworks/Uploader.framework/Uploader (from load_uploader at 0x\(try Self.loadAddress(report, app)))",
         ])
@@ -97,7 +93,7 @@ import Testing
         try FileManager.default.createDirectory(at: frameworks, withIntermediateDirectories: true)
         try FileManager.default.moveItem(
             at: app.appendingPathComponent("Frameworks/Uploader.framework"), to: frameworks.appendingPathComponent("Uploader.framework"))
-        let report = try Self.check(app)
+        let report = try ShippedRules.check(app)
         #expect(Self.findings(report, in: app, rules: ["DLOP001", "DLOP002", "DLOP003", "BNDL001", "BNDL003", "LINK001"]) == [
             "Frameworks/Loader.framework/Loader: warning DLOP003 loads @rpath/Uploader.framework/Uploader (from load_uploader at 0x\(try Self.loadAddress(report, app))), which is not found where the loader would look (dyld looks in \(app.path)/Frameworks/Uploader.framework)",
             "Loads: error BNDL001 needs @rpath/Uploader.framework/Uploader, which dyld would not find (dyld looks in \(app.path)/Frameworks/Uploader.framework)",
@@ -120,7 +116,7 @@ import Testing
         try MachOFixtures.link(MachOFixtures.Image(
             sources: MachOFixtures.sources("selector-string-made.m"), product: .dylib(installName: "@rpath/Uploader.framework/Uploader")),
             to: app.appendingPathComponent("Frameworks/Uploader.framework/Uploader"))
-        let report = try Self.check(app)
+        let report = try ShippedRules.check(app)
         let uploader = app.path + "/Frameworks/Uploader.framework/Uploader"
         #expect(Self.findings(report, in: app, rules: ["DLOP001", "DLOP002", "DLOP003", "SEL002"]) == [
             "Frameworks/Loader.framework/Loader: warning DLOP003 loads @rpath/Uploader.framework/Uploader → \(uploader) (from load_uploader at 0x\(try Self.loadAddress(report, app))), whose verdict is needs-review (SEL002)",

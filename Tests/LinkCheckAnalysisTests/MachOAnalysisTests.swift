@@ -3,7 +3,6 @@ import LinkCheckAnalysis
 import LinkCheckCodeIndex
 import LinkCheckImage
 import LinkCheckInspection
-import LinkCheckRules
 import LinkCheckTestSupport
 import Testing
 
@@ -11,17 +10,12 @@ import Testing
 /// `MH_APP_EXTENSION_SAFE` beside the code's evidence, dyld's search, and
 /// architecture by slice, on the PhotosApp sample built from source.
 @Suite struct MachOAnalysisTests {
-    static func defaultRules() throws -> RuleSet {
-        let packs = DefaultRulePacks.paths().compactMap { RulePackLoader.load(path: $0).pack }
-        return RuleSet.build(packs: packs).0
-    }
-
     static let roles = Policy(extensions: ["PhotosShare": "share"], apps: ["Photos"])
 
     /// The PhotosApp bundle, checked with the default rules and its roles.
     static func photosReport(_ bundle: URL? = nil, policy: Policy = roles, callSites: CallSiteMode? = .targeted) throws -> (Report, String) {
         let app = try bundle ?? MachOFixtures.photosApp()
-        return (CheckRun.check(paths: [app.path], rules: try defaultRules(), policy: policy, callSites: callSites, jobs: 2), app.path)
+        return (try ShippedRules.check(app, policy: policy, callSites: callSites), app.path)
     }
 
     static func image(_ report: Report, _ relative: String, in app: String) -> ImageReport? {
@@ -159,12 +153,12 @@ import Testing
     /// that rpath entry the same names are missing.
     @Test func theSwiftRuntimeThroughTheRpathUsrLibSwiftIsNotMissing() throws {
         let swifty = try MachOFixture.swiftRuntimeUser.path()
-        let report = CheckRun.check(paths: [swifty.path], rules: try Self.defaultRules(), policy: Policy(), jobs: 1)
+        let report = try ShippedRules.check(swifty)
         let image = try #require(report.images.first)
-        #expect(image.dependencies.map(\.name).filter { $0.hasPrefix("@rpath/") } == [
+        #expect(image.binary.dependencies.map(\.name).filter { $0.hasPrefix("@rpath/") } == [
             "@rpath/libswiftCore.dylib", "@rpath/libswiftFoundation.dylib",
         ])
-        #expect(image.searchPaths.map(\.path).first == "/usr/lib/swift")
+        #expect(image.binary.searchPaths.map(\.path).first == "/usr/lib/swift")
         #expect(!report.findings.contains { $0.rule == "LINK001" }, "\(report.findings.map(\.message))")
         #expect(report.exitStatus == 0)
 
@@ -183,7 +177,7 @@ import Testing
         // extension's rpaths handed down the chain (dyld's rule, not ld.so's).
         let app = try MachOFixtures.photosApp()
         let share = app.appendingPathComponent("PlugIns/PhotosShare.appex")
-        let report = CheckRun.check(paths: [share.path], rules: try Self.defaultRules(), policy: Self.roles, jobs: 1)
+        let report = try ShippedRules.check(share, policy: Self.roles)
         let chains = report.findings.filter { $0.rule == "AEX001" && $0.image.hasSuffix("/PhotosShare") }.map(\.chain)
         #expect(chains.contains(["PhotosShare", "SyncKit.framework", "Uploader.framework", "+[UIApplication sharedApplication]"]))
         let external = report.images.filter(\.external).map { $0.name.replacingOccurrences(of: app.path + "/", with: "") }.sorted()
@@ -207,7 +201,7 @@ import Testing
 
     @Test func aThirtyTwoBitOnlyFrameworkHasNo64BitSlice() throws {
         let codec = try MachOFixture.codec32.path()
-        let report = CheckRun.check(paths: [codec.path], rules: try Self.defaultRules(), policy: Policy(), jobs: 1)
+        let report = try ShippedRules.check(codec)
         #expect(report.findings.map(\.rule) == ["ARCH001"])
         #expect(report.findings.first?.message.hasPrefix("this file has no 64-bit slice (armv7)") == true)
         #expect(report.images.map(\.verdict) == [.unsafe])
@@ -215,7 +209,7 @@ import Testing
 
     @Test func requiredArchitecturesCountSlices() throws {
         let imageKit = try MachOFixture.imageKitFat.path()
-        let rules = try Self.defaultRules()
+        let rules = try ShippedRules.ruleSet()
         let both = CheckRun.check(paths: [imageKit.path], rules: rules, policy: Policy(requiredArchitectures: ["arm64", "x86_64"]), jobs: 1)
         #expect(!both.findings.contains { $0.rule == "ARCH002" })
         #expect(Set(both.images.map(\.name)) == [imageKit.path + "[arm64]", imageKit.path + "[x86_64]"])
@@ -230,7 +224,7 @@ import Testing
         let directory = try Fixtures.temporaryDirectory()
         let photos = directory.path("Photos")
         try FileManager.default.copyItem(at: try MachOFixtures.photosApp().appendingPathComponent("Photos"), to: photos)
-        let report = CheckRun.check(paths: [photos.path], rules: try Self.defaultRules(), policy: Policy(), jobs: 1)
+        let report = try ShippedRules.check(photos)
         #expect(report.images.first { $0.name == photos.path }?.role == .framework)
         #expect(report.findings.contains { $0.image == photos.path && $0.rule == "AEX001" && $0.severity == .error })
     }

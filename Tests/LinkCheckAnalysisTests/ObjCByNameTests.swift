@@ -22,13 +22,9 @@ import Testing
             to: try Fixtures.temporaryDirectory().path(name))
     }
 
-    static func check(_ path: URL, callSites: CallSiteMode? = .targeted) throws -> Report {
-        CheckRun.check(paths: [path.path], rules: try MachOAnalysisTests.defaultRules(), policy: Policy(), callSites: callSites, jobs: 1)
-    }
-
     @Test func theCRuntimesLookUpsWithCStringsAreAUseByName() throws {
         let path = try Self.framework("Runtime", "by-name-runtime.m")
-        let report = try Self.check(path)
+        let report = try ShippedRules.check(path)
         let finding = try #require(report.findings.first { $0.rule == "AEX001" })
         #expect(finding.kind == .objcByName)
         #expect(finding.severity == .warning)
@@ -44,7 +40,7 @@ import Testing
     @Test func stringsWithoutALookUpAreNoUseByName() throws {
         let path = try Self.framework("Strings", "by-name-strings.m")
         for callSites in [CallSiteMode.targeted, nil] {
-            let report = try Self.check(path, callSites: callSites)
+            let report = try ShippedRules.check(path, callSites: callSites)
             #expect(!report.findings.contains { $0.rule == "AEX001" }, "call sites: \(callSites)")
             // No code makes a selector of the string: a review risk, and
             // the image's flag holds. Without call sites, which code does
@@ -62,13 +58,13 @@ import Testing
     /// image is extension-safe; without them it needs review.
     @Test func aLookUpOfAnotherClassBesideTheStringsIsAWarningOnlyWithoutCallSites() throws {
         let path = try Self.framework("OtherClass", "by-name-strings.m", "by-name-other-class.m")
-        let analysed = try Self.check(path)
+        let analysed = try ShippedRules.check(path)
         #expect(!analysed.findings.contains { $0.kind == .objcByName })
         let string = try #require(analysed.findings.first { $0.rule == "SEL001" })
         #expect(string.byName == nil)
         #expect(string.callSites.map(\.label) == ["ns_selector_name"])
         #expect(analysed.images.map(\.verdict) == [.extensionSafe])
-        let unanalysed = try Self.check(path, callSites: nil)
+        let unanalysed = try ShippedRules.check(path, callSites: nil)
         let finding = try #require(unanalysed.findings.first { $0.rule == "AEX001" })
         #expect(finding.kind == .objcByName)
         #expect(finding.severity == .warning)
@@ -87,10 +83,10 @@ import Testing
     /// not the wrapper.
     @Test func aLookUpThroughAWrapperIsTheWarningWithoutCallSites() throws {
         let path = try Self.framework("Wrapper", "by-name-wrapper.m")
-        let targeted = try Self.check(path)
-        let full = try Self.check(path, callSites: .full)
+        let targeted = try ShippedRules.check(path)
+        let full = try ShippedRules.check(path, callSites: .full)
         #expect(CallSiteModeTests.answers(targeted) == CallSiteModeTests.answers(full))
-        let unanalysed = try Self.check(path, callSites: nil)
+        let unanalysed = try ShippedRules.check(path, callSites: nil)
         let held = "holds the strings \"UIApplication\" and \"sharedApplication\" and imports NSClassFromString, so it may look up UIApplication by name and send sharedApplication; a warning at most, since "
         for (report, why, sites) in [
             (targeted, "which name the look-up is passed is not known (the look-up is passed no literal in wr_lookup): ",
@@ -115,13 +111,13 @@ import Testing
     /// the selector reference).
     @Test func aLookUpThroughAPointerIsTheWarningWithoutCallSites() throws {
         let path = try Self.framework("Pointer", "by-name-pointer.m")
-        let targeted = try Self.check(path)
-        #expect(CallSiteModeTests.answers(targeted) == CallSiteModeTests.answers(try Self.check(path, callSites: .full)))
+        let targeted = try ShippedRules.check(path)
+        #expect(CallSiteModeTests.answers(targeted) == CallSiteModeTests.answers(try ShippedRules.check(path, callSites: .full)))
         let held = "holds the string \"UIApplication\", references the selector sharedApplication and imports NSClassFromString, so it may look up UIApplication by name and send sharedApplication; a warning at most, since "
         for (report, why, sites) in [
             (targeted, "which name the look-up is passed is not known (no call to NSClassFromString was found): ",
              ["bp_shared_application", "bp_shared_application"]),
-            (try Self.check(path, callSites: nil), "call sites were not analysed (--no-call-sites) and which name the look-up is passed is not known: ", []),
+            (try ShippedRules.check(path, callSites: nil), "call sites were not analysed (--no-call-sites) and which name the look-up is passed is not known: ", []),
         ] {
             #expect(report.findings.filter { $0.kind == .objcByName }.count == 1)
             let finding = try #require(report.findings.first { $0.rule == "AEX001" })

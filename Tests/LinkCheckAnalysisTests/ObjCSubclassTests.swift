@@ -28,10 +28,6 @@ import Testing
             to: try Fixtures.temporaryDirectory().path(name))
     }
 
-    static func check(_ path: URL, callSites: CallSiteMode?) throws -> Report {
-        CheckRun.check(paths: [path.path], rules: try MachOAnalysisTests.defaultRules(), policy: Policy(), callSites: callSites, jobs: 1)
-    }
-
     @Test(arguments: builds)
     func theSuperclassChainEndsAtTheImportedClass(linker: MachOFixtures.Linker, target: MachOFixtures.Target) throws {
         let image = try #require(try MachOReader.read(path: try Self.framework(linker, target).path).first)
@@ -44,7 +40,7 @@ import Testing
     @Test(arguments: builds)
     func aClassMethodSentToASubclassMatchesTheSuperclassesRule(linker: MachOFixtures.Linker, target: MachOFixtures.Target) throws {
         let path = try Self.framework(linker, target)
-        let report = CheckRun.check(paths: [path.path], rules: try MachOAnalysisTests.defaultRules(), policy: Policy(), jobs: 1)
+        let report = try ShippedRules.check(path)
         let shared = try #require(report.findings.first { $0.rule == "AEX001" })
         #expect(shared.kind == .objcReference)
         #expect(shared.severity == .error)
@@ -75,10 +71,10 @@ import Testing
         let image = try #require(try MachOReader.read(path: path.path).first)
         #expect(image.objcClassReferences == [])
         #expect(image.objcSuperclasses == ["SSApplication": ["UIApplication"]])
-        let targeted = try Self.check(path, callSites: .targeted)
-        let full = try Self.check(path, callSites: .full)
+        let targeted = try ShippedRules.check(path, callSites: .targeted)
+        let full = try ShippedRules.check(path, callSites: .full)
         #expect(CallSiteModeTests.answers(targeted) == CallSiteModeTests.answers(full))
-        for (report, sites) in [(targeted, ["+[SSApplication mine]", "-[SSApplication inst]"]), (try Self.check(path, callSites: nil), [])] {
+        for (report, sites) in [(targeted, ["+[SSApplication mine]", "-[SSApplication inst]"]), (try ShippedRules.check(path, callSites: nil), [])] {
             #expect(report.findings.map(\.rule).sorted() == ["AEX001", "FLAG001"])
             #expect(report.findings.first { $0.rule == "FLAG001" }?.message.hasPrefix(
                 "SelfSend.framework is not built with -application_extension (no MH_APP_EXTENSION_SAFE), and it uses APIs unavailable in app extensions (below)") == true)
@@ -100,7 +96,7 @@ import Testing
         let path = try Self.framework(.chainedFixups, .arm64, source: "subclass-quiet.m", name: "Quiet")
         let image = try #require(try MachOReader.read(path: path.path).first)
         #expect(image.objcSuperclasses == ["SQApplication": ["UIApplication"]])
-        let report = try Self.check(path, callSites: callSites)
+        let report = try ShippedRules.check(path, callSites: callSites)
         #expect(report.findings.map(\.rule) == ["FLAG001"])
         #expect(report.findings.first?.message.hasPrefix(
             "Quiet.framework is not built with -application_extension (no MH_APP_EXTENSION_SAFE), though it uses no API unavailable in app extensions: it is safe in fact") == true)
@@ -117,7 +113,7 @@ import Testing
         let image = try #require(try MachOReader.read(path: path.path).first)
         #expect(image.objcClassReferences == ["UIApplication"])
         for mode in [CallSiteMode.targeted, .full, nil] {
-            let report = try Self.check(path, callSites: mode)
+            let report = try ShippedRules.check(path, callSites: mode)
             let shared = try #require(report.findings.first { $0.rule == "AEX001" }, "\(String(describing: mode))")
             #expect(shared.severity == .error)
             #expect(shared.message.hasPrefix("references +[UIApplication sharedApplication] (the class UIApplication and the selector sharedApplication): "))

@@ -63,17 +63,6 @@ struct RuleExampleBuilds: Sendable {
     static let shared: Result<RuleExampleBuilds, BuildFailure> = Result { try build() }
         .mapError { BuildFailure(description: "\($0)") }
 
-    /// The default rule set (the packs `DefaultRulePacks` finds).
-    static func defaultRules() throws -> RuleSet {
-        var packs: [RulePack] = []
-        for path in DefaultRulePacks.paths() {
-            let loaded = RulePackLoader.load(path: path)
-            guard let pack = loaded.pack else { throw BuildFailure(description: loaded.problems.map(\.description).joined(separator: "\n")) }
-            packs.append(pack)
-        }
-        return RuleSet.build(packs: packs).0
-    }
-
     private static func build() throws -> RuleExampleBuilds {
         let directory = try Fixtures.temporaryDirectory()
         return try withExtendedLifetime(directory) { try build(in: directory.url) }
@@ -81,7 +70,7 @@ struct RuleExampleBuilds: Sendable {
 
     /// Builds into `root` (a new folder, removed afterwards) and checks.
     private static func build(in root: URL) throws -> RuleExampleBuilds {
-        let rules = try defaultRules()
+        let rules = try ShippedRules.ruleSet()
         let elf = root.appendingPathComponent("elf")
         let macho = root.appendingPathComponent("macho")
         let libraryStubs = root.appendingPathComponent("stubs")

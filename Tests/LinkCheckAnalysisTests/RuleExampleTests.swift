@@ -11,7 +11,7 @@ import Testing
 /// expect, and leave its near misses alone.
 @Suite struct RuleExampleTests {
     /// The shipped rules' ids, read when the tests are listed.
-    static let ruleIDs: [String] = (try? RuleExampleBuilds.defaultRules().rules.map(\.id)) ?? []
+    static let ruleIDs: [String] = (try? ShippedRules.ruleSet().rules.map(\.id)) ?? []
 
     static func examples(of id: String) throws -> (RuleExampleBuilds, [RuleExampleBuilds.Built]) {
         let builds = try RuleExampleBuilds.shared.get()
@@ -86,7 +86,7 @@ import Testing
 
     @Test func everyExampleIsBuiltAndChecked() throws {
         let builds = try RuleExampleBuilds.shared.get()
-        let rules = try RuleExampleBuilds.defaultRules().rules
+        let rules = try ShippedRules.ruleSet().rules
         #expect(builds.examples.count == rules.map { $0.examples.triggering.count + $0.examples.nonTriggering.count }.reduce(0, +))
         let built = builds.examples.filter { (try? $0.image.get()) != nil }
         #expect(built.count == builds.examples.count)

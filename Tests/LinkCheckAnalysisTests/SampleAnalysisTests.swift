@@ -8,16 +8,10 @@ import Testing
 
 /// The whole pipeline on the Samples, built from source by Samples/build.sh.
 @Suite struct SampleAnalysisTests {
-    static func defaultRules() throws -> RuleSet {
-        let packs = DefaultRulePacks.paths().compactMap { RulePackLoader.load(path: $0).pack }
-        try #require(packs.count == 3)
-        return RuleSet.build(packs: packs).0
-    }
-
     static func photoEditorReport() throws -> (Report, URL) {
         let directory = try Fixtures.sampleImages().appendingPathComponent("PhotoEditor")
         let policy = Policy(extensions: ["PhotoEditorExtension": "share"], apps: ["PhotoEditorApp"])
-        return (CheckRun.check(paths: [directory.path], rules: try defaultRules(), policy: policy, jobs: 2), directory)
+        return (try ShippedRules.check(directory, policy: policy), directory)
     }
 
     @Test func verdictsAndRoles() throws {
@@ -110,7 +104,7 @@ import Testing
     @Test func cameraCaptureIsAllowedInAnIMessageExtension() throws {
         let directory = try Fixtures.sampleImages().appendingPathComponent("PhotoEditor")
         let effects = directory.appendingPathComponent("libPhotoEffects.so").path
-        let rules = try Self.defaultRules()
+        let rules = try ShippedRules.ruleSet()
         for (type, severity, verdict) in [("imessage", Severity.note, Verdict.extensionSafe), ("share", .error, .unsafe)] {
             let policy = Policy(extensions: ["PhotoEffects": type])
             let report = CheckRun.check(paths: [effects], rules: rules, policy: policy, jobs: 1)
@@ -125,7 +119,7 @@ import Testing
     /// those of every symbol.
     @Test func keepingOnlyTheSymbolsRulesMayMatchChangesNoFinding() throws {
         let directory = try Fixtures.sampleImages().appendingPathComponent("PhotoEditor")
-        let rules = try Self.defaultRules()
+        let rules = try ShippedRules.ruleSet()
         let policy = Policy(extensions: ["PhotoEditorExtension": "share"], apps: ["PhotoEditorApp"])
         let report = CheckRun.check(paths: [directory.path], rules: rules, policy: policy, callSites: nil, jobs: 2)
 
@@ -146,7 +140,7 @@ import Testing
 
     @Test func withoutRolesEverySharedObjectMustBeExtensionSafe() throws {
         let directory = try Fixtures.sampleImages().appendingPathComponent("PhotoEditor")
-        let report = CheckRun.check(paths: [directory.path], rules: try Self.defaultRules(), policy: Policy(), jobs: 2)
+        let report = try ShippedRules.check(directory)
         let shareKit = report.images.first { $0.path.hasSuffix("/libShareKit.so") }
         #expect(shareKit?.role == .framework)
         #expect(shareKit?.verdict == .unsafe)
@@ -160,7 +154,7 @@ import Testing
         let directory = try Fixtures.temporaryDirectory()
         let renamed = directory.path("foo.so")
         try FileManager.default.copyItem(at: images.appendingPathComponent("libUIKit.so"), to: renamed)
-        let report = CheckRun.check(paths: [renamed.path], rules: try Self.defaultRules(), policy: Policy(),
+        let report = CheckRun.check(paths: [renamed.path], rules: try ShippedRules.ruleSet(), policy: Policy(),
                                     resolver: LinkResolver(includeSystem: false), jobs: 1)
         #expect(report.findings.allSatisfy { $0.severity == .note }, "its own calls to its own APIs are not static copies")
         #expect(report.images.first?.verdict == .extensionSafe)

@@ -33,10 +33,6 @@ import Testing
         return app.url
     }
 
-    static func check(_ app: URL, callSites: CallSiteMode?) throws -> Report {
-        CheckRun.check(paths: [app.path], rules: try MachOAnalysisTests.defaultRules(), policy: Policy(), callSites: callSites, jobs: 2)
-    }
-
     /// The findings on `image` (a short name) of `rules`.
     static func findings(_ report: Report, _ image: String, _ rules: Set<String>) throws -> [Finding] {
         let name = try Self.image(report, image).name
@@ -57,7 +53,7 @@ import Testing
     @Test func aSelectorNameOnlyLoggedIsNoUseByName() throws {
         let directory = try Fixtures.temporaryDirectory()
         let app = try Self.notes(in: directory, "selector-string-log.m", flagged: true)
-        let analysed = try Self.check(app, callSites: .targeted)
+        let analysed = try ShippedRules.check(app, callSites: .targeted)
         let string = try #require(try Self.findings(analysed, "Kit.framework/Kit", ["SEL001"]).first)
         #expect(try Self.findings(analysed, "Kit.framework/Kit", ["SEL001", "AEX001", "FLAG001", "FLAG002"]).map(\.rule) == ["SEL001"])
         #expect(string.severity == .warning)
@@ -70,7 +66,7 @@ import Testing
         #expect(try Self.findings(analysed, "Share", ["SEL001", "AEX001"]).isEmpty)
         #expect(try Self.image(analysed, "Share").verdict == .extensionSafe)
 
-        let unanalysed = try Self.check(app, callSites: nil)
+        let unanalysed = try ShippedRules.check(app, callSites: nil)
         let held = try Self.findings(unanalysed, "Kit.framework/Kit", ["SEL001", "AEX001", "FLAG001", "FLAG002"])
         #expect(held.map(\.rule) == ["AEX001", "FLAG002"])
         #expect(held.map(\.severity) == [.warning, .warning])
@@ -83,7 +79,7 @@ import Testing
         // Where only the containing app runs Kit, the string is a note, as
         // a use of the API it names would be.
         let appOnlyDirectory = try Fixtures.temporaryDirectory()
-        let appOnly = try Self.check(
+        let appOnly = try ShippedRules.check(
             try Self.notes(in: appOnlyDirectory, "selector-string-log.m", flagged: true, shared: false), callSites: .targeted)
         let note = try Self.findings(appOnly, "Kit.framework/Kit", ["SEL001"])
         #expect(note.map(\.severity) == [.note])
@@ -97,7 +93,7 @@ import Testing
     /// Kit needs review too.
     @Test func aSelectorNameMadeASelectorIsAUseByNameAtTheCall() throws {
         let directory = try Fixtures.temporaryDirectory()
-        let report = try Self.check(try Self.notes(in: directory, "selector-string-made.m", flagged: true), callSites: .targeted)
+        let report = try ShippedRules.check(try Self.notes(in: directory, "selector-string-made.m", flagged: true), callSites: .targeted)
         let found = try Self.findings(report, "Kit.framework/Kit", ["SEL002", "FLAG001", "FLAG002"])
         #expect(found.map(\.rule) == ["FLAG002", "SEL002"])
         let string = try #require(found.last)
@@ -119,7 +115,7 @@ import Testing
         let directory = try Fixtures.temporaryDirectory()
         let app = try Self.notes(in: directory, "by-name-checked-send.m", flagged: true)
         for callSites in [CallSiteMode.targeted, nil] {
-            let report = try Self.check(app, callSites: callSites)
+            let report = try ShippedRules.check(app, callSites: callSites)
             let found = try Self.findings(report, "Kit.framework/Kit", ["SEL001", "AEX001"])
             #expect(found.map(\.rule) == ["AEX001"], "call sites: \(String(describing: callSites))")
             #expect(found.map(\.kind) == [.objcByName])
@@ -135,7 +131,7 @@ import Testing
         let directory = try Fixtures.temporaryDirectory()
         let app = try Self.notes(in: directory, "by-name-checked-send.m", flagged: false)
         for callSites in [CallSiteMode.targeted, nil] {
-            let report = try Self.check(app, callSites: callSites)
+            let report = try ShippedRules.check(app, callSites: callSites)
             let kit = try Self.image(report, "Kit.framework/Kit")
             #expect(kit.verdict == .needsReview, "call sites: \(String(describing: callSites))")
             #expect(kit.extensionSafeFlag == .unflaggedAndUnsafe)

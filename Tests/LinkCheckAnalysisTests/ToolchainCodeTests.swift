@@ -33,14 +33,10 @@ import Testing
         return folder
     }
 
-    static func check(_ folder: URL) throws -> Report {
-        CheckRun.check(paths: [folder.path], rules: try MachOAnalysisTests.defaultRules(), policy: Policy(), jobs: 2)
-    }
-
     @Test func theToolchainsCodeMakesOneNoteForTheRunAndNoFinding() throws {
         let directory = try Fixtures.temporaryDirectory()
         let folder = try Self.frameworks(in: directory)
-        let report = try Self.check(folder)
+        let report = try ShippedRules.check(folder)
         func findings(_ name: String) -> [Finding] {
             report.findings.filter { $0.image == folder.appendingPathComponent("\(name).framework/\(name)").path }
         }
@@ -66,7 +62,7 @@ import Testing
     @Test func aFrameworksOwnLoadingKeepsItsFindings() throws {
         let directory = try Fixtures.temporaryDirectory()
         let folder = try Self.frameworks(in: directory)
-        let report = try Self.check(folder)
+        let report = try ShippedRules.check(folder)
         let loader = report.findings.filter { $0.image == folder.appendingPathComponent("Loader.framework/Loader").path }
         let byRule = Dictionary(grouping: loader, by: \.rule)
         #expect(byRule["LOAD001"]?.map { $0.callSites.map(\.label) } == [["load_filters"]])

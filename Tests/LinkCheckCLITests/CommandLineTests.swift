@@ -364,11 +364,7 @@ import Testing
 
 /// The JSON report against its schema, `Documentation/check-report.schema.json`.
 @Suite struct ReportSchemaTests {
-    static var hasValidator: Bool {
-        (try? Command.capture("python3", ["-c", "import jsonschema"]).status) == 0
-    }
-
-    @Test(.enabled(if: hasValidator, "needs Python's jsonschema (pip install jsonschema)"))
+    @Test(.enabled(if: JSONSchema.isAvailable, "needs Python's jsonschema (pip install jsonschema)"))
     func theSamplesReportMatchesTheSchema() throws {
         let images = try Fixtures.sampleImages().path
         let output = try Command.linkcheck(["check", "--format", "json", "--extension", "PhotoEditorExtension=share", images, "/nonexistent"])
@@ -376,11 +372,7 @@ import Testing
         let directory = try Fixtures.temporaryDirectory()
         let report = directory.path("report.json")
         try output.standardOutput.write(to: report, atomically: true, encoding: .utf8)
-        let schema = Fixtures.repositoryRoot.appendingPathComponent("Documentation/check-report.schema.json").path
-        let validation = try Command.capture("python3", ["-c", """
-            import json, sys, jsonschema
-            jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
-            """, report.path, schema])
+        let validation = try JSONSchema.validate(report.path, against: JSONSchema.documented("check-report.schema.json"))
         #expect(validation.status == 0, "\(validation.standardError)")
     }
 }
@@ -712,14 +704,10 @@ import Testing
 
 /// The Samples' `linkcheck.json` follows the documented schema.
 @Suite struct ConfigurationSchemaTests {
-    @Test(.enabled(if: ReportSchemaTests.hasValidator, "needs Python's jsonschema"))
+    @Test(.enabled(if: JSONSchema.isAvailable, "needs Python's jsonschema"))
     func theSamplesConfigurationMatchesTheSchema() throws {
-        let schema = Fixtures.repositoryRoot.appendingPathComponent("Documentation/linkcheck-config.schema.json").path
         let config = Fixtures.repositoryRoot.appendingPathComponent("Samples/PhotoEditor/linkcheck.json").path
-        let validation = try Command.capture("python3", ["-c", """
-            import json, sys, jsonschema
-            jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
-            """, config, schema])
+        let validation = try JSONSchema.validate(config, against: JSONSchema.documented("linkcheck-config.schema.json"))
         #expect(validation.status == 0, "\(validation.standardError)")
     }
 }

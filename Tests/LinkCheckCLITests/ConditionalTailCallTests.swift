@@ -14,7 +14,7 @@ import Testing
     /// call llvm-objdump shows to a function or PLT entry (`<kit_open@plt>`
     /// as `kit_open`).
     static func objdumpTransfers(_ library: String) throws -> [(address: String, caller: String, callee: String)] {
-        let output = try Command.run("/opt/swift/usr/bin/llvm-objdump", ["-d", "--no-show-raw-insn", library]).standardOutput
+        let output = try ELFDisassembly.of(library)
         var transfers: [(String, String, String)] = []
         var function = ""
         for line in output.split(separator: "\n").map(String.init) {
@@ -69,7 +69,7 @@ import Testing
     /// call `llvm-objdump --macho -d` shows to a function (`_forbidden_api`)
     /// or a stub (`## symbol stub for: _dlopen`), without the leading `_`.
     static func machOTransfers(_ image: String) throws -> [(address: String, caller: String, callee: String)] {
-        let output = try Command.run("/opt/swift/usr/bin/llvm-objdump", ["--macho", "-d", image]).standardOutput
+        let output = try MachOOracle.objdump(["-d"], URL(fileURLWithPath: image))
         var transfers: [(String, String, String)] = []
         var function = ""
         for line in output.split(separator: "\n").map(String.init) {

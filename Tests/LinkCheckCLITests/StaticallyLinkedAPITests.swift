@@ -44,7 +44,7 @@ import Testing
     /// Every call llvm-objdump shows to `callee`, as (address, calling
     /// function).
     static func objdumpCalls(to callee: String, in library: String) throws -> [(address: UInt64, caller: String)] {
-        let output = try Command.run("/opt/swift/usr/bin/llvm-objdump", ["-d", "--no-show-raw-insn", library]).standardOutput
+        let output = try ELFDisassembly.of(library)
         var calls: [(UInt64, String)] = []
         var function = ""
         for line in output.split(separator: "\n") {

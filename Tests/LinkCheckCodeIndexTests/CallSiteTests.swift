@@ -9,8 +9,6 @@ import Testing
 /// Call sites found with Capstone, checked against llvm-objdump (the
 /// toolchain's, which reads every target) on Tests/Fixtures/callsites.c.
 @Suite struct CallSiteTests {
-    static let objdump = "/opt/swift/usr/bin/llvm-objdump"
-
     /// Builds callsites.c into `directory` (which the caller keeps alive).
     static func build(_ target: String, _ flags: [String] = [], in directory: TemporaryDirectory) throws -> URL {
         try Fixtures.compile("callsites.c", to: directory.path("libcallsites.so"), target: target, flags: ["-shared", "-O2"] + flags)
@@ -20,7 +18,7 @@ import Testing
     /// `<name@plt>` entry: calls, jumps and conditional jumps (x86_64 `jcc`;
     /// aarch64 `b.cond`, `cbz`/`cbnz`, `tbz`/`tbnz`).
     static func objdumpPLTCalls(_ library: URL) throws -> [UInt64: String] {
-        let output = try Command.run(objdump, ["-d", "--no-show-raw-insn", library.path]).standardOutput
+        let output = try ELFDisassembly.of(library.path)
         var calls: [UInt64: String] = [:]
         let transfer = #"(?:callq?|j[a-z]+|bl|b(?:\.[a-z]+)?|cbn?z\s+[wx]\d+,|tbn?z\s+[wx]\d+, #0x[0-9a-f]+,)"#
         for match in try Browser.captures(#"\n\s*([0-9a-f]+):\s+"# + transfer + #"\s+0x[0-9a-f]+ <([^>@]+)@plt>"#, in: output) {
@@ -100,7 +98,7 @@ import Testing
         let library = try Self.build("x86_64-linux-gnu", ["-fno-plt"], in: directory)
         let analysis = try #require(try CallSiteAnalyzer.analyze(path: library.path))
         // objdump: `call/jmp *DISP(%rip)  # SLOT`; readelf -r: SLOT → symbol.
-        let disassembly = try Command.run(Self.objdump, ["-d", "--no-show-raw-insn", library.path]).standardOutput
+        let disassembly = try ELFDisassembly.of(library.path)
         let relocations = try Command.run("readelf", ["-r", "-W", library.path]).standardOutput
         var slots: [UInt64: String] = [:]
         for match in try Browser.captures(#"\n([0-9a-f]{8,16})\s+[0-9a-f]+\s+R_X86_64_GLOB_DAT\s+[0-9a-f]+\s+(\w+)"#, in: relocations) {
@@ -182,7 +180,7 @@ import Testing
         let directory = try Fixtures.temporaryDirectory()
         let library = try Self.build("aarch64-linux-gnu", ["-fno-plt"], in: directory)
         let analysis = try #require(try CallSiteAnalyzer.analyze(path: library.path))
-        let disassembly = try Command.run(Self.objdump, ["-d", "--no-show-raw-insn", library.path]).standardOutput
+        let disassembly = try ELFDisassembly.of(library.path)
         let registerBranches = Set(try Browser.captures(#"\n\s*([0-9a-f]+):\s+(?:blr|br)\s+x\d+"#, in: disassembly).map { UInt64($0[0], radix: 16)! })
         let found = Self.imported(analysis)
         #expect(Set(found.values) == ["kit_shared", "kit_open", "dlopen", "uname"])

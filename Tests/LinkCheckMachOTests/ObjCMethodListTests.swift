@@ -25,9 +25,9 @@ import Testing
 
     /// `llvm-nm -m`'s defined Objective-C method symbols, by address.
     static func methodSymbols(_ path: URL, arch: String?) throws -> [UInt64: String] {
-        let output = try Command.run(MachOOracle.nm, ["-m", "--defined-only"] + (arch.map { ["--arch=\($0)"] } ?? []) + [path.path])
+        let output = try MachOOracle.nm(["-m", "--defined-only"], path, arch: arch)
         var symbols: [UInt64: String] = [:]
-        for line in output.standardOutput.split(separator: "\n") {
+        for line in output.split(separator: "\n") {
             // 0000000000004018 (__TEXT,__text) non-external +[UIApplication(CLCurrent) cl_current]
             let fields = line.split(separator: " ", maxSplits: 3)
             guard fields.count == 4, fields[1] == "(__TEXT,__text)", let address = UInt64(fields[0], radix: 16) else { continue }

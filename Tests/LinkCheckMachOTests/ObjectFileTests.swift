@@ -140,7 +140,7 @@ struct LocalDefinitionTests {
             """.write(to: source, atomically: true, encoding: .utf8)
         let object = directory.path("local.o")
         try Command.run(Fixtures.clang, ["-target", "arm64-apple-ios15.0", "-O1", "-c", source.path, "-o", object.path])
-        let listing = try Command.run(MachOOracle.nm, ["-m", object.path]).standardOutput
+        let listing = try MachOOracle.nm(["-m"], object)
         let oracle = listing.split(separator: "\n").compactMap { line -> String? in
             // "0000000000000018 (__TEXT,__text) non-external _helper"
             guard line.contains("(__TEXT,__text) non-external _") || line.contains("(__TEXT,__text) private external _"),
@@ -159,6 +159,6 @@ struct LocalDefinitionTests {
 enum ObjectFileTools {
     static let archiver = "/opt/swift/usr/bin/llvm-ar"
     static var available: Bool {
-        [Fixtures.clang, archiver].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) } && Oracle.isAvailable
+        [Fixtures.clang, archiver].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) } && MachOOracle.isAvailable
     }
 }

@@ -9,7 +9,7 @@ import Testing
 /// `--dylibs-used`, `--rpaths`, `--indirect-symbols`, `--function-starts`,
 /// `--bind`/`--lazy-bind`/`--weak-bind`/`--rebase`, `--dyld-info`,
 /// `--section` of `__objc_selrefs`, `--objc-meta-data`).
-@Suite(.enabled(if: Oracle.isAvailable, "needs /opt/swift/usr/bin/llvm-nm and llvm-objdump"))
+@Suite(.enabled(if: MachOOracle.isAvailable, "needs the toolchain's llvm-nm and llvm-objdump"))
 struct OracleTests {
     static var paths: [String] { MachOCorpus.truthFiles.map { MachOCorpus.path($0) } }
 
@@ -393,13 +393,9 @@ struct OracleTests {
 
 func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16) }
 
-/// Runs llvm-nm and llvm-objdump from the Swift toolchain.
+/// Runs llvm-nm and llvm-objdump from the Swift toolchain
+/// (``MachOOracle``) on a corpus file, a slice at a time.
 enum Oracle {
-    static let nmTool = "/opt/swift/usr/bin/llvm-nm"
-    static let objdumpTool = "/opt/swift/usr/bin/llvm-objdump"
-    static var isAvailable: Bool {
-        FileManager.default.isExecutableFile(atPath: nmTool) && FileManager.default.isExecutableFile(atPath: objdumpTool)
-    }
 
     /// The `--arch` a slice is selected by: its name in a fat file, none in a
     /// thin file or archive.
@@ -410,10 +406,10 @@ enum Oracle {
     /// `llvm-nm OPTIONS [--arch=A] PATH`, its symbol lines (trimmed) by
     /// archive member (`""` outside archives).
     static func nm(_ path: String, arch: String?, _ options: [String]) throws -> [String: [String]] {
-        let output = try Command.run(nmTool, options + (arch.map { ["--arch=\($0)"] } ?? []) + [path])
+        let output = try MachOOracle.nm(options, URL(fileURLWithPath: path), arch: arch)
         var groups: [String: [String]] = [:]
         var member = ""
-        for line in output.standardOutput.split(separator: "\n").map(String.init) {
+        for line in output.split(separator: "\n").map(String.init) {
             if line.hasPrefix(path) && line.hasSuffix(":") {
                 member = line.hasSuffix("):") ? String(line.dropLast(2).drop { $0 != "(" }.dropFirst()) : ""
                 continue
@@ -426,11 +422,11 @@ enum Oracle {
     /// `llvm-objdump --macho OPTIONS [--arch=A] PATH`, its lines after the
     /// first (the file name).
     static func objdump(_ path: String, arch: String?, _ options: [String]) throws -> [String] {
-        let output = try Command.run(objdumpTool, ["--macho"] + options + (arch.map { ["--arch=\($0)"] } ?? []) + [path])
-        return Array(output.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropFirst())
+        let output = try MachOOracle.objdump(options, URL(fileURLWithPath: path), arch: arch)
+        return Array(output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropFirst())
     }
 
     static func objdumpOutput(_ path: String, arch: String?, _ options: [String]) throws -> CommandOutput {
-        try Command.capture(objdumpTool, ["--macho"] + options + (arch.map { ["--arch=\($0)"] } ?? []) + [path])
+        try MachOOracle.captureObjdump(options, URL(fileURLWithPath: path), arch: arch)
     }
 }

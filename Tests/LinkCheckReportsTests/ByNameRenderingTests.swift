@@ -13,7 +13,7 @@ import Testing
 
     @Test func theJSONKeepsAUseByNameAndItsGuards() {
         let use = ByNameUse(guards: [UseGuard(kind: .respondsToSelector, function: "+[BNCheckedSender currentApplication]"), UseGuard(kind: .extensionCheck)])
-        #expect(CheckJSON.render(Self.report(use)).contains("""
+        #expect(CheckJSON().render(Self.report(use)).contains("""
                   "byName" : {
                     "guards" : [
                       {
@@ -26,8 +26,8 @@ import Testing
                     ]
                   },
             """))
-        #expect(CheckJSON.render(Self.report(ByNameUse())).contains("\"byName\" : {\n        \"guards\" : [\n\n        ]\n      },"))
-        #expect(!CheckJSON.render(Self.report(nil)).contains("byName"))
+        #expect(CheckJSON().render(Self.report(ByNameUse())).contains("\"byName\" : {\n        \"guards\" : [\n\n        ]\n      },"))
+        #expect(!CheckJSON().render(Self.report(nil)).contains("byName"))
     }
 }
 

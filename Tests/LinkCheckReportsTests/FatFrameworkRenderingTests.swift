@@ -1,7 +1,6 @@
 import Foundation
 import LinkCheckAnalysis
 import LinkCheckReports
-import LinkCheckRules
 import LinkCheckTestSupport
 import Testing
 
@@ -13,8 +12,7 @@ import Testing
 @Suite struct FatFrameworkRenderingTests {
     static func report() throws -> (Report, URL) {
         let app = try MachOFixtures.realShapedApp()
-        let rules = RuleSet.build(packs: DefaultRulePacks.paths().compactMap { RulePackLoader.load(path: $0).pack }).0
-        return (CheckRun.check(paths: [app.path], rules: rules, policy: Policy(), jobs: 2), app)
+        return (try ShippedRules.check(app), app)
     }
 
     /// One text line per finding, with the slices that hold it; the note
@@ -51,7 +49,7 @@ import Testing
         let lines = TextRenderer().render(report).split(separator: "\n").map(String.init).filter { $0.hasPrefix(mbProgressHUD) }
         #expect(lines.map { String($0.dropFirst(mbProgressHUD.count).prefix { $0 != "]" }) + "]" } == [": note: [ARCH004]"])
         #expect(!HTMLRenderer().render(report).contains("LOAD013-MBProgressHUD"))
-        #expect(CheckJSON.render(report).contains("\"LOAD013\""))
+        #expect(CheckJSON().render(report).contains("\"LOAD013\""))
     }
 
     /// The HTML report: the extension's verdict names SVProgressHUD's arm64
@@ -70,7 +68,7 @@ import Testing
             "LOAD008-SVProgressHUD.framework", "LOAD014-SVProgressHUD.framework",
         ])
         #expect(html.contains("<span class=\"rule\">AEX001</span> UIApplication.shared <span class=\"in\">in</span> <span class=\"image\" title=\"\(app.path)/Frameworks/SVProgressHUD.framework/SVProgressHUD\">SVProgressHUD.framework (arm64, armv7, i386, x86_64)</span></h3>"))
-        let dot = DotRenderer.render(report)
+        let dot = DotRenderer().render(report)
         let nodes = try Browser.captures(#"\n    "([^"]+)" \[label"#, in: dot).map { String($0[0].dropFirst(app.path.count + 1)) }
         #expect(nodes.sorted() == [
             "Frameworks/Cartography.framework/Cartography", "Frameworks/MBProgressHUD.framework/MBProgressHUD",
@@ -102,7 +100,7 @@ import Testing
     /// a finding holds in.
     @Test func jsonKeepsSlicesAndGroupsThem() throws {
         let (report, app) = try Self.report()
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(CheckJSON.render(report).utf8)) as? [String: Any])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(CheckJSON().render(report).utf8)) as? [String: Any])
         let svProgressHUD = app.appendingPathComponent("Frameworks/SVProgressHUD.framework/SVProgressHUD").path
         let files = try #require(document["files"] as? [[String: Any]])
         let file = try #require(files.first { $0["name"] as? String == svProgressHUD })

@@ -223,8 +223,7 @@ import Testing
     /// itself.
     @Test func theAnswerSaysLoadsForADlopenHop() throws {
         let app = try MachOFixture.loadingApp.path()
-        let defaultRules = RuleSet.build(packs: DefaultRulePacks.paths().compactMap { RulePackLoader.load(path: $0).pack }).0
-        let report = CheckRun.check(paths: [app.path], rules: defaultRules, policy: Policy(), jobs: 2)
+        let report = try ShippedRules.check(app)
         let html = HTMLRenderer().render(report)
         let answer = try #require(try Browser.captures(#"(<li class="answer [^"]*" data-image="[^"]*/Ext">.*?</li>)"#, in: html).first?.first)
         #expect(answer.contains("<strong>Loader.framework</strong> loads <strong>Uploader.framework</strong>, which calls <a href=\"#AEX001-Uploader.framework\"><code>+[UIApplication sharedApplication]</code></a> from <code>present_login</code>"), "\(answer)")

@@ -55,7 +55,7 @@ import Testing
     }
 
     @Test func jsonHasTheDocumentedFields() throws {
-        let text = CheckJSON.render(Self.report)
+        let text = CheckJSON().render(Self.report)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(document["schemaVersion"] as? Int == 2)
         let image = try #require((document["images"] as? [[String: Any]])?.first)
@@ -87,14 +87,14 @@ import Testing
     }
 
     @Test func jsonIsDeterministic() {
-        #expect(CheckJSON.render(Self.report) == CheckJSON.render(Self.report))
+        #expect(CheckJSON().render(Self.report) == CheckJSON().render(Self.report))
     }
 }
 
 /// Golden files for the text and JSON renderers.
 @Suite struct RendererSnapshotTests {
     @Test func jsonSnapshot() throws {
-        let actual = CheckJSON.render(RendererTests.report)
+        let actual = CheckJSON().render(RendererTests.report)
         #expect(try Snapshot.expected("check-report.json", actual: actual) == actual)
     }
 
@@ -135,7 +135,7 @@ import Testing
     }
 
     @Test func jsonCountsEachKindAndNamesIt() throws {
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(CheckJSON.render(Self.report).utf8)) as? [String: Any])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(CheckJSON().render(Self.report).utf8)) as? [String: Any])
         let summary = try #require(document["summary"] as? [String: Int])
         #expect(summary["skipped"] == 1)
         #expect(summary["foldersPassedOver"] == 2)

@@ -105,8 +105,7 @@ import Testing
     /// names are left to the matcher.)
     @Test(.enabled(if: Readelf.isAvailable, "needs readelf (Debian binutils)"))
     func thePreFilterPassesEveryNameTheDefaultPacksMatch() throws {
-        let packs = DefaultRulePacks.paths().compactMap { RulePackLoader.load(path: $0).pack }
-        let rules = RuleSet.build(packs: packs).0
+        let rules = try ShippedRules.ruleSet()
         func names(_ path: String) throws -> Set<String> {
             let symbols = try Readelf.dynamicSymbolNames(path)
             return symbols.imports.union(symbols.exports)

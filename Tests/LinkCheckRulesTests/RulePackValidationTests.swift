@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func shippedPacksCoverTheIssueList() throws {
-        let packs = DefaultRulePacks.paths().compactMap { RulePackLoader.load(path: $0).pack }
+        let packs = try ShippedRules.packs()
         let matchers = Set(packs.flatMap(\.rules).flatMap(\.matchers).map(\.description))
         for expected in [
             "swift: UIKit.UIApplication.shared", "symbol: dlopen", "symbol: dlmopen", "symbol: dlsym", "symbol: dlvsym",
@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func everyShippedRuleHasATriggeringAndANonTriggeringExample() throws {
-        let packs = DefaultRulePacks.paths().compactMap { RulePackLoader.load(path: $0).pack }
+        let packs = try ShippedRules.packs()
         #expect(packs.count == 3)
         for pack in packs {
             #expect(pack.exampleProblems.isEmpty, "\(pack.exampleProblems.map(\.description))")

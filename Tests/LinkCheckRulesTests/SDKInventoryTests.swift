@@ -82,8 +82,8 @@ import Testing
         }
     }
 
-    static func rules() -> [Rule] {
-        DefaultRulePacks.paths().compactMap { RulePackLoader.load(path: $0).pack }.flatMap(\.rules)
+    static func rules() throws -> [Rule] {
+        try ShippedRules.packs().flatMap(\.rules)
     }
 
     /// The rule that finds `marking` in Mach-O: by its Objective-C name, or
@@ -109,7 +109,7 @@ import Testing
     }
 
     @Test func everyMarkingWithATraceIsCaughtInMachOAndInELFByOneRule() throws {
-        let rules = Self.rules()
+        let rules = try Self.rules()
         for marking in try Self.inventory() where marking.hasTrace {
             guard let rule = Self.rule(for: marking, in: rules) else {
                 Issue.record("\(marking): no rule has \(marking.objcMatcher.map(\.description) ?? marking.swiftPath)")
@@ -121,7 +121,7 @@ import Testing
     }
 
     @Test func eachRuleCarriesTheHeadersMessageAndNamesTheHeaderAndMacro() throws {
-        let rules = Self.rules()
+        let rules = try Self.rules()
         for marking in try Self.inventory() where marking.hasTrace {
             guard let rule = Self.rule(for: marking, in: rules) else { continue }
             let message = marking["message"]
@@ -139,7 +139,7 @@ import Testing
     /// last saw it and names the first SDK without it; the source says the
     /// same.
     @Test func eachRulesSDKRangeIsTheInventorys() throws {
-        let rules = Self.rules()
+        let rules = try Self.rules()
         var firstMarked: [String: SDKVersion] = [:]
         for marking in try Self.inventory() where marking.hasTrace {
             guard let rule = Self.rule(for: marking, in: rules) else { continue }

@@ -91,11 +91,10 @@ public enum MachOCallOracle {
     ///
     /// - Throws: ``CommandFailure`` when llvm-objdump or llvm-nm fails.
     public static func read(_ path: URL, arch: String? = nil) throws -> Reading {
-        let archArguments = arch.map { ["--arch=\($0)"] } ?? []
-        let (named, unnamed) = try indirectSymbols(path, archArguments)
+        let (named, unnamed) = try indirectSymbols(path, arch: arch)
         let names = Names(stubsAndSlots: named, unnamed: unnamed, references: try objcReferences(path, arch: arch))
         let isX86 = try MachOOracle.header(path, arch: arch).cpuType == "X86_64"
-        let output = try Command.run(MachOOracle.objdump, ["--macho", "-d"] + archArguments + [path.path]).standardOutput
+        let output = try MachOOracle.objdump(["-d"], path, arch: arch)
         var reading = Reading()
         var function: String?
         var registers = Registers(x86: isX86, names: names)
@@ -152,9 +151,8 @@ public enum MachOCallOracle {
     ///
     /// - Throws: ``CommandFailure`` when llvm-nm or llvm-objdump fails.
     public static func functions(_ path: URL, arch: String? = nil) throws -> Functions {
-        let archArguments = arch.map { ["--arch=\($0)"] } ?? []
         var functions = Functions()
-        for line in try Command.run(MachOOracle.nm, ["-m", "--defined-only"] + archArguments + [path.path]).standardOutput.split(separator: "\n") {
+        for line in try MachOOracle.nm(["-m", "--defined-only"], path, arch: arch).split(separator: "\n") {
             // "00000000000040d4 (__TEXT,__text) non-external +[CSPanel sharedApplication]"
             guard let section = line.range(of: " (__TEXT,__text) "), let address = UInt64(line[..<section.lowerBound], radix: 16) else { continue }
             var rest = line[section.upperBound...]
@@ -166,7 +164,7 @@ public enum MachOCallOracle {
             functions.symbols[address, default: []].insert(cName(String(rest)))
         }
         let objdump = { (option: String) in
-            try Command.run(MachOOracle.objdump, ["--macho", option] + archArguments + [path.path]).standardOutput.split(separator: "\n")
+            try MachOOracle.objdump([option], path, arch: arch).split(separator: "\n")
         }
         functions.starts = Set(try objdump("--function-starts").compactMap { UInt64($0, radix: 16) })
         // "0x00004058  _cs_can_open"
@@ -177,10 +175,10 @@ public enum MachOCallOracle {
     /// `--indirect-symbols`: stub and pointer-slot address → symbol, for
     /// the entries that name one, and the addresses of those that do not
     /// (`LOCAL`, `ABSOLUTE`).
-    static func indirectSymbols(_ path: URL, _ archArguments: [String]) throws -> (named: [UInt64: String], unnamed: Set<UInt64>) {
+    static func indirectSymbols(_ path: URL, arch: String?) throws -> (named: [UInt64: String], unnamed: Set<UInt64>) {
         var symbols: [UInt64: String] = [:]
         var unnamed = Set<UInt64>()
-        let output = try Command.run(MachOOracle.objdump, ["--macho", "--indirect-symbols"] + archArguments + [path.path]).standardOutput
+        let output = try MachOOracle.objdump(["--indirect-symbols"], path, arch: arch)
         for line in output.split(separator: "\n") {
             // "0x0000000000004170    38 _dlopen", "0x0000000000003342 LOCAL ABSOLUTE"
             let fields = line.split(separator: " ")
@@ -216,13 +214,12 @@ public enum MachOCallOracle {
     }
 
     static func objcReferences(_ path: URL, arch: String?) throws -> References {
-        let archArguments = arch.map { ["--arch=\($0)"] } ?? []
         func objdump(_ options: [String]) throws -> [Substring] {
-            try Command.run(MachOOracle.objdump, ["--macho"] + options + archArguments + [path.path]).standardOutput.split(separator: "\n")
+            try MachOOracle.objdump(options, path, arch: arch).split(separator: "\n")
         }
         let classPrefix = "_OBJC_CLASS_$_"
         var classes: [UInt64: String] = [:]
-        for line in try Command.run(MachOOracle.nm, ["-m"] + archArguments + [path.path]).standardOutput.split(separator: "\n") {
+        for line in try MachOOracle.nm(["-m"], path, arch: arch).split(separator: "\n") {
             // "000000000000c080 (__DATA,__objc_data) external _OBJC_CLASS_$_CSPanel"
             let fields = line.split(separator: " ")
             if let name = fields.last, name.hasPrefix(classPrefix), let address = UInt64(fields[0], radix: 16) {

@@ -52,15 +52,48 @@ public enum MachOOracle {
         }
     }
 
-    static var objdump: String { MachOFixtures.toolchainBin.appendingPathComponent("llvm-objdump").path }
-    public static var nm: String { MachOFixtures.toolchainBin.appendingPathComponent("llvm-nm").path }
+    public static var objdumpTool: String { MachOFixtures.toolchainBin.appendingPathComponent("llvm-objdump").path }
+    public static var nmTool: String { MachOFixtures.toolchainBin.appendingPathComponent("llvm-nm").path }
     static var ar: String { MachOFixtures.toolchainBin.appendingPathComponent("llvm-ar").path }
     static var readobj: String { MachOFixtures.llvm14Bin.appendingPathComponent("llvm-readobj").path }
     static var lipo: String { MachOFixtures.llvm14Bin.appendingPathComponent("llvm-lipo").path }
 
-    private static func objdump(_ path: URL, _ arch: String?, _ options: [String]) throws -> [Substring] {
-        let arguments = ["--macho"] + options + (arch.map { ["--arch=\($0)"] } ?? []) + [path.path]
-        return try Command.run(objdump, arguments).standardOutput.split(separator: "\n")
+    /// The toolchain's `llvm-objdump` and `llvm-nm` are there to run.
+    public static var isAvailable: Bool {
+        FileManager.default.isExecutableFile(atPath: nmTool) && FileManager.default.isExecutableFile(atPath: objdumpTool)
+    }
+
+    /// What `llvm-objdump --macho OPTIONS [--arch=A] PATH` prints.
+    ///
+    /// - Throws: ``CommandFailure`` when llvm-objdump exits non-zero.
+    public static func objdump(_ options: [String], _ path: URL, arch: String? = nil) throws -> String {
+        try Command.run(objdumpTool, objdumpArguments(options, path, arch: arch)).standardOutput
+    }
+
+    /// `llvm-objdump --macho OPTIONS [--arch=A] PATH`, run to its end
+    /// whatever its exit status.
+    public static func captureObjdump(_ options: [String], _ path: URL, arch: String? = nil) throws -> CommandOutput {
+        try Command.capture(objdumpTool, objdumpArguments(options, path, arch: arch))
+    }
+
+    /// What `llvm-nm OPTIONS [--arch=A] PATH` prints.
+    ///
+    /// - Throws: ``CommandFailure`` when llvm-nm exits non-zero.
+    public static func nm(_ options: [String], _ path: URL, arch: String? = nil) throws -> String {
+        try Command.run(nmTool, options + archArguments(arch) + [path.path]).standardOutput
+    }
+
+    private static func objdumpArguments(_ options: [String], _ path: URL, arch: String?) -> [String] {
+        ["--macho"] + options + archArguments(arch) + [path.path]
+    }
+
+    /// `--arch=A` for the slice `arch` of a fat file, nothing for a thin one.
+    private static func archArguments(_ arch: String?) -> [String] {
+        arch.map { ["--arch=\($0)"] } ?? []
+    }
+
+    private static func objdumpLines(_ path: URL, _ arch: String?, _ options: [String]) throws -> [Substring] {
+        try objdump(options, path, arch: arch).split(separator: "\n")
     }
 
     /// `llvm-lipo -archs`: the architectures of a fat file in file order,
@@ -73,7 +106,7 @@ public enum MachOOracle {
     /// `llvm-objdump --macho --private-header`'s header (the first, for an
     /// archive).
     public static func header(_ path: URL, arch: String? = nil) throws -> Header {
-        let lines = try objdump(path, arch, ["--private-header"])
+        let lines = try objdumpLines(path, arch, ["--private-header"])
         guard let index = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix("magic ") }),
               index + 1 < lines.count else {
             throw OracleFailure(description: "llvm-objdump printed no Mach header for \(path.path)")
@@ -87,7 +120,7 @@ public enum MachOOracle {
     /// `llvm-objdump --macho --private-headers`' load commands, in order.
     public static func loadCommands(_ path: URL, arch: String? = nil) throws -> [LoadCommand] {
         var commands: [LoadCommand] = []
-        for line in try objdump(path, arch, ["--private-headers"]) {
+        for line in try objdumpLines(path, arch, ["--private-headers"]) {
             let text = line.trimmingCharacters(in: .whitespaces)
             guard let space = text.firstIndex(of: " ") else { continue }
             let key = String(text[..<space])
@@ -113,7 +146,7 @@ public enum MachOOracle {
     /// dylibs an image links, in load-command order (a dylib's own
     /// `LC_ID_DYLIB` first).
     public static func dylibsUsed(_ path: URL, arch: String? = nil) throws -> [String] {
-        try objdump(path, arch, ["--dylibs-used"]).compactMap { line in
+        try objdumpLines(path, arch, ["--dylibs-used"]).compactMap { line in
             // "\t/usr/lib/libobjc.A.dylib (compatibility version 1.0.0, current version 1.0.0)"
             guard line.hasPrefix("\t"), let open = line.range(of: " (compatibility version") else { return nil }
             return line[line.index(after: line.startIndex)..<open.lowerBound].trimmingCharacters(in: .whitespaces)
@@ -124,9 +157,8 @@ public enum MachOOracle {
     /// two-level ordinal names (`(from UIKit)`), `nil` when nm names none
     /// (an object file).
     public static func undefinedSymbols(_ path: URL, arch: String? = nil) throws -> [String: String?] {
-        let arguments = ["-m", "-u"] + (arch.map { ["--arch=\($0)"] } ?? []) + [path.path]
         var symbols: [String: String?] = [:]
-        for line in try Command.run(nm, arguments).standardOutput.split(separator: "\n") {
+        for line in try nm(["-m", "-u"], path, arch: arch).split(separator: "\n") {
             // "                 (undefined) external _OBJC_CLASS_$_UIApplication (from UIKit)"
             guard let external = line.range(of: "external ") else { continue }
             var rest = line[external.upperBound...]
@@ -146,7 +178,7 @@ public enum MachOOracle {
     public static func bindings(_ path: URL, arch: String? = nil) throws -> Set<Binding> {
         var bindings = Set<Binding>()
         if try usesChainedFixups(path, arch: arch) {
-            for line in try objdump(path, arch, ["--dyld-info"]) {
+            for line in try objdumpLines(path, arch, ["--dyld-info"]) {
                 // "__DATA  __objc_classrefs 0xC000  0x8010000000000001 bind   0x0    UIKit   _OBJC_CLASS_$_UIApplication"
                 let fields = line.split(separator: " ").map(String.init)
                 if fields.count >= 8, fields[4] == "bind" {
@@ -156,7 +188,7 @@ public enum MachOOracle {
             return bindings
         }
         var table = ""
-        for line in try objdump(path, arch, ["--bind", "--lazy-bind"]) {
+        for line in try objdumpLines(path, arch, ["--bind", "--lazy-bind"]) {
             if line.hasSuffix("table:") { table = String(line); continue }
             let fields = line.split(separator: " ").map(String.init)
             guard fields.count >= 5, fields[2].hasPrefix("0x") else { continue }
@@ -182,7 +214,7 @@ public enum MachOOracle {
     /// The pointer formats of the chained fixups' segments
     /// (`DYLD_CHAINED_PTR_64`), from `llvm-objdump --chained-fixups`.
     public static func chainedPointerFormats(_ path: URL, arch: String? = nil) throws -> Set<String> {
-        Set(try objdump(path, arch, ["--chained-fixups"]).compactMap { line in
+        Set(try objdumpLines(path, arch, ["--chained-fixups"]).compactMap { line in
             // "  pointer_format = 2 (DYLD_CHAINED_PTR_64)"
             guard line.contains("pointer_format = "), let open = line.firstIndex(of: "("), line.hasSuffix(")") else { return nil }
             return String(line[line.index(after: open)..<line.index(before: line.endIndex)])
@@ -191,7 +223,7 @@ public enum MachOOracle {
 
     /// The section names (`__objc_selrefs`, `__objc_stubs`), in order.
     public static func sections(_ path: URL, arch: String? = nil) throws -> [String] {
-        try objdump(path, arch, ["--section-headers"]).compactMap { line in
+        try objdumpLines(path, arch, ["--section-headers"]).compactMap { line in
             // "  7 __objc_selrefs   00000010 000000000000c008 DATA"
             let fields = line.split(separator: " ")
             return fields.count >= 4 && Int(fields[0]) != nil ? String(fields[1]) : nil
@@ -202,7 +234,7 @@ public enum MachOOracle {
     /// `__TEXT,__objc_methname`) by virtual address.
     public static func cStrings(_ path: URL, arch: String? = nil, section: String = "__TEXT,__cstring") throws -> [UInt64: String] {
         var strings: [UInt64: String] = [:]
-        for line in try objdump(path, arch, ["--section=\(section)"]) {
+        for line in try objdumpLines(path, arch, ["--section=\(section)"]) {
             // "00000000000040f8  openURL:"
             guard let space = line.firstIndex(of: " "), let address = UInt64(line[..<space], radix: 16) else { continue }
             strings[address] = String(line[space...].dropFirst(2))
@@ -223,7 +255,7 @@ public enum MachOOracle {
                 strings.merge(try cStrings(path, arch: arch, section: "__TEXT,__objc_methname")) { first, _ in first }
             }
             var selectors = Set<String>()
-            for line in try objdump(path, arch, ["--dyld-info"]) {
+            for line in try objdumpLines(path, arch, ["--dyld-info"]) {
                 // "__DATA  __objc_selrefs  0xC010  0x00100000000040B4 rebase   0x40B4"
                 let fields = line.split(separator: " ")
                 guard fields.count >= 6, fields[1] == "__objc_selrefs", fields[4] == "rebase",
@@ -237,7 +269,7 @@ public enum MachOOracle {
         }
         var selectors = Set<String>()
         for segment in ["__DATA", "__DATA_CONST"] {
-            for line in try objdump(path, arch, ["--section=\(segment),__objc_selrefs"]) {
+            for line in try objdumpLines(path, arch, ["--section=\(segment),__objc_selrefs"]) {
                 // "000000000000c0b0  __TEXT:__cstring:openURL:" (segment:section:string)
                 guard let segment = line.range(of: "  __TEXT:"),
                       let section = line[segment.upperBound...].firstIndex(of: ":") else { continue }

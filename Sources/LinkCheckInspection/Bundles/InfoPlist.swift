@@ -2,8 +2,10 @@ import Foundation
 
 /// What a bundle's `Info.plist` says that linkcheck uses, read with
 /// Foundation's property-list reader (`PropertyListSerialization`), which
-/// takes the XML and the binary (`bplist00`) forms alike.
-public struct InfoPlist: Sendable, Hashable {
+/// takes the XML and the binary (`bplist00`) forms alike. Encoded as the
+/// JSON report gives it (`images[].bundle.info`): the keys in
+/// ``CodingKeys``, not the libraries (``BundleSummary`` lists those).
+public struct InfoPlist: Sendable, Hashable, Encodable {
     /// The file, as discovered.
     public var path: String
     /// `CFBundleExecutable`: the bundle's binary, by file name.
@@ -24,6 +26,10 @@ public struct InfoPlist: Sendable, Hashable {
     public var minimumOS: String?
     /// An xcframework's `AvailableLibraries`, in order.
     public var libraries: [XCFrameworkLibrary]
+
+    enum CodingKeys: String, CodingKey {
+        case path, executable, identifier, packageType, version, extensionPoint, minimumOS
+    }
 
     public init(
         path: String, executable: String? = nil, identifier: String? = nil, packageType: String? = nil, version: String? = nil,

@@ -1,7 +1,8 @@
 /// One library of an xcframework: an `AvailableLibraries` entry of its
 /// `Info.plist`, or what the folder's name says when there is none
-/// (`ios-arm64_x86_64-simulator`).
-public struct XCFrameworkLibrary: Sendable, Hashable {
+/// (`ios-arm64_x86_64-simulator`). Encoded as it is in the JSON report
+/// (`bundles[].libraries`, `images[].bundle.library`).
+public struct XCFrameworkLibrary: Sendable, Hashable, Encodable {
     /// `LibraryIdentifier`: the folder inside the xcframework
     /// (`ios-arm64`, `ios-arm64_x86_64-simulator`).
     public var identifier: String
