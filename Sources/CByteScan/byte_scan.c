@@ -22,6 +22,37 @@ typedef uint8_t linkcheck_bytes32 __attribute__((vector_size(32)));
 #define LINKCHECK_MOVEMASK32(mask) ((uint32_t)_mm256_movemask_epi8((__m256i)(mask)))
 #endif
 
+/// Defines the block scans `NAME_avx2` (x86_64) and `NAME_sse2` (SSE2) that
+/// `SCAN(NAME, VECTOR, WIDTH, MOVEMASK)` writes, for the blocks each holds.
+#if defined(__x86_64__)
+#define LINKCHECK_AVX2_SCAN(SCAN, NAME) __attribute__((target("avx2"))) SCAN(NAME##_avx2, linkcheck_bytes32, 32, LINKCHECK_MOVEMASK32)
+#else
+#define LINKCHECK_AVX2_SCAN(SCAN, NAME)
+#endif
+#if defined(__SSE2__)
+#define LINKCHECK_SSE2_SCAN(SCAN, NAME) SCAN(NAME##_sse2, linkcheck_bytes16, 16, LINKCHECK_MOVEMASK16)
+#else
+#define LINKCHECK_SSE2_SCAN(SCAN, NAME)
+#endif
+#define LINKCHECK_BLOCK_SCANS(SCAN, NAME) LINKCHECK_AVX2_SCAN(SCAN, NAME) LINKCHECK_SSE2_SCAN(SCAN, NAME)
+
+/// Moves `POSITION` on through the blocks the CPU's widest block scans of
+/// `NAME` (`LINKCHECK_BLOCK_SCANS`) take, 32 bytes then 16 at a time,
+/// calling each as `NAME_width(bytes, POSITION, ...)`; the caller's byte
+/// loop reads what is left.
+#if defined(__x86_64__)
+#define LINKCHECK_RUN_AVX2_SCAN(POSITION, NAME, BYTES, ...) \
+    if (linkcheck_block_width() >= 32) POSITION = NAME##_avx2(BYTES, __VA_ARGS__);
+#else
+#define LINKCHECK_RUN_AVX2_SCAN(POSITION, NAME, BYTES, ...)
+#endif
+#if defined(__SSE2__)
+#define LINKCHECK_RUN_SSE2_SCAN(POSITION, NAME, BYTES, ...) \
+    if (linkcheck_block_width() >= 16) POSITION = NAME##_sse2(BYTES, __VA_ARGS__);
+#else
+#define LINKCHECK_RUN_SSE2_SCAN(POSITION, NAME, BYTES, ...)
+#endif
+
 /// The cap `linkcheck_limit_block_width` set on this thread, 0 for none.
 static _Thread_local int block_width_limit = 0;
 
@@ -190,12 +221,7 @@ __attribute__((always_inline)) static inline void x86_place(
         return offset;                                                                                               \
     }
 
-#if defined(__x86_64__)
-__attribute__((target("avx2"))) X86_BLOCK_SCAN(scan_x86_avx2, linkcheck_bytes32, 32, LINKCHECK_MOVEMASK32)
-#endif
-#if defined(__SSE2__)
-X86_BLOCK_SCAN(scan_x86_sse2, linkcheck_bytes16, 16, LINKCHECK_MOVEMASK16)
-#endif
+LINKCHECK_BLOCK_SCANS(X86_BLOCK_SCAN, scan_x86)
 
 void linkcheck_scan_x86(
     const uint8_t *bytes, size_t count, size_t from, size_t to, uint64_t address,
@@ -203,13 +229,8 @@ void linkcheck_scan_x86(
     int has_slots = slots->span != 0;
     if (to > count) to = count;
     size_t offset = from;
-    int width = linkcheck_block_width();
-#if defined(__x86_64__)
-    if (width >= 32) offset = scan_x86_avx2(bytes, count, offset, to, address, direct, slots, has_slots, wrapping, places);
-#endif
-#if defined(__SSE2__)
-    if (width >= 16) offset = scan_x86_sse2(bytes, count, offset, to, address, direct, slots, has_slots, wrapping, places);
-#endif
+    LINKCHECK_RUN_AVX2_SCAN(offset, scan_x86, bytes, count, offset, to, address, direct, slots, has_slots, wrapping, places)
+    LINKCHECK_RUN_SSE2_SCAN(offset, scan_x86, bytes, count, offset, to, address, direct, slots, has_slots, wrapping, places)
     for (; offset < to; offset++) {
         uint8_t kind = x86_classes[bytes[offset]];
         if (kind) x86_place(bytes, count, offset, kind, address, direct, slots, has_slots, wrapping, places);
@@ -306,25 +327,15 @@ static inline void literal_end(
         return end;                                                                                                  \
     }
 
-#if defined(__x86_64__)
-__attribute__((target("avx2"))) LITERAL_BLOCK_SCAN(literal_ends_avx2, linkcheck_bytes32, 32, LINKCHECK_MOVEMASK32)
-#endif
-#if defined(__SSE2__)
-LITERAL_BLOCK_SCAN(literal_ends_sse2, linkcheck_bytes16, 16, LINKCHECK_MOVEMASK16)
-#endif
+LINKCHECK_BLOCK_SCANS(LITERAL_BLOCK_SCAN, literal_ends)
 
 void linkcheck_literal_ends(
     const uint8_t *bytes, size_t from, size_t to, const uint8_t *filter, const uint8_t *last_bytes, size_t last_count,
     void *context, void (*found)(void *context, size_t end)) {
     size_t end = from < 1 ? 1 : from;
     size_t lasts = last_count <= LINKCHECK_LAST_BYTES ? last_count : 0;
-    int width = linkcheck_block_width();
-#if defined(__x86_64__)
-    if (width >= 32) end = literal_ends_avx2(bytes, end, to, filter, last_bytes, lasts, context, found);
-#endif
-#if defined(__SSE2__)
-    if (width >= 16) end = literal_ends_sse2(bytes, end, to, filter, last_bytes, lasts, context, found);
-#endif
+    LINKCHECK_RUN_AVX2_SCAN(end, literal_ends, bytes, end, to, filter, last_bytes, lasts, context, found)
+    LINKCHECK_RUN_SSE2_SCAN(end, literal_ends, bytes, end, to, filter, last_bytes, lasts, context, found)
     for (; end < to; end++) {
         if (bytes[end] == 0 && bytes[end - 1] != 0) literal_end(bytes, end, filter, context, found);
     }

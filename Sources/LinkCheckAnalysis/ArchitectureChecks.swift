@@ -24,9 +24,10 @@ struct ArchitectureChecks {
                 images[index].architecture.is64Bit || ["arm64_32", "armv7k"].contains(images[index].architecture.name)
             }
             guard !fits else { continue }
-            let what = image.format == .elf
-                ? "this \(image.architecture) image is 32-bit (ELFCLASS32)"
-                : "this file has no 64-bit slice (\(indices.map { images[$0].architecture.name }.sorted().joined(separator: ", ")))"
+            let what = switch image.format {
+            case .elf: "this \(image.architecture) image is 32-bit (ELFCLASS32)"
+            case .macho: "this file has no 64-bit slice (\(indices.map { images[$0].architecture.name }.sorted().joined(separator: ", ")))"
+            }
             var finding = Finding(builtIn: BuiltInRules.thirtyTwoBit, kind: .architecture, image: image.name, detail: what)
             finding.aboutFile = image.identity.slice != nil
             findings.append(finding)

@@ -50,7 +50,7 @@ struct OwnFindings {
         findings += providedAPIFindings()
         for warning in image.warnings {
             findings.append(Finding(
-                builtIn: BuiltInRules.partialInspection, kind: .partialInspection, image: image.name, detail: warning,
+                builtIn: BuiltInRules.partialInspection, kind: .partialInspection, image: image.name, detail: warning.description,
                 severity: severity.completenessSeverity(index)))
         }
         findings += stringFindings(sentByName: Set(byName.compactMap { $0.symbol.flatMap(ObjCName.init)?.selector }))

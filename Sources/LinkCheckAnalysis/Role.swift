@@ -147,10 +147,10 @@ public struct Policy: Sendable, Equatable {
             return named
         }
         if let given { return given }
-        if image.format == .elf && image.fileType == .executable {
-            return AssignedRole(role: .app, extensionType: nil)
+        switch image.format {
+        case .elf where image.fileType == .executable: return AssignedRole(role: .app, extensionType: nil)
+        case .elf, .macho: return AssignedRole(role: .framework, extensionType: nil)
         }
-        return AssignedRole(role: .framework, extensionType: nil)
     }
 
     /// The role assigned to an image by one of its `names` (``names(of:)``),

@@ -24,14 +24,7 @@ public enum CallSiteAnalyzer {
     /// - Throws: ``InspectionError`` when the file cannot be read or changed
     ///   while it was read.
     public static func analyze(path: String) throws(InspectionError) -> CodeAnalysis? {
-        try withCode(path) { layout, architecture, regions, pass in
-            guard let disassembler = Disassembler(architecture) else { return nil }
-            var callSites: [CallSite] = []
-            var scanner = CallScanner(image: layout, architecture: architecture) { callSites.append($0) }
-            CodeIndex.sweep(regions, disassembler: disassembler, scanner: &scanner, pass: pass)
-            return CodeAnalysis(
-                functions: layout.functions.symbols, callSites: callSites, codeSize: regions.sections.reduce(0) { $0 + $1.bytes.count })
-        } ?? nil
+        try withCode(path) { $0.analysis() } ?? nil
     }
 
     /// The call sites of the ELF file at `path` that `interest` asks for,
@@ -40,13 +33,11 @@ public enum CallSiteAnalyzer {
     /// - Returns: `nil` when the machine is not x86_64 or aarch64.
     /// - Throws: as ``analyze(path:)``.
     static func index(path: String, interest: CallSiteInterest, mode: CallSiteMode) throws(InspectionError) -> CodeIndex? {
-        try withCode(path) { layout, architecture, regions, pass in
-            CodeIndex.index(layout, architecture: architecture, regions: regions, interest: interest, mode: mode, pass: pass)
-        } ?? nil
+        try withCode(path) { $0.index(interest: interest, mode: mode) } ?? nil
     }
 
-    /// Opens the ELF file at `path` and calls `body` with its layout, its
-    /// instruction set, its code sections (non-PLT executable
+    /// Opens the ELF file at `path` and calls `body` with its code
+    /// (``LaidOutCode``): its layout, its instruction set, its code sections (non-PLT executable
     /// `SHT_PROGBITS` sections with distinct file ranges, in libelf's
     /// buffers) and a pass over each section's bytes in a mapping of its
     /// own whose pages can be given back as the pass moves on
@@ -55,7 +46,7 @@ public enum CallSiteAnalyzer {
     ///
     /// - Returns: `nil` when the machine is not x86_64 or aarch64.
     private static func withCode<Value>(
-        _ path: String, _ body: (ImageLayout, Disassembler.InstructionSet, CodeRegions, SectionPass) -> Value
+        _ path: String, _ body: (LaidOutCode<ImageLayout>) -> Value
     ) throws(InspectionError) -> Value? {
         try ELFFile.read(path) { file throws(InspectionError) in
             let header = try file.header()
@@ -80,9 +71,9 @@ public enum CallSiteAnalyzer {
             let regions = CodeRegions(
                 functions: image.functions, sections: code.map(\.bytes), boundaries: file.unwindFunctionStarts(sections: sections),
                 giveBackPages: { file.discardPages(of: code.map(\.section)) })
-            return body(image, architecture, regions) { index, pass in
+            return body(LaidOutCode(layout: image, architecture: architecture, regions: regions) { index, pass in
                 _ = file.withContents(of: code[index].section, pass)
-            }
+            })
         }
     }
 }
@@ -101,7 +92,7 @@ struct ImageLayout: CodeLayout {
     private var pltSections: Set<Int> = []
 
     init(file: ELFFile, sections: [Section], architecture: Disassembler.InstructionSet) {
-        readFunctions(file: file, sections: sections)
+        functions = ELFFunctionSymbols(file: file, sections: sections).functionTable(file: file)
         readGOT(file: file, sections: sections, architecture: architecture)
         let contents = sections.filter { $0.type == UInt32(SHT_PROGBITS) }
         // Every PLT section is set apart from code; each range is read once.
@@ -144,128 +135,6 @@ struct ImageLayout: CodeLayout {
 
     func addresses(ofLiterals literals: Set<String>) -> [UInt64] {
         readOnly.addresses(of: literals)
-    }
-
-    /// Defined functions from `.dynsym` and `.symtab`; exported when
-    /// `.dynsym` defines them with default or protected visibility. One
-    /// name per address: the last global symbol there (`.dynsym`'s, then
-    /// `.symtab`'s, in table order), else the first local one; the size is
-    /// the largest of the symbols taken in turn.
-    ///
-    /// A large library's `.symtab` holds hundreds of thousands of names
-    /// (254,599 functions in `libsourcekitdInProc.so`): the symbols are
-    /// gathered as addresses and name offsets, sorted, and no name becomes
-    /// a string (``FunctionTable``); an exported name is compared by its
-    /// bytes. The pages of the symbol tables and their names are given back
-    /// as the gathering passes them (the names mostly follow the symbols'
-    /// order; one passed is read again if needed).
-    private mutating func readFunctions(file: ELFFile, sections: [Section]) {
-        /// By `order`, for `.dynsym`'s symbols: whether it is exported.
-        var exportedDynamic: [Bool] = []
-        /// Their names, gathered when a symbol that is not one of them is
-        /// taken (a stripped library has none).
-        var exported: Set<NameBytes>?
-        var symbols: [FunctionSymbolEntry] = []
-        var tables: [StringTable] = []
-        /// By table: its section.
-        var nameSections: [Section?] = []
-        for table in [UInt32(SHT_DYNSYM), UInt32(SHT_SYMTAB)] {
-            guard let section = sections.first(where: { $0.type == table }), let data = section.data,
-                  let names = file.stringTable(Int(section.header.sh_link))
-            else { continue }
-            tables.append(names)
-            let nameSection = sections.first { $0.index == Int(section.header.sh_link) }
-            nameSections.append(nameSection)
-            let entrySize = max(gelf_fsize(file.elf, ELF_T_SYM, 1, UInt32(EV_CURRENT)), 1)
-            let count = data.pointee.d_size / entrySize
-            var raw = GElf_Sym()
-            for index in 1..<max(count, 1) {
-                if index % Self.symbolsBetweenReleases == 0 {
-                    file.discardPages(of: section, upTo: index * entrySize)
-                    if let nameSection { file.discardPages(of: nameSection, upTo: Int(raw.st_name)) }
-                }
-                guard gelf_getsym(data, Int32(clamping: index), &raw) != nil else { break }
-                let type = raw.st_info & 0xf
-                guard type == UInt8(STT_FUNC) || type == 10, raw.st_shndx != UInt16(SHN_UNDEF), raw.st_value != 0,
-                      names.hasName(at: Int(raw.st_name))
-                else { continue }
-                let binding = raw.st_info >> 4
-                let visibility = raw.st_other & 0x3
-                if table == UInt32(SHT_DYNSYM) { exportedDynamic.append(binding != 0 && (visibility == 0 || visibility == 3)) }
-                symbols.append(FunctionSymbolEntry(
-                    address: raw.st_value, order: Int32(clamping: symbols.count), size: raw.st_size, isGlobal: binding != 0,
-                    table: UInt8(tables.count - 1), nameOffset: raw.st_name))
-            }
-        }
-        symbols.sort { ($0.address, $0.order) < ($1.address, $1.order) }
-        func nameBytes(_ symbol: FunctionSymbolEntry) -> NameBytes? {
-            tables[Int(symbol.table)].nameBytes(at: Int(symbol.nameOffset)).map(NameBytes.init)
-        }
-        var entries: [FunctionTable.Entry] = []
-        /// By `order`: the entry a symbol became, -1 for one not taken.
-        var entryOfSymbol = [Int32](repeating: -1, count: symbols.count)
-        var start = 0
-        while start < symbols.count {
-            var end = start
-            var taken = start
-            var size: UInt64 = symbols[start].size
-            while end + 1 < symbols.count, symbols[end + 1].address == symbols[start].address {
-                end += 1
-                if symbols[end].isGlobal {
-                    size = max(symbols[end].size, size)
-                    taken = end
-                }
-            }
-            let symbol = symbols[taken]
-            start = end + 1
-            var isExported = Int(symbol.order) < exportedDynamic.count && exportedDynamic[Int(symbol.order)]
-            if !isExported {
-                guard let name = nameBytes(symbol) else { continue }
-                if exported == nil {
-                    exported = Set(symbols.compactMap { Int($0.order) < exportedDynamic.count && exportedDynamic[Int($0.order)] ? nameBytes($0) : nil })
-                }
-                isExported = exported?.contains(name) == true
-            }
-            entryOfSymbol[Int(symbol.order)] = Int32(entries.count)
-            entries.append(FunctionTable.Entry(
-                address: symbol.address, size: size, isExported: isExported, nameTable: symbol.table, nameOffset: symbol.nameOffset))
-        }
-        for index in entries.indices where entries[index].size == 0 {
-            entries[index].size = index + 1 < entries.count ? entries[index + 1].address - entries[index].address : 0
-        }
-        functions = FunctionTable(entries: entries, stringTables: tables, nameOrder: entryOfSymbol.filter { $0 >= 0 }) { table, end in
-            if let section = nameSections[table] { file.discardPages(of: section, upTo: end) }
-        }
-    }
-
-    /// How many symbols ``readFunctions(file:sections:)`` reads between two
-    /// page releases (about 100 KB of `Elf64_Sym`s).
-    private static let symbolsBetweenReleases = 4096
-
-    /// A name's bytes in a string table, equal and hashed by content.
-    private struct NameBytes: Hashable {
-        let bytes: UnsafeBufferPointer<UInt8>
-
-        static func == (left: NameBytes, right: NameBytes) -> Bool {
-            left.bytes.count == right.bytes.count && left.bytes.elementsEqual(right.bytes)
-        }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
-        }
-    }
-
-    /// One defined function symbol as ``readFunctions(file:sections:)``
-    /// gathers them: no string yet.
-    private struct FunctionSymbolEntry {
-        var address: UInt64
-        /// Its place among the symbols gathered (`.dynsym`'s, then `.symtab`'s).
-        var order: Int32
-        var size: UInt64
-        var isGlobal: Bool
-        /// Which of the string tables gathered holds its name.
-        var table: UInt8
-        var nameOffset: UInt32
     }
 
     /// GOT slots from the `JUMP_SLOT` and `GLOB_DAT` relocations against

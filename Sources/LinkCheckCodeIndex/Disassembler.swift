@@ -11,21 +11,16 @@ final class Disassembler {
 
         /// The instruction set of `architecture` when call sites are
         /// analysed for it (64-bit, little-endian x86_64 or arm64/aarch64),
-        /// else `nil`. Mach-O by `cputype`: `CPU_TYPE_X86_64` (x86_64,
-        /// x86_64h) and `CPU_TYPE_ARM64` (arm64, arm64e; not the 32-bit
-        /// `CPU_TYPE_ARM64_32`).
+        /// else `nil`, by the architecture's name: ELF's `x86_64` and
+        /// `aarch64`; Apple's `x86_64` and `x86_64h` (`CPU_TYPE_X86_64`),
+        /// `arm64` and `arm64e` (`CPU_TYPE_ARM64`; not the 32-bit
+        /// `arm64_32`).
         init?(_ architecture: LinkCheckImage.Architecture) {
             guard architecture.is64Bit, architecture.byteOrder == .little else { return nil }
-            switch architecture.code {
-            case .macho(cpuType: 0x0100_0007, _): self = .x86_64
-            case .macho(cpuType: 0x0100_000C, _): self = .aarch64
-            case .macho: return nil
-            case .elf:
-                switch architecture.family {
-                case "x86_64": self = .x86_64
-                case "aarch64": self = .aarch64
-                default: return nil
-                }
+            switch architecture.name {
+            case "x86_64", "x86_64h": self = .x86_64
+            case "aarch64", "arm64", "arm64e": self = .aarch64
+            default: return nil
             }
         }
     }

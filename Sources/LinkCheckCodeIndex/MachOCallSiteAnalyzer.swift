@@ -26,14 +26,7 @@ enum MachOCallSiteAnalyzer {
     /// - Throws: ``InspectionError`` when the file cannot be read, or
     ///   changed since it was inspected.
     static func analyze(_ image: BinaryImage) throws(InspectionError) -> CodeAnalysis? {
-        try withCode(image) { layout, architecture, regions, pass in
-            guard let disassembler = Disassembler(architecture) else { return nil }
-            var callSites: [CallSite] = []
-            var scanner = CallScanner(image: layout, architecture: architecture) { callSites.append($0) }
-            CodeIndex.sweep(regions, disassembler: disassembler, scanner: &scanner, pass: pass)
-            return CodeAnalysis(
-                functions: layout.functions.symbols, callSites: callSites, codeSize: regions.sections.reduce(0) { $0 + $1.bytes.count })
-        } ?? nil
+        try withCode(image) { $0.analysis() } ?? nil
     }
 
     /// The call sites of `image` that `interest` asks for, indexed
@@ -42,17 +35,16 @@ enum MachOCallSiteAnalyzer {
     /// - Returns: `nil` when the image is not analysed.
     /// - Throws: as ``analyze(_:)``.
     static func index(_ image: BinaryImage, interest: CallSiteInterest, mode: CallSiteMode) throws(InspectionError) -> CodeIndex? {
-        try withCode(image) { layout, architecture, regions, pass in
-            CodeIndex.index(layout, architecture: architecture, regions: regions, interest: interest, mode: mode, pass: pass)
-        } ?? nil
+        try withCode(image) { $0.index(interest: interest, mode: mode) } ?? nil
     }
 
-    /// Reads `image`'s file again and calls `body` with its layout, its
-    /// instruction set, its code sections and a pass over their bytes.
+    /// Reads `image`'s file again and calls `body` with its code
+    /// (``LaidOutCode``): its layout, its instruction set, its code sections
+    /// and a pass over their bytes.
     ///
     /// - Returns: `nil` when the image is not analysed.
     private static func withCode<Value>(
-        _ image: BinaryImage, _ body: (MachOCodeLayout, Disassembler.InstructionSet, CodeRegions, SectionPass) -> Value
+        _ image: BinaryImage, _ body: (LaidOutCode<MachOCodeLayout>) -> Value
     ) throws(InspectionError) -> Value? {
         guard supports(image), let architecture = Disassembler.InstructionSet(image.architecture) else { return nil }
         let (machO, contents) = try MachOReader.image(image.identity)
@@ -60,7 +52,9 @@ enum MachOCallSiteAnalyzer {
             let layout = MachOCodeLayout(image: machO, file: file)
             let sections = layout.code.map { CodeBytes(address: $0.section.address, fileOffset: $0.fileOffset, bytes: $0.bytes) }
             let regions = CodeRegions(functions: layout.functions, sections: sections)
-            return body(layout, architecture, regions) { index, pass in pass(sections[index].bytes) { _ in } }
+            return body(LaidOutCode(layout: layout, architecture: architecture, regions: regions) { index, pass in
+                pass(sections[index].bytes) { _ in }
+            })
         }
     }
 }

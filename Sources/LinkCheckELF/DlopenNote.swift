@@ -5,7 +5,7 @@ import LinkCheckImage
 extension ELFFile {
     /// The `.note.dlopen` entries of every `SHT_NOTE` section
     /// (`gelf_getnote`); a malformed note is reported in `warnings`.
-    func declaredLoads(sections: [Section], warnings: inout [String]) -> [DeclaredLoad] {
+    func declaredLoads(sections: [Section], warnings: inout ReadWarnings) -> [DeclaredLoad] {
         var loads: [DeclaredLoad] = []
         for section in sections.filter({ $0.type == UInt32(SHT_NOTE) }).withDistinctFileRanges() {
             guard let data = section.data, let base = data.pointee.d_buf else { continue }
@@ -24,7 +24,7 @@ extension ELFFile {
                 let bytes = UnsafeRawBufferPointer(start: base + descriptorOffset, count: Int(header.n_descsz))
                 let json = Data(bytes.prefix { $0 != 0 })
                 guard let entries = (try? JSONSerialization.jsonObject(with: json)) as? [[String: Any]] else {
-                    warnings.append("\(section.name): an FDO dlopen note that is not a JSON array of objects")
+                    warnings.add("\(section.name): an FDO dlopen note that is not a JSON array of objects")
                     continue
                 }
                 for entry in entries {

@@ -34,7 +34,7 @@ extension ELFFile {
     ///
     /// Entries whose string offset is out of range are skipped and reported
     /// in `warnings`.
-    func dynamicInfo(sections: [Section], warnings: inout [String]) -> DynamicInfo {
+    func dynamicInfo(sections: [Section], warnings: inout ReadWarnings) -> DynamicInfo {
         guard let dynamic = sections.first(where: { $0.type == UInt32(SHT_DYNAMIC) }),
               let data = dynamic.data
         else { return DynamicInfo() }
@@ -61,12 +61,12 @@ extension ELFFile {
     /// Reads the tags linkage needs from dynamic entries; `string` resolves a
     /// string-table offset (`nil` when out of range, reported in `warnings`).
     static func dynamicInfo(
-        entries: [GElf_Dyn], warnings: inout [String], string: (UInt64) -> String?
+        entries: [GElf_Dyn], warnings: inout ReadWarnings, string: (UInt64) -> String?
     ) -> DynamicInfo {
         var info = DynamicInfo()
         func text(_ entry: GElf_Dyn, _ tag: String) -> String? {
             guard let value = string(entry.d_un.d_val) else {
-                warnings.append("\(tag) string offset \(entry.d_un.d_val) is out of range")
+                warnings.add("\(tag) string offset \(entry.d_un.d_val) is out of range")
                 return nil
             }
             return value

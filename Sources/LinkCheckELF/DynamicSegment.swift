@@ -25,11 +25,11 @@ extension ELFFile {
     /// an object file) or it cannot be read.
     /// Only the symbols `selection` keeps are made into values.
     func dynamicSegment(
-        _ segments: [GElf_Phdr], because reason: String, selection: SymbolSelection, warnings: inout [String]
+        _ segments: [GElf_Phdr], because reason: String, selection: SymbolSelection, warnings: inout ReadWarnings
     ) -> DynamicSegment? {
         guard let dynamic = segments.first(where: { $0.p_type == UInt32(PT_DYNAMIC) }) else { return nil }
         guard let data = rawChunk(offset: dynamic.p_offset, size: dynamic.p_filesz, type: ELF_T_DYN) else {
-            warnings.append("\(reason), and PT_DYNAMIC (\(dynamic.p_filesz) bytes at offset \(dynamic.p_offset)) could not be read")
+            warnings.add("\(reason), and PT_DYNAMIC (\(dynamic.p_filesz) bytes at offset \(dynamic.p_offset)) could not be read")
             return nil
         }
         let entrySize = max(gelf_fsize(elf, ELF_T_DYN, 1, UInt32(EV_CURRENT)), 1)
@@ -58,16 +58,14 @@ extension ELFFile {
               let count = dynamicSymbolCount(hash: address(DT_HASH), gnuHash: address(DT_GNU_HASH), segments: segments),
               let table = rawChunk(offset: offset, size: count &* symbolSize, type: ELF_T_SYM)
         else {
-            warnings.append("\(reason), and the dynamic symbol table could not be located through PT_DYNAMIC")
+            warnings.add("\(reason), and the dynamic symbol table could not be located through PT_DYNAMIC")
             return DynamicSegment(dynamic: info, symbols: SymbolTableContents(kind: .none))
         }
-        var raw = GElf_Sym()
-        for index in 1..<max(Int(clamping: count), 1) {
-            guard gelf_getsym(table, Int32(clamping: index), &raw) != nil else { break }
-            guard SymbolTableContents.isGlobal(raw), let name = bytes(UInt64(raw.st_name)) else { continue }
+        Self.forEachSymbol(in: table, count: Int(clamping: count)) { _, raw in
+            guard SymbolTableContents.isGlobal(raw), let name = bytes(UInt64(raw.st_name)) else { return }
             symbols.add(raw, name: name, selection: selection) { nil }
         }
-        warnings.append("\(reason): read through PT_DYNAMIC; symbol versions not read")
+        warnings.add("\(reason): read through PT_DYNAMIC; symbol versions not read")
         return DynamicSegment(dynamic: info, symbols: symbols)
     }
 

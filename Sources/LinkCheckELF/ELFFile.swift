@@ -59,19 +59,6 @@ package final class ELFFile {
     /// `ELFMAG`, the first four bytes of every ELF file: `\x7fELF`.
     static let magic: [UInt8] = [0x7f, 0x45, 0x4c, 0x46]
 
-    /// Whether the regular file at `path` starts with ``magic``: what
-    /// inspection reads as an image rather than skipping as not ELF. `false`
-    /// when it cannot be opened, or is not a regular file (never opened).
-    static func startsWithMagic(_ path: String) -> Bool {
-        var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: 4)
-        return pread(fd, &bytes, 4, 0) == 4 && bytes == magic
-    }
-
     /// `elf_version(EV_CURRENT)` must be called once before any other libelf
     /// call; a `static let` runs it exactly once, thread-safely.
     private static let libelfReady: Bool = elf_version(UInt32(EV_CURRENT)) != UInt32(EV_NONE)
@@ -81,14 +68,14 @@ package final class ELFFile {
     /// - Throws: ``InspectionError/notInspectable(path:reason:)`` for
     ///   anything but a regular file (never opened for reading),
     ///   ``InspectionError/unreadable(path:errno:)`` when `open(2)`
-    ///   or `pread(2)` fails, ``InspectionError/notELF(path:)`` when the
+    ///   or `pread(2)` fails, ``InspectionError/notAnImage(path:)`` when the
     ///   first four bytes are not `\x7fELF`,
-    ///   ``InspectionError/malformed(path:structure:reason:)`` when
+    ///   ``InspectionError/malformed(path:format:structure:reason:)`` when
     ///   `elf_begin` fails or `elf_kind` is not `ELF_K_ELF`.
     private init(path: String, access: Access) throws(InspectionError) {
         self.path = path
         guard Self.libelfReady else {
-            throw .malformed(path: path, structure: "libelf", reason: "elf_version failed")
+            throw .malformed(path: path, format: .elf, structure: "libelf", reason: "elf_version failed")
         }
         // Only a regular file is opened: a FIFO would block, a device may act
         // on being opened. O_NONBLOCK and the second look cover a file
@@ -129,12 +116,12 @@ package final class ELFFile {
         }
         guard let elf else {
             close(fd)
-            throw .malformed(path: path, structure: "ELF header", reason: Self.lastError())
+            throw .malformed(path: path, format: .elf, structure: "ELF header", reason: Self.lastError())
         }
         guard elf_kind(elf) == ELF_K_ELF else {
             elf_end(elf)
             close(fd)
-            throw .malformed(path: path, structure: "ELF header", reason: "starts with the ELF magic but is truncated or invalid")
+            throw .malformed(path: path, format: .elf, structure: "ELF header", reason: "starts with the ELF magic but is truncated or invalid")
         }
         self.descriptor = fd
         self.elf = elf
@@ -362,7 +349,7 @@ package final class ELFFile {
     package func header() throws(InspectionError) -> GElf_Ehdr {
         var header = GElf_Ehdr()
         guard gelf_getehdr(elf, &header) != nil else {
-            throw .malformed(path: path, structure: "ELF header", reason: Self.lastError())
+            throw .malformed(path: path, format: .elf, structure: "ELF header", reason: Self.lastError())
         }
         return header
     }
@@ -371,14 +358,14 @@ package final class ELFFile {
     package func identification() throws(InspectionError) -> [UInt8] {
         var size = 0
         guard let bytes = elf_getident(elf, &size), size >= Int(EI_NIDENT) else {
-            throw .malformed(path: path, structure: "e_ident", reason: Self.lastError())
+            throw .malformed(path: path, format: .elf, structure: "e_ident", reason: Self.lastError())
         }
         return UnsafeBufferPointer(start: bytes, count: size).map { UInt8(bitPattern: $0) }
     }
 
     /// `e_ident[EI_CLASS]` and `e_ident[EI_DATA]`.
     ///
-    /// - Throws: ``InspectionError/malformed(path:structure:reason:)`` for a
+    /// - Throws: ``InspectionError/malformed(path:format:structure:reason:)`` for a
     ///   value the ELF spec does not define.
     package func classAndEncoding() throws(InspectionError) -> (ELFClass, ELFDataEncoding) {
         let ident = try identification()
@@ -387,13 +374,13 @@ package final class ELFFile {
         case ELFCLASS32: elfClass = .elf32
         case ELFCLASS64: elfClass = .elf64
         default:
-            throw .malformed(path: path, structure: "e_ident[EI_CLASS]", reason: "invalid class \(ident[Int(EI_CLASS)])")
+            throw .malformed(path: path, format: .elf, structure: "e_ident[EI_CLASS]", reason: "invalid class \(ident[Int(EI_CLASS)])")
         }
         switch Int32(ident[Int(EI_DATA)]) {
         case ELFDATA2LSB: return (elfClass, .lsb)
         case ELFDATA2MSB: return (elfClass, .msb)
         default:
-            throw .malformed(path: path, structure: "e_ident[EI_DATA]", reason: "invalid data encoding \(ident[Int(EI_DATA)])")
+            throw .malformed(path: path, format: .elf, structure: "e_ident[EI_DATA]", reason: "invalid data encoding \(ident[Int(EI_DATA)])")
         }
     }
 
@@ -403,7 +390,7 @@ package final class ELFFile {
     package func sections() throws(InspectionError) -> [Section] {
         var count = 0
         guard elf_getshdrnum(elf, &count) == 0 else {
-            throw .malformed(path: path, structure: "section header table", reason: Self.lastError())
+            throw .malformed(path: path, format: .elf, structure: "section header table", reason: Self.lastError())
         }
         var namesIndex = 0
         let hasNames = elf_getshdrstrndx(elf, &namesIndex) == 0
@@ -421,7 +408,7 @@ package final class ELFFile {
         // Section 0 is the null section, which elf_nextscn skips.
         guard count == 0 || result.count >= count - 1 else {
             throw .malformed(
-                path: path, structure: "section header table",
+                path: path, format: .elf, structure: "section header table",
                 reason: "declares \(count) sections, but only \(result.count + 1) could be read (truncated file?)")
         }
         return result

@@ -4,7 +4,7 @@ import LinkCheckLiterals
 
 /// Turns one ELF file into a ``BinaryImage`` (the format-neutral model),
 /// reading it only through libelf/gelf.
-public enum ELFReader {
+public enum ELFReader: Sendable {
     /// Reads the ELF file at `path`: header, dynamic section, symbols with
     /// versions, `.note.dlopen`, and which of `strings` occur as literals in
     /// its read-only data. A file of up to ``ELFFile/largestReadFile`` bytes
@@ -32,11 +32,12 @@ public enum ELFReader {
             let (elfClass, encoding) = try file.classAndEncoding()
             let ident = try file.identification()
             let sections = try file.sections()
-            var warnings: [String] = file.repair.map { [$0] } ?? []
+            var warnings = ReadWarnings()
+            if let repair = file.repair { warnings.add(repair) }
             var dynamic = file.dynamicInfo(sections: sections, warnings: &warnings)
             var symbols = file.symbolTable(sections: sections, selection: selection, warnings: &warnings)
             if sections.isEmpty && (header.e_shoff != 0 || header.e_shnum != 0) {
-                warnings.append("the section header table (\(header.e_shnum) entries at offset \(header.e_shoff)) cannot be read: the file is truncated or corrupt")
+                warnings.add("the section header table (\(header.e_shnum) entries at offset \(header.e_shoff)) cannot be read: the file is truncated or corrupt")
             }
             // The loader reads only program headers: when the sections are
             // missing or disagree with them, read what it reads.
@@ -48,7 +49,7 @@ public enum ELFReader {
                 dynamic = segment.dynamic
                 symbols = segment.symbols
             }
-            if let missing = file.missingLoadSegment(header: header, segments: segments) { warnings.append(missing) }
+            if let missing = file.missingLoadSegment(header: header, segments: segments) { warnings.add(missing) }
             let machine = Machine(code: header.e_machine, elfClass: elfClass, dataEncoding: encoding)
             let fileType = ELFFileType(header.e_type)
             return BinaryImage(
@@ -68,15 +69,27 @@ public enum ELFReader {
                 facts: .elf(ELFFacts(
                     fileType: fileType.description, osABI: osABIName(ident[Int(EI_OSABI)]), symbolTable: symbols.kind,
                     flags: dynamic.flags, flags1: dynamic.flags1)),
-                warnings: warnings
+                warnings: warnings.all
             )
         }
     }
 
-    /// Whether the file at `path` is one inspection reads as an image: a
-    /// regular file that starts with the ELF magic `\x7fELF` (only its
-    /// first four bytes are read).
-    public static func isImage(path: String) -> Bool {
-        ELFFile.startsWithMagic(path)
+    /// The format this reader reads.
+    public static let format = BinaryFormat.elf
+
+    /// Whether a file starting with `leadingBytes` is ELF: its first four
+    /// bytes are `ELFMAG` (`\x7fELF`).
+    public static func recognises(leadingBytes: ArraySlice<UInt8>) -> Bool {
+        leadingBytes.starts(with: ELFFile.magic)
+    }
+
+    /// The one image of the ELF file at `path`, as ``read(path:strings:symbols:)``
+    /// reads it.
+    ///
+    /// - Throws: as ``read(path:strings:symbols:)``.
+    public static func images(
+        atPath path: String, strings: LiteralPatterns, symbols: SymbolSelection
+    ) throws(InspectionError) -> [BinaryImage] {
+        [try read(path: path, strings: strings, symbols: symbols)]
     }
 }

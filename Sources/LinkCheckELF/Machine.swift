@@ -55,6 +55,6 @@ public struct Machine: Sendable, Hashable, CustomStringConvertible {
     public func architecture(elfClass: ELFClass, dataEncoding: ELFDataEncoding) -> Architecture {
         Architecture(
             name: name, is64Bit: elfClass == .elf64, byteOrder: dataEncoding == .lsb ? .little : .big,
-            code: .elf(machine: code))
+            loaderMachine: "e_machine \(code)")
     }
 }

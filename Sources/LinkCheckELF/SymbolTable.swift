@@ -15,7 +15,7 @@ struct SymbolTableContents {
 
     /// Whether the entry's binding is global, weak or `STB_GNU_UNIQUE`.
     static func isGlobal(_ raw: GElf_Sym) -> Bool {
-        let binding = SymbolBinding(raw.st_info >> 4)
+        let binding = raw.binding
         return binding == .global || binding == .weak || binding == .unique
     }
 
@@ -28,15 +28,13 @@ struct SymbolTableContents {
         _ raw: GElf_Sym, name: UnsafeBufferPointer<UInt8>, selection: SymbolSelection, version: () -> (name: String, hidden: Bool)?
     ) {
         let isImport = raw.st_shndx == UInt16(SHN_UNDEF)
-        let visibility = raw.st_other & 0x3
-        guard !name.isEmpty,
-              isImport || visibility == UInt8(STV_DEFAULT) || visibility == UInt8(STV_PROTECTED),
+        guard !name.isEmpty, isImport || raw.isVisibleToOthers,
               selection.keeps(name)
         else { return }
         let version = version()
         let symbol = Symbol(
             name: String(decoding: name, as: UTF8.self), version: version?.name, isVersionHidden: version?.hidden ?? false,
-            binding: SymbolBinding(raw.st_info >> 4), type: SymbolType(raw.st_info & 0xf),
+            binding: raw.binding, type: raw.type,
             value: raw.st_value, size: raw.st_size)
         if isImport { imports.append(symbol) } else { exports.append(symbol) }
     }
@@ -56,33 +54,20 @@ extension ELFFile {
     /// Versions come from ``SymbolVersions`` (`.dynsym` only). Names whose
     /// string offset is out of range are skipped and reported in `warnings`.
     /// Only the symbols `selection` keeps are made into values.
-    func symbolTable(sections: [Section], selection: SymbolSelection, warnings: inout [String]) -> SymbolTableContents {
+    func symbolTable(sections: [Section], selection: SymbolSelection, warnings: inout ReadWarnings) -> SymbolTableContents {
         let table = sections.first { $0.type == UInt32(SHT_DYNSYM) }
             ?? sections.first { $0.type == UInt32(SHT_SYMTAB) }
-        guard let table, let data = table.data else { return SymbolTableContents(kind: .none) }
+        guard let table, table.data != nil else { return SymbolTableContents(kind: .none) }
         let isDynamic = table.type == UInt32(SHT_DYNSYM)
         var contents = SymbolTableContents(kind: isDynamic ? .dynsym : .symtab)
         let versions = isDynamic ? SymbolVersions(file: self, sections: sections, warnings: &warnings) : nil
-        let entrySize = max(gelf_fsize(elf, ELF_T_SYM, 1, UInt32(EV_CURRENT)), 1)
-        let count = data.pointee.d_size / entrySize
-        let strings = Int(table.header.sh_link)
-        var badNames = 0
-
-        var raw = GElf_Sym()
-        for index in 1..<max(count, 1) {
-            guard gelf_getsym(data, Int32(clamping: index), &raw) != nil else { break }
-            guard SymbolTableContents.isGlobal(raw) else { continue }
-            guard let name = elf_strptr(elf, strings, Int(raw.st_name)) else {
-                badNames += 1
-                continue
-            }
-            let start = UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self)
-            guard selection.mayKeep(nameAt: start) else { continue }
-            let bytes = UnsafeBufferPointer(start: start, count: strlen(name))
-            contents.add(raw, name: bytes, selection: selection) { versions?.version(ofSymbolAt: index) }
+        var names = SymbolNames(file: self, table: table, selection: selection)
+        forEachSymbol(in: table) { index, raw in
+            guard SymbolTableContents.isGlobal(raw), let name = names.mayBeKept(raw) else { return }
+            contents.add(raw, name: name, selection: selection) { versions?.version(ofSymbolAt: index) }
         }
-        if badNames > 0 {
-            warnings.append("\(table.name): \(badNames) symbol name offsets out of range of section \(strings)")
+        if names.outOfRange > 0 {
+            warnings.add("\(table.name): \(names.outOfRange) symbol name offsets out of range of section \(names.section)")
         }
         return contents
     }
@@ -96,37 +81,106 @@ extension ELFFile {
     /// is looked up, so a large table costs little more than one pass.
     /// Names whose string offset is out of range are skipped and reported in
     /// `warnings`. Empty without `.symtab`.
-    func localFunctions(sections: [Section], selection: SymbolSelection, warnings: inout [String]) -> [Symbol] {
-        guard let table = sections.first(where: { $0.type == UInt32(SHT_SYMTAB) }), let data = table.data else { return [] }
-        let count = data.pointee.d_size / max(gelf_fsize(elf, ELF_T_SYM, 1, UInt32(EV_CURRENT)), 1)
-        let strings = Int(table.header.sh_link)
+    func localFunctions(sections: [Section], selection: SymbolSelection, warnings: inout ReadWarnings) -> [Symbol] {
+        guard let table = sections.first(where: { $0.type == UInt32(SHT_SYMTAB) }), table.data != nil else { return [] }
+        var names = SymbolNames(file: self, table: table, selection: selection)
         var functions: [Symbol] = []
         var seen = Set<String>()
-        var badNames = 0
+        forEachSymbol(in: table) { _, raw in
+            guard raw.isDefinedFunction, raw.binding == .local || !raw.isVisibleToOthers,
+                  let bytes = names.mayBeKept(raw), !bytes.isEmpty, selection.keeps(bytes)
+            else { return }
+            let text = String(decoding: bytes, as: UTF8.self)
+            guard seen.insert(text).inserted else { return }
+            functions.append(Symbol(name: text, binding: raw.binding, type: raw.type, value: raw.st_value, size: raw.st_size))
+        }
+        if names.outOfRange > 0 {
+            warnings.add("\(table.name): \(names.outOfRange) local function name offsets out of range of section \(names.section)")
+        }
+        return functions
+    }
+}
+
+extension ELFFile {
+    /// The size of one symbol-table entry (`Elf32_Sym` or `Elf64_Sym`, by
+    /// the file's class: `gelf_fsize(ELF_T_SYM)`), in bytes; at least 1.
+    package var symbolEntrySize: Int {
+        max(gelf_fsize(elf, ELF_T_SYM, 1, UInt32(EV_CURRENT)), 1)
+    }
+
+    /// Calls `body` with the index and contents of each entry of the
+    /// symbol-table section `table` (`SHT_SYMTAB`, `SHT_DYNSYM`) after
+    /// entry 0 (the null symbol), in table order (`gelf_getsym`), up to
+    /// the first one libelf cannot read; nothing when the section has no
+    /// data.
+    package func forEachSymbol(in table: Section, _ body: (_ index: Int, _ symbol: GElf_Sym) -> Void) {
+        guard let data = table.data else { return }
+        Self.forEachSymbol(in: data, count: data.pointee.d_size / symbolEntrySize, body)
+    }
+
+    /// Calls `body` with the index and contents of each of the first
+    /// `count` entries of the symbol table in `data` after entry 0, in
+    /// table order (`gelf_getsym`), up to the first one libelf cannot read.
+    static func forEachSymbol(
+        in data: UnsafeMutablePointer<Elf_Data>, count: Int, _ body: (_ index: Int, _ symbol: GElf_Sym) -> Void
+    ) {
         var raw = GElf_Sym()
         for index in 1..<max(count, 1) {
             guard gelf_getsym(data, Int32(clamping: index), &raw) != nil else { break }
-            let type = SymbolType(raw.st_info & 0xf)
-            let visibility = raw.st_other & 0x3
-            guard type == .function || type == .indirectFunction, raw.st_shndx != UInt16(SHN_UNDEF),
-                  SymbolBinding(raw.st_info >> 4) == .local || visibility == UInt8(STV_HIDDEN) || visibility == UInt8(STV_INTERNAL)
-            else { continue }
-            guard let name = elf_strptr(elf, strings, Int(raw.st_name)) else {
-                badNames += 1
-                continue
-            }
-            let start = UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self)
-            guard selection.mayKeep(nameAt: start) else { continue }
-            let bytes = UnsafeBufferPointer(start: start, count: strlen(name))
-            guard !bytes.isEmpty, selection.keeps(bytes) else { continue }
-            let text = String(decoding: bytes, as: UTF8.self)
-            guard seen.insert(text).inserted else { continue }
-            functions.append(Symbol(
-                name: text, binding: SymbolBinding(raw.st_info >> 4), type: type, value: raw.st_value, size: raw.st_size))
+            body(index, raw)
         }
-        if badNames > 0 {
-            warnings.append("\(table.name): \(badNames) local function name offsets out of range of section \(strings)")
+    }
+}
+
+/// The names of one symbol table's entries, looked up in its string table
+/// (`sh_link`, with `elf_strptr`) only for the entries a selection may
+/// keep, counting those whose name offset is out of range.
+struct SymbolNames {
+    let file: ELFFile
+    /// The string table's section index (`sh_link`).
+    let section: Int
+    let selection: SymbolSelection
+    /// How many entries' `st_name` was out of range of the string table.
+    private(set) var outOfRange = 0
+
+    init(file: ELFFile, table: Section, selection: SymbolSelection) {
+        self.file = file
+        section = Int(table.header.sh_link)
+        self.selection = selection
+    }
+
+    /// The bytes (no NUL) of `raw`'s name when ``SymbolSelection/mayKeep(nameAt:)``
+    /// says the selection may keep it; `nil` otherwise, or (counted in
+    /// ``outOfRange``) when its offset is out of range.
+    mutating func mayBeKept(_ raw: GElf_Sym) -> UnsafeBufferPointer<UInt8>? {
+        guard let name = elf_strptr(file.elf, section, Int(raw.st_name)) else {
+            outOfRange += 1
+            return nil
         }
-        return functions
+        let start = UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self)
+        guard selection.mayKeep(nameAt: start) else { return nil }
+        return UnsafeBufferPointer(start: start, count: strlen(name))
+    }
+}
+
+package extension GElf_Sym {
+    /// `STB_*` from `st_info`'s high nibble (`GELF_ST_BIND`).
+    var binding: SymbolBinding { SymbolBinding(st_info >> 4) }
+
+    /// `STT_*` from `st_info`'s low nibble (`GELF_ST_TYPE`).
+    var type: SymbolType { SymbolType(st_info & 0xf) }
+
+    /// Visibility `STV_DEFAULT` or `STV_PROTECTED` (`st_other`'s low two
+    /// bits): other images can bind to it, where `STV_HIDDEN` and
+    /// `STV_INTERNAL` keep it to its own.
+    var isVisibleToOthers: Bool {
+        let visibility = st_other & 0x3
+        return visibility == UInt8(STV_DEFAULT) || visibility == UInt8(STV_PROTECTED)
+    }
+
+    /// A function the image defines: `STT_FUNC` or `STT_GNU_IFUNC`, in a
+    /// section (`st_shndx` other than `SHN_UNDEF`).
+    var isDefinedFunction: Bool {
+        (type == .function || type == .indirectFunction) && st_shndx != UInt16(SHN_UNDEF)
     }
 }

@@ -8,23 +8,24 @@ public struct Architecture: Sendable, Hashable, CustomStringConvertible {
     /// 64-bit (`ELFCLASS64`, `MH_MAGIC_64`) or 32-bit.
     public var is64Bit: Bool
     public var byteOrder: ByteOrder
-    /// The format's own code, which decides what the loader accepts.
-    public var code: Code
+    /// The machine as the format's loader tells machines apart, spelled by
+    /// the reader from the format's own numbers (ELF: `e_machine 62`;
+    /// Mach-O: `cputype 0x100000c cpusubtype 0`, without the capability
+    /// bits): opaque here, only compared (``canLoad(_:)``).
+    public var loaderMachine: String
+    /// The ``loaderMachine``s of the libraries a process of this
+    /// architecture loads besides those of its own, as the reader knows
+    /// its loader: an `x86_64h` process takes `x86_64` libraries, and
+    /// arm64's `CPU_SUBTYPE_ARM64_ALL` and `_V8` take each other's (dyld);
+    /// none for ELF.
+    public var alsoLoads: Set<String>
 
-    /// An architecture's number in its format.
-    public enum Code: Sendable, Hashable {
-        /// `e_machine` (`EM_X86_64` is 62, `EM_AARCH64` 183).
-        case elf(machine: UInt16)
-        /// `cputype` and `cpusubtype` without the capability bits (the high
-        /// byte, `CPU_SUBTYPE_MASK`).
-        case macho(cpuType: Int32, cpuSubtype: Int32)
-    }
-
-    public init(name: String, is64Bit: Bool, byteOrder: ByteOrder, code: Code) {
+    public init(name: String, is64Bit: Bool, byteOrder: ByteOrder, loaderMachine: String, alsoLoads: Set<String> = []) {
         self.name = name
         self.is64Bit = is64Bit
         self.byteOrder = byteOrder
-        self.code = code
+        self.loaderMachine = loaderMachine
+        self.alsoLoads = alsoLoads
     }
 
     public var description: String { name }
@@ -48,27 +49,14 @@ public struct Architecture: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the loader can load an image of architecture `library` into a
-    /// process of this one: for ELF the same `e_machine`, class and data
-    /// encoding (System V ABI); for Mach-O the same `cputype` and
-    /// `cpusubtype` (dyld picks the slice of its own architecture), where an
-    /// `x86_64h` process also takes `x86_64` and the arm64 subtypes `ALL`
-    /// and `V8` are one.
+    /// process of this one: the same word size and byte order, and the same
+    /// ``loaderMachine`` or one the process ``alsoLoads``. For ELF that is
+    /// the same `e_machine`, class and data encoding (System V ABI); for
+    /// Mach-O the same `cputype` and `cpusubtype` (dyld picks the slice of
+    /// its own architecture), with the exceptions dyld makes.
     public func canLoad(_ library: Architecture) -> Bool {
         guard is64Bit == library.is64Bit, byteOrder == library.byteOrder else { return false }
-        switch (code, library.code) {
-        case (.elf(let own), .elf(let other)):
-            return own == other
-        case (.macho(let ownType, let ownSubtype), .macho(let otherType, let otherSubtype)):
-            guard ownType == otherType else { return false }
-            if ownSubtype == otherSubtype { return true }
-            // CPU_TYPE_X86_64: x86_64h (8) loads x86_64 (3).
-            if ownType == 0x0100_0007 { return ownSubtype == 8 && otherSubtype == 3 }
-            // CPU_TYPE_ARM64: CPU_SUBTYPE_ARM64_ALL (0) and _V8 (1).
-            if ownType == 0x0100_000C { return Set([ownSubtype, otherSubtype]).isSubset(of: [0, 1]) }
-            return false
-        default:
-            return false
-        }
+        return loaderMachine == library.loaderMachine || alsoLoads.contains(library.loaderMachine)
     }
 }
 

@@ -70,7 +70,7 @@ public struct BinaryImage: Sendable, Equatable {
     /// Problems that did not stop reading (a malformed version table, a
     /// string offset out of range, a load command past the end), each
     /// naming the structure at fault.
-    public var warnings: [String]
+    public var warnings: [ReadWarning]
 
     public init(
         identity: ImageIdentity, format: BinaryFormat, architecture: Architecture, platform: PlatformVersion? = nil,
@@ -78,7 +78,7 @@ public struct BinaryImage: Sendable, Equatable {
         searchPaths: [SearchPath] = [], imports: [Symbol] = [], exports: [Symbol] = [], definitions: [Symbol] = [],
         objcClassReferences: [String] = [], objcSuperclasses: [String: [String]] = [:], selectorReferences: [String] = [],
         stringLiterals: [String] = [],
-        declaredLoads: [DeclaredLoad] = [], facts: FormatFacts, warnings: [String] = []
+        declaredLoads: [DeclaredLoad] = [], facts: FormatFacts, warnings: [ReadWarning] = []
     ) {
         self.identity = identity
         self.format = format
@@ -116,7 +116,10 @@ public struct BinaryImage: Sendable, Equatable {
     /// Mach-O the framework bundle (`SyncKit.framework`) or the library's
     /// file name (`libz.1.dylib`), not the whole install name.
     public var shortName: String {
-        guard format == .macho else { return linkName }
+        switch format {
+        case .elf: return linkName
+        case .macho: break
+        }
         let components = linkName.split(separator: "/")
         if let bundle = components.last(where: { $0.hasSuffix(".framework") }) { return String(bundle) }
         return components.last.map(String.init) ?? linkName
@@ -136,7 +139,7 @@ public struct BinaryImage: Sendable, Equatable {
 }
 
 /// The file formats linkcheck reads.
-public enum BinaryFormat: String, Sendable, Codable {
+public enum BinaryFormat: String, Sendable, Codable, CaseIterable {
     /// ELF (System V ABI), read through libelf.
     case elf
     /// Mach-O, thin or fat, and static archives of Mach-O objects.

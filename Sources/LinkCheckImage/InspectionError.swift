@@ -15,7 +15,7 @@ public enum InspectionError: Error, Sendable, Hashable, CustomStringConvertible 
     /// `structure` names it (`ELF header`, `section header table`,
     /// `fat header`, `mach_header`, …) and `reason` says what is wrong
     /// (for ELF, libelf's `elf_errmsg` text).
-    case malformed(path: String, format: BinaryFormat = .elf, structure: String, reason: String)
+    case malformed(path: String, format: BinaryFormat, structure: String, reason: String)
     /// The file changed while it was read: it shrank under the reader
     /// (truncated in place, as `cp` over it or a linker writing its output
     /// does), or its size or modification time moved (rewritten in place).
@@ -76,7 +76,7 @@ public enum InspectionError: Error, Sendable, Hashable, CustomStringConvertible 
         case .unreadable(let path, let code):
             "\(path): cannot read: \(String(cString: strerror(code)))"
         case .notAnImage(let path):
-            "\(path): not an ELF or Mach-O file"
+            "\(path): not an \(BinaryFormat.allCases.map(\.displayName).joined(separator: " or ")) file"
         case .malformed(let path, let format, let structure, let reason):
             "\(path): malformed \(format.displayName): \(structure): \(reason)"
         case .notInspectable(let path, let reason):

@@ -1,3 +1,5 @@
+import LinkCheckImage
+
 /// The platform and OS versions an image was built for: one
 /// `LC_BUILD_VERSION` (`build_version_command`) or `LC_VERSION_MIN_*`
 /// (`version_min_command`).
@@ -97,7 +99,7 @@ public enum Platform: Sendable, Hashable, CustomStringConvertible {
 extension PlatformVersion {
     /// Reads an `LC_BUILD_VERSION` or `LC_VERSION_MIN_*` command; `nil`, with
     /// a warning, when it is too short.
-    static func read(_ command: LoadCommand, in image: ByteReader, warnings: inout Warnings) -> PlatformVersion? {
+    static func read(_ command: LoadCommand, in image: ByteReader, warnings: inout ReadWarnings) -> PlatformVersion? {
         let bytes = command.bytes(in: image)
         if command.command == LoadCommandType.buildVersion {
             guard let record = try? bytes.record("build_version_command", at: 0, size: 24) else {

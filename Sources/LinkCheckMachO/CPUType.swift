@@ -1,3 +1,5 @@
+import LinkCheckImage
+
 /// `cputype` and `cpusubtype` (`<mach/machine.h>`), as in a Mach header or a
 /// fat header's `fat_arch`, with Apple's name for the pair.
 public struct CPUType: Sendable, Hashable, CustomStringConvertible {
@@ -48,4 +50,32 @@ public struct CPUType: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { name }
+
+    static let x86_64 = x86 | abi64  // CPU_TYPE_X86_64
+    static let arm64 = arm | abi64  // CPU_TYPE_ARM64
+
+    /// How dyld tells this architecture from others: `cputype` and
+    /// `cpusubtype` without the capability bits (``Architecture/loaderMachine``).
+    var loaderMachine: String { "cputype \(hex(type)) cpusubtype \(subtypeWithoutCapabilities)" }
+
+    /// The architectures whose libraries a process of this one loads besides
+    /// its own: `x86_64h` (`CPU_SUBTYPE_X86_64_H`, 8) loads `x86_64`
+    /// (`CPU_SUBTYPE_X86_64_ALL`, 3), and arm64's `CPU_SUBTYPE_ARM64_ALL` (0)
+    /// and `CPU_SUBTYPE_ARM64_V8` (1) are one.
+    var alsoLoads: [CPUType] {
+        switch (type, subtypeWithoutCapabilities) {
+        case (Self.x86_64, 8): [CPUType(type: type, subtype: 3)]
+        case (Self.arm64, 0): [CPUType(type: type, subtype: 1)]
+        case (Self.arm64, 1): [CPUType(type: type, subtype: 0)]
+        default: []
+        }
+    }
+
+    /// The neutral architecture of an image of this CPU type, whose Mach
+    /// header gives its width and byte order.
+    func architecture(is64Bit: Bool, byteOrder: ByteOrder) -> Architecture {
+        Architecture(
+            name: name, is64Bit: is64Bit, byteOrder: byteOrder == .littleEndian ? .little : .big,
+            loaderMachine: loaderMachine, alsoLoads: Set(alsoLoads.map(\.loaderMachine)))
+    }
 }

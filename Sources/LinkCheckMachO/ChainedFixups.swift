@@ -1,3 +1,5 @@
+import LinkCheckImage
+
 /// `LC_DYLD_CHAINED_FIXUPS` (`<mach-o/fixup-chains.h>`): the imports table
 /// and the pointer chains of each segment, decoded into binds (slot →
 /// import) and rebases (slot → target address).
@@ -18,7 +20,7 @@ struct ChainedFixups {
     ///   - limit: the most chain entries walked in all (the image's size
     ///     over 4: more than that would visit some slot twice).
     static func read(
-        _ data: ByteReader, image: ByteReader, segments: [Segment], base: UInt64, limit: Int, warnings: inout Warnings
+        _ data: ByteReader, image: ByteReader, segments: [Segment], base: UInt64, limit: Int, warnings: inout ReadWarnings
     ) -> ChainedFixups {
         var fixups = ChainedFixups()
         let header: Record
@@ -45,7 +47,7 @@ struct ChainedFixups {
     /// matched to them (`false` when the table could not be read).
     private mutating func readImports(
         _ data: ByteReader, offset: UInt32, count: UInt32, format: UInt32, symbolsOffset: UInt32, symbolsFormat: UInt32,
-        warnings: inout Warnings
+        warnings: inout ReadWarnings
     ) -> Bool {
         let entrySize: Int
         switch format {
@@ -252,7 +254,7 @@ private struct ChainWalker {
     /// Chain entries that may still be visited.
     var budget: Int
 
-    mutating func readStarts(_ data: ByteReader, offset: UInt32, into fixups: inout ChainedFixups, warnings: inout Warnings) {
+    mutating func readStarts(_ data: ByteReader, offset: UInt32, into fixups: inout ChainedFixups, warnings: inout ReadWarnings) {
         guard let segmentCount = data.u32(at: Int(offset)) else {
             warnings.add("dyld_chained_starts_in_image", at: data.fileOffset + Int(offset), "outside the fixups data; chains skipped")
             return
@@ -325,7 +327,7 @@ private struct ChainWalker {
     private mutating func walk(
         page: Int, offsetInPage start: Int, pageSize: Int, segment: Segment, segmentOffset: UInt64,
         format: ChainedPointerFormat, stride: Int, maxValidPointer: UInt32, structure: String,
-        into fixups: inout ChainedFixups, reportedBadOrdinal: inout Bool, warnings: inout Warnings
+        into fixups: inout ChainedFixups, reportedBadOrdinal: inout Bool, warnings: inout ReadWarnings
     ) -> Bool {
         let entrySize = format.is32Bit ? 4 : 8
         var offsetInPage = start

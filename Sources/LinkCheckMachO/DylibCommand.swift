@@ -1,3 +1,5 @@
+import LinkCheckImage
+
 /// A library the image links: one `LC_LOAD_DYLIB`, `LC_LOAD_WEAK_DYLIB`,
 /// `LC_REEXPORT_DYLIB`, `LC_LOAD_UPWARD_DYLIB` or `LC_LAZY_LOAD_DYLIB`
 /// command (`dylib_command`).
@@ -66,7 +68,7 @@ extension DylibDependency {
     /// Reads the install name and versions of a `dylib_command` (also used
     /// for `LC_ID_DYLIB`); `nil`, with a warning, when it is malformed.
     static func read(
-        _ command: LoadCommand, kind: DependencyKind?, ordinal: Int?, in image: ByteReader, warnings: inout Warnings
+        _ command: LoadCommand, kind: DependencyKind?, ordinal: Int?, in image: ByteReader, warnings: inout ReadWarnings
     ) -> DylibDependency? {
         let bytes = command.bytes(in: image)
         guard let record = try? bytes.record("dylib_command", at: 0, size: 24),

@@ -1,3 +1,5 @@
+import LinkCheckImage
+
 /// A symbol the image defines for others: a terminal of the exports trie,
 /// or (where the image has no trie) a defined external of the symbol table.
 public struct MachOExport: Sendable, Hashable {
@@ -64,7 +66,7 @@ enum ExportsTrie {
     /// subtree) is skipped with a warning, as is any malformed node; the
     /// walk uses its own stack (no recursion) and stops with a warning when
     /// the names it built reach 16 times the trie's size.
-    static func read(_ trie: ByteReader, base: UInt64, structure: String, warnings: inout Warnings) -> [MachOExport] {
+    static func read(_ trie: ByteReader, base: UInt64, structure: String, warnings: inout ReadWarnings) -> [MachOExport] {
         var exports: [MachOExport] = []
         guard trie.count > 0 else { return exports }
         var visited = Set<Int>()

@@ -1,3 +1,5 @@
+import LinkCheckImage
+
 /// One architecture of a fat (universal) file: a `fat_arch` or
 /// `fat_arch_64` entry after the `fat_header` (`<mach-o/fat.h>`), always
 /// big-endian.
@@ -23,7 +25,7 @@ enum FatHeader {
     /// checked against the file's size before any entry is read.
     ///
     /// - Throws: ``ReadFailure`` when the 8-byte `fat_header` does not fit.
-    static func read(_ file: ByteReader, warnings: inout Warnings) throws(ReadFailure) -> [FatArch] {
+    static func read(_ file: ByteReader, warnings: inout ReadWarnings) throws(ReadFailure) -> [FatArch] {
         let reader = file.withByteOrder(littleEndian: false)
         let header = try reader.record("fat_header", at: 0, size: 8)
         let is64 = header.u32(0) == magic64

@@ -1,10 +1,12 @@
+import LinkCheckImage
+
 /// `LC_FUNCTION_STARTS` (`linkedit_data_command`): the start address of
 /// each function, ULEB128-coded as deltas from the previous one, the first
 /// from the start of `__TEXT`, ending at a 0 delta.
 enum FunctionStarts {
     /// The virtual addresses, in increasing order; a truncated or
     /// overflowing delta ends the list with a warning.
-    static func read(_ data: ByteReader, textAddress: UInt64, warnings: inout Warnings) -> [UInt64] {
+    static func read(_ data: ByteReader, textAddress: UInt64, warnings: inout ReadWarnings) -> [UInt64] {
         var addresses: [UInt64] = []
         var offset = 0
         var address = textAddress

@@ -1,3 +1,5 @@
+import LinkCheckImage
+
 /// One load command (`load_command`: `cmd`, `cmdsize`) as found after the
 /// Mach header. Commands the reader does not use are listed too, so their
 /// number and kinds can be reported.
@@ -68,7 +70,7 @@ extension LoadCommand {
     /// `sizeofcmds` bytes), up to the first that cannot be read: one that
     /// runs past `sizeofcmds` or the image, or whose `cmdsize` is smaller
     /// than 8 (which would never advance).
-    static func readAll(_ image: ByteReader, header: MachHeader, warnings: inout Warnings) -> [LoadCommand] {
+    static func readAll(_ image: ByteReader, header: MachHeader, warnings: inout ReadWarnings) -> [LoadCommand] {
         let start = header.size
         var end = start + Int(header.loadCommandsSize)
         if end > image.count {

@@ -1,3 +1,4 @@
+import LinkCheckImage
 import LinkCheckLiterals
 
 /// # LinkCheckMachO
@@ -25,13 +26,17 @@ import LinkCheckLiterals
 /// sized by an unchecked count. Only a file that cannot be read at all
 /// throws (``MachOError``); a malformed part becomes a warning on its slice,
 /// archive or image (naming the structure and its file offset) and the rest
-/// is read. One file per Mach-O concept: `FatHeader`, `MachHeader`,
-/// `CPUType`, `LoadCommand`, `Segment`, `DylibCommand`, `BuildVersion`,
+/// is read (a ``ReadWarning``, the image model's). One file per Mach-O
+/// concept: `FatHeader`, `MachHeader`, `CPUType`, `LoadCommand`,
+/// `LoadCommandIndex`, `Segment`, `DylibCommand`, `BuildVersion`,
 /// `SymbolTable`, `BindOpcodes`, `ChainedFixups`, `ExportsTrie`,
 /// `FunctionStarts`, `SymbolStubs`, `ObjCReferences`, `StringLiterals`,
 /// `Relocations`, `StaticArchive`.
 ///
-/// The module knows nothing about rules or linkcheck's image model.
+/// The module knows nothing about rules. Its own types (``MachOFile``,
+/// ``MachOImage``) keep every fact it reads, and only ``MachOReader`` (with
+/// ``CPUType``, which names the architecture) turns them into linkcheck's
+/// format-neutral image model (``BinaryImage``).
 
 /// A Mach-O file as read: its slices, each an image or a static archive.
 public struct MachOFile: Sendable {
@@ -47,7 +52,7 @@ public struct MachOFile: Sendable {
     /// Problems with the file's own structure: fat-header entries skipped
     /// (a slice past the end of the file or overlapping another), slices
     /// that are neither an image nor an archive.
-    public var warnings: [String]
+    public var warnings: [ReadWarning]
 
     /// What a file starts with.
     public enum Container: String, Sendable, Hashable {
@@ -103,7 +108,7 @@ public struct MachOFile: Sendable {
         self = try outcome.get()
     }
 
-    private init(path: String, size: Int, container: Container, slices: [MachOSlice], warnings: [String]) {
+    private init(path: String, size: Int, container: Container, slices: [MachOSlice], warnings: [ReadWarning]) {
         self.path = path
         self.size = size
         self.container = container
@@ -123,7 +128,7 @@ public struct MachOFile: Sendable {
         // Fewer than 4 bytes hold no magic number at all.
         guard let magic = file.withByteOrder(littleEndian: false).u32(at: 0) else { throw .notMachO(path: path) }
         if magic == FatHeader.magic || magic == FatHeader.magic64 {
-            var warnings = Warnings()
+            var warnings = ReadWarnings()
             let archs: [FatArch]
             do { archs = try FatHeader.read(file, warnings: &warnings) } catch { throw truncated(error) }
             var slices: [MachOSlice] = []

@@ -1,3 +1,5 @@
+import LinkCheckImage
+
 /// One Mach-O image as read: a thin file, one architecture slice of a fat
 /// file, or one member of a static archive. Its identity is (file, slice,
 /// member), never the path alone.
@@ -7,6 +9,9 @@
 /// load-command fields (``Section/fileOffset``, ``Segment/fileOffset``) are
 /// from the start of the image's Mach header, as in the file, and
 /// ``fileOffset`` is where that header is in the file.
+///
+/// ``ImageReader`` makes it from the header and the load commands, and
+/// fills in what they point at; what an image lacks stays empty.
 public struct MachOImage: Sendable {
     /// The path of the file the image was read from.
     public var path: String
@@ -23,26 +28,26 @@ public struct MachOImage: Sendable {
     /// Every load command read, in order (`LoadCommand/name` names it).
     public var loadCommands: [LoadCommand]
     /// `LC_SEGMENT(_64)` commands with their sections, in order.
-    public var segments: [Segment]
+    public var segments: [Segment] = []
     /// `LC_ID_DYLIB`: the install name other images link this one by.
     public var installName: String?
     /// The libraries the image links, in load-command order.
-    public var dependencies: [DylibDependency]
+    public var dependencies: [DylibDependency] = []
     /// `LC_RPATH` paths, in order (duplicates kept).
-    public var rpaths: [String]
+    public var rpaths: [String] = []
     /// `LC_BUILD_VERSION` and `LC_VERSION_MIN_*` commands, in order.
-    public var platforms: [PlatformVersion]
+    public var platforms: [PlatformVersion] = []
     /// `LC_MAIN`: the entry point.
     public var entryPoint: EntryPoint?
     /// `LC_ENCRYPTION_INFO(_64)`.
     public var encryption: EncryptionInfo?
     /// `LC_CODE_SIGNATURE` is present.
-    public var hasCodeSignature: Bool
+    public var hasCodeSignature: Bool = false
     /// Which fixup information the imports, bindings and rebases come from.
-    public var fixupFormat: FixupFormat
+    public var fixupFormat: FixupFormat = .none
     /// The `DYLD_CHAINED_PTR_*` formats of the chained fixups (one per
     /// segment that has chains; usually one).
-    public var chainedPointerFormats: [ChainedPointerFormat]
+    public var chainedPointerFormats: [ChainedPointerFormat] = []
     /// The symbols bound from elsewhere. With chained fixups, the imports
     /// table in order (a binding's ordinal indexes it); with opcodes, each
     /// distinct (name, library, weak, stream) in stream order (bind, lazy
@@ -50,57 +55,57 @@ public struct MachOImage: Sendable {
     /// externals (libraries from `n_desc` when `MH_TWOLEVEL`). The symbol
     /// table is never used when there are fixups: it can be incomplete
     /// (`MH_NLIST_OUTOFSYNC_WITH_DYLDINFO`).
-    public var imports: [MachOImport]
+    public var imports: [MachOImport] = []
     /// Each pointer slot bound to an import, in the order the fixups list
     /// them. A slot can appear twice with opcodes: bound, and weak-bound to
     /// the same name.
-    public var bindings: [Binding]
+    public var bindings: [Binding] = []
     /// Each pointer slot rebased to an address within the image.
-    public var rebases: [Rebase]
+    public var rebases: [Rebase] = []
     /// Exported symbols: the exports trie, or where there is none the
     /// symbol table's defined externals.
-    public var exports: [MachOExport]
+    public var exports: [MachOExport] = []
     /// The symbol table (`LC_SYMTAB`), every entry in order.
-    public var symbols: [NlistSymbol]
+    public var symbols: [NlistSymbol] = []
     /// `LC_DYSYMTAB`, with the indirect symbol table.
     public var dynamicSymbolTable: DynamicSymbolTable?
     /// `LC_FUNCTION_STARTS`, decoded to virtual addresses.
-    public var functionStarts: [UInt64]
+    public var functionStarts: [UInt64] = []
     /// The stubs of `S_SYMBOL_STUBS` sections (`__stubs`, `__auth_stubs`),
     /// each with the symbol it calls.
-    public var symbolStubs: [SymbolStub]
+    public var symbolStubs: [SymbolStub] = []
     /// The slots of symbol-pointer sections (`__got`, `__auth_got`,
     /// `__la_symbol_ptr`, `__nl_symbol_ptr`), each with its symbol.
-    public var symbolPointers: [SymbolPointer]
+    public var symbolPointers: [SymbolPointer] = []
     /// Relocation entries of `MH_OBJECT` files, section by section.
-    public var relocations: [Relocation]
+    public var relocations: [Relocation] = []
     /// `__objc_classrefs` slots and the class each refers to.
-    public var classReferences: [ObjCClassReference]
+    public var classReferences: [ObjCClassReference] = []
     /// The classes the image defines (`__objc_classlist`), with their
     /// superclasses.
-    public var classDefinitions: [ObjCClassDefinition]
+    public var classDefinitions: [ObjCClassDefinition] = []
     /// The classes the image's categories extend (`__objc_catlist`,
     /// `__objc_nlcatlist`: each `category_t`'s `cls`), by name: a category
     /// on `UIApplication` uses `UIApplication`.
-    public var categoryClasses: [String]
+    public var categoryClasses: [String] = []
     /// The methods the image's classes and categories define, from their
     /// method lists (``ObjCMethodLists``): names for the functions of a
     /// stripped image.
-    public var objcMethods: [ObjCMethod]
+    public var objcMethods: [ObjCMethod] = []
     /// `__objc_selrefs` slots and the selector each refers to.
-    public var selectorReferences: [SelectorReference]
+    public var selectorReferences: [SelectorReference] = []
     /// `__objc_stubs` stubs (`objc_msgSend$selector`, Xcode 14+).
-    public var objcStubs: [ObjCStub]
+    public var objcStubs: [ObjCStub] = []
     /// The file ranges scanned for string literals (``StringLiteralRange``).
-    public var stringLiteralRanges: [StringLiteralRange]
+    public var stringLiteralRanges: [StringLiteralRange] = []
     /// `__cfstring` constants.
-    public var cfStrings: [CFStringLiteral]
+    public var cfStrings: [CFStringLiteral] = []
     /// The string literals asked for (``MachOFile/init(path:strings:)``)
     /// that occur in ``stringLiteralRanges``, in the order asked.
-    public var readOnlyStrings: [String]
+    public var readOnlyStrings: [String] = []
     /// Problems that did not stop the read, each naming the structure and
     /// its file offset.
-    public var warnings: [String]
+    public var warnings: [ReadWarning] = []
 
     /// `cputype`/`cpusubtype`, named (`arm64`, `x86_64`).
     public var cpu: CPUType { header.cpu }

@@ -4,7 +4,7 @@ import LinkCheckLiterals
 /// Turns a Mach-O file into linkcheck's format-neutral ``BinaryImage``
 /// values: one per slice of a fat file, one per Mach-O member of a static
 /// archive (``MachOFile``).
-public enum MachOReader {
+public enum MachOReader: Sendable {
     /// Reads the Mach-O file at `path`.
     ///
     /// `strings` are the literals to look for in `__TEXT,__cstring` and
@@ -37,9 +37,35 @@ public enum MachOReader {
             // no Mach-O member: not an image of ours. A fat file whose every
             // slice is broken is.
             if file.container == .archive { throw .notAnImage(path: path) }
-            throw .malformed(path: path, format: .macho, structure: "fat header", reason: file.warnings.first ?? "no slice could be read")
+            throw .malformed(path: path, format: .macho, structure: "fat header", reason: file.warnings.first?.description ?? "no slice could be read")
         }
         return images
+    }
+
+    /// The format this reader reads.
+    public static let format = BinaryFormat.macho
+
+    /// Whether a file starting with `leadingBytes` is one this reader
+    /// reads: a thin Mach-O image (`MH_MAGIC(_64)`, `MH_CIGAM(_64)`), a fat
+    /// file (`FAT_MAGIC(_64)`, which Java class files share: ``read(path:strings:symbols:)``
+    /// tells them apart) or a static archive (`!<arch>\n`, of Mach-O
+    /// objects or not: ``read(path:strings:symbols:)`` tells).
+    public static func recognises(leadingBytes: ArraySlice<UInt8>) -> Bool {
+        if leadingBytes.starts(with: StaticArchive.magic) { return true }
+        guard leadingBytes.count >= 4 else { return false }
+        let bigEndian = leadingBytes.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        return bigEndian == FatHeader.magic || bigEndian == FatHeader.magic64
+            || MachHeader.kind(ofMagic: bigEndian.byteSwapped) != nil
+    }
+
+    /// The images of the Mach-O file at `path`, as
+    /// ``read(path:strings:symbols:)`` reads them.
+    ///
+    /// - Throws: as ``read(path:strings:symbols:)``.
+    public static func images(
+        atPath path: String, strings: LiteralPatterns, symbols: SymbolSelection
+    ) throws(InspectionError) -> [BinaryImage] {
+        try read(path: path, strings: strings, symbols: symbols)
     }
 
     /// Reads the image ``read(path:strings:symbols:)`` gave `identity`
@@ -71,10 +97,10 @@ public enum MachOReader {
     }
 
     /// The neutral image of one Mach-O image.
-    static func neutral(_ image: MachOImage, slice: String?, fileWarnings: [String], selection: SymbolSelection) -> BinaryImage {
+    static func neutral(_ image: MachOImage, slice: String?, fileWarnings: [ReadWarning], selection: SymbolSelection) -> BinaryImage {
         var warnings = fileWarnings + image.warnings
         if image.isEncrypted {
-            warnings.append("the code is encrypted (LC_ENCRYPTION_INFO cryptid \(image.encryption?.cryptID ?? 0)): what it calls cannot be read")
+            warnings.append(.problem("the code is encrypted (LC_ENCRYPTION_INFO cryptid \(image.encryption?.cryptID ?? 0)): what it calls cannot be read"))
         }
         let dependencies = image.dependencies.map { Dependency(name: $0.installName, kind: kind($0.kind)) }
         var seen = Set<String>()
@@ -113,10 +139,7 @@ public enum MachOReader {
         return BinaryImage(
             identity: ImageIdentity(path: image.path, slice: slice, member: image.archiveMember),
             format: .macho,
-            architecture: Architecture(
-                name: image.cpu.name, is64Bit: image.header.is64Bit,
-                byteOrder: image.header.byteOrder == .littleEndian ? .little : .big,
-                code: .macho(cpuType: image.cpu.type, cpuSubtype: image.cpu.subtype & 0x00FF_FFFF)),
+            architecture: image.cpu.architecture(is64Bit: image.header.is64Bit, byteOrder: image.header.byteOrder),
             platform: platform,
             fileType: fileType(image.fileType),
             declaredName: image.installName,

@@ -1,3 +1,5 @@
+import LinkCheckImage
+
 /// A `__objc_classrefs` slot: code loads the class it refers to from it.
 public struct ObjCClassReference: Sendable, Hashable {
     /// The slot's virtual address (what `adrp`/`ldr` or `mov [rip+…]` load).
@@ -83,7 +85,7 @@ enum ObjCReferences {
     static let classPrefix = "_OBJC_CLASS_$_"
 
     /// Every slot of every `__objc_classrefs` section that names a class.
-    static func classReferences(_ context: ReadContext, warnings: inout Warnings) -> [ObjCClassReference] {
+    static func classReferences(_ context: ReadContext, warnings: inout ReadWarnings) -> [ObjCClassReference] {
         var references: [ObjCClassReference] = []
         forEachSlot(of: ["__objc_classrefs"], context, warnings: &warnings, unnamed: "class references whose class could not be named") {
             address, slot in
@@ -100,7 +102,7 @@ enum ObjCReferences {
     /// The class of every slot of every `__objc_classlist` section (each
     /// slot points to a `class_t` of the image), with its superclasses;
     /// slots whose class cannot be named are counted in a warning.
-    static func classDefinitions(_ context: ReadContext, warnings: inout Warnings) -> [ObjCClassDefinition] {
+    static func classDefinitions(_ context: ReadContext, warnings: inout ReadWarnings) -> [ObjCClassDefinition] {
         var definitions: [ObjCClassDefinition] = []
         forEachSlot(of: ["__objc_classlist"], context, warnings: &warnings, unnamed: "classes that could not be named") { _, slot in
             guard case .address(let target) = slot, let name = localClassName(context, at: target) else { return false }
@@ -116,7 +118,7 @@ enum ObjCReferences {
     /// (`_OBJC_CLASS_$_UIApplication`) names it, one pointing to a class of
     /// the image names that; categories whose class cannot be named are
     /// counted in a warning.
-    static func categoryClasses(_ context: ReadContext, warnings: inout Warnings) -> [String] {
+    static func categoryClasses(_ context: ReadContext, warnings: inout ReadWarnings) -> [String] {
         var classes: [String] = []
         let pointerSize = UInt64(context.header.pointerSize)
         forEachSlot(
@@ -137,7 +139,7 @@ enum ObjCReferences {
     /// point to could not be read) are counted in one warning per section,
     /// "N `unnamed`".
     private static func forEachSlot(
-        of names: [String], _ context: ReadContext, warnings: inout Warnings, unnamed: String,
+        of names: [String], _ context: ReadContext, warnings: inout ReadWarnings, unnamed: String,
         _ body: (_ address: UInt64, _ slot: SlotContent) -> Bool
     ) {
         let pointerSize = UInt64(context.header.pointerSize)
@@ -171,7 +173,7 @@ enum ObjCReferences {
 
     /// Every slot of every `__objc_selrefs` section whose selector string
     /// could be read.
-    static func selectorReferences(_ context: ReadContext, warnings: inout Warnings) -> [SelectorReference] {
+    static func selectorReferences(_ context: ReadContext, warnings: inout ReadWarnings) -> [SelectorReference] {
         var references: [SelectorReference] = []
         forEachSlot(of: ["__objc_selrefs"], context, warnings: &warnings, unnamed: "selector references whose selector could not be read") {
             address, slot in
@@ -188,7 +190,7 @@ enum ObjCReferences {
     /// `adrp x1, selref@PAGE; ldr x1|w1, [x1, selref@PAGEOFF]`; x86_64:
     /// `mov rsi, [rip + selref]`) and looking the slot up in
     /// `selectorReferences`.
-    static func stubs(_ context: ReadContext, selectorReferences: [SelectorReference], warnings: inout Warnings) -> [ObjCStub] {
+    static func stubs(_ context: ReadContext, selectorReferences: [SelectorReference], warnings: inout ReadWarnings) -> [ObjCStub] {
         let sections = context.contentSections.filter { $0.section.name == "__objc_stubs" && $0.section.segmentName == "__TEXT" }
         guard !sections.isEmpty else { return [] }
         let prefix = "_objc_msgSend$"

@@ -1,3 +1,5 @@
+import LinkCheckImage
+
 /// What the passes over section contents (stubs, symbol pointers,
 /// Objective-C references, string literals) share: the image's bytes,
 /// sections, symbols and fixups, and how to tell what a pointer slot holds.
@@ -32,7 +34,7 @@ struct ReadContext {
     init(
         image: ByteReader, header: MachHeader, sections: [Section], addressSpace: AddressSpace, symbols: [NlistSymbol],
         indirectSymbols: [UInt32], imports: [MachOImport], bindings: [Binding], rebases: [Rebase],
-        fixupFormat: FixupFormat, warnings: inout Warnings
+        fixupFormat: FixupFormat, warnings: inout ReadWarnings
     ) {
         self.image = image
         self.header = header
@@ -90,7 +92,7 @@ struct ReadContext {
 
     /// Reads the relocation entries of every section (`MH_OBJECT`); a
     /// relocation table that shares bytes with another is read once.
-    mutating func readRelocations(warnings: inout Warnings) {
+    mutating func readRelocations(warnings: inout ReadWarnings) {
         var seen = Set<UInt32>()
         for (index, section) in sections.enumerated() where section.relocationCount > 0 {
             guard seen.insert(section.relocationsOffset).inserted else { continue }

@@ -1,3 +1,5 @@
+import LinkCheckImage
+
 /// One relocation entry of a section of an `MH_OBJECT` file
 /// (`relocation_info`, or `scattered_relocation_info` when `R_SCATTERED` is
 /// set; `<mach-o/reloc.h>`).
@@ -34,7 +36,7 @@ extension Relocation {
     /// `sectionNumber`; entries past the end of the image are dropped with a
     /// warning.
     static func readAll(
-        of section: Section, number sectionNumber: Int, in image: ByteReader, warnings: inout Warnings
+        of section: Section, number sectionNumber: Int, in image: ByteReader, warnings: inout ReadWarnings
     ) -> [Relocation] {
         let (offset, count) = (section.relocationsOffset, section.relocationCount)
         guard count > 0 else { return [] }

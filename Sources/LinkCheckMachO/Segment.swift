@@ -1,3 +1,5 @@
+import LinkCheckImage
+
 /// One segment (`LC_SEGMENT` / `LC_SEGMENT_64`: `segment_command(_64)`)
 /// with its sections.
 public struct Segment: Sendable, Hashable {
@@ -90,7 +92,7 @@ extension Segment {
     /// Reads an `LC_SEGMENT` (`is64Bit` false) or `LC_SEGMENT_64` command
     /// and its `nsects` sections; sections past the command's end are
     /// dropped with a warning.
-    static func read(_ command: LoadCommand, in image: ByteReader, is64Bit: Bool, warnings: inout Warnings) -> Segment? {
+    static func read(_ command: LoadCommand, in image: ByteReader, is64Bit: Bool, warnings: inout ReadWarnings) -> Segment? {
         let bytes = command.bytes(in: image)
         let structure = is64Bit ? "segment_command_64" : "segment_command"
         let headerSize = is64Bit ? 72 : 56

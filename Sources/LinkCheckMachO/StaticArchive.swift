@@ -1,3 +1,4 @@
+import LinkCheckImage
 import LinkCheckLiterals
 
 #if canImport(Glibc)
@@ -15,7 +16,7 @@ public struct StaticArchive: Sendable {
     /// Problems with the archive's own structure (member headers, names,
     /// members that are not Mach-O), each naming the member and its file
     /// offset.
-    public var warnings: [String]
+    public var warnings: [ReadWarning]
 
     /// `!<arch>\n`.
     static let magic: [UInt8] = Array("!<arch>\n".utf8)
@@ -34,7 +35,7 @@ public struct StaticArchive: Sendable {
     /// header that cannot be read ends the walk with a warning.
     static func read(_ bytes: ByteReader, path: String, strings: LiteralPatterns) -> StaticArchive {
         var archive = StaticArchive(members: [], warnings: [])
-        var warnings = Warnings()
+        var warnings = ReadWarnings()
         var gnuNames: ByteReader? = nil
         var gnuNameCache: [Int: String] = [:]
         var offset = magic.count

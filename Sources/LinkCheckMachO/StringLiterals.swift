@@ -1,3 +1,4 @@
+import LinkCheckImage
 import LinkCheckLiterals
 
 /// A byte range of the file scanned for string literals: the bytes of
@@ -65,7 +66,7 @@ enum StringLiterals {
 
     /// The entries of every `__cfstring` section (`__CFString`: `isa`,
     /// `flags`, `str`, `length`, pointer-sized each).
-    static func cfStrings(_ context: ReadContext, warnings: inout Warnings) -> [CFStringLiteral] {
+    static func cfStrings(_ context: ReadContext, warnings: inout ReadWarnings) -> [CFStringLiteral] {
         var literals: [CFStringLiteral] = []
         let pointerSize = UInt64(context.header.pointerSize)
         let entrySize = 4 * pointerSize

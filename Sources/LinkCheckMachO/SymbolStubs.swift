@@ -1,3 +1,5 @@
+import LinkCheckImage
+
 /// A stub of an `S_SYMBOL_STUBS` section (`__stubs`, `__auth_stubs`,
 /// `__symbol_stub`, `__picsymbolstub4`): code that jumps to an imported
 /// symbol, so a call to the stub is a call to the symbol.
@@ -44,7 +46,7 @@ public struct SymbolPointer: Sendable, Hashable {
 /// (`LC_DYSYMTAB`): entry `reserved1 + i` of the table names the symbol of
 /// stub or slot `i` of a section.
 enum SymbolStubs {
-    static func read(_ context: ReadContext, warnings: inout Warnings) -> ([SymbolStub], [SymbolPointer]) {
+    static func read(_ context: ReadContext, warnings: inout ReadWarnings) -> ([SymbolStub], [SymbolPointer]) {
         var stubs: [SymbolStub] = []
         var pointers: [SymbolPointer] = []
         let indirect = context.indirectSymbols

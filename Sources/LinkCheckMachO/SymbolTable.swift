@@ -1,3 +1,5 @@
+import LinkCheckImage
+
 /// One symbol table entry (`nlist` / `nlist_64`, `<mach-o/nlist.h>`).
 public struct NlistSymbol: Sendable, Hashable {
     /// The name at `n_strx` in the string table (`_main`,
@@ -93,7 +95,7 @@ extension NlistSymbol {
     /// Reads the `LC_SYMTAB` command's symbols and names. Entries or names
     /// past the end of the image are dropped with a warning.
     static func readAll(
-        _ command: LoadCommand, in image: ByteReader, is64Bit: Bool, warnings: inout Warnings
+        _ command: LoadCommand, in image: ByteReader, is64Bit: Bool, warnings: inout ReadWarnings
     ) -> [NlistSymbol] {
         guard let record = try? command.bytes(in: image).record("symtab_command", at: 0, size: 24) else {
             warnings.add("LC_SYMTAB", at: image.fileOffset + command.offset, "shorter than symtab_command; skipped")
@@ -145,7 +147,7 @@ extension NlistSymbol {
 extension DynamicSymbolTable {
     /// Reads `LC_DYSYMTAB` and its indirect symbol table (entries past the
     /// end of the image are dropped with a warning).
-    static func read(_ command: LoadCommand, in image: ByteReader, warnings: inout Warnings) -> DynamicSymbolTable? {
+    static func read(_ command: LoadCommand, in image: ByteReader, warnings: inout ReadWarnings) -> DynamicSymbolTable? {
         guard let record = try? command.bytes(in: image).record("dysymtab_command", at: 0, size: 80) else {
             warnings.add("LC_DYSYMTAB", at: image.fileOffset + command.offset, "shorter than dysymtab_command; skipped")
             return nil

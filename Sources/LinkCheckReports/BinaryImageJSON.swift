@@ -39,7 +39,7 @@ struct BinaryImageJSON: Encodable {
         data = image.architecture.byteOrder.rawValue
         type = image.facts.fileTypeName
         needed = image.dependencyNames
-        warnings = image.warnings
+        warnings = image.warnings.map(\.description)
         switch image.facts {
         case .elf(let facts):
             soname = image.declaredName

@@ -36,6 +36,26 @@ public struct RuleExample: Sendable, Equatable {
 
     public enum Format: String, Sendable, CaseIterable {
         case elf, macho
+
+        /// Whether an image of the format records its platform, minimum OS
+        /// and SDK (Mach-O's `LC_BUILD_VERSION`), which an example may then
+        /// give.
+        public var recordsPlatform: Bool {
+            switch self {
+            case .elf: false
+            case .macho: true
+            }
+        }
+
+        /// Whether an Objective-C example built for the format names the
+        /// runtime whose ABI it is built for (``ObjCRuntime``): on ELF there
+        /// are several; Mach-O has Apple's.
+        public var choosesObjCRuntime: Bool {
+            switch self {
+            case .elf: true
+            case .macho: false
+            }
+        }
     }
 
     /// The Objective-C runtimes whose ABI an ELF example is built for, as
@@ -125,11 +145,11 @@ public struct RuleExample: Sendable, Equatable {
     /// --examples`.
     public var summary: String {
         var parts = [language.rawValue, format.rawValue]
-        if format == .macho {
+        if format.recordsPlatform {
             let platform = machOPlatform
             parts.append("\(platform.name) \(minimumOS ?? Self.defaultMinimumOS(for: platform)), SDK \(sdk ?? Self.defaultSDK(for: platform))")
         }
-        if format == .elf && language == .objc { parts.append((objcRuntime ?? .gnustep2).rawValue) }
+        if format.choosesObjCRuntime && language == .objc { parts.append((objcRuntime ?? .gnustep2).rawValue) }
         if !libraries.isEmpty { parts.append("links \(libraries.joined(separator: ", "))") }
         if let extensionType { parts.append("extension type \(extensionType)") }
         if appOnly { parts.append("linked only by the containing app") }

@@ -292,14 +292,14 @@ private struct PackReader {
             if objcRuntime == nil {
                 report("\(path).objcRuntime", .invalidValue("unknown runtime '\(name)' (\(RuleExample.ObjCRuntime.allCases.map(\.rawValue).joined(separator: " or ")))"))
             }
-            if language != .objc || format != .elf {
+            if language != .objc || format?.choosesObjCRuntime != true {
                 report("\(path).objcRuntime", .invalidValue("objcRuntime is for Objective-C examples built for ELF"))
             }
         }
         let platform = platform(object, path, required: false)
         let minimumOS = version(object, "minimumOS", path, required: false)
         let sdk = version(object, "sdk", path, required: false)
-        if format == .elf {
+        if format?.recordsPlatform == false {
             for key in ["platform", "minimumOS", "sdk"] where object[key] != nil {
                 report("\(path).\(key)", .invalidValue("\(key) is recorded in Mach-O images only (LC_BUILD_VERSION)"))
             }

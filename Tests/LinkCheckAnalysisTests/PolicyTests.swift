@@ -162,7 +162,7 @@ import Testing
 
     @Test func anImageReadOnlyInPartIsIncompleteNeverSafe() {
         var partial = Self.image("libPartial.so")
-        partial.warnings = ["the section header table cannot be read"]
+        partial.warnings = [.problem("the section header table cannot be read")]
         // Without roles every framework must be safe: INSP001 is an error.
         let alone = Analyzer(images: [partial], rules: Self.rules, policy: Policy()).run()
         #expect(alone.images.map(\.verdict) == [.incomplete])
@@ -182,7 +182,7 @@ import Testing
 
     @Test func anUnsafeImageReadOnlyInPartIsUnsafe() {
         var partial = Self.image("libPartial.so", imports: ["kit_shared"])
-        partial.warnings = ["a string offset is out of range"]
+        partial.warnings = [.problem("a string offset is out of range")]
         let result = Analyzer(images: [partial], rules: Self.rules, policy: Policy()).run()
         #expect(result.images.map(\.verdict) == [.unsafe])
     }

@@ -9,7 +9,7 @@ import Testing
 /// still has an error, and an SDK that cannot be told keeps the rule's
 /// severity; each says why.
 @Suite struct SDKMarkingTests {
-    static let arm64 = Architecture(name: "arm64", is64Bit: true, byteOrder: .little, code: .macho(cpuType: 0x0100_000c, cpuSubtype: 0))
+    static let arm64 = Architecture(name: "arm64", is64Bit: true, byteOrder: .little, loaderMachine: "cputype 0x100000c cpusubtype 0")
 
     /// A Mach-O framework `name` for `platform`, importing `kit_open` when
     /// `usesAPI`.

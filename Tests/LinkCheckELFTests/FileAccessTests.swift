@@ -33,7 +33,7 @@ import Testing
         ] {
             let path = library.resolvingSymlinksInPath().path
             let (seen, exports) = try ELFFile.read(path, access: access) { file throws(InspectionError) in
-                var warnings: [String] = []
+                var warnings = ReadWarnings()
                 let exports = file.symbolTable(sections: try file.sections(), selection: .all, warnings: &warnings).exports
                 return (try? Self.mappedPaths().contains(path), exports.map(\.name))
             }

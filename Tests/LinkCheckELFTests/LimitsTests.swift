@@ -128,7 +128,7 @@ import Testing
             }
             record("inspect mapped") { () throws(InspectionError) in
                 try ELFFile.read(library.path, access: .mapped) { file throws(InspectionError) in
-                    var warnings: [String] = []
+                    var warnings = ReadWarnings()
                     let exports = file.symbolTable(sections: try file.sections(), selection: .all, warnings: &warnings).exports
                     // Pages that vanished read as zeros; the read then throws.
                     return exports.count == 3_000

@@ -1,4 +1,5 @@
 import Foundation
+import LinkCheckImage
 import LinkCheckMachO
 import LinkCheckTestSupport
 import Testing
@@ -32,7 +33,7 @@ import Testing
             for length in lengths.sorted() where length >= 0 && length < data.count {
                 do {
                     let file = try MachOFile(bytes: Array(data[..<length]), path: path)
-                    let warnings = file.warnings + file.slices.flatMap { slice -> [String] in
+                    let warnings = file.warnings + file.slices.flatMap { slice -> [ReadWarning] in
                         if case .archive(let archive) = slice.contents { return archive.warnings }
                         return []
                     } + file.images.flatMap(\.warnings)

@@ -58,7 +58,7 @@ import Testing
             findings: [Finding(rule: "TST001", severity: .error, category: .unavailableAPI, kind: .importedSymbol,
                                image: "/t/\(hostile)", symbol: hostile, demangled: hostile, chain: [hostile, hostile],
                                message: hostile, fixit: hostile, source: hostile)],
-            errors: [.malformed(path: hostile, structure: hostile, reason: hostile)], skipped: [], notices: [hostile])
+            errors: [.malformed(path: hostile, format: .elf, structure: hostile, reason: hostile)], skipped: [], notices: [hostile])
         let html = HTMLRenderer().render(report)
         #expect(!html.contains("<script>alert"))
         #expect(!html.contains("\"quoted\""))

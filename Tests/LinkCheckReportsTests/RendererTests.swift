@@ -29,7 +29,7 @@ import Testing
             Finding(rule: "LOAD001", severity: .note, category: .conditionalLoading, kind: .importedSymbol,
                     image: "lib/libA.so", symbol: "dlopen", message: "imports 'dlopen': review."),
         ],
-        errors: [.malformed(path: "lib/bad.so", structure: "ELF header", reason: "invalid ELF file data")],
+        errors: [.malformed(path: "lib/bad.so", format: .elf, structure: "ELF header", reason: "invalid ELF file data")],
         skipped: [SkippedEntry(path: "lib/README", reason: "not an ELF or Mach-O file")],
         notices: [])
 

@@ -3,7 +3,7 @@ import LinkCheckImage
 /// Images described in code, for tests of the stages after the readers.
 public enum TestImages {
     /// x86_64, 64-bit, little-endian ELF (`EM_X86_64`).
-    public static let x86_64 = Architecture(name: "x86_64", is64Bit: true, byteOrder: .little, code: .elf(machine: 62))
+    public static let x86_64 = Architecture(name: "x86_64", is64Bit: true, byteOrder: .little, loaderMachine: "e_machine 62")
 
     /// An ELF image at `path` with the given SONAME, DT_NEEDED and symbols
     /// (global functions).

@@ -198,8 +198,8 @@ private struct Unpacker {
     }
 
     /// How many bytes of an entry are read before deciding whether it is
-    /// kept: enough for every magic ``FileMagic`` knows.
-    static let magicLength = 8
+    /// kept: enough for every magic the readers know.
+    static let magicLength = ImageInspector.leadingByteCount
 
     mutating func run() throws(ArchiveProblem) {
         let reader = try ZipReader(path: archive)
@@ -272,7 +272,7 @@ private struct Unpacker {
             try count(inflated: read)
             head += read
         }
-        let isImage = FileMagic.kind(of: Array(buffer.prefix(head))[...]) != .unknown
+        let isImage = ImageInspector.recognises(leadingBytes: Array(buffer.prefix(head))[...])
         guard isImage || name.hasSuffix("/Info.plist") || Self.mayBeCode(name) else {
             try reader.skip()
             return
