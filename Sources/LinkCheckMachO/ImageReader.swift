@@ -115,13 +115,13 @@ enum ImageReader {
         if let chainedFixups = index.chainedFixups, let data = linkeditData(chainedFixups, in: image, warnings: &warnings) {
             let fixups = ChainedFixups.read(
                 data, image: image, segments: result.segments, base: result.baseAddress, limit: fixupLimit, warnings: &warnings)
-            result.fixupFormat = .chainedFixups
+            result.fixupFormat = .chained
             result.imports = fixups.imports
             result.bindings = fixups.bindings
             result.rebases = fixups.rebases
             result.chainedPointerFormats = fixups.pointerFormats
         } else if let dyldInfo = index.dyldInfo {
-            result.fixupFormat = .dyldInfo
+            result.fixupFormat = .opcodes
             readOpcodes(dyldInfo, in: image, into: &result, addressSpace: addressSpace, limit: fixupLimit, warnings: &warnings)
         } else {
             result.imports = symbolTableImports(result.symbols, header: result.header)

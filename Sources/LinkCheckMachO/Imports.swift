@@ -95,16 +95,6 @@ public enum ImportSource: String, Sendable, Hashable {
     case symbolTable = "symbol table"
 }
 
-/// Where an image's imports and fixups come from.
-public enum FixupFormat: String, Sendable, Hashable {
-    /// `LC_DYLD_CHAINED_FIXUPS`.
-    case chainedFixups = "chained"
-    /// `LC_DYLD_INFO` / `LC_DYLD_INFO_ONLY` opcode streams.
-    case dyldInfo = "dyld-info"
-    /// Neither (object files, old or static images): the symbol table.
-    case none
-}
-
 /// One pointer slot dyld binds to an import.
 public struct Binding: Sendable, Hashable {
     /// The slot's virtual address.

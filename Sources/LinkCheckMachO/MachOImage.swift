@@ -44,7 +44,7 @@ public struct MachOImage: Sendable {
     /// `LC_CODE_SIGNATURE` is present.
     public var hasCodeSignature: Bool = false
     /// Which fixup information the imports, bindings and rebases come from.
-    public var fixupFormat: FixupFormat = .none
+    public var fixupFormat: MachOFacts.Fixups = .none
     /// The `DYLD_CHAINED_PTR_*` formats of the chained fixups (one per
     /// segment that has chains; usually one).
     public var chainedPointerFormats: [ChainedPointerFormat] = []

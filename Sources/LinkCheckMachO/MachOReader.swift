@@ -158,7 +158,7 @@ public enum MachOReader: Sendable {
             facts: .macho(MachOFacts(
                 fileType: "MH_\(image.fileType)", flags: image.header.flags.rawValue, flagNames: image.header.flags.names,
                 appExtensionSafe: image.appExtensionSafe, encrypted: image.isEncrypted, codeSigned: image.hasCodeSignature,
-                fixups: fixups(image.fixupFormat), hasBitcode: image.hasBitcode)),
+                fixups: image.fixupFormat, hasBitcode: image.hasBitcode)),
             warnings: warnings)
     }
 
@@ -214,14 +214,6 @@ public enum MachOReader: Sendable {
         case .object: .relocatableObject
         case .core: .core
         default: .other
-        }
-    }
-
-    static func fixups(_ format: FixupFormat) -> MachOFacts.Fixups {
-        switch format {
-        case .chainedFixups: .chained
-        case .dyldInfo: .opcodes
-        case .none: .none
         }
     }
 

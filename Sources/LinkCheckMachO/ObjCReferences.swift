@@ -289,7 +289,7 @@ enum ObjCReferences {
     /// in opcode images and object files the value stored there.
     static func target(_ context: ReadContext, at address: UInt64) -> UInt64? {
         if let target = context.rebaseTarget[address] { return target }
-        guard context.fixupFormat != .chainedFixups else { return nil }
+        guard context.fixupFormat != .chained else { return nil }
         return context.addressSpace.pointer(at: address)
     }
 }

@@ -19,7 +19,7 @@ struct ReadContext {
     let symbols: [NlistSymbol]
     let indirectSymbols: [UInt32]
     let imports: [MachOImport]
-    let fixupFormat: FixupFormat
+    let fixupFormat: MachOFacts.Fixups
     /// Slot address → index of the import bound there (a bind wins over a
     /// weak bind of the same slot).
     let boundImport: [UInt64: Int]
@@ -34,7 +34,7 @@ struct ReadContext {
     init(
         image: ByteReader, header: MachHeader, sections: [Section], addressSpace: AddressSpace, symbols: [NlistSymbol],
         indirectSymbols: [UInt32], imports: [MachOImport], bindings: [Binding], rebases: [Rebase],
-        fixupFormat: FixupFormat, warnings: inout ReadWarnings
+        fixupFormat: MachOFacts.Fixups, warnings: inout ReadWarnings
     ) {
         self.image = image
         self.header = header
@@ -120,7 +120,7 @@ struct ReadContext {
         }
         if let bound = boundImport[address] { return .bound(importIndex: bound) }
         if let target = rebaseTarget[address] { return .address(target) }
-        guard fixupFormat != .chainedFixups, let raw = addressSpace.pointer(at: address), raw != 0 else { return .none }
+        guard fixupFormat != .chained, let raw = addressSpace.pointer(at: address), raw != 0 else { return .none }
         return .address(raw)
     }
 
