@@ -114,7 +114,10 @@ let package = Package(
         .testTarget(name: "LinkCheckRulesTests", dependencies: ["LinkCheckRules", "LinkCheckTestSupport"]),
         .testTarget(
             name: "LinkCheckAnalysisTests",
-            dependencies: ["LinkCheckAnalysis", "LinkCheckCodeIndex", "LinkCheckImage", "LinkCheckInspection", "LinkCheckRules", "LinkCheckTestSupport"]
+            dependencies: [
+                "LinkCheckAnalysis", "LinkCheckCodeIndex", "LinkCheckImage", "LinkCheckInspection", "LinkCheckReports", "LinkCheckRules",
+                "LinkCheckTestSupport",
+            ]
         ),
         // Snapshots/ holds golden files the tests read in place.
         .testTarget(name: "LinkCheckReportsTests", dependencies: ["LinkCheckReports", "LinkCheckAnalysis", "LinkCheckImage", "LinkCheckTestSupport"], exclude: ["Snapshots"]),

@@ -153,7 +153,7 @@ extension OwnFindings {
         }
         var finding = finding(
             match, kind: .objcByName, subject: name.description, demangled: nil,
-            detail: "looks up \(name.className) by name (\(lookUp.functions.joined(separator: ", "))) and sends \(selector) (\(how))")
+            words: "looks up \(name.className) by name (\(lookUp.functions.joined(separator: ", "))) and sends \(selector) (\(how))")
         locator.locate(&finding, sites: sites.sorted { $0.address < $1.address }, in: code, api: name.description)
         finding.byName?.guards = byNameGuards(at: sites, of: selector, in: code)
         return finding
@@ -180,7 +180,7 @@ extension OwnFindings {
                 }
                 var finding = finding(
                     match, kind: .objcByName, subject: name.description, demangled: nil,
-                    detail: "\(held) and imports \(lookUps.joined(separator: ", ")), so it may look up \(name.className) by name"
+                    words: "\(held) and imports \(lookUps.joined(separator: ", ")), so it may look up \(name.className) by name"
                         + " and send \(selector); a warning at most, since \(why)"
                         + (uses?.isEmpty == true ? "; no code that uses these names was found" : ""))
                 finding.severity = min(finding.severity, .warning)

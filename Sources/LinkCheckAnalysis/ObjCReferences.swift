@@ -35,8 +35,8 @@ extension OwnFindings {
             } ?? theClass
             var finding = finding(
                 match, kind: .objcReference, subject: name.description, demangled: nil,
-                detail: "references \(name) (\(what))")
-            finding.message += unanalysedMachine
+                words: "references \(name) (\(what))")
+            finding.remark(unanalysedMachine)
             if let code, let selector = name.selector {
                 let sends = code.messageSends(of: selector, to: Set([name.className] + subclasses), classMethod: name.isClassMethod)
                 let sites: [any CodeLocation] = sends + code.selectorLoadsNotSent(selector)

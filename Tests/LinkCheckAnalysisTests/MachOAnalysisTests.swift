@@ -3,6 +3,7 @@ import LinkCheckAnalysis
 import LinkCheckCodeIndex
 import LinkCheckImage
 import LinkCheckInspection
+import LinkCheckReports
 import LinkCheckTestSupport
 import Testing
 

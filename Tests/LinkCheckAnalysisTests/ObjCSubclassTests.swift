@@ -4,6 +4,7 @@ import LinkCheckCodeIndex
 import LinkCheckImage
 import LinkCheckInspection
 import LinkCheckMachO
+import LinkCheckReports
 import LinkCheckTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import LinkCheckAnalysis
 import LinkCheckImage
+import LinkCheckReports
 import LinkCheckRules
 import LinkCheckTestSupport
 import Testing
@@ -111,7 +112,9 @@ import Testing
         #expect(result.images.map(\.verdict) == [.appOnly, .appOnly, .appOnly, .extensionSafe])
         #expect(!result.findings.contains { $0.severity == .error })
         let plugin = result.findings.filter { $0.image == "/t/libPlugin.so" }
-        #expect(plugin.map(\.message) == ["imports 'kit_shared': unavailable (only the containing app links or loads it)"])
+        #expect(plugin.map(\.statement) == [
+            .detail(.imports(symbol: "kit_shared", demangled: nil), ruleMessage: "unavailable", remarks: " (only the containing app links or loads it)"),
+        ])
     }
 
     @Test func codeAnExtensionLoadsMustBeSafe() {
