@@ -120,7 +120,10 @@ let package = Package(
             ]
         ),
         // Snapshots/ holds golden files the tests read in place.
-        .testTarget(name: "LinkCheckReportsTests", dependencies: ["LinkCheckReports", "LinkCheckAnalysis", "LinkCheckImage", "LinkCheckTestSupport"], exclude: ["Snapshots"]),
+        .testTarget(
+            name: "LinkCheckReportsTests",
+            dependencies: ["LinkCheckReports", "LinkCheckAnalysis", "LinkCheckImage", "LinkCheckRules", "LinkCheckTestSupport"],
+            exclude: ["Snapshots"]),
         .testTarget(name: "LinkCheckCLITests", dependencies: ["LinkCheckCLI", "LinkCheckTestSupport"], exclude: ["Snapshots"]),
     ],
     swiftLanguageModes: [.v6]

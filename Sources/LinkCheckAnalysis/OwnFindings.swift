@@ -128,34 +128,14 @@ struct OwnFindings {
     }
 
     /// A finding of `match` on this image, with the severity its role and
-    /// SDK give it, saying `detail`.
+    /// SDK give it, saying `detail`; the reasons for that severity
+    /// (``SeverityPolicy/severity(of:on:usedBy:)``) are its first remarks.
     func finding(_ match: RuleMatch, kind: Finding.Kind, subject: String, demangled: String?, detail: FindingDetail) -> Finding {
-        finding(match, kind: kind, subject: subject, demangled: demangled) { context in
-            .detail(detail, ruleMessage: match.rule.message, remarks: context)
-        }
-    }
-
-    /// A finding of `match` on this image, of a kind ``FindingDetail`` does
-    /// not cover yet, with the severity its role and SDK give it; `words`
-    /// come before the rule's message.
-    func finding(_ match: RuleMatch, kind: Finding.Kind, subject: String, demangled: String?, words: String) -> Finding {
-        finding(match, kind: kind, subject: subject, demangled: demangled) { context in
-            .words("\(words): \(match.rule.message)\(context)")
-        }
-    }
-
-    /// A finding of `match` on this image, with the severity its role and
-    /// SDK give it; `statement` makes what it says from the reasons for that
-    /// severity (``SeverityPolicy/severity(of:on:usedBy:)``).
-    private func finding(
-        _ match: RuleMatch, kind: Finding.Kind, subject: String, demangled: String?,
-        statement: (_ context: String) -> Finding.Statement
-    ) -> Finding {
         let (severity, context, lifted) = severity.severity(of: match.rule, on: index, usedBy: image)
         var finding = Finding(
             rule: match.rule.id, severity: severity, category: match.rule.category, kind: kind,
             image: image.name, symbol: subject, demangled: demangled,
-            statement: statement(context), fixit: match.rule.fixit, source: match.rule.source)
+            statement: .detail(detail, ruleMessage: match.rule.message, remarks: context), fixit: match.rule.fixit, source: match.rule.source)
         finding.markingLifted = lifted
         finding.api = Self.label(match, symbol: subject, demangled: demangled)
         if isUseByName(kind: kind, subject: subject) { finding.byName = ByNameUse() }
