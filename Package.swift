@@ -114,10 +114,16 @@ let package = Package(
         .testTarget(name: "LinkCheckRulesTests", dependencies: ["LinkCheckRules", "LinkCheckTestSupport"]),
         .testTarget(
             name: "LinkCheckAnalysisTests",
-            dependencies: ["LinkCheckAnalysis", "LinkCheckCodeIndex", "LinkCheckImage", "LinkCheckInspection", "LinkCheckRules", "LinkCheckTestSupport"]
+            dependencies: [
+                "LinkCheckAnalysis", "LinkCheckCodeIndex", "LinkCheckImage", "LinkCheckInspection", "LinkCheckReports", "LinkCheckRules",
+                "LinkCheckTestSupport",
+            ]
         ),
         // Snapshots/ holds golden files the tests read in place.
-        .testTarget(name: "LinkCheckReportsTests", dependencies: ["LinkCheckReports", "LinkCheckAnalysis", "LinkCheckImage", "LinkCheckTestSupport"], exclude: ["Snapshots"]),
+        .testTarget(
+            name: "LinkCheckReportsTests",
+            dependencies: ["LinkCheckReports", "LinkCheckAnalysis", "LinkCheckImage", "LinkCheckRules", "LinkCheckTestSupport"],
+            exclude: ["Snapshots"]),
         .testTarget(name: "LinkCheckCLITests", dependencies: ["LinkCheckCLI", "LinkCheckTestSupport"], exclude: ["Snapshots"]),
     ],
     swiftLanguageModes: [.v6]

@@ -78,11 +78,11 @@ extension SeverityPolicy {
         if finding.severity != .note {
             let raised = policy.byNameUses == .error && !finding.unconfirmed && !finding.markingLifted
             finding.severity = raised ? .error : min(finding.severity, .warning)
-            finding.message += raised
+            finding.remark(raised
                 ? " (by name only: an error, as this run makes every use by name)"
-                : " (by name only, which the compiler and the App Store accept)"
+                : " (by name only, which the compiler and the App Store accept)")
         }
-        finding.message += use.guardRemark
+        finding.remark(use.guardRemark)
     }
 
     /// Gives a selector string's finding on image `index` (a review-risk
@@ -94,7 +94,7 @@ extension SeverityPolicy {
         let (level, context) = roleSeverity(finding.severity, allowedIn: [], on: index)
         if level == .note {
             finding.severity = .note
-            finding.message += context
+            finding.remark(context)
         }
     }
 }

@@ -205,7 +205,7 @@ public struct FileGrouping: Sendable {
             }
         }
         for (index, count) in more {
-            folded[index].message += " (and \(count) more problem\(count == 1 ? "" : "s") with its structure: --format json lists them)"
+            folded[index].remark(" (and \(count) more problem\(count == 1 ? "" : "s") with its structure: --format json lists them)")
         }
         return folded
     }

@@ -80,8 +80,9 @@ public struct Finding: Sendable, Equatable {
     /// (``BinaryImage/name``), from this one to the one whose own finding
     /// this one repeats (the last); empty for an image's own findings.
     public var chainImages: [String] = []
-    /// What is wrong, in full.
-    public var message: String
+    /// What is wrong, in full: typed (``FindingDetail``) for the kinds it
+    /// covers, words for the others.
+    public var statement: Statement
     public var fixit: String?
     /// Where the rule comes from.
     public var source: String?
@@ -144,6 +145,28 @@ public struct Finding: Sendable, Equatable {
         case none
     }
 
+    /// What a finding says is wrong.
+    public enum Statement: Sendable, Equatable {
+        /// The message of a finding of a kind ``FindingDetail`` does not
+        /// cover yet, in full: its own words, then `: ` and its rule's
+        /// message, then the reasons after it (``Finding/context(rule:)``).
+        case words(String)
+        /// A typed finding: what its image does, the rule's message that
+        /// follows it, and the reasons appended to it (why the severity is
+        /// what it is, ` (allowed: the containing app may use it)`), each
+        /// with its leading space; empty when there are none.
+        case detail(FindingDetail, ruleMessage: String, remarks: String)
+    }
+
+    /// Appends a reason (with its leading space) to what the finding says:
+    /// after its words, or to the remarks of its detail.
+    public mutating func remark(_ reason: String) {
+        switch statement {
+        case .words(let words): statement = .words(words + reason)
+        case .detail(let detail, let ruleMessage, let remarks): statement = .detail(detail, ruleMessage: ruleMessage, remarks: remarks + reason)
+        }
+    }
+
     /// What the finding shows of a use of an API unavailable in extensions.
     public var apiUse: APIUseEvidence {
         if byName != nil && severity == .warning { return markingLifted ? .none : .review }
@@ -153,12 +176,23 @@ public struct Finding: Sendable, Equatable {
 
     public init(
         rule: String, severity: Severity, category: RuleCategory, kind: Kind, image: String,
-        symbol: String? = nil, demangled: String? = nil, chain: [String] = [], message: String,
+        symbol: String? = nil, demangled: String? = nil, chain: [String] = [], statement: Statement,
         fixit: String? = nil, source: String? = nil
     ) {
         (self.rule, self.severity, self.category, self.kind, self.image) = (rule, severity, category, kind, image)
         (self.symbol, self.demangled, self.chain) = (symbol, demangled, chain)
-        (self.message, self.fixit, self.source) = (message, fixit, source)
+        (self.statement, self.fixit, self.source) = (statement, fixit, source)
+    }
+
+    /// A finding whose statement is `message`, in words.
+    public init(
+        rule: String, severity: Severity, category: RuleCategory, kind: Kind, image: String,
+        symbol: String? = nil, demangled: String? = nil, chain: [String] = [], message: String,
+        fixit: String? = nil, source: String? = nil
+    ) {
+        self.init(
+            rule: rule, severity: severity, category: category, kind: kind, image: image, symbol: symbol,
+            demangled: demangled, chain: chain, statement: .words(message), fixit: fixit, source: source)
     }
 
     /// A finding of a built-in check: the rule's id, category, fix-it and
@@ -169,7 +203,7 @@ public struct Finding: Sendable, Equatable {
     ) {
         self.init(
             rule: rule.id, severity: severity ?? rule.severity, category: rule.category, kind: kind,
-            image: image, symbol: symbol, chain: chain, message: "\(detail): \(rule.message)", fixit: rule.fixit,
+            image: image, symbol: symbol, chain: chain, statement: .words("\(detail): \(rule.message)"), fixit: rule.fixit,
             source: rule.source)
     }
 

@@ -7,8 +7,8 @@ import LinkCheckRules
 /// to the rule.
 public struct FindingAction: Sendable, Equatable {
     /// `calls`, `imports`, `references`, `calls by name`, `holds the
-    /// string`, `links`, `loads`; for a finding of another kind, its own
-    /// words (``Finding/detail(rule:)``).
+    /// string`, `links`, `loads`; for a finding of another kind (none with
+    /// a ``FindingDetail``), its own words (``Finding/detail(rule:)``).
     public var verb: String
     /// The API, string or library acted on; `nil` when ``verb`` says it all.
     public var object: String?
@@ -37,7 +37,8 @@ public struct FindingAction: Sendable, Equatable {
         case .loadedLibrary:
             (verb, object) = ("loads", finding.symbol ?? name)
         default:
-            (verb, object) = (finding.detail(rule: rule), nil)
+            // The kinds with a typed detail are all above.
+            (verb, object) = (finding.detail(rule: rule) ?? finding.kind.rawValue, nil)
             callers = []
         }
     }
@@ -75,20 +76,28 @@ extension Finding {
         return unique.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
     }
 
-    /// The finding's own words: its message without the rule's message
-    /// that findings carry after a colon (`this armv7 image is 32-bit
-    /// (ELFCLASS32)`), and without what follows it (``context(rule:)``).
-    public func detail(rule: Rule?) -> String {
+    /// The own words of a finding of a kind ``FindingDetail`` does not
+    /// cover yet: its message without the rule's message that findings
+    /// carry after a colon (`this armv7 image is 32-bit (ELFCLASS32)`), and
+    /// without what follows it (``context(rule:)``); `nil` for a typed
+    /// finding, whose words the reports give.
+    public func detail(rule: Rule?) -> String? {
+        guard case .words(let message) = statement else { return nil }
         guard let rule, let range = message.range(of: ": " + rule.message) else { return message }
         return String(message[..<range.lowerBound])
     }
 
-    /// What the message says after the rule's message: why the severity is
+    /// What the finding says after the rule's message: why the severity is
     /// what it is (` (allowed: the containing app may use it)`, ` (no
     /// longer marked since the iOS 17.0 SDK; …)`), with its leading space;
     /// empty when nothing follows or the message does not quote the rule.
     public func context(rule: Rule?) -> String {
-        guard let rule, let range = message.range(of: ": " + rule.message) else { return "" }
-        return String(message[range.upperBound...])
+        switch statement {
+        case .detail(_, _, let remarks):
+            return remarks
+        case .words(let message):
+            guard let rule, let range = message.range(of: ": " + rule.message) else { return "" }
+            return String(message[range.upperBound...])
+        }
     }
 }

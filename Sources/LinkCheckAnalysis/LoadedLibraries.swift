@@ -83,8 +83,8 @@ struct LoadedLibraries {
                 var finding = Finding(
                     builtIn: rule, kind: .loadedLibrary, image: images[index].name, symbol: edge.name,
                     chain: [images[index].shortName, edge.name], detail: detail, severity: level)
-                if let ruleMessage { finding.message = "\(detail): \(ruleMessage)" }
-                finding.message += context
+                if let ruleMessage { finding.statement = .words("\(detail): \(ruleMessage)") }
+                finding.remark(context)
                 if let site = edge.callSite, let code = code[index] {
                     locator.locate(&finding, sites: [site], in: code, api: edge.name)
                 }

@@ -141,19 +141,16 @@ extension OwnFindings {
         -> Finding
     {
         let selector = name.selector!
-        let how: String
         var sites: [any CodeLocation] = lookUp.sites
         if let made {
-            how = made.functions.joined(separator: ", ")
             sites += made.sites
         } else {
-            how = "a selector reference"
             sites += (code.callsToSelector[selector] ?? []).filter { $0.receiverClass == nil }
             sites += code.selectorLoadsNotSent(selector)
         }
         var finding = finding(
             match, kind: .objcByName, subject: name.description, demangled: nil,
-            detail: "looks up \(name.className) by name (\(lookUp.functions.joined(separator: ", "))) and sends \(selector) (\(how))")
+            detail: .looksUpByName(className: name.className, selector: selector, lookUps: lookUp.functions, selectorMakers: made?.functions))
         locator.locate(&finding, sites: sites.sorted { $0.address < $1.address }, in: code, api: name.description)
         finding.byName?.guards = byNameGuards(at: sites, of: selector, in: code)
         return finding
@@ -170,9 +167,6 @@ extension OwnFindings {
             .filter { !confirmed.contains($0.0.rule.id) }
             .map { match, name in
                 let selector = name.selector!
-                let held = strings.contains(selector)
-                    ? "holds the strings \"\(name.className)\" and \"\(selector)\""
-                    : "holds the string \"\(name.className)\", references the selector \(selector)"
                 let uses = code.map { code -> [any CodeLocation] in
                     let loads = (code.literalLoads[name.className] ?? []) + (code.literalLoads[selector] ?? [])
                         + (references.contains(selector) ? code.selectorLoads[selector] ?? [] : [])
@@ -180,9 +174,9 @@ extension OwnFindings {
                 }
                 var finding = finding(
                     match, kind: .objcByName, subject: name.description, demangled: nil,
-                    detail: "\(held) and imports \(lookUps.joined(separator: ", ")), so it may look up \(name.className) by name"
-                        + " and send \(selector); a warning at most, since \(why)"
-                        + (uses?.isEmpty == true ? "; no code that uses these names was found" : ""))
+                    detail: .mayLookUpByName(
+                        className: name.className, selector: selector, selectorHeldAsString: strings.contains(selector),
+                        lookUps: lookUps, unknownBecause: why, namesUnused: uses?.isEmpty == true))
                 finding.severity = min(finding.severity, .warning)
                 finding.unconfirmed = true
                 if let code, let uses {

@@ -21,22 +21,11 @@ extension OwnFindings {
         matches.objc.map { match in
             guard case .objc(let name) = match.matcher else { preconditionFailure("an objc match has an objc matcher") }
             let subclasses = image.objcSuperclasses.filter { $0.value.contains(name.className) }.keys.sorted()
-            // "the class MyApp, a subclass of UIApplication," when only a
-            // subclass is referenced.
             let viaSubclass = !subclasses.isEmpty && !image.objcClassReferences.contains(name.className)
-            let theClass = viaSubclass
-                ? "the class\(subclasses.count > 1 ? "es" : "") \(subclasses.joined(separator: ", ")), "
-                    + "\(subclasses.count > 1 ? "subclasses" : "a subclass") of \(name.className)"
-                : "the class \(name.className)"
-            let what = name.selector.map { selector in
-                name.isProtocolMethod
-                    ? "the selector \(selector) of the protocol \(name.className)"
-                    : "\(theClass)\(viaSubclass ? "," : "") and the selector \(selector)"
-            } ?? theClass
             var finding = finding(
                 match, kind: .objcReference, subject: name.description, demangled: nil,
-                detail: "references \(name) (\(what))")
-            finding.message += unanalysedMachine
+                detail: .references(name, subclasses: viaSubclass ? subclasses : []))
+            finding.remark(unanalysedMachine)
             if let code, let selector = name.selector {
                 let sends = code.messageSends(of: selector, to: Set([name.className] + subclasses), classMethod: name.isClassMethod)
                 let sites: [any CodeLocation] = sends + code.selectorLoadsNotSent(selector)

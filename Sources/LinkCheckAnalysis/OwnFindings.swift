@@ -58,7 +58,7 @@ struct OwnFindings {
             for match in rules.rules(matchingLibrary: dependency.name) {
                 findings.append(finding(
                     match, kind: .neededLibrary, subject: dependency.name, demangled: nil,
-                    detail: "links \(dependency.name) (\(image.format.dependencyTerm))"))
+                    detail: .links(library: dependency.name, format: image.format)))
             }
         }
         for position in findings.indices { severity.applyByNamePolicy(to: &findings[position], on: index) }
@@ -79,8 +79,8 @@ struct OwnFindings {
                 let demangled = rules.demangler.any(symbol.name)
                 var finding = finding(
                     match, kind: .importedSymbol, subject: symbol.name, demangled: demangled,
-                    detail: "imports \(CallLocator.quoted(symbol.name, demangled))")
-                finding.message += unanalysedMachine
+                    detail: .imports(symbol: symbol.name, demangled: demangled))
+                finding.remark(unanalysedMachine)
                 if let code {
                     locator.locate(&finding, sites: code.callsToImport[symbol.name] ?? [], in: code, api: finding.api ?? symbol.name)
                 }
@@ -128,13 +128,14 @@ struct OwnFindings {
     }
 
     /// A finding of `match` on this image, with the severity its role and
-    /// SDK give it; `detail` comes before the rule's message.
-    func finding(_ match: RuleMatch, kind: Finding.Kind, subject: String, demangled: String?, detail: String) -> Finding {
+    /// SDK give it, saying `detail`; the reasons for that severity
+    /// (``SeverityPolicy/severity(of:on:usedBy:)``) are its first remarks.
+    func finding(_ match: RuleMatch, kind: Finding.Kind, subject: String, demangled: String?, detail: FindingDetail) -> Finding {
         let (severity, context, lifted) = severity.severity(of: match.rule, on: index, usedBy: image)
         var finding = Finding(
             rule: match.rule.id, severity: severity, category: match.rule.category, kind: kind,
             image: image.name, symbol: subject, demangled: demangled,
-            message: "\(detail): \(match.rule.message)\(context)", fixit: match.rule.fixit, source: match.rule.source)
+            statement: .detail(detail, ruleMessage: match.rule.message, remarks: context), fixit: match.rule.fixit, source: match.rule.source)
         finding.markingLifted = lifted
         finding.api = Self.label(match, symbol: subject, demangled: demangled)
         if isUseByName(kind: kind, subject: subject) { finding.byName = ByNameUse() }

@@ -166,8 +166,7 @@ public struct ReportAnswer: Sendable {
         let route = images[finding.image].map { $0.role == .extension ? [] : [$0.shortName] } ?? [finding.image]
         let problems = [ProblemReach.Key(image: finding.image, rule: finding.rule)]
         guard finding.rule == BuiltInRules.frameworkNotEmbedded.id, let library = finding.symbol else {
-            guard let name = route.first else { return nil }
-            let detail = finding.detail(rule: report.rules[finding.rule])
+            guard let name = route.first, let detail = finding.detail(rule: report.rules[finding.rule]) else { return nil }
             // Words that name the image already stand alone.
             return Cause(route: detail.hasPrefix(name) ? [] : route, hops: ["links"], verb: detail, objects: [], from: nil)
         }

@@ -28,15 +28,14 @@ extension OwnFindings {
                 let selector = match.matcher.pattern
                 var finding = finding(
                     match, kind: .stringLiteral, subject: selector, demangled: nil,
-                    detail: "read-only data holds the string \"\(selector)\"")
+                    detail: .holdsString(selector))
                 if finding.byName != nil, sentByName.contains(selector) { continue }
                 if finding.byName != nil, let code, image.warnings.isEmpty {
                     let made = (selectorsMade(passing: [selector], in: code)[selector]?.sites ?? []).sorted { $0.address < $1.address }
                     if made.isEmpty {
                         finding.byName = nil
                         let loads = (code.literalLoads[selector] ?? []).sorted { $0.address < $1.address }
-                        finding.message += loads.isEmpty
-                            ? " (no code loads it)" : " (the code that loads it makes no selector of it)"
+                        finding.remark(loads.isEmpty ? " (no code loads it)" : " (the code that loads it makes no selector of it)")
                         locator.locate(&finding, sites: loads, in: code, api: selector)
                         severity.applyRole(toSelectorString: &finding, on: index)
                     } else {

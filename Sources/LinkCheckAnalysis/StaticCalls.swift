@@ -47,7 +47,7 @@ extension OwnFindings {
                 guard !calls.isEmpty else { continue }
                 var finding = finding(
                     match, kind: .staticCall, subject: function.name, demangled: demangled,
-                    detail: "calls \(CallLocator.quoted(function.name, demangled)), whose code is linked into this image")
+                    detail: .callsLinkedInCopy(function: function.name, demangled: demangled))
                 locator.locate(&finding, sites: calls, in: code, api: finding.api ?? function.name)
                 findings.append(finding)
             }

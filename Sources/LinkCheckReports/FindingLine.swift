@@ -38,7 +38,7 @@ struct FindingLine {
         let rule = report.rules[finding.rule]
         let origin = answer.origin(of: finding)
         let action = answer.action(of: finding)
-        let detail = finding.detail(rule: rule)
+        let detail = finding.ownWords(rule: rule)
         var what = detail + calls(finding, unlessNamedIn: detail)
         var usesAPI = false
         if let object = action.object, !finding.unconfirmed {

@@ -1,6 +1,7 @@
 import Foundation
 import LinkCheckAnalysis
 import LinkCheckCodeIndex
+import LinkCheckReports
 import LinkCheckTestSupport
 import Testing
 
@@ -74,17 +75,20 @@ import Testing
         // performSelector: is given, the literal key valueForKey: is given.
         let checked = try #require(Self.sharedApplication(report, try Self.image(report, "Checked.framework")).first { $0.rule == "AEX001" })
         #expect(checked.kind == .objcByName)
-        #expect(checked.message.hasPrefix("looks up UIApplication by name (NSClassFromString) and sends sharedApplication (NSSelectorFromString)"))
+        #expect(checked.typedDetail == .looksUpByName(
+            className: "UIApplication", selector: "sharedApplication", lookUps: ["NSClassFromString"], selectorMakers: ["NSSelectorFromString"]))
         let performer = try #require(Self.sharedApplication(report, try Self.image(report, "Performer.framework")).first { $0.rule == "AEX001" })
         #expect(performer.kind == .objcByName)
-        #expect(performer.message.hasPrefix("looks up UIApplication by name (NSClassFromString) and sends sharedApplication (a selector reference)"))
+        #expect(performer.typedDetail == .looksUpByName(
+            className: "UIApplication", selector: "sharedApplication", lookUps: ["NSClassFromString"], selectorMakers: nil))
         let keyValue = Self.sharedApplication(report, try Self.image(report, "KeyValue.framework"))
         // The method reached by name names the selector its string holds:
         // one use, one finding.
         #expect(keyValue.map(\.rule) == ["AEX001"])
         let read = try #require(keyValue.first { $0.rule == "AEX001" })
         #expect(read.kind == .objcByName)
-        #expect(read.message.hasPrefix("looks up UIApplication by name (NSClassFromString) and sends sharedApplication (valueForKey:)"))
+        #expect(read.typedDetail == .looksUpByName(
+            className: "UIApplication", selector: "sharedApplication", lookUps: ["NSClassFromString"], selectorMakers: ["valueForKey:"]))
         #expect(read.callSites.map(\.label) == ["+[BNKeyValueReader currentApplication]", "+[BNKeyValueReader currentApplication]"])
 
         let direct = try Self.image(report, "Direct.framework")

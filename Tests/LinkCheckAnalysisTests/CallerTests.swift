@@ -1,6 +1,7 @@
 import Foundation
 import LinkCheckAnalysis
 import LinkCheckCodeIndex
+import LinkCheckReports
 import LinkCheckTestSupport
 import Testing
 
@@ -57,14 +58,16 @@ import Testing
         let (application, openURL) = ("+[BNApplicationFinder application]", "+[BNApplicationFinder openURL:]")
         let shared = try Self.finding("AEX001", in: report)
         #expect(shared.kind == .objcByName)
-        #expect(shared.message.hasPrefix("looks up UIApplication by name (NSClassFromString) and sends sharedApplication (valueForKey:): "))
+        #expect(shared.typedDetail == .looksUpByName(
+            className: "UIApplication", selector: "sharedApplication", lookUps: ["NSClassFromString"], selectorMakers: ["valueForKey:"]))
         #expect(shared.callSites.map(\.label) == [application, application, openURL, openURL])
         #expect(shared.byName?.guards == [
             UseGuard(kind: .extensionCheck, function: openURL), UseGuard(kind: .respondsToSelector, function: application),
         ])
         let open = try Self.finding("AEX002", in: report)
         #expect(open.kind == .objcByName)
-        #expect(open.message.hasPrefix("looks up UIApplication by name (NSClassFromString) and sends openURL: (NSSelectorFromString): "))
+        #expect(open.typedDetail == .looksUpByName(
+            className: "UIApplication", selector: "openURL:", lookUps: ["NSClassFromString"], selectorMakers: ["NSSelectorFromString"]))
         #expect(open.callSites.map(\.label) == [application, openURL, openURL])
         #expect(open.byName?.guards == [
             UseGuard(kind: .extensionCheck, function: openURL), UseGuard(kind: .respondsToSelector, function: openURL),
@@ -84,7 +87,8 @@ import Testing
         let finding = try Self.finding("AEX001", in: report)
         #expect(finding.kind == .objcByName)
         #expect(!finding.unconfirmed)
-        #expect(finding.message.hasPrefix("looks up UIApplication by name (NSClassFromString) and sends sharedApplication (valueForKey:): "))
+        #expect(finding.typedDetail == .looksUpByName(
+            className: "UIApplication", selector: "sharedApplication", lookUps: ["NSClassFromString"], selectorMakers: ["valueForKey:"]))
         #expect(finding.callSites.map(\.label) == ["SwiftKit.probe()", "SwiftKit.probe()"])
         #expect(finding.path == ["SwiftKit.probe()", "+[UIApplication sharedApplication]"])
         #expect(!report.findings.contains { $0.message.contains("swift51override") || $0.callSites.contains { $0.label.contains("swift51override") } })
@@ -98,8 +102,10 @@ import Testing
         let finding = try Self.finding("AEX001", in: report)
         #expect(finding.kind == .objcByName)
         #expect(finding.unconfirmed)
-        #expect(finding.message.hasPrefix(
-            "holds the strings \"UIApplication\" and \"sharedApplication\" and imports NSClassFromString, so it may look up UIApplication by name and send sharedApplication; a warning at most, since which name the look-up is passed is not known (the look-up is passed no literal in SwiftKit.firstClass()); no code that uses these names was found: "))
+        #expect(finding.typedDetail == .mayLookUpByName(
+            className: "UIApplication", selector: "sharedApplication", selectorHeldAsString: true, lookUps: ["NSClassFromString"],
+            unknownBecause: "which name the look-up is passed is not known (the look-up is passed no literal in SwiftKit.firstClass())",
+            namesUnused: true))
         #expect(finding.callSites.isEmpty)
         #expect(finding.path.isEmpty)
     }

@@ -2,6 +2,7 @@ import Foundation
 import LinkCheckAnalysis
 import LinkCheckImage
 import LinkCheckInspection
+import LinkCheckReports
 import LinkCheckTestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import LinkCheckAnalysis
 import LinkCheckImage
 import LinkCheckInspection
+import LinkCheckReports
 import LinkCheckRules
 import LinkCheckTestSupport
 import Testing

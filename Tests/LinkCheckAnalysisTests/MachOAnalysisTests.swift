@@ -3,6 +3,8 @@ import LinkCheckAnalysis
 import LinkCheckCodeIndex
 import LinkCheckImage
 import LinkCheckInspection
+import LinkCheckReports
+import LinkCheckRules
 import LinkCheckTestSupport
 import Testing
 
@@ -32,7 +34,7 @@ import Testing
         #expect(share.map(\.severity) == [.error])
         let uploader = report.findings.filter { $0.image == "\(app)/Frameworks/Uploader.framework/Uploader" && $0.rule == "AEX001" }
         #expect(uploader.map(\.kind) == [.objcReference])
-        #expect(uploader.first?.message.hasPrefix("references +[UIApplication sharedApplication] (the class UIApplication and the selector sharedApplication): ") == true)
+        #expect(uploader.first?.typedDetail == .references(ObjCName("+[UIApplication sharedApplication]")!, subclasses: []))
         // The message send is the call site: -[UPUploader retry:] calls the
         // C function present_login, which sends sharedApplication.
         #expect(uploader.first?.callSites.map(\.label) == ["present_login"])

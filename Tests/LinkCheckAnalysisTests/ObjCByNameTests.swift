@@ -1,6 +1,7 @@
 import Foundation
 import LinkCheckAnalysis
 import LinkCheckCodeIndex
+import LinkCheckReports
 import LinkCheckTestSupport
 import Testing
 
@@ -30,8 +31,8 @@ import Testing
         #expect(finding.severity == .warning)
         #expect(finding.byName != nil)
         #expect(finding.symbol == "+[UIApplication sharedApplication]")
-        #expect(finding.message.hasPrefix(
-            "looks up UIApplication by name (objc_getClass) and sends sharedApplication (sel_registerName): UIApplication.shared is unavailable"))
+        #expect(finding.typedDetail == .looksUpByName(
+            className: "UIApplication", selector: "sharedApplication", lookUps: ["objc_getClass"], selectorMakers: ["sel_registerName"]))
         #expect(finding.callSites.map(\.label) == ["rt_shared_application", "rt_shared_application"])
         #expect(finding.path == ["rt_shared_application", "+[UIApplication sharedApplication]"])
         #expect(report.images.map(\.verdict) == [.needsReview])
@@ -69,8 +70,9 @@ import Testing
         #expect(finding.kind == .objcByName)
         #expect(finding.severity == .warning)
         #expect(finding.unconfirmed)
-        #expect(finding.message.hasPrefix(
-            "holds the strings \"UIApplication\" and \"sharedApplication\" and imports NSClassFromString, so it may look up UIApplication by name and send sharedApplication; a warning at most, since call sites were not analysed (--no-call-sites) and which name the look-up is passed is not known: "))
+        #expect(finding.typedDetail == .mayLookUpByName(
+            className: "UIApplication", selector: "sharedApplication", selectorHeldAsString: true, lookUps: ["NSClassFromString"],
+            unknownBecause: "call sites were not analysed (--no-call-sites) and which name the look-up is passed is not known", namesUnused: false))
         #expect(finding.callSites.isEmpty)
         #expect(unanalysed.images.map(\.verdict) == [.needsReview])
     }
@@ -87,11 +89,10 @@ import Testing
         let full = try ShippedRules.check(path, callSites: .full)
         #expect(CallSiteModeTests.answers(targeted) == CallSiteModeTests.answers(full))
         let unanalysed = try ShippedRules.check(path, callSites: nil)
-        let held = "holds the strings \"UIApplication\" and \"sharedApplication\" and imports NSClassFromString, so it may look up UIApplication by name and send sharedApplication; a warning at most, since "
         for (report, why, sites) in [
-            (targeted, "which name the look-up is passed is not known (the look-up is passed no literal in wr_lookup): ",
+            (targeted, "which name the look-up is passed is not known (the look-up is passed no literal in wr_lookup)",
              ["wr_shared_application", "wr_shared_application"]),
-            (unanalysed, "call sites were not analysed (--no-call-sites) and which name the look-up is passed is not known: ", []),
+            (unanalysed, "call sites were not analysed (--no-call-sites) and which name the look-up is passed is not known", []),
         ] {
             #expect(report.findings.filter { $0.kind == .objcByName }.count == 1)
             let finding = try #require(report.findings.first { $0.rule == "AEX001" })
@@ -99,7 +100,9 @@ import Testing
             #expect(finding.severity == .warning)
             #expect(finding.unconfirmed)
             #expect(finding.symbol == "+[UIApplication sharedApplication]")
-            #expect(finding.message.hasPrefix(held + why + "UIApplication.shared is unavailable"))
+            #expect(finding.typedDetail == .mayLookUpByName(
+                className: "UIApplication", selector: "sharedApplication", selectorHeldAsString: true, lookUps: ["NSClassFromString"],
+                unknownBecause: why, namesUnused: false))
             #expect(finding.callSites.map(\.label) == sites)
             #expect(report.images.map(\.verdict) == [.needsReview])
         }
@@ -113,18 +116,19 @@ import Testing
         let path = try Self.framework("Pointer", "by-name-pointer.m")
         let targeted = try ShippedRules.check(path)
         #expect(CallSiteModeTests.answers(targeted) == CallSiteModeTests.answers(try ShippedRules.check(path, callSites: .full)))
-        let held = "holds the string \"UIApplication\", references the selector sharedApplication and imports NSClassFromString, so it may look up UIApplication by name and send sharedApplication; a warning at most, since "
         for (report, why, sites) in [
-            (targeted, "which name the look-up is passed is not known (no call to NSClassFromString was found): ",
+            (targeted, "which name the look-up is passed is not known (no call to NSClassFromString was found)",
              ["bp_shared_application", "bp_shared_application"]),
-            (try ShippedRules.check(path, callSites: nil), "call sites were not analysed (--no-call-sites) and which name the look-up is passed is not known: ", []),
+            (try ShippedRules.check(path, callSites: nil), "call sites were not analysed (--no-call-sites) and which name the look-up is passed is not known", []),
         ] {
             #expect(report.findings.filter { $0.kind == .objcByName }.count == 1)
             let finding = try #require(report.findings.first { $0.rule == "AEX001" })
             #expect(finding.kind == .objcByName)
             #expect(finding.severity == .warning)
             #expect(finding.unconfirmed)
-            #expect(finding.message.hasPrefix(held + why + "UIApplication.shared is unavailable"))
+            #expect(finding.typedDetail == .mayLookUpByName(
+                className: "UIApplication", selector: "sharedApplication", selectorHeldAsString: false, lookUps: ["NSClassFromString"],
+                unknownBecause: why, namesUnused: false))
             #expect(finding.callSites.map(\.label) == sites)
             #expect(report.images.map(\.verdict) == [.needsReview])
         }

@@ -1,6 +1,7 @@
 import LinkCheckAnalysis
 import LinkCheckImage
 import LinkCheckInspection
+import LinkCheckReports
 import LinkCheckRules
 import LinkCheckTestSupport
 import Testing
@@ -113,7 +114,9 @@ import Testing
         #expect(result.images.map(\.verdict) == [.appOnly, .appOnly, .appOnly, .extensionSafe])
         #expect(!result.findings.contains { $0.severity == .error })
         let plugin = result.findings.filter { $0.image == "/t/libPlugin.so" }
-        #expect(plugin.map(\.message) == ["imports 'kit_shared': unavailable (only the containing app links or loads it)"])
+        #expect(plugin.map(\.statement) == [
+            .detail(.imports(symbol: "kit_shared", demangled: nil), ruleMessage: "unavailable", remarks: " (only the containing app links or loads it)"),
+        ])
     }
 
     @Test func codeAnExtensionLoadsMustBeSafe() {

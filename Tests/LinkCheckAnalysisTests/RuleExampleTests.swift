@@ -1,5 +1,6 @@
 import Foundation
 import LinkCheckAnalysis
+import LinkCheckReports
 import LinkCheckRules
 import LinkCheckTestSupport
 import Testing

@@ -1,5 +1,6 @@
 import LinkCheckAnalysis
 import LinkCheckImage
+import LinkCheckReports
 import LinkCheckRules
 import LinkCheckTestSupport
 import Testing
@@ -47,7 +48,7 @@ import Testing
     @Test func anSDKThatStillMarksTheAPIKeepsTheError() throws {
         let finding = try #require(Self.finding(Self.run([Self.framework("Kit", Self.iOS("15.0", sdk: "16.4"))]), on: "Kit"))
         #expect(finding.severity == .error)
-        #expect(finding.message == "imports 'kit_open': Kit.open is unavailable. (Kit.framework is built with the iOS 16.4 SDK, which still marks it; iOS 17.0 and later SDKs do not)")
+        #expect(finding.statement == .detail(.imports(symbol: "kit_open", demangled: nil), ruleMessage: "Kit.open is unavailable.", remarks: " (Kit.framework is built with the iOS 16.4 SDK, which still marks it; iOS 17.0 and later SDKs do not)"))
         #expect(!finding.markingLifted)
     }
 
@@ -56,7 +57,7 @@ import Testing
         let result = Self.run([Self.framework("Kit", Self.iOS("15.0", sdk: sdk))])
         let finding = try #require(Self.finding(result, on: "Kit"))
         #expect(finding.severity == .warning)
-        #expect(finding.message == "imports 'kit_open': Kit.open is unavailable. (no longer marked since the iOS 17.0 SDK; Kit.framework is built with the iOS \(sdk) SDK)")
+        #expect(finding.statement == .detail(.imports(symbol: "kit_open", demangled: nil), ruleMessage: "Kit.open is unavailable.", remarks: " (no longer marked since the iOS 17.0 SDK; Kit.framework is built with the iOS \(sdk) SDK)"))
         #expect(finding.markingLifted)
         #expect(result.images.map(\.verdict) == [.extensionSafe], "a warning does not make the image unsafe")
         #expect(result.images.first?.extensionSafeFlag == .unflaggedButClean, "what no longer is marked is no use of an unavailable API")
@@ -66,24 +67,24 @@ import Testing
         // An image's SDK is never older than its deployment target.
         let lifted = try #require(Self.finding(Self.run([Self.framework("Kit", Self.iOS("17.2", sdk: nil))]), on: "Kit"))
         #expect(lifted.severity == .warning)
-        #expect(lifted.message.hasSuffix("(no longer marked since the iOS 17.0 SDK; Kit.framework records no SDK, but its deployment target, iOS 17.2, needs at least that one)"))
+        #expect(lifted.context(rule: nil).hasSuffix("(no longer marked since the iOS 17.0 SDK; Kit.framework records no SDK, but its deployment target, iOS 17.2, needs at least that one)"))
         let unknown = try #require(Self.finding(Self.run([Self.framework("Kit", Self.iOS("15.0", sdk: nil))]), on: "Kit"))
         #expect(unknown.severity == .error)
-        #expect(unknown.message.hasSuffix("(marked in iOS SDKs up to 16.5, no longer marked since the iOS 17.0 SDK; Kit.framework records no SDK, and its deployment target, iOS 15.0, does not tell which, so the range was not checked)"))
+        #expect(unknown.context(rule: nil).hasSuffix("(marked in iOS SDKs up to 16.5, no longer marked since the iOS 17.0 SDK; Kit.framework records no SDK, and its deployment target, iOS 15.0, does not tell which, so the range was not checked)"))
     }
 
     @Test func anELFImageRecordsNoSDKSoTheRulesSeverityStays() throws {
         let elf = TestImages.elf("/t/libKit.so", soname: "libKit.so", imports: ["kit_open"])
         let finding = try #require(Self.finding(Self.run([elf]), on: "libKit.so"))
         #expect(finding.severity == .error)
-        #expect(finding.message.hasSuffix("(marked in iOS SDKs up to 16.5, no longer marked since the iOS 17.0 SDK; libKit.so records no SDK, so which one it was built with was not checked)"))
+        #expect(finding.context(rule: nil).hasSuffix("(marked in iOS SDKs up to 16.5, no longer marked since the iOS 17.0 SDK; libKit.so records no SDK, so which one it was built with was not checked)"))
     }
 
     @Test func anotherPlatformsSDKIsNotCompared() throws {
         let mac = Self.framework("Kit", PlatformVersion(platform: .macOS, minimumOS: "13.0", sdk: "26.5"))
         let finding = try #require(Self.finding(Self.run([mac]), on: "Kit"))
         #expect(finding.severity == .error)
-        #expect(finding.message.hasSuffix("(the marking's SDK range is iOS's, and Kit.framework is built for macos, so the range was not checked)"))
+        #expect(finding.context(rule: nil).hasSuffix("(the marking's SDK range is iOS's, and Kit.framework is built for macos, so the range was not checked)"))
         // The simulator and Mac Catalyst record iOS's SDK versions.
         for platform in [Platform.iOSSimulator, .macCatalyst] {
             let image = Self.framework("Kit", PlatformVersion(platform: platform, minimumOS: "15.0", sdk: "17.0"))
@@ -95,7 +96,7 @@ import Testing
         let rules = Self.rules(sdk: SDKRange(platform: .iOS, markedFrom: SDKVersion("9.3")!))
         let finding = try #require(Self.finding(Self.run([Self.framework("Kit", Self.iOS("15.0", sdk: "26.5"))], rules: rules), on: "Kit"))
         #expect(finding.severity == .error)
-        #expect(finding.message == "imports 'kit_open': Kit.open is unavailable.")
+        #expect(finding.statement == .detail(.imports(symbol: "kit_open", demangled: nil), ruleMessage: "Kit.open is unavailable.", remarks: ""))
     }
 
     /// What travels to an extension is judged by the SDK of the image that

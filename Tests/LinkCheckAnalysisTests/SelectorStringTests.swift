@@ -1,6 +1,7 @@
 import Foundation
 import LinkCheckAnalysis
 import LinkCheckCodeIndex
+import LinkCheckReports
 import LinkCheckTestSupport
 import Testing
 
@@ -59,8 +60,10 @@ import Testing
         #expect(string.severity == .warning)
         #expect(string.byName == nil)
         #expect(string.callSites.map(\.label) == ["-[SSLogger explain]"])
-        #expect(string.message.hasPrefix("read-only data holds the string \"sharedApplication\": The selector name"))
-        #expect(string.message.hasSuffix(" (the code that loads it makes no selector of it)"))
+        guard case .detail(let detail, let ruleMessage, let remarks) = string.statement else { Issue.record("\(string.statement)"); return }
+        #expect(detail == .holdsString("sharedApplication"))
+        #expect(ruleMessage.hasPrefix("The selector name"))
+        #expect(remarks == " (the code that loads it makes no selector of it)")
         #expect(try Self.image(analysed, "Kit.framework/Kit").verdict == .extensionSafe)
         #expect(try Self.image(analysed, "Kit.framework/Kit").extensionSafeFlag == .flaggedAndClean)
         #expect(try Self.findings(analysed, "Share", ["SEL001", "AEX001"]).isEmpty)
@@ -85,7 +88,7 @@ import Testing
         #expect(note.map(\.severity) == [.note])
         #expect(note.first?.byName == nil)
         #expect(note.first?.callSites.map(\.label) == ["-[SSLogger explain]"])
-        #expect(note.first?.message.hasSuffix(" (the code that loads it makes no selector of it) (only the containing app links or loads it)") == true)
+        #expect(note.first?.context(rule: nil) == " (the code that loads it makes no selector of it) (only the containing app links or loads it)")
     }
 
     /// "openURL:" passed to NSSelectorFromString in `+[SSOpener open:with:]`:
@@ -100,7 +103,7 @@ import Testing
         #expect(string.severity == .warning)
         #expect(string.byName != nil)
         #expect(string.callSites.map(\.label) == ["+[SSOpener open:with:]"])
-        #expect(string.message.hasSuffix(" (by name only, which the compiler and the App Store accept)"))
+        #expect(string.context(rule: nil).hasSuffix(" (by name only, which the compiler and the App Store accept)"))
         #expect(try Self.image(report, "Kit.framework/Kit").verdict == .needsReview)
         let reached = try Self.findings(report, "Share", ["SEL002"])
         #expect(reached.map(\.severity) == [.warning])

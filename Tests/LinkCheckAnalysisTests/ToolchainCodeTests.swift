@@ -1,6 +1,7 @@
 import Foundation
 import LinkCheckAnalysis
 import LinkCheckCodeIndex
+import LinkCheckReports
 import LinkCheckTestSupport
 import Testing
 
