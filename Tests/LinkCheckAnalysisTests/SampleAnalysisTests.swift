@@ -134,7 +134,17 @@ import Testing
             matches: RuleMatching.matches(of: graph.images, rules: rules, jobs: 1)
         ).run()
         #expect(report.findings == everySymbol.findings)
-        #expect(report.images == everySymbol.images)
+        // The reports hold each image as read: the same but for the symbol
+        // lists, which are the point of the difference.
+        let withoutSymbols = { (images: [ImageReport]) in
+            images.map { image in
+                var image = image
+                (image.binary.imports, image.binary.exports, image.binary.definitions) = ([], [], [])
+                return image
+            }
+        }
+        #expect(withoutSymbols(report.images) == withoutSymbols(everySymbol.images))
+        #expect(report.images.map(\.binary.imports.count) != everySymbol.images.map(\.binary.imports.count))
         #expect(report.findings.count == 27)
     }
 
