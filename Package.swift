@@ -71,7 +71,9 @@ let package = Package(
         ),
         // Discovery (with bundles, and .ipa archives unpacked through
         // libarchive), and the reader the magic picks.
-        .target(name: "LinkCheckInspection", dependencies: ["LinkCheckImage", "LinkCheckELF", "LinkCheckMachO", "LinkCheckLiterals", "LinkCheckRules", "CArchive"]),
+        .target(
+            name: "LinkCheckInspection",
+            dependencies: ["LinkCheckImage", "LinkCheckELF", "LinkCheckMachO", "LinkCheckLiterals", "LinkCheckRules", "CArchive"]),
         .target(name: "LinkCheckRules", dependencies: ["CDemangle"]),
         .target(
             name: "LinkCheckAnalysis",
@@ -97,7 +99,8 @@ let package = Package(
         // commands, building Samples/, and the shipped rule packs, loaded
         // strictly and checked with.
         .target(
-            name: "LinkCheckTestSupport", dependencies: ["LinkCheckImage", "LinkCheckCodeIndex", "LinkCheckRules", "LinkCheckAnalysis", "CArchive"],
+            name: "LinkCheckTestSupport",
+            dependencies: ["LinkCheckImage", "LinkCheckCodeIndex", "LinkCheckRules", "LinkCheckAnalysis", "CArchive"],
             path: "Tests/LinkCheckTestSupport"
         ),
         .testTarget(

@@ -64,7 +64,8 @@ struct LinkCheckPlugin: CommandPlugin {
         let htmlOption = extractor.extractOption(named: "html").last
         let format = extractor.extractOption(named: "format").last
         guard extractor.remainingArguments.isEmpty else {
-            throw PluginFailure("unknown arguments \(extractor.remainingArguments.joined(separator: " ")); pass options for linkcheck check after --")
+            throw PluginFailure(
+                "unknown arguments \(extractor.remainingArguments.joined(separator: " ")); pass options for linkcheck check after --")
         }
         guard let configuration = ["debug": PackageManager.BuildConfiguration.debug, "release": .release][configurationName] else {
             throw PluginFailure("--configuration must be debug or release, not '\(configurationName)'")
@@ -77,7 +78,8 @@ struct LinkCheckPlugin: CommandPlugin {
         var images: [String] = []
         for product in products {
             Diagnostics.progress("Building \(product.name) (\(configurationName))")
-            let result = try packageManager.build(.product(product.name), parameters: .init(configuration: configuration, logging: .concise))
+            let result = try packageManager.build(
+                .product(product.name), parameters: .init(configuration: configuration, logging: .concise))
             guard result.succeeded else {
                 Diagnostics.error(result.logText)
                 throw PluginFailure("building \(product.name) failed; linkcheck did not run")
@@ -117,7 +119,11 @@ struct LinkCheckPlugin: CommandPlugin {
         if let rules = try extractAnnotationRules(context: context, linkcheck: linkcheck, into: work) {
             checkArguments += ["--rules", rules]
         }
-        let html = htmlOption.map { URL(fileURLWithPath: $0, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL.path }
+        let html =
+            htmlOption.map {
+                URL(fileURLWithPath: $0, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
+                    .path
+            }
             ?? work.appendingPathComponent("linkcheck-report.html").path
         checkArguments += toolArguments + Array(Set(images)).sorted()
 
@@ -127,7 +133,8 @@ struct LinkCheckPlugin: CommandPlugin {
         guard run.status <= 2, let report = try? JSONSerialization.jsonObject(with: run.output) as? [String: Any] else {
             let message = String(decoding: run.error, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             if message.contains("cannot write the HTML report"), html.hasPrefix(context.package.directoryURL.path) {
-                throw PluginFailure("\(message)\nwriting into the package directory needs `swift package --allow-writing-to-package-directory linkcheck …`")
+                throw PluginFailure(
+                    "\(message)\nwriting into the package directory needs `swift package --allow-writing-to-package-directory linkcheck …`")
             }
             throw PluginFailure("linkcheck check failed: \(message)")
         }
@@ -154,7 +161,8 @@ struct LinkCheckPlugin: CommandPlugin {
         let failed = summary["failed"] as? Int ?? 0
         let incomplete = failed == 0 && summary["complete"] as? Bool == false
         if errors > 0 || failed > 0 || incomplete {
-            let parts = (errors > 0 ? ["\(errors) error\(errors == 1 ? "" : "s")"] : [])
+            let parts =
+                (errors > 0 ? ["\(errors) error\(errors == 1 ? "" : "s")"] : [])
                 + (failed > 0 ? ["\(failed) file\(failed == 1 ? "" : "s") it could not inspect"] : [])
                 + (incomplete ? ["images it could read only in part"] : [])
             throw PluginFailure("linkcheck found \(parts.joined(separator: " and "))")
@@ -235,12 +243,17 @@ struct LinkCheckPlugin: CommandPlugin {
         let rank = ["note": 0, "warning": 1, "error": 2]
         for finding in report["findings"] as? [[String: Any]] ?? [] {
             let slices = finding["slices"] as? [String] ?? []
-            let key = [finding["file"] as? String ?? finding["image"] as? String ?? "", finding["rule"] as? String ?? "",
-                       finding["kind"] as? String ?? "", finding["symbol"] as? String ?? ""]
+            let key =
+                [
+                    finding["file"] as? String ?? finding["image"] as? String ?? "", finding["rule"] as? String ?? "",
+                    finding["kind"] as? String ?? "", finding["symbol"] as? String ?? "",
+                ]
                 + (finding["chain"] as? [String] ?? []) + ["\u{1}"] + slices
             // Findings of one slice stay apart (no `slices`: a thin file).
             let id = slices.isEmpty ? "\(order.count)" : key.joined(separator: "\u{0}")
-            if let kept = shown[id], rank[kept["severity"] as? String ?? ""] ?? 0 >= rank[finding["severity"] as? String ?? ""] ?? 0 { continue }
+            if let kept = shown[id], rank[kept["severity"] as? String ?? ""] ?? 0 >= rank[finding["severity"] as? String ?? ""] ?? 0 {
+                continue
+            }
             if shown[id] == nil { order.append(id) }
             shown[id] = finding
         }

@@ -130,13 +130,16 @@ public struct Analyzer: Sendable {
         }
         let own = parallelMap(images.indices.map { $0 }, jobs: jobs) { ownFindings($0).all() }.map { $0.filter(keep) }
         let (transitive, passedThrough) = Propagation(graph: graph, rules: rules, severity: severity).findings(own: own)
-        let unsafeImages = Set(own.indices.filter { index in
-            own[index].contains { $0.apiUse == .use }
-        }).union(transitive.filter { $0.finding.apiUse == .use }.map(\.image))
+        let unsafeImages = Set(
+            own.indices.filter { index in
+                own[index].contains { $0.apiUse == .use }
+            }
+        ).union(transitive.filter { $0.finding.apiUse == .use }.map(\.image))
         let incompleteImages = Set(own.indices.filter { own[$0].contains { $0.kind == .partialInspection } })
             .union(transitive.filter { $0.finding.rule == BuiltInRules.partialInspection.id }.map(\.image))
         let bundle = BundleChecks(graph: graph, severity: severity, bundles: bundles).findings()
-        let checks = ArchitectureChecks(graph: graph, policy: policy, unloadable: severity.unloadable).findings() + bundle.findings
+        let checks =
+            ArchitectureChecks(graph: graph, policy: policy, unloadable: severity.unloadable).findings() + bundle.findings
             + MissingLibraries(graph: graph, severity: severity).findings()
             .filter { !bundle.replacedMissing.contains([$0.image, $0.symbol ?? ""]) }
         // A loaded library's verdict, from all that is known of it but
@@ -148,7 +151,8 @@ public struct Analyzer: Sendable {
         }
         let (loaded, loadedImages) = LoadedLibraries(graph: graph, code: code, severity: severity, locator: locator)
             .findings(unsafeImages: unsafeImages, incompleteImages: incompleteImages, verdict: loadedVerdict)
-        let unsafeLoaded = unsafeImages.union(graph.loads.values.joined().compactMap(\.target).filter { loadedVerdict($0).verdict == .unsafe })
+        let unsafeLoaded = unsafeImages.union(
+            graph.loads.values.joined().compactMap(\.target).filter { loadedVerdict($0).verdict == .unsafe })
         let reported = Set(0..<graph.scannedCount).union(passedThrough).union(loadedImages)
         var findings = own.enumerated().filter { reported.contains($0.offset) }.flatMap(\.element)
         findings += transitive.filter { reported.contains($0.image) }.map(\.finding)
@@ -166,10 +170,12 @@ public struct Analyzer: Sendable {
         findings += flags.findings(cases: flagCases)
         findings = findings.filter(keep).map { severity.unloadable.capped($0, on: imageIndex[$0.image]) }
         findings.sort(by: Finding.reportOrder)
-        let namesByImage = policy.suppressions.isEmpty
+        let namesByImage =
+            policy.suppressions.isEmpty
             ? [:] : Dictionary(zip(images.map(\.name), names), uniquingKeysWith: { first, _ in first })
         let scanned = Array(images[..<graph.scannedCount])
-        let notices = Suppressions.apply(policy.suppressions, file: policy.suppressionsFile, to: suppressed, images: namesByImage).notices
+        let notices =
+            Suppressions.apply(policy.suppressions, file: policy.suppressionsFile, to: suppressed, images: namesByImage).notices
             + RoleNotices.conflictingNames(policy) + RoleNotices.unmatchedNames(policy, Array(names[..<graph.scannedCount]))
             + RoleNotices.bundleRolesOverridden(policy, scanned, names: names, roles: severity.roles, bundles: bundles)
         var baselined: [Finding] = []
@@ -204,7 +210,8 @@ public struct Analyzer: Sendable {
     func ownFindings(_ index: Int) -> OwnFindings {
         let image = graph.images[index]
         let analysed = code[index].flatMap { $0.failure == nil ? $0 : nil }
-        let unanalysed = callSitesAnalysed && !CodeIndex.supports(image)
+        let unanalysed =
+            callSitesAnalysed && !CodeIndex.supports(image)
             ? " (call sites are not analysed for \(image.architecture) \(image.format.displayName))" : ""
         return OwnFindings(
             index: index, image: image, names: names[index], matches: matches[index], rules: rules, severity: severity, locator: locator,
@@ -249,7 +256,8 @@ public struct Analyzer: Sendable {
             external: index >= graph.scannedCount)
         report.reachedBy = reachedBy(index).map { images[$0].name }.sorted()
         report.loads = (graph.loads[index] ?? []).map { edge in
-            let verdict: LoadVerdict = edge.target.map { unsafeImages.contains($0) ? .unsafe : .extensionSafe }
+            let verdict: LoadVerdict =
+                edge.target.map { unsafeImages.contains($0) ? .unsafe : .extensionSafe }
                 ?? (edge.isKnown ? .missing : .unknown)
             return LoadReport(
                 name: edge.name, image: edge.target.map { images[$0].name }, verdict: verdict,
@@ -257,8 +265,12 @@ public struct Analyzer: Sendable {
                 address: edge.callSite?.address, source: edge.source)
         }
         report.bundle = bundles.placement(ofFile: image.path)
-        report.callSites = code[index]?.failure != nil ? .failed : code[index] != nil ? .analysed
-            : callSitesAnalysed && !CodeIndex.supports(image) ? .unsupported : .notNeeded
+        report.callSites =
+            code[index]?.failure != nil
+            ? .failed
+            : code[index] != nil
+                ? .analysed
+                : callSitesAnalysed && !CodeIndex.supports(image) ? .unsupported : .notNeeded
         return report
     }
 }

@@ -24,10 +24,12 @@ struct ArchitectureChecks {
                 images[index].architecture.is64Bit || ["arm64_32", "armv7k"].contains(images[index].architecture.name)
             }
             guard !fits else { continue }
-            let what = switch image.format {
-            case .elf: "this \(image.architecture) image is 32-bit (ELFCLASS32)"
-            case .macho: "this file has no 64-bit slice (\(indices.map { images[$0].architecture.name }.sorted().joined(separator: ", ")))"
-            }
+            let what =
+                switch image.format {
+                case .elf: "this \(image.architecture) image is 32-bit (ELFCLASS32)"
+                case .macho:
+                    "this file has no 64-bit slice (\(indices.map { images[$0].architecture.name }.sorted().joined(separator: ", ")))"
+                }
             var finding = Finding(builtIn: BuiltInRules.thirtyTwoBit, kind: .architecture, image: image.name, detail: what)
             finding.aboutFile = image.identity.slice != nil
             findings.append(finding)
@@ -44,9 +46,12 @@ struct ArchitectureChecks {
         for mismatch in graph.mismatches where mismatch.image < graph.scannedCount {
             let image = images[mismatch.image]
             let other = images[mismatch.candidate]
-            findings.append(Finding(
-                builtIn: BuiltInRules.linkMismatch, kind: .architecture, image: image.name, symbol: mismatch.needed,
-                detail: "needs \(mismatch.needed), but the only one found (\(other.name)) is \(Self.kind(of: other)), not \(Self.kind(of: image))"))
+            findings.append(
+                Finding(
+                    builtIn: BuiltInRules.linkMismatch, kind: .architecture, image: image.name, symbol: mismatch.needed,
+                    detail:
+                        "needs \(mismatch.needed), but the only one found (\(other.name)) is \(Self.kind(of: other)), not \(Self.kind(of: image))"
+                ))
         }
         guard !policy.requiredArchitectures.isEmpty else { return findings }
         let modules = Dictionary(grouping: scanned, by: { images[$0].linkName })

@@ -134,7 +134,10 @@ public struct Baseline: Sendable, Equatable {
         }
         let format = try decode(Header.self).format
         guard format != 1 else {
-            throw BaselineError(message: "\(path): a baseline of format 1, whose entries name images by file name and leave out the chain and severity, so they would hide other findings than those accepted: write it again with --write-baseline (this linkcheck reads format \(Self.format))")
+            throw BaselineError(
+                message:
+                    "\(path): a baseline of format 1, whose entries name images by file name and leave out the chain and severity, so they would hide other findings than those accepted: write it again with --write-baseline (this linkcheck reads format \(Self.format))"
+            )
         }
         guard format == Self.format else {
             throw BaselineError(message: "\(path): unsupported baseline format \(format) (this linkcheck reads format \(Self.format))")
@@ -241,14 +244,18 @@ public struct Baseline: Sendable, Equatable {
         if external { return key(image.linkName) }
         let anchor = placement?.outermost.path ?? identity.path
         let file = identity.unpackedFrom?.archive ?? identity.path
-        guard let input = inputs.filter({ file == $0 || file.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }).max(by: { $0.count < $1.count })
+        guard
+            let input = inputs.filter({ file == $0 || file.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }).max(by: { $0.count < $1.count })
         else { return key(identity.displayPath) }
-        let under = anchor == input || !anchor.hasPrefix(input.hasSuffix("/") ? input : input + "/")
+        let under =
+            anchor == input || !anchor.hasPrefix(input.hasSuffix("/") ? input : input + "/")
             ? nil : String(anchor.dropFirst(input.hasSuffix("/") ? input.count : input.count + 1))
         let label = inputs.count > 1 ? inputLabel(input, among: inputs) : nil
         if let placement, under == nil, anchor != input, let label {
             // The path given lies inside the bundle (an .appex of an app): the file's place under it.
-            let inside = file.hasPrefix(input + "/") ? String(file.dropFirst(input.count + 1)) : placement.outermost.folderName + "/" + placement.place
+            let inside =
+                file.hasPrefix(input + "/")
+                ? String(file.dropFirst(input.count + 1)) : placement.outermost.folderName + "/" + placement.place
             return key(label + "/" + inside)
         }
         var base = label.map { $0 + (under.map { "/" + $0 } ?? "") } ?? under ?? (placement?.outermost.folderName ?? image.fileName)

@@ -21,18 +21,23 @@ public enum BuiltInRules {
         id: "ARCH003", api: "needed library's architecture", category: .architecture, severity: .error,
         message: "the dynamic loader loads only libraries of the image's own machine, class and byte order",
         fixit: "Link the build of the library for the same architecture.",
-        source: "System V ABI: a process loads only objects of its own e_machine, EI_CLASS and EI_DATA; dyld: only a slice of the process's CPU type and platform")
+        source:
+            "System V ABI: a process loads only objects of its own e_machine, EI_CLASS and EI_DATA; dyld: only a slice of the process's CPU type and platform"
+    )
     /// Slices of a fat file that no process of the app loads
     /// (``UnloadableSlices``): a note, once per file.
     public static let unloadedSlices = builtIn(
         id: "ARCH004", api: "unloaded slices", category: .architecture, severity: .note,
-        message: "dyld takes only the slice of the process's architecture and platform, so these slices are not checked as code an extension runs: their findings are notes and take no part in the file's verdict",
-        fixit: "Strip them from the embedded copy (lipo -remove, or Carthage's copy-frameworks): the App Store rejects simulator slices (\"Unsupported Architectures\").",
+        message:
+            "dyld takes only the slice of the process's architecture and platform, so these slices are not checked as code an extension runs: their findings are notes and take no part in the file's verdict",
+        fixit:
+            "Strip them from the embedded copy (lipo -remove, or Carthage's copy-frameworks): the App Store rejects simulator slices (\"Unsupported Architectures\").",
         source: "dyld: a fat file's slice is chosen by the process's CPU type and platform")
     /// A definition of a C loader function outside the C library.
     public static let loaderInterposition = builtIn(
         id: "INTP001", api: "dynamic-loader interposition", category: .reviewRisk, severity: .warning,
-        message: "a definition outside the C library interposes the C library's dynamic-loader function, so the process's calls to it can reach this code instead",
+        message:
+            "a definition outside the C library interposes the C library's dynamic-loader function, so the process's calls to it can reach this code instead",
         fixit: "Rename the function; do not wrap or replace the dynamic loader in code an extension loads.",
         source: "dlopen(3), dlsym(3): symbol interposition by earlier-loaded objects")
 
@@ -43,7 +48,9 @@ public enum BuiltInRules {
         id: "INSP001", api: "malformed image structure", category: .reviewRisk, severity: .warning,
         message: "part of the image could not be read, so its findings may be incomplete",
         fixit: "Check how the file was produced (truncated copy, stripped section headers, a broken tool).",
-        source: "System V ABI, ELF: section header table, dynamic section, symbol versioning; <mach-o/loader.h>: load commands, segments, symbol table")
+        source:
+            "System V ABI, ELF: section header table, dynamic section, symbol versioning; <mach-o/loader.h>: load commands, segments, symbol table"
+    )
 
     /// A needed library (`DT_NEEDED`, `LC_LOAD_DYLIB`) that is nowhere the
     /// loader looks.
@@ -51,7 +58,9 @@ public enum BuiltInRules {
         id: "LINK001", api: "a needed library (DT_NEEDED, LC_LOAD_DYLIB)", category: .reviewRisk, severity: .warning,
         message: "what the library brings in is not checked",
         fixit: "Scan the folder that holds it, or pass --search-path DIR (searchPaths in linkcheck.json).",
-        source: "ld.so(8): DT_RPATH, LD_LIBRARY_PATH, DT_RUNPATH, ld.so.cache, default paths; dyld(1): @rpath (LC_RPATH), @executable_path, @loader_path, DYLD_LIBRARY_PATH")
+        source:
+            "ld.so(8): DT_RPATH, LD_LIBRARY_PATH, DT_RUNPATH, ld.so.cache, default paths; dyld(1): @rpath (LC_RPATH), @executable_path, @loader_path, DYLD_LIBRARY_PATH"
+    )
 
     /// A needed library (`DT_NEEDED`, `LC_LOAD_DYLIB`) found where the loader looks, but that could not
     /// be read: what it brings in is not checked.
@@ -71,22 +80,27 @@ public enum BuiltInRules {
     /// with `-application_extension`.
     public static let unflaggedFramework = builtIn(
         id: "FLAG001", api: "MH_APP_EXTENSION_SAFE", category: .reviewRisk, severity: .warning,
-        message: "the linker warns when an extension links a dylib without MH_APP_EXTENSION_SAFE (\"linking against a dylib which is not safe for use in application extensions\")",
-        fixit: "Build the framework with -application_extension (Xcode: Require Only App-Extension-Safe API, APPLICATION_EXTENSION_API_ONLY = YES).",
+        message:
+            "the linker warns when an extension links a dylib without MH_APP_EXTENSION_SAFE (\"linking against a dylib which is not safe for use in application extensions\")",
+        fixit:
+            "Build the framework with -application_extension (Xcode: Require Only App-Extension-Safe API, APPLICATION_EXTENSION_API_ONLY = YES).",
         source: "ld64 Resolver::doFile and lld MachO: -application_extension; <mach-o/loader.h> MH_APP_EXTENSION_SAFE 0x02000000")
     /// A Mach-O framework flagged extension-safe that uses APIs unavailable
     /// in extensions.
     public static let flagNotEvidence = builtIn(
         id: "FLAG002", api: "MH_APP_EXTENSION_SAFE", category: .reviewRisk, severity: .warning,
-        message: "the flag is a claim, not evidence: the linker sets it without looking at the code (and LD_APPLICATION_EXTENSION_SAFE sets it without checking at all)",
+        message:
+            "the flag is a claim, not evidence: the linker sets it without looking at the code (and LD_APPLICATION_EXTENSION_SAFE sets it without checking at all)",
         fixit: "Remove the unavailable API from the framework, or move it into a framework only the containing app links.",
-        source: "ld64: -application_extension sets MH_APP_EXTENSION_SAFE; the check of the code is the compiler's (-fapplication-extension)")
+        source: "ld64: -application_extension sets MH_APP_EXTENSION_SAFE; the check of the code is the compiler's (-fapplication-extension)"
+    )
 
     /// A library loaded at run time that is not extension-safe.
     public static let unsafeLoad = builtIn(
         id: "DLOP001", api: "dlopen of an unsafe library", category: .conditionalLoading, severity: .error,
         message: "the loaded library uses APIs unavailable in app extensions",
-        fixit: "Load it only in the containing app, behind a check that the process is not an extension, or make the library extension-safe.",
+        fixit:
+            "Load it only in the containing app, behind a check that the process is not an extension, or make the library extension-safe.",
         source: "App Extension Programming Guide: conditional loading; embedded frameworks must be extension-safe")
     /// A library loaded at run time that is extension-safe.
     public static let safeLoad = builtIn(
@@ -104,7 +118,8 @@ public enum BuiltInRules {
     public static let guardedLoad = builtIn(
         id: "DLOP010", api: "guarded conditional loading", category: .conditionalLoading, severity: .note,
         message: "conditional loading after a run-time OS version check is what the App Extension Programming Guide asks for",
-        fixit: "Nothing to change.", source: "App Extension Programming Guide: load frameworks conditionally after a run-time OS version check")
+        fixit: "Nothing to change.",
+        source: "App Extension Programming Guide: load frameworks conditionally after a run-time OS version check")
     /// A loader call without a run-time version check.
     public static let unguardedLoad = builtIn(
         id: "DLOP011", api: "unguarded conditional loading", category: .conditionalLoading, severity: .warning,
@@ -116,25 +131,34 @@ public enum BuiltInRules {
     /// would not find in the app bundle: it would not launch.
     public static let frameworkNotEmbedded = builtIn(
         id: "BNDL001", api: "embedded framework", category: .bundle, severity: .error,
-        message: "dyld stops an extension, or the containing app, at launch when a framework it links (itself or through a framework) is not where its LC_RPATH entries lead, the containing app's Frameworks folder",
-        fixit: "Embed the framework in the containing app (Xcode: Frameworks, Libraries, and Embedded Content → Embed & Sign), or link it weakly if the process can run without it.",
-        source: "dyld(1): @rpath, @executable_path; App Extension Programming Guide: the containing app embeds the frameworks its extensions link")
+        message:
+            "dyld stops an extension, or the containing app, at launch when a framework it links (itself or through a framework) is not where its LC_RPATH entries lead, the containing app's Frameworks folder",
+        fixit:
+            "Embed the framework in the containing app (Xcode: Frameworks, Libraries, and Embedded Content → Embed & Sign), or link it weakly if the process can run without it.",
+        source:
+            "dyld(1): @rpath, @executable_path; App Extension Programming Guide: the containing app embeds the frameworks its extensions link"
+    )
     /// An extension that embeds its own copy of a framework the app embeds.
     public static let duplicateFramework = builtIn(
         id: "BNDL002", api: "extension's own Frameworks folder", category: .bundle, severity: .warning,
-        message: "a containing app and its extensions share one copy of an embedded framework, in the app's Frameworks folder: a second copy in the extension only adds size, and the two can drift apart",
+        message:
+            "a containing app and its extensions share one copy of an embedded framework, in the app's Frameworks folder: a second copy in the extension only adds size, and the two can drift apart",
         fixit: "Embed the framework in the app target only, and let the extension reach it through @executable_path/../../Frameworks.",
         source: "App Extension Programming Guide: Using an Embedded Framework to Share Code")
     /// A framework outside the app's `Frameworks` folder.
     public static let misplacedFramework = builtIn(
         id: "BNDL003", api: "embedded framework placement", category: .bundle, severity: .error,
-        message: "the App Store rejects an app whose frameworks are anywhere but the app's own Frameworks folder (in an extension, inside another framework, beside the executable)",
+        message:
+            "the App Store rejects an app whose frameworks are anywhere but the app's own Frameworks folder (in an extension, inside another framework, beside the executable)",
         fixit: "Embed the framework in the containing app's Frameworks folder only, and link it from the extension.",
-        source: "App Extension Programming Guide: embedded frameworks go in the Frameworks copy destination; App Store Connect: invalid bundle structure")
+        source:
+            "App Extension Programming Guide: embedded frameworks go in the Frameworks copy destination; App Store Connect: invalid bundle structure"
+    )
     /// An extension without a 64-bit slice.
     public static let extensionNot64Bit = builtIn(
         id: "BNDL004", api: "64-bit extension", category: .bundle, severity: .error,
-        message: "the App Store rejects an app whose extensions do not include the platform's 64-bit architecture (arm64 on iOS, x86_64 or arm64 on macOS)",
+        message:
+            "the App Store rejects an app whose extensions do not include the platform's 64-bit architecture (arm64 on iOS, x86_64 or arm64 on macOS)",
         fixit: "Build the extension target for arm64 (ARCHS = $(ARCHS_STANDARD)).",
         source: "App Extension Programming Guide: every extension must include the 64-bit architecture of its platform")
 
@@ -151,12 +175,16 @@ public enum BuiltInRules {
     private static func builtIn(
         id: String, api: String, category: RuleCategory, severity: Severity, message: String, fixit: String, source: String
     ) -> Rule {
-        Rule(id: id, api: api, category: category, severity: severity, matchers: [], message: message, fixit: fixit,
-             source: source, pack: "built-in")
+        Rule(
+            id: id, api: api, category: category, severity: severity, matchers: [], message: message, fixit: fixit,
+            source: source, pack: "built-in")
     }
 
-    public static let all = [thirtyTwoBit, missingArchitecture, linkMismatch, unloadedSlices, loaderInterposition, partialInspection, missingLibrary, unreadableLibrary,
+    public static let all = [
+        thirtyTwoBit, missingArchitecture, linkMismatch, unloadedSlices, loaderInterposition, partialInspection, missingLibrary,
+        unreadableLibrary,
         unflaggedFramework, flagNotEvidence,
         unsafeLoad, safeLoad, missingLoad, guardedLoad, unguardedLoad,
-        frameworkNotEmbedded, duplicateFramework, misplacedFramework, extensionNot64Bit]
+        frameworkNotEmbedded, duplicateFramework, misplacedFramework, extensionNot64Bit,
+    ]
 }

@@ -43,26 +43,35 @@ struct BundleChecks {
             guard let placement = bundles.placement(ofFile: path), let app = placement.containingApp else { continue }
             let image = images[index]
             if placement.role == .framework, placement.embeddingFolder != app.frameworksFolder {
-                findings.append(Finding(
-                    builtIn: BuiltInRules.misplacedFramework, kind: .bundle, image: image.name,
-                    symbol: framework(of: placement),
-                    detail: "\(framework(of: placement)) is in \(inside(placement.embeddingFolder, of: placement)), not in \(app.folderName)'s Frameworks folder"))
+                findings.append(
+                    Finding(
+                        builtIn: BuiltInRules.misplacedFramework, kind: .bundle, image: image.name,
+                        symbol: framework(of: placement),
+                        detail:
+                            "\(framework(of: placement)) is in \(inside(placement.embeddingFolder, of: placement)), not in \(app.folderName)'s Frameworks folder"
+                    ))
             }
-            guard severity.roles[index].role == .extension, placement.isExecutable, placement.innermost.kind == .appExtension else { continue }
+            guard severity.roles[index].role == .extension, placement.isExecutable, placement.innermost.kind == .appExtension else {
+                continue
+            }
             let extensionBundle = placement.innermost
             let shared = embeddedFrameworks(in: extensionBundle.frameworksFolder).intersection(embeddedFrameworks(in: app.frameworksFolder))
             for name in shared.sorted() {
-                findings.append(Finding(
-                    builtIn: BuiltInRules.duplicateFramework, kind: .bundle, image: image.name, symbol: name,
-                    detail: "\(extensionBundle.folderName) embeds its own copy of \(name) in \(inside(extensionBundle.frameworksFolder, of: placement)), which \(app.folderName) also embeds"))
+                findings.append(
+                    Finding(
+                        builtIn: BuiltInRules.duplicateFramework, kind: .bundle, image: image.name, symbol: name,
+                        detail:
+                            "\(extensionBundle.folderName) embeds its own copy of \(name) in \(inside(extensionBundle.frameworksFolder, of: placement)), which \(app.folderName) also embeds"
+                    ))
             }
             let slices = (0..<graph.scannedCount).filter { images[$0].path == path }
             let has64Bit = slices.contains { images[$0].architecture.is64Bit || images[$0].architecture.name == "arm64_32" }
             if !has64Bit {
                 let names = slices.map { images[$0].architecture.name }.sorted().joined(separator: ", ")
-                findings.append(Finding(
-                    builtIn: BuiltInRules.extensionNot64Bit, kind: .bundle, image: image.name,
-                    detail: "the extension \(extensionBundle.folderName) has no 64-bit slice (\(names))"))
+                findings.append(
+                    Finding(
+                        builtIn: BuiltInRules.extensionNot64Bit, kind: .bundle, image: image.name,
+                        detail: "the extension \(extensionBundle.folderName) has no 64-bit slice (\(names))"))
             }
         }
         return (findings, replaced)
@@ -74,7 +83,7 @@ struct BundleChecks {
     private func notEmbedded(_ missing: LinkGraph.Missing) -> Finding? {
         let image = graph.images[missing.image]
         guard missing.unreadable.isEmpty, !DyldSearch.isSystem(missing.needed), image.format == .macho,
-              let placement = bundles.placement(ofFile: image.path), let app = placement.containingApp
+            let placement = bundles.placement(ofFile: image.path), let app = placement.containingApp
         else { return nil }
         // A weak link that dyld does not find is left unbound; the process
         // launches.
@@ -89,11 +98,12 @@ struct BundleChecks {
         let folders = missing.searched.map { bundles.displayPath(of: BundleLayout.lexicallyNormal($0)) }
         let searched = folders.isEmpty ? "" : " (dyld looks in \(folders.joined(separator: ", ")))"
         let who = Set(processes).sorted()
-        let consequence = switch severity.roles[missing.image].role {
-        case .extension: "the extension would not launch"
-        case .app: "the app would not launch"
-        default: "\(who.joined(separator: ", ")), which load\(who.count == 1 ? "s" : "") it, would not launch"
-        }
+        let consequence =
+            switch severity.roles[missing.image].role {
+            case .extension: "the extension would not launch"
+            case .app: "the app would not launch"
+            default: "\(who.joined(separator: ", ")), which load\(who.count == 1 ? "s" : "") it, would not launch"
+            }
         let problem: String
         if let found = missing.foundByInstallName {
             let foundIn = bundles.displayPath(of: LdSoSearch.directory(of: graph.images[found].path))
@@ -112,7 +122,7 @@ struct BundleChecks {
         var names = Set<String>()
         for index in 0..<graph.scannedCount {
             guard let placement = bundles.placement(ofFile: graph.images[index].path), placement.role == .framework,
-                  placement.embeddingFolder == folder
+                placement.embeddingFolder == folder
             else { continue }
             names.insert(framework(of: placement))
         }

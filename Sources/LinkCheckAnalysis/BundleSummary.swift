@@ -84,7 +84,9 @@ public struct BundleSummary: Sendable, Equatable {
         }
         let kind = staticFrameworks == 0 ? "" : staticFrameworks == frameworks ? " (static)" : " (\(staticFrameworks) static)"
         if !libraries.isEmpty {
-            parts.append(Self.count(libraries.count, "library", plural: "libraries") + " (\(libraries.map(\.identifier).joined(separator: ", ")))" + kind)
+            parts.append(
+                Self.count(libraries.count, "library", plural: "libraries") + " (\(libraries.map(\.identifier).joined(separator: ", ")))"
+                    + kind)
         } else if isApp || frameworks > 0 {
             parts.append(Self.count(frameworks, isApp ? "embedded framework" : "framework") + kind)
         }

@@ -54,10 +54,11 @@ public struct UseGuard: Sendable, Equatable {
     /// `respondsToSelector: in -[SDWebImageManager openURL:]`, `an
     /// extension check`.
     public var description: String {
-        let check = switch kind {
-        case .respondsToSelector: "respondsToSelector:"
-        case .extensionCheck: "an extension check"
-        }
+        let check =
+            switch kind {
+            case .respondsToSelector: "respondsToSelector:"
+            case .extensionCheck: "an extension check"
+            }
         return function.map { "\(check) in \($0)" } ?? check
     }
 }
@@ -78,9 +79,10 @@ extension SeverityPolicy {
         if finding.severity != .note {
             let raised = policy.byNameUses == .error && !finding.unconfirmed && !finding.markingLifted
             finding.severity = raised ? .error : min(finding.severity, .warning)
-            finding.remark(raised
-                ? " (by name only: an error, as this run makes every use by name)"
-                : " (by name only, which the compiler and the App Store accept)")
+            finding.remark(
+                raised
+                    ? " (by name only: an error, as this run makes every use by name)"
+                    : " (by name only, which the compiler and the App Store accept)")
         }
         finding.remark(use.guardRemark)
     }

@@ -99,8 +99,10 @@ public enum CheckRun {
             notices: analysed.notices)
         report.baselined = analysed.baselined
         report.remarks = analysed.remarks
-        report.filesRead = Set(graph.images.map(\.path) + graph.missing.flatMap(\.unreadable).map(\.path)
-            + inspected.errors.map(\.path)).sorted()
+        report.filesRead = Set(
+            graph.images.map(\.path) + graph.missing.flatMap(\.unreadable).map(\.path)
+                + inspected.errors.map(\.path)
+        ).sorted()
         report.bundles = BundleSummary.summaries(of: report.images)
         report.archives = discovered.archives.map(\.archive)
         report.invocation = invocation
@@ -160,10 +162,12 @@ public enum CheckRun {
     /// string, ``OwnFindings/stringFindings(sentByName:)``).
     public static func callSiteInterest(_ matches: SymbolMatches, rules: RuleSet) -> CallSiteInterest {
         let byName = matches.looksUpClassesByName ? rules.objcMethodNames : (classes: [], selectors: [])
-        let selectors = Set(matches.objc.compactMap { match -> String? in
-            guard case .objc(let name) = match.matcher else { return nil }
-            return name.selector
-        }).union(byName.selectors).union(ObjCByName.keyValueSelectors)
+        let selectors = Set(
+            matches.objc.compactMap { match -> String? in
+                guard case .objc(let name) = match.matcher else { return nil }
+                return name.selector
+            }
+        ).union(byName.selectors).union(ObjCByName.keyValueSelectors)
         return CallSiteInterest(
             imports: { name in
                 rules.mayMatchSymbol(name) && !rules.rules(matchingSymbol: name).isEmpty || LoaderCalls.libraryLoaders.contains(name)

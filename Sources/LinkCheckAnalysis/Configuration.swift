@@ -52,16 +52,19 @@ public struct Configuration: Sendable, Equatable {
         do {
             data = try InputFile.read(path)
         } catch {
-            return .failure(ConfigurationFailure(problems: [ConfigurationProblem(file: path, jsonPath: "$", message: "cannot read: \(error.reason)")]))
+            return .failure(
+                ConfigurationFailure(problems: [ConfigurationProblem(file: path, jsonPath: "$", message: "cannot read: \(error.reason)")]))
         }
         let document: Any
         let duplicates: [JSONDuplicateKeys.Duplicate]
         do {
             (document, duplicates) = try JSONSyntax.parse(data)
         } catch {
-            return .failure(ConfigurationFailure(problems: [
-                ConfigurationProblem(file: path, jsonPath: "$", message: "invalid JSON: \(error.reason)", line: error.line, column: error.column),
-            ]))
+            return .failure(
+                ConfigurationFailure(problems: [
+                    ConfigurationProblem(
+                        file: path, jsonPath: "$", message: "invalid JSON: \(error.reason)", line: error.line, column: error.column)
+                ]))
         }
         var reader = ConfigurationReader(file: path)
         reader.problems += duplicates.map { duplicate in
@@ -138,7 +141,9 @@ private struct ConfigurationReader {
     var directory: String { (file as NSString).deletingLastPathComponent }
 
     func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: directory.isEmpty ? "." : directory)).standardizedFileURL.path
+        path.hasPrefix("/")
+            ? path
+            : URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: directory.isEmpty ? "." : directory)).standardizedFileURL.path
     }
 
     mutating func strings(_ value: Any, _ path: String) -> [String]? {
@@ -148,7 +153,11 @@ private struct ConfigurationReader {
         }
         var result: [String] = []
         for (index, item) in list.enumerated() {
-            if let text = item as? String, !text.isEmpty { result.append(text) } else { report("\(path)[\(index)]", "expected a non-empty string") }
+            if let text = item as? String, !text.isEmpty {
+                result.append(text)
+            } else {
+                report("\(path)[\(index)]", "expected a non-empty string")
+            }
         }
         return result
     }
@@ -174,7 +183,9 @@ private struct ConfigurationReader {
                         continue
                     }
                     guard knownExtensionTypes.contains(type) else {
-                        report("$.extensions.\(name)", "unknown extension type '\(type)' (known: \(knownExtensionTypes.sorted().joined(separator: ", ")))")
+                        report(
+                            "$.extensions.\(name)",
+                            "unknown extension type '\(type)' (known: \(knownExtensionTypes.sorted().joined(separator: ", ")))")
                         continue
                     }
                     configuration.extensions[name] = type
@@ -206,7 +217,9 @@ private struct ConfigurationReader {
             // A folder that is not there would leave its libraries unfound
             // (LINK001) without saying why.
             for (index, folder) in configuration.searchPaths.enumerated() {
-                if let failure = InputFile.directoryFailure(folder) { report("$.searchPaths[\(index)]", "search path \(folder) \(failure.reason)") }
+                if let failure = InputFile.directoryFailure(folder) {
+                    report("$.searchPaths[\(index)]", "search path \(folder) \(failure.reason)")
+                }
             }
         }
         if let value = root["byNameUses"] {
@@ -251,7 +264,9 @@ private struct ConfigurationReader {
         let reason = text("reason", required: true)
         guard let rule, let image, let reason else { return nil }
         guard !BuiltInRules.isCompleteness(rule) else {
-            report("\(path).rule", "\(rule) cannot be suppressed: an image read only in part is never called safe; replace the damaged file instead")
+            report(
+                "\(path).rule",
+                "\(rule) cannot be suppressed: an image read only in part is never called safe; replace the damaged file instead")
             return nil
         }
         return Suppression(rule: rule, image: image, symbol: symbol, reason: reason, jsonPath: path)

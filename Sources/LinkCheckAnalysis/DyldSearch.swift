@@ -106,7 +106,8 @@ extension DyldSearch: LoaderSearch {
             if let found = session.load(path, for: index) { return .found(found) }
         }
         if let found = session.scannedImage(named: name, for: index) {
-            return candidates.isEmpty || candidates == [name] ? .found(found) : .foundByInstallName(found, searched: candidates.map(LdSoSearch.directory(of:)))
+            return candidates.isEmpty || candidates == [name]
+                ? .found(found) : .foundByInstallName(found, searched: candidates.map(LdSoSearch.directory(of:)))
         }
         if isSystem(name) || candidates.contains(where: isSystem) { return .system }
         if let other = session.otherImage(named: name, for: index) { return .mismatch(other) }

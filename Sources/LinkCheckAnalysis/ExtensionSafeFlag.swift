@@ -46,15 +46,21 @@ struct ExtensionSafeFlagCheck {
             case .flaggedButUnsafe:
                 return Finding(
                     builtIn: BuiltInRules.flagNotEvidence, kind: .extensionSafeFlag, image: image.name,
-                    detail: "\(image.shortName) is flagged MH_APP_EXTENSION_SAFE\(linkedBy), yet uses APIs unavailable in app extensions (below)")
+                    detail:
+                        "\(image.shortName) is flagged MH_APP_EXTENSION_SAFE\(linkedBy), yet uses APIs unavailable in app extensions (below)"
+                )
             case .unflaggedButClean:
                 return Finding(
                     builtIn: BuiltInRules.unflaggedFramework, kind: .extensionSafeFlag, image: image.name,
-                    detail: "\(image.shortName) is not built with -application_extension (no MH_APP_EXTENSION_SAFE)\(linkedBy), though it uses no API unavailable in app extensions: it is safe in fact, and building it with the flag silences the linker")
+                    detail:
+                        "\(image.shortName) is not built with -application_extension (no MH_APP_EXTENSION_SAFE)\(linkedBy), though it uses no API unavailable in app extensions: it is safe in fact, and building it with the flag silences the linker"
+                )
             case .unflaggedAndUnsafe:
                 return Finding(
                     builtIn: BuiltInRules.unflaggedFramework, kind: .extensionSafeFlag, image: image.name,
-                    detail: "\(image.shortName) is not built with -application_extension (no MH_APP_EXTENSION_SAFE)\(linkedBy), and it uses APIs unavailable in app extensions (below)")
+                    detail:
+                        "\(image.shortName) is not built with -application_extension (no MH_APP_EXTENSION_SAFE)\(linkedBy), and it uses APIs unavailable in app extensions (below)"
+                )
             }
         }
     }

@@ -88,11 +88,12 @@ public struct FileGrouping: Sendable {
             // What it links, loads and is reached by, as files.
             image.reachedBy = Array(Set(slices.flatMap(\.reachedBy).map(fileName))).sorted()
             image.links = Self.unique(slices.flatMap(\.links).map(fileName))
-            image.loads = Self.unique(slices.flatMap(\.loads).map { load in
-                var load = load
-                load.image = load.image.map(fileName)
-                return load
-            })
+            image.loads = Self.unique(
+                slices.flatMap(\.loads).map { load in
+                    var load = load
+                    load.image = load.image.map(fileName)
+                    return load
+                })
             guard slices.count > 1 || slices[0].identity.slice != nil else {
                 return File(image: image, slices: slices, architectures: [])
             }
@@ -143,8 +144,9 @@ public struct FileGrouping: Sendable {
 
     private static func key(of finding: Finding, files: [String: String]) -> Key {
         let file = { (name: String) in files[name] ?? name }
-        return Key(file: file(finding.image), rule: finding.rule, kind: finding.kind.rawValue, symbol: finding.symbol ?? "",
-                   chain: finding.chain, chainFiles: finding.chainImages.map(file))
+        return Key(
+            file: file(finding.image), rule: finding.rule, kind: finding.kind.rawValue, symbol: finding.symbol ?? "",
+            chain: finding.chain, chainFiles: finding.chainImages.map(file))
     }
 
     /// The group of the report's finding at `index` (in ``Report/findings``).

@@ -163,7 +163,8 @@ public struct Finding: Sendable, Equatable {
     public mutating func remark(_ reason: String) {
         switch statement {
         case .words(let words): statement = .words(words + reason)
-        case .detail(let detail, let ruleMessage, let remarks): statement = .detail(detail, ruleMessage: ruleMessage, remarks: remarks + reason)
+        case .detail(let detail, let ruleMessage, let remarks):
+            statement = .detail(detail, ruleMessage: ruleMessage, remarks: remarks + reason)
         }
     }
 

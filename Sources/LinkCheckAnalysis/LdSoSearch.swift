@@ -43,7 +43,8 @@ enum LdSoSearch {
         while let dollar = rest.firstIndex(of: "$") {
             result += rest[..<dollar]
             let token = rest[dollar...]
-            let unbraced = token.hasPrefix("$ORIGIN")
+            let unbraced =
+                token.hasPrefix("$ORIGIN")
                 && !(token.dropFirst(7).first.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") } ?? false)
             if token.hasPrefix("${ORIGIN}") || unbraced {
                 result += origin
@@ -159,7 +160,8 @@ public enum SystemLibraryDirectories {
         guard depth < 8, let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
         var directories: [String] = []
         for rawLine in text.split(whereSeparator: \.isNewline) {
-            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first?
+            let line =
+                rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first?
                 .trimmingCharacters(in: .whitespaces) ?? ""
             if line.isEmpty { continue }
             if line.hasPrefix("include ") {

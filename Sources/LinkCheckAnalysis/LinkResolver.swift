@@ -95,7 +95,8 @@ public struct LinkResolver: Sendable {
                 if image.identity.slice != nil { slicesByFile[image.identity.file, default: []].append(index) }
                 for name in image.format.loaderSearch.scannedNames(of: image) { byName[name, default: []].append(index) }
             }
-            ldLibraryPath = resolver.useLDLibraryPath
+            ldLibraryPath =
+                resolver.useLDLibraryPath
                 ? (ProcessInfo.processInfo.environment["LD_LIBRARY_PATH"] ?? "").split(separator: ":").map(String.init) : []
             for (index, image) in scanned.enumerated() {
                 if let identity = identity(of: image.path), !(byFile[identity]?.contains(index) ?? false) {
@@ -160,7 +161,8 @@ public struct LinkResolver: Sendable {
                         missing[current, default: []].append(
                             LinkGraph.Missing(image: current, needed: dependency.name, searched: searched, foundByInstallName: found))
                     case .mismatch(let other):
-                        mismatches[current, default: []].append(LinkGraph.Mismatch(image: current, needed: dependency.name, candidate: other))
+                        mismatches[current, default: []].append(
+                            LinkGraph.Mismatch(image: current, needed: dependency.name, candidate: other))
                     case .missing(let searched, let unreadable):
                         // Without the system folders (--no-system) the run
                         // stops at the scanned set: what is outside it is not
@@ -304,14 +306,16 @@ public struct LinkResolver: Sendable {
             for index in wave {
                 for name in images[index].dependencyNames {
                     guard let found = likelyFile(of: name, for: index),
-                          prefetched[found.identity] == nil, seen.insert(found.identity).inserted
+                        prefetched[found.identity] == nil, seen.insert(found.identity).inserted
                     else { continue }
                     wanted.append((found.identity, LdSoSearch.realPath(found.path)))
                 }
             }
             guard wanted.count > 1 else { return }
             let reader = reader
-            for (file, library) in zip(wanted, parallelMapLargestFirst(wanted.map(\.path), path: { $0 }, jobs: jobs, reader.images(inFile:))) {
+            for (file, library) in zip(
+                wanted, parallelMapLargestFirst(wanted.map(\.path), path: { $0 }, jobs: jobs, reader.images(inFile:)))
+            {
                 prefetched[file.identity] = library
             }
         }
@@ -321,7 +325,7 @@ public struct LinkResolver: Sendable {
         /// an image yet and was not found unreadable.
         private mutating func likelyFile(of name: String, for index: Int) -> (path: String, identity: FileIdentity)? {
             guard let found = images[index].format.loaderSearch.likelyFile(of: name, for: index, in: &self),
-                  byFile[found.identity] == nil, unreadable[found.path] == nil
+                byFile[found.identity] == nil, unreadable[found.path] == nil
             else { return nil }
             return found
         }
@@ -365,4 +369,3 @@ public struct LinkResolver: Sendable {
         }
     }
 }
-

@@ -36,11 +36,13 @@ struct LoadedLibraries {
             // (no roles); else only the app runs it.
             let inExtensionScope = severity.mustBeExtensionSafe(index)
             for edge in edges where edge.isKnown {
-                let from = edge.callSite.map { site in
-                    let function = site.caller.flatMap { code[index]?.functions[$0].name }
-                    return " (from " + (function.map { "\(locator.displayName($0)) at 0x\(String(site.address, radix: 16))" }
-                        ?? "code at 0x\(String(site.address, radix: 16)) that no symbol covers") + ")"
-                } ?? (edge.source == .note ? " (declared in .note.dlopen)" : "")
+                let from =
+                    edge.callSite.map { site in
+                        let function = site.caller.flatMap { code[index]?.functions[$0].name }
+                        return " (from "
+                            + (function.map { "\(locator.displayName($0)) at 0x\(String(site.address, radix: 16))" }
+                                ?? "code at 0x\(String(site.address, radix: 16)) that no symbol covers") + ")"
+                    } ?? (edge.source == .note ? " (declared in .note.dlopen)" : "")
                 let rule: Rule
                 let detail: String
                 let level: Severity
@@ -68,7 +70,8 @@ struct LoadedLibraries {
                     } else if known.verdict != .extensionSafe {
                         rule = BuiltInRules.missingLoad
                         level = rule.severity
-                        detail = "loads \(where_)\(from), whose verdict is \(known.verdict.rawValue) (\(known.rules.joined(separator: ", ")))"
+                        detail =
+                            "loads \(where_)\(from), whose verdict is \(known.verdict.rawValue) (\(known.rules.joined(separator: ", ")))"
                     } else {
                         rule = BuiltInRules.safeLoad
                         level = rule.severity
@@ -77,7 +80,10 @@ struct LoadedLibraries {
                 } else {
                     rule = BuiltInRules.missingLoad
                     level = rule.severity
-                    let searched = edge.searchedInVain.map { " (dyld looks in \($0.map { severity.bundles.displayPath(of: BundleLayout.lexicallyNormal($0)) }.joined(separator: ", ")))" } ?? ""
+                    let searched =
+                        edge.searchedInVain.map {
+                            " (dyld looks in \($0.map { severity.bundles.displayPath(of: BundleLayout.lexicallyNormal($0)) }.joined(separator: ", ")))"
+                        } ?? ""
                     detail = "loads \(edge.name)\(from), which is not found where the loader would look\(searched)"
                 }
                 var finding = Finding(

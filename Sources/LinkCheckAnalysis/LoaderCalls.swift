@@ -106,6 +106,8 @@ public enum LoaderCalls {
     }
 
     /// What the raw name of a Swift or Objective-C version query holds.
-    private static let versionQueryFragments = ["operatingSystemVersion", "isOperatingSystemAtLeast", "13systemVersion", "_stdlib_isOSVersionAtLeast"]
-        .map { Array($0.utf8) }
+    private static let versionQueryFragments = [
+        "operatingSystemVersion", "isOperatingSystemAtLeast", "13systemVersion", "_stdlib_isOSVersionAtLeast",
+    ]
+    .map { Array($0.utf8) }
 }

@@ -25,7 +25,8 @@ struct MissingLibraries {
                     symbol: missing.needed, detail: "needs \(missing.needed), found as \(found)",
                     severity: severity.completenessSeverity(missing.image))
             }
-            let searched = missing.searched.isEmpty ? "" : " (searched: \(missing.searched.map(bundles.displayPath(of:)).joined(separator: ", ")))"
+            let searched =
+                missing.searched.isEmpty ? "" : " (searched: \(missing.searched.map(bundles.displayPath(of:)).joined(separator: ", ")))"
             return Finding(
                 builtIn: BuiltInRules.missingLibrary, kind: .missingLibrary, image: image.name,
                 symbol: missing.needed, detail: "needs \(missing.needed), which the dynamic loader would not find\(searched)")

@@ -95,12 +95,15 @@ extension OwnFindings {
         let lookedUp = literalCalls(to: lookUps, passing: rules.objcMethodNames.classes, in: code)
         let made = selectorsMade(passing: rules.objcMethodNames.selectors, in: code)
         let confirmed = byNameMethods(classes: Set(lookedUp.keys), selectors: Set(image.selectorReferences).union(made.keys))
-            .map { match, name in confirmedByNameFinding(match, name, lookUp: lookedUp[name.className]!, made: made[name.selector!], in: code) }
+            .map { match, name in
+                confirmedByNameFinding(match, name, lookUp: lookedUp[name.className]!, made: made[name.selector!], in: code)
+            }
         let reasons = unknownLookUps(lookUps, in: code)
         guard !reasons.isEmpty else { return confirmed }
-        return confirmed + unconfirmedByNameFindings(
-            lookUps: lookUps, why: "which name the look-up is passed is not known (\(reasons.joined(separator: "; ")))",
-            except: Set(confirmed.map(\.rule)))
+        return confirmed
+            + unconfirmedByNameFindings(
+                lookUps: lookUps, why: "which name the look-up is passed is not known (\(reasons.joined(separator: "; ")))",
+                except: Set(confirmed.map(\.rule)))
     }
 
     /// The class look-up functions (``ObjCByName/classLookUps``) the image
@@ -126,7 +129,7 @@ extension OwnFindings {
         let direct = Set(matches.objc.map(\.rule.id))
         return rules.rules(matchingClasses: classes, selectors: selectors).compactMap { match in
             guard case .objc(let name) = match.matcher, name.selector != nil, !name.isProtocolMethod,
-                  !direct.contains(match.rule.id)
+                !direct.contains(match.rule.id)
             else { return nil }
             return (match, name)
         }
@@ -150,7 +153,8 @@ extension OwnFindings {
         }
         var finding = finding(
             match, kind: .objcByName, subject: name.description, demangled: nil,
-            detail: .looksUpByName(className: name.className, selector: selector, lookUps: lookUp.functions, selectorMakers: made?.functions))
+            detail: .looksUpByName(
+                className: name.className, selector: selector, lookUps: lookUp.functions, selectorMakers: made?.functions))
         locator.locate(&finding, sites: sites.sorted { $0.address < $1.address }, in: code, api: name.description)
         finding.byName?.guards = byNameGuards(at: sites, of: selector, in: code)
         return finding
@@ -163,28 +167,31 @@ extension OwnFindings {
         let names = rules.objcMethodNames
         let strings = Set(image.stringLiterals)
         let references = Set(image.selectorReferences)
-        return byNameMethods(classes: names.classes.intersection(strings), selectors: references.union(names.selectors.intersection(strings)))
-            .filter { !confirmed.contains($0.0.rule.id) }
-            .map { match, name in
-                let selector = name.selector!
-                let uses = code.map { code -> [any CodeLocation] in
-                    let loads = (code.literalLoads[name.className] ?? []) + (code.literalLoads[selector] ?? [])
-                        + (references.contains(selector) ? code.selectorLoads[selector] ?? [] : [])
-                    return loads.sorted { $0.address < $1.address }
-                }
-                var finding = finding(
-                    match, kind: .objcByName, subject: name.description, demangled: nil,
-                    detail: .mayLookUpByName(
-                        className: name.className, selector: selector, selectorHeldAsString: strings.contains(selector),
-                        lookUps: lookUps, unknownBecause: why, namesUnused: uses?.isEmpty == true))
-                finding.severity = min(finding.severity, .warning)
-                finding.unconfirmed = true
-                if let code, let uses {
-                    locator.locate(&finding, sites: uses, in: code, api: name.description)
-                    finding.byName?.guards = byNameGuards(at: uses, of: selector, in: code)
-                }
-                return finding
+        return byNameMethods(
+            classes: names.classes.intersection(strings), selectors: references.union(names.selectors.intersection(strings))
+        )
+        .filter { !confirmed.contains($0.0.rule.id) }
+        .map { match, name in
+            let selector = name.selector!
+            let uses = code.map { code -> [any CodeLocation] in
+                let loads =
+                    (code.literalLoads[name.className] ?? []) + (code.literalLoads[selector] ?? [])
+                    + (references.contains(selector) ? code.selectorLoads[selector] ?? [] : [])
+                return loads.sorted { $0.address < $1.address }
             }
+            var finding = finding(
+                match, kind: .objcByName, subject: name.description, demangled: nil,
+                detail: .mayLookUpByName(
+                    className: name.className, selector: selector, selectorHeldAsString: strings.contains(selector),
+                    lookUps: lookUps, unknownBecause: why, namesUnused: uses?.isEmpty == true))
+            finding.severity = min(finding.severity, .warning)
+            finding.unconfirmed = true
+            if let code, let uses {
+                locator.locate(&finding, sites: uses, in: code, api: name.description)
+                finding.byName?.guards = byNameGuards(at: uses, of: selector, in: code)
+            }
+            return finding
+        }
     }
 
     /// Why the names the look-ups `lookUps` are passed are not all known:
@@ -201,7 +208,8 @@ extension OwnFindings {
         let uncalled = lookUps.filter { code.callsToImport[$0]?.isEmpty ?? true }
         var reasons: [String] = []
         if !unknown.isEmpty {
-            let callers = unknown.map { site in site.caller.map { locator.displayName(code.functions[$0].name) } ?? "code no symbol covers" }
+            let callers = unknown.map { site in site.caller.map { locator.displayName(code.functions[$0].name) } ?? "code no symbol covers"
+            }
             var listed: [String] = []
             for caller in callers where !listed.contains(caller) { listed.append(caller) }
             reasons.append("the look-up is passed no literal in \(listed.joined(separator: ", "))")

@@ -37,9 +37,10 @@ struct OwnFindings {
     func all() -> [Finding] {
         var findings: [Finding] = []
         if let codeFailure {
-            findings.append(Finding(
-                builtIn: BuiltInRules.partialInspection, kind: .partialInspection, image: image.name,
-                detail: "call sites could not be analysed (\(codeFailure))", severity: severity.completenessSeverity(index)))
+            findings.append(
+                Finding(
+                    builtIn: BuiltInRules.partialInspection, kind: .partialInspection, image: image.name,
+                    detail: "call sites could not be analysed (\(codeFailure))", severity: severity.completenessSeverity(index)))
         }
         findings += importFindings()
         let byName = objcByNameFindings()
@@ -49,16 +50,18 @@ struct OwnFindings {
         }
         findings += providedAPIFindings()
         for warning in image.warnings {
-            findings.append(Finding(
-                builtIn: BuiltInRules.partialInspection, kind: .partialInspection, image: image.name, detail: warning.description,
-                severity: severity.completenessSeverity(index)))
+            findings.append(
+                Finding(
+                    builtIn: BuiltInRules.partialInspection, kind: .partialInspection, image: image.name, detail: warning.description,
+                    severity: severity.completenessSeverity(index)))
         }
         findings += stringFindings(sentByName: Set(byName.compactMap { $0.symbol.flatMap(ObjCName.init)?.selector }))
         for dependency in image.dependencies {
             for match in rules.rules(matchingLibrary: dependency.name) {
-                findings.append(finding(
-                    match, kind: .neededLibrary, subject: dependency.name, demangled: nil,
-                    detail: .links(library: dependency.name, format: image.format)))
+                findings.append(
+                    finding(
+                        match, kind: .neededLibrary, subject: dependency.name, demangled: nil,
+                        detail: .links(library: dependency.name, format: image.format)))
             }
         }
         for position in findings.indices { severity.applyByNamePolicy(to: &findings[position], on: index) }
@@ -70,10 +73,11 @@ struct OwnFindings {
     /// (`OBJC_CLASS_$_X`, `OBJC_METACLASS_$_X`) is the class reference's
     /// finding already (``objcFindings()``).
     func importFindings() -> [Finding] {
-        let classesReferenced = Set(matches.objc.flatMap { match -> [ClassImport] in
-            guard case .objc(let name) = match.matcher, name.selector == nil else { return [] }
-            return ["OBJC_CLASS_$_", "OBJC_METACLASS_$_"].map { ClassImport(rule: match.rule.id, symbol: $0 + name.className) }
-        })
+        let classesReferenced = Set(
+            matches.objc.flatMap { match -> [ClassImport] in
+                guard case .objc(let name) = match.matcher, name.selector == nil else { return [] }
+                return ["OBJC_CLASS_$_", "OBJC_METACLASS_$_"].map { ClassImport(rule: match.rule.id, symbol: $0 + name.className) }
+            })
         return matches.imports.flatMap { symbol, symbolMatches in
             symbolMatches.filter { !classesReferenced.contains(ClassImport(rule: $0.rule.id, symbol: symbol.name)) }.map { match in
                 let demangled = rules.demangler.any(symbol.name)
@@ -104,7 +108,8 @@ struct OwnFindings {
         let names = Set(toolchain.keys.map { code.functions[$0].name })
         let inToolchain = { (site: FindingCallSite) in site.function.map(names.contains) ?? false }
         guard findings.contains(where: { $0.callSites.contains(where: inToolchain) }) else { return findings }
-        let sites: [CallSite] = code.callsToImport.values.flatMap { $0 } + code.callsToSelector.values.flatMap { $0 }
+        let sites: [CallSite] =
+            code.callsToImport.values.flatMap { $0 } + code.callsToSelector.values.flatMap { $0 }
             + code.callsToFunction.values.flatMap { $0 }
         let byAddress = Dictionary(sites.map { ($0.address, $0) }, uniquingKeysWith: { first, _ in first })
         return findings.compactMap { finding in
@@ -135,7 +140,8 @@ struct OwnFindings {
         var finding = Finding(
             rule: match.rule.id, severity: severity, category: match.rule.category, kind: kind,
             image: image.name, symbol: subject, demangled: demangled,
-            statement: .detail(detail, ruleMessage: match.rule.message, remarks: context), fixit: match.rule.fixit, source: match.rule.source)
+            statement: .detail(detail, ruleMessage: match.rule.message, remarks: context), fixit: match.rule.fixit,
+            source: match.rule.source)
         finding.markingLifted = lifted
         finding.api = Self.label(match, symbol: subject, demangled: demangled)
         if isUseByName(kind: kind, subject: subject) { finding.byName = ByNameUse() }

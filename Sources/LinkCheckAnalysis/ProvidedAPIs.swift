@@ -38,7 +38,8 @@ extension OwnFindings {
     func loaderInterpositions() -> [Finding] {
         // Only what the dynamic linker sees can interpose: a static
         // executable's own copy of libc (.symtab) cannot.
-        let isLoaderProvider = image.facts.elf.map { $0.symbolTable != .dynsym } ?? false
+        let isLoaderProvider =
+            image.facts.elf.map { $0.symbolTable != .dynsym } ?? false
             || Self.loaderProviders.contains { Glob.matches($0, image.shortName) }
         guard !isLoaderProvider else { return [] }
         return image.exports.filter { symbol in

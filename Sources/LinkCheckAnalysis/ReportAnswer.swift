@@ -58,7 +58,8 @@ public struct ReportAnswer: Sendable {
         self.report = report
         images = Dictionary(report.images.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let own = report.findings.filter { $0.kind != .transitive }
-        ownFindings = Dictionary(own.map { (FindingKey(image: $0.image, rule: $0.rule, symbol: $0.symbol), $0) }, uniquingKeysWith: { first, _ in first })
+        ownFindings = Dictionary(
+            own.map { (FindingKey(image: $0.image, rule: $0.rule, symbol: $0.symbol), $0) }, uniquingKeysWith: { first, _ in first })
         ownProblems = Set(own.map { ProblemReach.Key(image: $0.image, rule: $0.rule) })
         reach = ProblemReach(report)
     }
@@ -125,7 +126,8 @@ public struct ReportAnswer: Sendable {
             return "it could be read only in part (\(findings.count) problem\(findings.count == 1 ? "" : "s") with its structure)"
         }
         guard let copy = report.findings.first(where: { $0.image == image.name && $0.rule == BuiltInRules.partialInspection.id }),
-              copy.chainImages.count > 1 else { return "it could be read only in part" }
+            copy.chainImages.count > 1
+        else { return "it could be read only in part" }
         let route = copy.chainImages.dropFirst().map { images[$0]?.shortName ?? $0 }
         return "it links " + route.joined(separator: ", which links ") + ", which could be read only in part"
     }
@@ -134,7 +136,9 @@ public struct ReportAnswer: Sendable {
     func safeText(_ image: ImageReport) -> String {
         let reached = Set([image.name] + report.images.filter { $0.reachedBy.contains(image.name) }.map(\.name))
         let warnings = report.findings.count { $0.severity == .warning && reached.contains($0.image) }
-        let base = image.role == .extension ? "nothing it runs uses an API unavailable in app extensions" : "it uses no API unavailable in app extensions"
+        let base =
+            image.role == .extension
+            ? "nothing it runs uses an API unavailable in app extensions" : "it uses no API unavailable in app extensions"
         return base + (warnings > 0 ? " (\(warnings) warning\(warnings == 1 ? "" : "s") to review, in it or what it links)" : "")
     }
 
@@ -170,8 +174,9 @@ public struct ReportAnswer: Sendable {
             // Words that name the image already stand alone.
             return Cause(route: detail.hasPrefix(name) ? [] : route, hops: ["links"], verb: detail, objects: [], from: nil)
         }
-        return Cause(route: route, hops: route.map { _ in "links" }, verb: "needs", objects: [Cause.Object(text: library, problems: problems)],
-                     from: nil, consequence: "which dyld would not find: the extension would not launch")
+        return Cause(
+            route: route, hops: route.map { _ in "links" }, verb: "needs", objects: [Cause.Object(text: library, problems: problems)],
+            from: nil, consequence: "which dyld would not find: the extension would not launch")
     }
 
     /// The causes of `image`'s error findings; of its warnings about uses
@@ -182,20 +187,26 @@ public struct ReportAnswer: Sendable {
     /// the bundle errors (BNDL001…) of the images it links or loads, which
     /// stop it at launch (``launchCause(_:)``).
     func causes(of image: ImageReport) -> [Cause] {
-        let isCause: (Finding) -> Bool = switch image.verdict {
-        case .needsReview: { $0.apiUse == .review }
-        case .appOnly, .incomplete: { $0.severity == .error || $0.apiUse == .use || $0.rule == BuiltInRules.unsafeLoad.id }
-        default: { $0.severity == .error }
-        }
+        let isCause: (Finding) -> Bool =
+            switch image.verdict {
+            case .needsReview: { $0.apiUse == .review }
+            case .appOnly, .incomplete: { $0.severity == .error || $0.apiUse == .use || $0.rule == BuiltInRules.unsafeLoad.id }
+            default: { $0.severity == .error }
+            }
         var causes: [(cause: Cause, problem: ProblemReach.Key)] = []
         for finding in report.findings {
-            let launch = image.role == .extension && finding.image != image.name && finding.category == .bundle
+            let launch =
+                image.role == .extension && finding.image != image.name && finding.category == .bundle
                 && finding.severity == .error && images[finding.image]?.reachedBy.contains(image.name) == true
             guard launch || (finding.image == image.name && isCause(finding)) else { continue }
             let own = ProblemReach.Key(image: finding.image, rule: finding.rule)
             if image.role == .extension, let cause = launchCause(finding) {
-                if let index = causes.firstIndex(where: { $0.cause.route == cause.route && $0.cause.verb == cause.verb && $0.cause.consequence == cause.consequence }) {
-                    causes[index].cause.objects += cause.objects.filter { object in !causes[index].cause.objects.contains { $0.text == object.text } }
+                if let index = causes.firstIndex(where: {
+                    $0.cause.route == cause.route && $0.cause.verb == cause.verb && $0.cause.consequence == cause.consequence
+                }) {
+                    causes[index].cause.objects += cause.objects.filter { object in
+                        !causes[index].cause.objects.contains { $0.text == object.text }
+                    }
                 } else {
                     causes.append((cause, own))
                 }

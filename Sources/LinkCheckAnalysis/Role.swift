@@ -94,7 +94,7 @@ public struct Policy: Sendable, Equatable {
     /// no `.` in their names (most library paths) is not split.
     private static func innermostBundleFolder(of path: String) -> Substring? {
         guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")),
-              path.utf8[..<slash].contains(UInt8(ascii: "."))
+            path.utf8[..<slash].contains(UInt8(ascii: "."))
         else { return nil }
         let bundleSuffixes = [".app", ".appex", ".framework", ".bundle", ".xpc"]
         return path.split(separator: "/").dropLast().last { folder in bundleSuffixes.contains { folder.hasSuffix($0) } }
@@ -116,7 +116,8 @@ public struct Policy: Sendable, Equatable {
             }
             var (start, end) = (0, bytes.count)
             if let so = (0..<max(bytes.count - 2, 0)).first(where: { matches(".so", at: $0) }),
-               so + 3 == bytes.count || bytes[so + 3] == UInt8(ascii: ".") {
+                so + 3 == bytes.count || bytes[so + 3] == UInt8(ascii: ".")
+            {
                 end = so
             }
             for suffix: StaticString in [".dylib", ".framework"] where matches(suffix, at: end - suffix.utf8CodeUnitCount) {

@@ -20,10 +20,14 @@ enum RoleNotices {
     /// A warning per name given more than one role (`--app Photos
     /// --extension Photos`): the extension's wins, then the app's.
     static func conflictingNames(_ policy: Policy) -> [String] {
-        let extensions = Set(policy.extensions.keys), apps = Set(policy.apps), frameworks = Set(policy.frameworks)
+        let extensions = Set(policy.extensions.keys)
+        let apps = Set(policy.apps)
+        let frameworks = Set(policy.frameworks)
         return extensions.union(apps).union(frameworks).sorted().compactMap { name in
-            let roles = [extensions.contains(name) ? "an extension" : nil, apps.contains(name) ? "the app" : nil,
-                         frameworks.contains(name) ? "a framework" : nil].compactMap { $0 }
+            let roles = [
+                extensions.contains(name) ? "an extension" : nil, apps.contains(name) ? "the app" : nil,
+                frameworks.contains(name) ? "a framework" : nil,
+            ].compactMap { $0 }
             guard roles.count > 1 else { return nil }
             return "role name '\(name)' is given as \(roles.joined(separator: " and as ")); it is taken as \(roles[0])"
         }

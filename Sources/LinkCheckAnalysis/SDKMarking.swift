@@ -30,21 +30,39 @@ struct SDKMarking: Equatable {
         let platform = range.platform.name
         let unmarked = "no longer marked since the \(platform) \(lifted) SDK"
         guard let built = image.platform else {
-            self.init(isLifted: false, remark: " (marked in \(platform) SDKs up to \(until), \(unmarked); \(name) records no SDK, so which one it was built with was not checked)")
+            self.init(
+                isLifted: false,
+                remark:
+                    " (marked in \(platform) SDKs up to \(until), \(unmarked); \(name) records no SDK, so which one it was built with was not checked)"
+            )
             return
         }
         guard Self.family(of: built.platform) == range.platform else {
-            self.init(isLifted: false, remark: " (the marking's SDK range is \(platform)'s, and \(name) is built for \(built.platform.rawValue), so the range was not checked)")
+            self.init(
+                isLifted: false,
+                remark:
+                    " (the marking's SDK range is \(platform)'s, and \(name) is built for \(built.platform.rawValue), so the range was not checked)"
+            )
             return
         }
         if let sdk = built.sdk.flatMap(SDKVersion.init) {
-            self.init(isLifted: sdk >= lifted, remark: sdk >= lifted
-                ? " (\(unmarked); \(name) is built with the \(platform) \(sdk) SDK)"
-                : " (\(name) is built with the \(platform) \(sdk) SDK, which still marks it; \(platform) \(lifted) and later SDKs do not)")
+            self.init(
+                isLifted: sdk >= lifted,
+                remark: sdk >= lifted
+                    ? " (\(unmarked); \(name) is built with the \(platform) \(sdk) SDK)"
+                    : " (\(name) is built with the \(platform) \(sdk) SDK, which still marks it; \(platform) \(lifted) and later SDKs do not)"
+            )
         } else if let minimum = SDKVersion(built.minimumOS), minimum >= lifted {
-            self.init(isLifted: true, remark: " (\(unmarked); \(name) records no SDK, but its deployment target, \(platform) \(minimum), needs at least that one)")
+            self.init(
+                isLifted: true,
+                remark: " (\(unmarked); \(name) records no SDK, but its deployment target, \(platform) \(minimum), needs at least that one)"
+            )
         } else {
-            self.init(isLifted: false, remark: " (marked in \(platform) SDKs up to \(until), \(unmarked); \(name) records no SDK, and its deployment target, \(platform) \(built.minimumOS), does not tell which, so the range was not checked)")
+            self.init(
+                isLifted: false,
+                remark:
+                    " (marked in \(platform) SDKs up to \(until), \(unmarked); \(name) records no SDK, and its deployment target, \(platform) \(built.minimumOS), does not tell which, so the range was not checked)"
+            )
         }
     }
 

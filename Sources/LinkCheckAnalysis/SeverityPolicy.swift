@@ -58,7 +58,8 @@ struct SeverityPolicy: Sendable {
         self.appsReaching = appsReaching
         var orphanReaches = Array(repeating: false, count: images.count)
         if assignsRoles {
-            for index in roles.indices where roles[index].role == .framework && extensionsReaching[index].isEmpty && appsReaching[index].isEmpty {
+            for index in roles.indices
+            where roles[index].role == .framework && extensionsReaching[index].isEmpty && appsReaching[index].isEmpty {
                 for reached in LinkGraph.reachable(from: index, over: next) { orphanReaches[reached] = true }
             }
         }

@@ -45,7 +45,8 @@ public struct SymbolMatches: Sendable {
         let classes = Set(image.objcClassReferences).union(image.objcSuperclasses.values.joined())
         objc = rules.rules(matchingClasses: classes, selectors: Set(image.selectorReferences))
         looksUpClassesByName = rules.hasObjCMatchers && ObjCByName.looksUpClasses(image)
-        holdsSelectorNames = image.format == .macho && image.platform?.platform != .macOS
+        holdsSelectorNames =
+            image.format == .macho && image.platform?.platform != .macOS
             && image.stringLiterals.contains(where: rules.objcMethodNames.selectors.contains)
     }
 

@@ -53,7 +53,8 @@ public enum ToolchainCode {
         if name.contains("__ARCLite__") || name.contains("__arclite_") { return .arcLite }
         let plain = name.drop { $0 == "_" }
         if isSwiftOverride(name) || (name.hasPrefix("_Z") && (name.contains("N5swift") || name.contains("NK5swift")))
-            || (plain.hasPrefix("swift_") && swiftSupportWords.contains(where: plain.contains)) {
+            || (plain.hasPrefix("swift_") && swiftSupportWords.contains(where: plain.contains))
+        {
             return .swiftSupport
         }
         return nil

@@ -39,13 +39,14 @@ struct UnloadableSlices: Sendable {
         /// `iOS 15.0`, `tvOS`: the platform as Apple writes it, and the
         /// minimum OS when known.
         var description: String {
-            let name = switch platform {
-            case .iOS: "iOS"
-            case .tvOS: "tvOS"
-            case .watchOS: "watchOS"
-            case .visionOS: "visionOS"
-            default: platform.rawValue
-            }
+            let name =
+                switch platform {
+                case .iOS: "iOS"
+                case .tvOS: "tvOS"
+                case .watchOS: "watchOS"
+                case .visionOS: "visionOS"
+                default: platform.rawValue
+                }
             return minimumOS.map { "\(name) \($0)" } ?? name
         }
     }
@@ -68,14 +69,15 @@ struct UnloadableSlices: Sendable {
         }
         for (index, image) in images.enumerated() where image.identity.slice != nil && image.format == .macho {
             guard let folder = placements[index]?.containingApp, let executable = executables[folder.path],
-                  let device = executable.first(where: { !Self.isSimulatorSlice(images[$0]) }),
-                  let platform = images[device].platform?.platform
+                let device = executable.first(where: { !Self.isSimulatorSlice(images[$0]) }),
+                let platform = images[device].platform?.platform
             else { continue }
             let app = App(platform: platform, minimumOS: folder.info?.minimumOS ?? images[device].platform?.minimumOS)
             if Self.isSimulatorSlice(image) {
                 reasons[index] = .simulator
             } else if platform == .iOS, !image.architecture.is64Bit, let minimum = app.minimumOS,
-                      let major = Int(minimum.prefix { $0 != "." }), major >= 11 {
+                let major = Int(minimum.prefix { $0 != "." }), major >= 11
+            {
                 reasons[index] = .thirtyTwoBit
             } else {
                 continue

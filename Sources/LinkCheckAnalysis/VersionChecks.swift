@@ -20,13 +20,15 @@ extension OwnFindings {
                 let checked = function.map { versionQueries(before: $0, in: code) } ?? []
                 let rule = checked.isEmpty ? BuiltInRules.unguardedLoad : BuiltInRules.guardedLoad
                 let caller = function.map { locator.displayName(code.functions[$0].name) } ?? CallLocator.uncoveredCode(sites)
-                let detail = checked.isEmpty
+                let detail =
+                    checked.isEmpty
                     ? "\(caller) calls \(loader) without a run-time OS version check"
                     : "\(caller) calls \(loader) after a run-time OS version check (\(checked.sorted().joined(separator: ", ")))"
                 // Only the containing app runs this code: the guide's advice,
                 // not a reason to stop a release.
                 let level = rule.severity == .warning && severity.isAppOnly(index) ? Severity.note : rule.severity
-                var finding = Finding(builtIn: rule, kind: .versionCheck, image: image.name, symbol: loader, detail: detail, severity: level)
+                var finding = Finding(
+                    builtIn: rule, kind: .versionCheck, image: image.name, symbol: loader, detail: detail, severity: level)
                 locator.locate(&finding, sites: sites, in: code, api: loader)
                 findings.append(finding)
             }
@@ -63,7 +65,8 @@ extension OwnFindings {
     /// `@available` calls `__isPlatformVersionAtLeast`, linked into the
     /// image, not imported).
     private func queries(in functions: Set<Int>, code: CodeIndex) -> Set<String> {
-        var found = Set(functions.flatMap { code.importsReached(from: $0, depth: 0) }.filter(LoaderCalls.isVersionQuery).map(locator.displayName))
+        var found = Set(
+            functions.flatMap { code.importsReached(from: $0, depth: 0) }.filter(LoaderCalls.isVersionQuery).map(locator.displayName))
         found.formUnion(functions.map { code.functions[$0].name }.filter(ToolchainCode.availabilityCheckEntryPoints.contains))
         for selector in LoaderCalls.versionQuerySelectors
         where (code.callsToSelector[selector] ?? []).contains(where: { $0.caller.map(functions.contains) == true }) {
@@ -72,4 +75,3 @@ extension OwnFindings {
         return found
     }
 }
-

@@ -15,27 +15,56 @@ import Musl
 enum CheckCommand {
     static let spec = CommandSpec(
         name: "check",
-        summary: "Check ELF and Mach-O images, bundles and .ipa archives for APIs unavailable in app extensions, architecture problems and conditional loading.",
+        summary:
+            "Check ELF and Mach-O images, bundles and .ipa archives for APIs unavailable in app extensions, architecture problems and conditional loading.",
         positionals: "PATH…",
         options: [
             .rules, .noDefaultRules,
-            .init(name: "extension", value: "NAME[=TYPE]", help: "Mark an image as an app extension, by file name, SONAME or module name; TYPE is share, imessage, widget, … (repeatable)."),
+            .init(
+                name: "extension", value: "NAME[=TYPE]",
+                help:
+                    "Mark an image as an app extension, by file name, SONAME or module name; TYPE is share, imessage, widget, … (repeatable)."
+            ),
             .init(name: "app", value: "NAME", help: "Mark an image as the containing app (repeatable)."),
-            .init(name: "require-arch", value: "ARCH", help: "Require every module for this architecture: aarch64 (arm64), x86_64, … (repeatable)."),
+            .init(
+                name: "require-arch", value: "ARCH",
+                help: "Require every module for this architecture: aarch64 (arm64), x86_64, … (repeatable)."),
             CheckFormat.option,
             .init(name: "html", value: "FILE", help: "Also write the reviewer's HTML report to FILE."),
             .init(name: "search-path", value: "DIR", help: "ELF: also look for DT_NEEDED libraries in DIR, after DT_RUNPATH (repeatable)."),
             .init(name: "use-ld-library-path", value: nil, help: "ELF: search LD_LIBRARY_PATH too, as ld.so would."),
-            .init(name: "no-system", value: nil, help: "ELF: do not follow DT_NEEDED into the system's library folders (Mach-O system libraries are never inspected)."),
-            .init(name: "config", value: "FILE", help: "Read roles, rules, search paths and suppressions from FILE (default: ./linkcheck.json if present)."),
+            .init(
+                name: "no-system", value: nil,
+                help: "ELF: do not follow DT_NEEDED into the system's library folders (Mach-O system libraries are never inspected)."),
+            .init(
+                name: "config", value: "FILE",
+                help: "Read roles, rules, search paths and suppressions from FILE (default: ./linkcheck.json if present)."),
             .init(name: "baseline", value: "FILE", help: "Report only findings that are not in the baseline FILE."),
             .init(name: "write-baseline", value: "FILE", help: "Write this run's findings to FILE as a baseline."),
-            .init(name: "no-call-sites", value: nil, help: "Do not disassemble to find call sites: faster, but findings name no function, and what code loads (dlopen arguments), OS version checks before loading and calls to linked-in copies of an API are not found."),
-            .init(name: "call-sites", value: "MODE", help: "targeted (default): decode only the functions a byte scan finds transfers to what the rules match in, and their callers; full: decode all code (the same answers, slower)."),
+            .init(
+                name: "no-call-sites", value: nil,
+                help:
+                    "Do not disassemble to find call sites: faster, but findings name no function, and what code loads (dlopen arguments), OS version checks before loading and calls to linked-in copies of an API are not found."
+            ),
+            .init(
+                name: "call-sites", value: "MODE",
+                help:
+                    "targeted (default): decode only the functions a byte scan finds transfers to what the rules match in, and their callers; full: decode all code (the same answers, slower)."
+            ),
             .init(name: "jobs", value: "N", help: "Inspect up to N files at once (default, and at most: the number of cores)."),
-            .init(name: "follow-symlinks", value: nil, help: "Follow symbolic links met in folders wherever they lead (by default only those whose target lies inside a PATH given)."),
-            .init(name: "by-name-as-error", value: nil, help: "Make every use by name of an API unavailable in extensions (NSClassFromString, performSelector:, a selector from a string) an error, as a direct use is; by default a warning (linkcheck.json: \"byNameUses\": \"error\")."),
-            .init(name: "verbose", value: nil, help: "Name every file skipped and every symbolic link not followed (by default the summary counts them)."),
+            .init(
+                name: "follow-symlinks", value: nil,
+                help:
+                    "Follow symbolic links met in folders wherever they lead (by default only those whose target lies inside a PATH given)."
+            ),
+            .init(
+                name: "by-name-as-error", value: nil,
+                help:
+                    "Make every use by name of an API unavailable in extensions (NSClassFromString, performSelector:, a selector from a string) an error, as a direct use is; by default a warning (linkcheck.json: \"byNameUses\": \"error\")."
+            ),
+            .init(
+                name: "verbose", value: nil,
+                help: "Name every file skipped and every symbolic link not followed (by default the summary counts them)."),
         ])
 
     static func run(_ arguments: [String]) throws -> Int32 {

@@ -22,13 +22,15 @@ struct CheckSettings {
     /// - Throws: ``UsageError`` for bad option values.
     static func load(_ parsed: ParsedArguments) throws -> CheckSettings? {
         for architecture in parsed.all("require-arch") where !ArchitectureNames.isKnown(architecture) {
-            throw UsageError("unknown architecture '\(architecture)' (known: \(ArchitectureNames.listed.joined(separator: ", ")); arm64 means aarch64)")
+            throw UsageError(
+                "unknown architecture '\(architecture)' (known: \(ArchitectureNames.listed.joined(separator: ", ")); arm64 means aarch64)")
         }
         for folder in parsed.all("search-path") {
             if let failure = InputFile.directoryFailure(folder) { throw UsageError("--search-path \(folder) \(failure.reason)") }
         }
         let configuration: Configuration
-        let configurationPath = parsed.last("config")
+        let configurationPath =
+            parsed.last("config")
             ?? (FileManager.default.fileExists(atPath: Configuration.fileName) ? Configuration.fileName : nil)
         switch configurationPath.map(Configuration.load(path:)) ?? .success(Configuration(path: Configuration.fileName)) {
         case .success(let loaded): configuration = loaded

@@ -59,7 +59,8 @@ struct CommandSpec {
             let name = String(body.prefix { $0 != "=" })
             let inline = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
             guard let option = options.first(where: { $0.name == name }), word.hasPrefix("--") else {
-                throw UsageError("unknown option '\(word)' for 'linkcheck \(self.name)'\(suggestion(for: name)) (see 'linkcheck \(self.name) --help')")
+                throw UsageError(
+                    "unknown option '\(word)' for 'linkcheck \(self.name)'\(suggestion(for: name)) (see 'linkcheck \(self.name) --help')")
             }
             guard option.value != nil else {
                 if inline != nil { throw UsageError("option '--\(name)' takes no value") }

@@ -11,7 +11,9 @@ enum InspectCommand {
         positionals: "FILE…",
         options: [
             .init(name: "format", value: "FORMAT", help: "text (default) or json."),
-            .init(name: "call-sites", value: nil, help: "Also list the calls to imported functions (x86_64 and arm64/aarch64), as the disassembler finds them."),
+            .init(
+                name: "call-sites", value: nil,
+                help: "Also list the calls to imported functions (x86_64 and arm64/aarch64), as the disassembler finds them."),
         ])
 
     /// Exit status 0 when every file was inspected, else 2 (what could be
@@ -37,9 +39,10 @@ enum InspectCommand {
         // stderr, not failures.
         let given = Set(parsed.positionals)
         var passedOver = discovery.skipped.filter { $0.kind != .file || !given.contains($0.path) }
-        let problems = discovery.errors
+        let problems =
+            discovery.errors
             + discovery.skipped.filter { $0.kind == .file && given.contains($0.path) }
-                .map { InspectionError.notInspectable(path: $0.path, reason: $0.reason) }
+            .map { InspectionError.notInspectable(path: $0.path, reason: $0.reason) }
         var results: [Result<[BinaryImage], InspectionError>] = []
         for result in Inspection.inspect(discovery.files, jobs: 1) {
             if case .failure(.notAnImage(let path)) = result, !given.contains(path) {

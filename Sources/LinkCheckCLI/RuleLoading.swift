@@ -18,7 +18,8 @@ enum RuleLoading {
             let defaults = DefaultRulePacks.paths()
             guard !defaults.isEmpty else {
                 let environment = ProcessInfo.processInfo.environment["LINKCHECK_RULES_DIR"]
-                let message = environment.map { "LINKCHECK_RULES_DIR=\($0) holds no rule packs (\(DefaultRulePacks.fileNames[0]), …)" }
+                let message =
+                    environment.map { "LINKCHECK_RULES_DIR=\($0) holds no rule packs (\(DefaultRulePacks.fileNames[0]), …)" }
                     ?? "cannot find the default rule packs; set LINKCHECK_RULES_DIR to the Rules/ folder or pass --no-default-rules"
                 return .failure(RuleLoadingFailure(problems: [], message: message))
             }
@@ -38,12 +39,15 @@ enum RuleLoading {
         var seen = Set<String>()
         // Ids are checked across every pack, also one with other problems,
         // and against the built-in checks.
-        var ids = RuleIDRegistry(reserved: Dictionary(BuiltInRules.all.map { ($0.id, "linkcheck's built-in checks") }, uniquingKeysWith: { first, _ in first }))
+        var ids = RuleIDRegistry(
+            reserved: Dictionary(BuiltInRules.all.map { ($0.id, "linkcheck's built-in checks") }, uniquingKeysWith: { first, _ in first }))
         // The same file named twice is loaded once.
         for path in paths where seen.insert(URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path).inserted {
             var loaded = RulePackLoader.load(path: path)
             if let origin = namedIn[path], let first = loaded.problems.first, case .unreadable(let reason) = first.kind {
-                loaded.problems = [RulePackProblem(file: origin.file, jsonPath: origin.jsonPath, kind: .unreadablePack(path: path, reason: reason))]
+                loaded.problems = [
+                    RulePackProblem(file: origin.file, jsonPath: origin.jsonPath, kind: .unreadablePack(path: path, reason: reason))
+                ]
             }
             problems += loaded.problems + loaded.ruleIDs.compactMap { ids.register($0, file: path) }
             if let pack = loaded.pack { packs.append(pack) }

@@ -11,26 +11,32 @@ enum RulesCommand {
         positionals: "",
         options: [
             .rules, .noDefaultRules,
-            .init(name: "examples", value: nil, help: "Also print each rule's examples: the sources that trigger it and those that do not."),
+            .init(
+                name: "examples", value: nil, help: "Also print each rule's examples: the sources that trigger it and those that do not."),
         ])
 
     static let explainSpec = CommandSpec(
         name: "rules explain",
-        summary: "Explain rules by id: what each finds, why it matters, how to fix it and where it comes from (the notes a check's text output ends with).",
+        summary:
+            "Explain rules by id: what each finds, why it matters, how to fix it and where it comes from (the notes a check's text output ends with).",
         positionals: "ID…",
         options: [.rules, .noDefaultRules])
 
     static let validateSpec = CommandSpec(
         name: "rules validate",
-        summary: "Report every problem in rule packs (unknown key, duplicate id, bad glob, missing field, …); exit 2 if there is one. A rule without examples is a warning, or an error in the shipped packs.",
+        summary:
+            "Report every problem in rule packs (unknown key, duplicate id, bad glob, missing field, …); exit 2 if there is one. A rule without examples is a warning, or an error in the shipped packs.",
         positionals: "FILE…",
         options: [
-            .init(name: "no-default-rules", value: nil, help: "Do not check ids against the shipped packs (as check --no-default-rules would not load them)."),
+            .init(
+                name: "no-default-rules", value: nil,
+                help: "Do not check ids against the shipped packs (as check --no-default-rules would not load them).")
         ])
 
     static let extractSpec = CommandSpec(
         name: "rules extract",
-        summary: "Turn a project's @available(…ApplicationExtension, unavailable) annotations, read from Swift symbol graphs, into a rule pack.",
+        summary:
+            "Turn a project's @available(…ApplicationExtension, unavailable) annotations, read from Swift symbol graphs, into a rule pack.",
         positionals: "",
         options: [
             .init(name: "symbol-graph-dir", value: "DIR", help: "The folder of *.symbols.json files (repeatable)."),
@@ -54,7 +60,9 @@ enum RulesCommand {
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        guard let sub = arguments.first else { throw UsageError("'linkcheck rules' needs a subcommand: list, explain, validate or extract") }
+        guard let sub = arguments.first else {
+            throw UsageError("'linkcheck rules' needs a subcommand: list, explain, validate or extract")
+        }
         let rest = Array(arguments.dropFirst())
         switch sub {
         case "list": return try list(rest)
@@ -73,7 +81,8 @@ enum RulesCommand {
         guard parsed.positionals.isEmpty else { throw UsageError("unexpected argument '\(parsed.positionals[0])'") }
         switch RuleLoading.load(extraPacks: parsed.all("rules"), includeDefaults: !parsed.has("no-default-rules")) {
         case .success(let rules):
-            let packs = rules.packs.map { ($0.name, $0.version, $0.rules) }
+            let packs =
+                rules.packs.map { ($0.name, $0.version, $0.rules) }
                 + [("built-in", linkcheckVersion, BuiltInRules.all)]
             write(RuleListRenderer.text(packs: packs, examples: parsed.has("examples")))
             return 0
@@ -163,20 +172,25 @@ enum RulesCommand {
         }
         if annotations.isEmpty {
             let graphCount = reads.count { $0.role == "the symbol graph" }
-            printError("linkcheck: note: no declaration in the \(TextRenderer.count(graphCount, "symbol graph")) is marked @available(…ApplicationExtension, unavailable), so the pack has no rules")
+            printError(
+                "linkcheck: note: no declaration in the \(TextRenderer.count(graphCount, "symbol graph")) is marked @available(…ApplicationExtension, unavailable), so the pack has no rules"
+            )
         }
         if let shipped {
-            let covered = Set(shipped.rules.flatMap(\.matchers).compactMap { matcher -> String? in
-                if case .swift(let path) = matcher { return path }
-                return nil
-            })
+            let covered = Set(
+                shipped.rules.flatMap(\.matchers).compactMap { matcher -> String? in
+                    if case .swift(let path) = matcher { return path }
+                    return nil
+                })
             let before = annotations.count
             // A shipped path covers itself and every member under it.
             annotations.removeAll { annotation in
                 covered.contains { annotation.path == $0 || annotation.path.hasPrefix($0 + ".") }
             }
             if before > annotations.count {
-                printError("linkcheck: note: \(before - annotations.count) annotated declarations are already covered by the shipped rule packs (--include-covered keeps them)")
+                printError(
+                    "linkcheck: note: \(before - annotations.count) annotated declarations are already covered by the shipped rule packs (--include-covered keeps them)"
+                )
             }
         }
         var seen = Set<String>()

@@ -94,11 +94,12 @@ struct CallScanner<Layout: CodeLayout> {
                 }
             }
         }
-        record(CallSite(
-            address: site.address, fileOffset: site.fileOffset, caller: function, callee: callee,
-            isTailCall: tail, throughGOT: throughGOT, firstArgument: firstArgument,
-            recentString: callee.isImported ? recentString : nil,
-            selector: selector, receiverClass: receiverClass))
+        record(
+            CallSite(
+                address: site.address, fileOffset: site.fileOffset, caller: function, callee: callee,
+                isTailCall: tail, throughGOT: throughGOT, firstArgument: firstArgument,
+                recentString: callee.isImported ? recentString : nil,
+                selector: selector, receiverClass: receiverClass))
     }
 
     /// The slot `register` was loaded from.
@@ -216,7 +217,9 @@ struct CallScanner<Layout: CodeLayout> {
                 }
             } else if id == X86_INS_MOV.rawValue, source.type == X86_OP_IMM {
                 value = .address(UInt64(bitPattern: source.imm))
-            } else if id == X86_INS_MOV.rawValue, source.type == X86_OP_REG, registers.isWide(destination), registers.isWide(source.reg.rawValue) {
+            } else if id == X86_INS_MOV.rawValue, source.type == X86_OP_REG, registers.isWide(destination),
+                registers.isWide(source.reg.rawValue)
+            {
                 value = registers[source.reg.rawValue]
             }
             assignment = (destination, value)
@@ -300,7 +303,9 @@ struct CallScanner<Layout: CodeLayout> {
             let operand = operand(index)
             if operand.type == ARM64_OP_REG { return (operand.reg.rawValue, operand.access) }
             // A pre- or post-indexed address writes its base register back.
-            if operand.type == ARM64_OP_MEM, linkcheck_arm64_writeback(instruction) { return (operand.mem.base.rawValue, UInt8(CS_AC_WRITE.rawValue)) }
+            if operand.type == ARM64_OP_MEM, linkcheck_arm64_writeback(instruction) {
+                return (operand.mem.base.rawValue, UInt8(CS_AC_WRITE.rawValue))
+            }
             return nil
         }
         if let assignment { registers[assignment.register] = assignment.value }
@@ -324,10 +329,11 @@ struct CallScanner<Layout: CodeLayout> {
 }
 
 /// The x86_64 conditional jumps (`jcc`: `0F 80`–`8F` rel32, `70`–`7F` rel8).
-private let x86ConditionalJumps: Set<UInt32> = Set([
-    X86_INS_JO, X86_INS_JNO, X86_INS_JB, X86_INS_JAE, X86_INS_JE, X86_INS_JNE, X86_INS_JBE, X86_INS_JA,
-    X86_INS_JS, X86_INS_JNS, X86_INS_JP, X86_INS_JNP, X86_INS_JL, X86_INS_JGE, X86_INS_JLE, X86_INS_JG,
-].map(\.rawValue))
+private let x86ConditionalJumps: Set<UInt32> = Set(
+    [
+        X86_INS_JO, X86_INS_JNO, X86_INS_JB, X86_INS_JAE, X86_INS_JE, X86_INS_JNE, X86_INS_JBE, X86_INS_JA,
+        X86_INS_JS, X86_INS_JNS, X86_INS_JP, X86_INS_JNP, X86_INS_JL, X86_INS_JGE, X86_INS_JLE, X86_INS_JG,
+    ].map(\.rawValue))
 
 extension CallSite.Callee {
     /// An imported function.

@@ -64,16 +64,21 @@ public enum CallSiteAnalyzer {
             var code: [(section: Section, bytes: CodeBytes)] = []
             for section in sections.filter(image.isCode).withDistinctFileRanges() {
                 guard let data = section.data, let base = data.pointee.d_buf else { continue }
-                code.append((section, CodeBytes(
-                    address: section.header.sh_addr, fileOffset: section.header.sh_offset,
-                    bytes: UnsafeRawBufferPointer(start: base, count: data.pointee.d_size))))
+                code.append(
+                    (
+                        section,
+                        CodeBytes(
+                            address: section.header.sh_addr, fileOffset: section.header.sh_offset,
+                            bytes: UnsafeRawBufferPointer(start: base, count: data.pointee.d_size))
+                    ))
             }
             let regions = CodeRegions(
                 functions: image.functions, sections: code.map(\.bytes), boundaries: file.unwindFunctionStarts(sections: sections),
                 giveBackPages: { file.discardPages(of: code.map(\.section)) })
-            return body(LaidOutCode(layout: image, architecture: architecture, regions: regions) { index, pass in
-                _ = file.withContents(of: code[index].section, pass)
-            })
+            return body(
+                LaidOutCode(layout: image, architecture: architecture, regions: regions) { index, pass in
+                    _ = file.withContents(of: code[index].section, pass)
+                })
         }
     }
 }
@@ -105,7 +110,8 @@ struct ImageLayout: CodeLayout {
                     readPLT(UnsafeRawBufferPointer(start: base, count: data.pointee.d_size), at: section.header.sh_addr, architecture)
                 }
             } else if distinct.contains(section.index), flags & UInt64(SHF_ALLOC) != 0, flags & UInt64(SHF_EXECINSTR | SHF_WRITE) == 0,
-                      let data = section.data, let base = data.pointee.d_buf {
+                let data = section.data, let base = data.pointee.d_buf
+            {
                 readOnly.add(UnsafeRawBufferPointer(start: base, count: data.pointee.d_size), at: section.header.sh_addr)
             }
         }
@@ -179,15 +185,16 @@ struct ImageLayout: CodeLayout {
         file: ELFFile, sections: [Section], architecture: Disassembler.InstructionSet,
         _ body: (_ slot: UInt64, _ name: String, _ value: UInt64, _ isDefined: Bool) -> Void
     ) {
-        let (globalData, jumpSlot): (UInt64, UInt64) = switch architecture {
-        case .x86_64: (6, 7)  // R_X86_64_GLOB_DAT, R_X86_64_JUMP_SLOT
-        case .aarch64: (1025, 1026)  // R_AARCH64_GLOB_DAT, R_AARCH64_JUMP_SLOT
-        }
+        let (globalData, jumpSlot): (UInt64, UInt64) =
+            switch architecture {
+            case .x86_64: (6, 7)  // R_X86_64_GLOB_DAT, R_X86_64_JUMP_SLOT
+            case .aarch64: (1025, 1026)  // R_AARCH64_GLOB_DAT, R_AARCH64_JUMP_SLOT
+            }
         let byIndex = Dictionary(sections.map { ($0.index, $0) }, uniquingKeysWith: { first, _ in first })
         for section in sections.filter({ $0.type == UInt32(SHT_RELA) }).withDistinctFileRanges() {
             guard let data = section.data,
-                  let symbols = byIndex[Int(section.header.sh_link)], let symbolData = symbols.data,
-                  let names = file.stringTable(Int(symbols.header.sh_link))
+                let symbols = byIndex[Int(section.header.sh_link)], let symbolData = symbols.data,
+                let names = file.stringTable(Int(symbols.header.sh_link))
             else { continue }
             let count = data.pointee.d_size / max(gelf_fsize(file.elf, ELF_T_RELA, 1, UInt32(EV_CURRENT)), 1)
             var relocation = GElf_Rela()
@@ -197,7 +204,7 @@ struct ImageLayout: CodeLayout {
                 let type = relocation.r_info & 0xffff_ffff
                 let symbolIndex = Int32(clamping: relocation.r_info >> 32)
                 guard type == globalData || type == jumpSlot, symbolIndex > 0, gelf_getsym(symbolData, symbolIndex, &symbol) != nil,
-                      names.hasName(at: Int(symbol.st_name)), let name = names.name(at: Int(symbol.st_name))
+                    names.hasName(at: Int(symbol.st_name)), let name = names.name(at: Int(symbol.st_name))
                 else { continue }
                 body(relocation.r_offset, name, symbol.st_value, symbol.st_shndx != UInt16(SHN_UNDEF))
             }
@@ -223,8 +230,9 @@ struct ImageLayout: CodeLayout {
                 if entryStart == nil && id != X86_INS_NOP.rawValue { entryStart = instruction.pointee.address }
                 guard id == X86_INS_JMP.rawValue else { return }
                 if linkcheck_x86_operand_count(instruction) == 1, let operand = linkcheck_x86_operand(instruction, 0),
-                   operand.pointee.type == X86_OP_MEM, operand.pointee.mem.base == X86_REG_RIP,
-                   let start = entryStart {
+                    operand.pointee.type == X86_OP_MEM, operand.pointee.mem.base == X86_REG_RIP,
+                    let start = entryStart
+                {
                     let slot = UInt64(bitPattern: Int64(bitPattern: next) &+ operand.pointee.mem.disp)
                     if let callee = slots[slot] { entries[start] = callee }
                 }
@@ -234,7 +242,8 @@ struct ImageLayout: CodeLayout {
                     let register = linkcheck_arm64_operand(instruction, 0).pointee.reg.rawValue
                     page[register] = (UInt64(bitPattern: linkcheck_arm64_operand(instruction, 1).pointee.imm), instruction.pointee.address)
                 } else if id == ARM64_INS_LDR.rawValue, linkcheck_arm64_operand_count(instruction) == 2,
-                          linkcheck_arm64_operand(instruction, 1).pointee.type == ARM64_OP_MEM {
+                    linkcheck_arm64_operand(instruction, 1).pointee.type == ARM64_OP_MEM
+                {
                     let memory = linkcheck_arm64_operand(instruction, 1).pointee.mem
                     if let base = page[memory.base.rawValue] {
                         let slot = base.value &+ UInt64(bitPattern: Int64(memory.disp))

@@ -314,7 +314,8 @@ public struct CodeIndex: Sendable {
                 functions: named, callsToImport: imports.mapValues(renumbered), callsToSelector: selectors.mapValues(renumbered),
                 callsToFunction: Dictionary(uniqueKeysWithValues: toFunction.map { (Int(number[$0.key]), renumbered($0.value)) }),
                 selectorLoads: selectorLoads.mapValues(renumbered), literalLoads: literalLoads.mapValues(renumbered),
-                guards: Dictionary(uniqueKeysWithValues: guards.compactMap { number[Int($0.key)] >= 0 ? (number[Int($0.key)], $0.value) : nil }),
+                guards: Dictionary(
+                    uniqueKeysWithValues: guards.compactMap { number[Int($0.key)] >= 0 ? (number[Int($0.key)], $0.value) : nil }),
                 callers: callers, callees: callees,
                 importsCalled: Dictionary(uniqueKeysWithValues: importsCalled.map { (number[Int($0.key)], $0.value) }))
         }
@@ -351,10 +352,13 @@ public struct CodeIndex: Sendable {
     /// functions too, so "exported" alone would stop at the helper. Failing
     /// that, any such function; failing that, `[function]`.
     public func pathFromExported(to function: Int) -> [Int] {
-        Self.shortestPath(to: function, isEntryPoint: { index in
-            var name = functions[index].name
-            return name.withUTF8 { Self.isEntryPoint(isExported: functions[index].isExported, name: $0) }
-        }) { callers[Int32($0)]?.map(Int.init) ?? [] }
+        Self.shortestPath(
+            to: function,
+            isEntryPoint: { index in
+                var name = functions[index].name
+                return name.withUTF8 { Self.isEntryPoint(isExported: functions[index].isExported, name: $0) }
+            }
+        ) { callers[Int32($0)]?.map(Int.init) ?? [] }
     }
 
     /// What function `function` does that may guard a use by name in it:
@@ -408,7 +412,7 @@ public struct CodeIndex: Sendable {
     static func isEntryPoint(isExported: Bool, name: UnsafeBufferPointer<UInt8>) -> Bool {
         isExported
             || name.count >= 3 && (name[0] == UInt8(ascii: "-") || name[0] == UInt8(ascii: "+")) && name[1] == UInt8(ascii: "[")
-            && name[name.count - 1] == UInt8(ascii: "]")
+                && name[name.count - 1] == UInt8(ascii: "]")
     }
 
     /// The imports of ``CallSiteInterest/reached`` that `function` calls,

@@ -75,7 +75,7 @@ struct ReadOnlyMemory {
     /// before it, or `nil`.
     func string(at address: UInt64) -> String? {
         guard let index = areas.lastIndex(atOrBefore: address, address: \.start), case let area = areas[index],
-              address - area.start < UInt64(area.bytes.count)
+            address - area.start < UInt64(area.bytes.count)
         else { return nil }
         let start = Int(address - area.start)
         let tail = area.bytes[start..<min(area.bytes.count, start + 4096)]

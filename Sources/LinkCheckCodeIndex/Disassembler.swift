@@ -30,10 +30,11 @@ final class Disassembler {
 
     /// `nil` when Capstone cannot open the architecture (`cs_open` fails).
     init?(_ architecture: InstructionSet) {
-        let status = switch architecture {
-        case .x86_64: cs_open(CS_ARCH_X86, CS_MODE_64, &handle)
-        case .aarch64: cs_open(CS_ARCH_ARM64, CS_MODE_ARM, &handle)
-        }
+        let status =
+            switch architecture {
+            case .x86_64: cs_open(CS_ARCH_X86, CS_MODE_64, &handle)
+            case .aarch64: cs_open(CS_ARCH_ARM64, CS_MODE_ARM, &handle)
+            }
         guard status == CS_ERR_OK else { return nil }
         cs_option(handle, CS_OPT_DETAIL, Int(CS_OPT_ON.rawValue))
         cs_option(handle, CS_OPT_SKIPDATA, Int(CS_OPT_ON.rawValue))

@@ -33,7 +33,7 @@ struct ELFFunctionSymbols {
     init(file: ELFFile, sections: [Section]) {
         for table in [UInt32(SHT_DYNSYM), UInt32(SHT_SYMTAB)] {
             guard let section = sections.first(where: { $0.type == table }), section.data != nil,
-                  let names = file.stringTable(Int(section.header.sh_link))
+                let names = file.stringTable(Int(section.header.sh_link))
             else { continue }
             tables.append(names)
             let nameSection = sections.first { $0.index == Int(section.header.sh_link) }
@@ -48,9 +48,10 @@ struct ELFFunctionSymbols {
                 guard raw.isDefinedFunction, raw.st_value != 0, names.hasName(at: Int(raw.st_name)) else { return }
                 let isGlobal = raw.binding != .local
                 if table == UInt32(SHT_DYNSYM) { exportedDynamic.append(isGlobal && raw.isVisibleToOthers) }
-                symbols.append(Entry(
-                    address: raw.st_value, order: Int32(clamping: symbols.count), size: raw.st_size, isGlobal: isGlobal,
-                    table: UInt8(tables.count - 1), nameOffset: raw.st_name))
+                symbols.append(
+                    Entry(
+                        address: raw.st_value, order: Int32(clamping: symbols.count), size: raw.st_size, isGlobal: isGlobal,
+                        table: UInt8(tables.count - 1), nameOffset: raw.st_name))
             }
         }
         symbols.sort { ($0.address, $0.order) < ($1.address, $1.order) }
@@ -92,8 +93,9 @@ struct ELFFunctionSymbols {
                 isExported = exported?.contains(name) == true
             }
             entryOfSymbol[Int(symbol.order)] = Int32(entries.count)
-            entries.append(FunctionTable.Entry(
-                address: symbol.address, size: size, isExported: isExported, nameTable: symbol.table, nameOffset: symbol.nameOffset))
+            entries.append(
+                FunctionTable.Entry(
+                    address: symbol.address, size: size, isExported: isExported, nameTable: symbol.table, nameOffset: symbol.nameOffset))
         }
         for index in entries.indices where entries[index].size == 0 {
             entries[index].size = index + 1 < entries.count ? entries[index + 1].address - entries[index].address : 0

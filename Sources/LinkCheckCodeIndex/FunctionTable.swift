@@ -65,8 +65,9 @@ struct FunctionTable {
     /// one per address.
     init(_ symbols: [FunctionSymbol]) {
         entries = symbols.enumerated().map { index, symbol in
-            Entry(address: symbol.address, size: symbol.size, isExported: symbol.isExported, nameTable: 0,
-                  nameOffset: UInt32(truncatingIfNeeded: index))
+            Entry(
+                address: symbol.address, size: symbol.size, isExported: symbol.isExported, nameTable: 0,
+                nameOffset: UInt32(truncatingIfNeeded: index))
         }
         names = .strings(symbols.map(\.name))
         nameOrder = symbols.indices.map { Int32($0) }

@@ -52,9 +52,10 @@ enum MachOCallSiteAnalyzer {
             let layout = MachOCodeLayout(image: machO, file: file)
             let sections = layout.code.map { CodeBytes(address: $0.section.address, fileOffset: $0.fileOffset, bytes: $0.bytes) }
             let regions = CodeRegions(functions: layout.functions, sections: sections)
-            return body(LaidOutCode(layout: layout, architecture: architecture, regions: regions) { index, pass in
-                pass(sections[index].bytes) { _ in }
-            })
+            return body(
+                LaidOutCode(layout: layout, architecture: architecture, regions: regions) { index, pass in
+                    pass(sections[index].bytes) { _ in }
+                })
         }
     }
 }

@@ -147,12 +147,14 @@ struct MachOCodeLayout: CodeLayout {
         /// The code section that holds `address` (of overlapping ones, the
         /// one that starts last before it).
         func section(holding address: UInt64) -> Section? {
-            ranges.lastIndex(atOrBefore: address, address: \.address).map { ranges[$0] }.flatMap { address - $0.address < $0.size ? $0 : nil }
+            ranges.lastIndex(atOrBefore: address, address: \.address).map { ranges[$0] }.flatMap {
+                address - $0.address < $0.size ? $0 : nil
+            }
         }
         var named: [UInt64: (name: String, isExternal: Bool)] = [:]
         for symbol in image.symbols where symbol.kind == .section && !symbol.name.isEmpty {
             guard let section = sections[Int(symbol.sectionNumber)], symbol.value >= section.address,
-                  symbol.value - section.address < section.size
+                symbol.value - section.address < section.size
             else { continue }
             if let known = named[symbol.value], known.isExternal || !symbol.isExternal { continue }
             named[symbol.value] = (MachOReader.cName(symbol.name), symbol.isExternal)

@@ -54,10 +54,12 @@ struct TargetedCallSearch<Layout: CodeLayout> {
         self.builder = builder
         decoded = regions.sections.map { _ in [] }
         let sites = self.sites
-        scanner = CallScanner(image: layout, architecture: architecture, record: { site in
-            builder.add(site)
-            sites.items.append(site)
-        }, reference: builder.add)
+        scanner = CallScanner(
+            image: layout, architecture: architecture,
+            record: { site in
+                builder.add(site)
+                sites.items.append(site)
+            }, reference: builder.add)
     }
 
     /// The sites of the region being decoded.
@@ -113,7 +115,9 @@ struct TargetedCallSearch<Layout: CodeLayout> {
         }
         for (address, stub) in stubs {
             var mark = mark(stub.callee)
-            if let selector = stub.selector, interest.selectors(selector) { mark = mark.merged(with: TargetMark(seed: true, function: nil)) }
+            if let selector = stub.selector, interest.selectors(selector) {
+                mark = mark.merged(with: TargetMark(seed: true, function: nil))
+            }
             direct.append((address, mark))
         }
         var slots: [UInt64: TargetMark] = [:]
@@ -148,10 +152,11 @@ struct TargetedCallSearch<Layout: CodeLayout> {
     /// one level short of its depth: the last level's calls to reached
     /// imports are in regions the scan seeded.
     private mutating func reachCallees(from kept: [CallSite]) {
-        var level = Set(kept.compactMap { site -> Int? in
-            guard case .imported(let name) = site.callee, interest.reachedFrom(name) else { return nil }
-            return site.caller
-        })
+        var level = Set(
+            kept.compactMap { site -> Int? in
+                guard case .imported(let name) = site.callee, interest.reachedFrom(name) else { return nil }
+                return site.caller
+            })
         var seen = level
         for _ in 0..<interest.reachDepth {
             var next = Set<Int>()

@@ -180,7 +180,8 @@ final class TransferScan {
         note(mark, number)
         let regionStart = Int(regionStarts[Int(number)] - sectionAddress)
         if architecture == .x86_64, number > firstRegion,
-           linkcheck_x86_may_start_before(bytes.baseAddress, regionStart, offset, kind == linkcheck_place_direct ? 1 : 0) != 0 {
+            linkcheck_x86_may_start_before(bytes.baseAddress, regionStart, offset, kind == linkcheck_place_direct ? 1 : 0) != 0
+        {
             note(mark, number - 1)
         }
     }

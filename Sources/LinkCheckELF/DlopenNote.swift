@@ -18,8 +18,8 @@ extension ELFFile {
                 guard next > offset else { break }
                 offset = next
                 guard header.n_type == 0x407c_0c0a, header.n_namesz == 4,
-                      descriptorOffset + Int(header.n_descsz) <= data.pointee.d_size,
-                      String(decoding: UnsafeRawBufferPointer(start: base + nameOffset, count: 3), as: UTF8.self) == "FDO"
+                    descriptorOffset + Int(header.n_descsz) <= data.pointee.d_size,
+                    String(decoding: UnsafeRawBufferPointer(start: base + nameOffset, count: 3), as: UTF8.self) == "FDO"
                 else { continue }
                 let bytes = UnsafeRawBufferPointer(start: base + descriptorOffset, count: Int(header.n_descsz))
                 let json = Data(bytes.prefix { $0 != 0 })
@@ -30,9 +30,10 @@ extension ELFFile {
                 for entry in entries {
                     let sonames = entry["soname"] as? [String] ?? (entry["soname"] as? String).map { [$0] } ?? []
                     guard !sonames.isEmpty else { continue }
-                    loads.append(DeclaredLoad(
-                        sonames: sonames, feature: entry["feature"] as? String,
-                        description: entry["description"] as? String, priority: entry["priority"] as? String))
+                    loads.append(
+                        DeclaredLoad(
+                            sonames: sonames, feature: entry["feature"] as? String,
+                            description: entry["description"] as? String, priority: entry["priority"] as? String))
                 }
             }
         }

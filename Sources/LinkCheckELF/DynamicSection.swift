@@ -26,7 +26,6 @@ struct DynamicInfo: Sendable, Equatable {
     init() {}
 }
 
-
 extension ELFFile {
     /// Reads the dynamic section (`SHT_DYNAMIC`; ELF spec "Dynamic Section")
     /// with `gelf_getdyn`, resolving string-valued tags through the section
@@ -36,7 +35,7 @@ extension ELFFile {
     /// in `warnings`.
     func dynamicInfo(sections: [Section], warnings: inout ReadWarnings) -> DynamicInfo {
         guard let dynamic = sections.first(where: { $0.type == UInt32(SHT_DYNAMIC) }),
-              let data = dynamic.data
+            let data = dynamic.data
         else { return DynamicInfo() }
         let entrySize = max(gelf_fsize(elf, ELF_T_DYN, 1, UInt32(EV_CURRENT)), 1)
         let count = data.pointee.d_size / entrySize

@@ -55,8 +55,8 @@ extension ELFFile {
         var symbols = SymbolTableContents(kind: .dynsym)
         let symbolSize = UInt64(gelf_fsize(elf, ELF_T_SYM, 1, UInt32(EV_CURRENT)))
         guard let symtab = address(DT_SYMTAB), let offset = fileOffset(of: symtab, in: segments),
-              let count = dynamicSymbolCount(hash: address(DT_HASH), gnuHash: address(DT_GNU_HASH), segments: segments),
-              let table = rawChunk(offset: offset, size: count &* symbolSize, type: ELF_T_SYM)
+            let count = dynamicSymbolCount(hash: address(DT_HASH), gnuHash: address(DT_GNU_HASH), segments: segments),
+            let table = rawChunk(offset: offset, size: count &* symbolSize, type: ELF_T_SYM)
         else {
             warnings.add("\(reason), and the dynamic symbol table could not be located through PT_DYNAMIC")
             return DynamicSegment(dynamic: info, symbols: SymbolTableContents(kind: .none))
@@ -109,8 +109,8 @@ extension ELFFile {
     func dynamicSymbolCount(hash: UInt64?, gnuHash: UInt64?, segments: [GElf_Phdr]) -> UInt64? {
         func words(at address: UInt64, count: UInt64) -> [UInt32]? {
             guard let offset = fileOffset(of: address, in: segments),
-                  let data = rawChunk(offset: offset, size: count &* 4, type: ELF_T_WORD),
-                  let base = data.pointee.d_buf, data.pointee.d_size >= Int(count) * 4
+                let data = rawChunk(offset: offset, size: count &* 4, type: ELF_T_WORD),
+                let base = data.pointee.d_buf, data.pointee.d_size >= Int(count) * 4
             else { return nil }
             return Array(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt32.self), count: Int(count)))
         }
@@ -130,9 +130,11 @@ extension ELFFile {
         // the chain's start, which bounds the walk by the file's size.
         let chainStart = bucketsAddress &+ bucketCount &* 4 &+ (last - symbolOffset) &* 4
         guard let offset = fileOffset(of: chainStart, in: segments),
-              let segment = segments.first(where: { $0.p_type == UInt32(PT_LOAD) && chainStart >= $0.p_vaddr && chainStart - $0.p_vaddr < $0.p_filesz }),
-              let data = rawChunk(offset: offset, size: (segment.p_filesz - (chainStart - segment.p_vaddr)) & ~3, type: ELF_T_WORD),
-              let base = data.pointee.d_buf
+            let segment = segments.first(where: {
+                $0.p_type == UInt32(PT_LOAD) && chainStart >= $0.p_vaddr && chainStart - $0.p_vaddr < $0.p_filesz
+            }),
+            let data = rawChunk(offset: offset, size: (segment.p_filesz - (chainStart - segment.p_vaddr)) & ~3, type: ELF_T_WORD),
+            let base = data.pointee.d_buf
         else { return nil }
         let chain = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt32.self), count: data.pointee.d_size / 4)
         guard let end = chain.firstIndex(where: { $0 & 1 != 0 }) else { return nil }

@@ -100,15 +100,19 @@ package final class ELFFile {
         }
         // A file too short for an ELF header is mapped too: libelf then fails
         // as it does for every such file (read, it gives an ELF_K_NONE).
-        isMapped = access == .mapped || opened.st_size > Self.largestReadFile
+        isMapped =
+            access == .mapped || opened.st_size > Self.largestReadFile
             || opened.st_size < MemoryLayout<Elf64_Ehdr>.size
         var elf = elf_begin(fd, isMapped ? ELF_C_READ_MMAP : ELF_C_READ, nil)
         if elf == nil {
             let reason = Self.lastError()
             if opened.st_size <= Self.largestRepairedFile,
-               let buffer = Self.recoverWithoutSectionHeaders(fd, size: Int(opened.st_size)) {
+                let buffer = Self.recoverWithoutSectionHeaders(fd, size: Int(opened.st_size))
+            {
                 elf = elf_memory(buffer.assumingMemoryBound(to: CChar.self), Int(opened.st_size))
-                if elf == nil { buffer.deallocate() } else {
+                if elf == nil {
+                    buffer.deallocate()
+                } else {
                     copy = buffer
                     repair = "the section header table is unreadable (\(reason)), so it was ignored"
                 }
@@ -121,7 +125,8 @@ package final class ELFFile {
         guard elf_kind(elf) == ELF_K_ELF else {
             elf_end(elf)
             close(fd)
-            throw .malformed(path: path, format: .elf, structure: "ELF header", reason: "starts with the ELF magic but is truncated or invalid")
+            throw .malformed(
+                path: path, format: .elf, structure: "ELF header", reason: "starts with the ELF magic but is truncated or invalid")
         }
         self.descriptor = fd
         self.elf = elf
@@ -211,8 +216,9 @@ package final class ELFFile {
         let pageSize = UInt64(sysconf(Int32(_SC_PAGESIZE)))
         let aligned = offset / pageSize * pageSize
         if copy == nil, section.type != UInt32(SHT_NOBITS), size > 0, offset <= UInt64(opened.st_size),
-           size <= UInt64(opened.st_size) - offset, let length = Int(exactly: offset - aligned + size),
-           let mapping = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, off_t(aligned)), mapping != MAP_FAILED {
+            size <= UInt64(opened.st_size) - offset, let length = Int(exactly: offset - aligned + size),
+            let mapping = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, off_t(aligned)), mapping != MAP_FAILED
+        {
             defer { munmap(mapping, length) }
             let delta = Int(offset - aligned)
             return body(UnsafeRawBufferPointer(start: mapping + delta, count: Int(size))) { count in
@@ -241,7 +247,7 @@ package final class ELFFile {
     ) throws(InspectionError) {
         let (offset, length) = (section.header.sh_offset, section.header.sh_size)
         guard section.type != UInt32(SHT_NOBITS), length > 0, offset <= UInt64(opened.st_size),
-              length <= UInt64(opened.st_size) - offset
+            length <= UInt64(opened.st_size) - offset
         else { return }
         if copy != nil {
             guard let data = section.data, let base = data.pointee.d_buf else { return }
@@ -297,11 +303,11 @@ package final class ELFFile {
     /// data: the pages a pass in order over it has left behind.
     package func discardPages(of section: Section, upTo length: Int) {
         guard isMapped, copy == nil, section.type != UInt32(SHT_NOBITS), section.header.sh_flags & UInt64(SHF_COMPRESSED) == 0,
-              let base = mappingBase
+            let base = mappingBase
         else { return }
         let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
         guard let data = section.data, let buffer = data.pointee.d_buf, data.pointee.d_size > 0,
-              let offset = Int(exactly: section.header.sh_offset)
+            let offset = Int(exactly: section.header.sh_offset)
         else { return }
         let address = Int(bitPattern: buffer)
         guard address >= offset, address - offset == base else { return }
@@ -326,7 +332,7 @@ package final class ELFFile {
             scn = elf_nextscn(elf, section)
             var header = GElf_Shdr()
             guard gelf_getshdr(section, &header) != nil, header.sh_type != UInt32(SHT_NOBITS), header.sh_size > 0,
-                  let raw = elf_rawdata(section, nil), let bytes = raw.pointee.d_buf, let offset = Int(exactly: header.sh_offset)
+                let raw = elf_rawdata(section, nil), let bytes = raw.pointee.d_buf, let offset = Int(exactly: header.sh_offset)
             else { continue }
             let base = Int(bitPattern: bytes) &- offset
             guard base % pageSize == 0 else { return nil }
@@ -380,7 +386,8 @@ package final class ELFFile {
         case ELFDATA2LSB: return (elfClass, .lsb)
         case ELFDATA2MSB: return (elfClass, .msb)
         default:
-            throw .malformed(path: path, format: .elf, structure: "e_ident[EI_DATA]", reason: "invalid data encoding \(ident[Int(EI_DATA)])")
+            throw .malformed(
+                path: path, format: .elf, structure: "e_ident[EI_DATA]", reason: "invalid data encoding \(ident[Int(EI_DATA)])")
         }
     }
 
@@ -436,21 +443,23 @@ package final class ELFFile {
     }
 }
 
-package extension [Section] {
+extension [Section] {
     /// These sections less those whose bytes in the file overlap another's
     /// (of two, the one starting first, or with the lower index, stays), in
     /// their order: what a pass over section contents reads, so that section
     /// headers that describe the same bytes again (a hostile file can have
     /// thousands) cannot make it read them again. Its work stays within the
     /// file's size. `SHT_NOBITS` and empty sections occupy no bytes and stay.
-    func withDistinctFileRanges() -> [Section] {
+    package func withDistinctFileRanges() -> [Section] {
         let occupying = indices.filter { self[$0].type != UInt32(SHT_NOBITS) && self[$0].header.sh_size > 0 }
         let byOffset = occupying.sorted { (self[$0].header.sh_offset, $0) < (self[$1].header.sh_offset, $1) }
         var dropped = Set<Int>()
         var end: UInt64 = 0
         for position in byOffset {
             let header = self[position].header
-            if header.sh_offset < end { dropped.insert(position) } else {
+            if header.sh_offset < end {
+                dropped.insert(position)
+            } else {
                 end = header.sh_offset &+ header.sh_size < header.sh_offset ? .max : header.sh_offset &+ header.sh_size
             }
         }

@@ -37,15 +37,19 @@ public enum ELFReader: Sendable {
             var dynamic = file.dynamicInfo(sections: sections, warnings: &warnings)
             var symbols = file.symbolTable(sections: sections, selection: selection, warnings: &warnings)
             if sections.isEmpty && (header.e_shoff != 0 || header.e_shnum != 0) {
-                warnings.add("the section header table (\(header.e_shnum) entries at offset \(header.e_shoff)) cannot be read: the file is truncated or corrupt")
+                warnings.add(
+                    "the section header table (\(header.e_shnum) entries at offset \(header.e_shoff)) cannot be read: the file is truncated or corrupt"
+                )
             }
             // The loader reads only program headers: when the sections are
             // missing or disagree with them, read what it reads.
             let segments = file.programHeaders()
-            let disagreement = sections.isEmpty
+            let disagreement =
+                sections.isEmpty
                 ? "no section headers" : file.sectionViewDisagreement(sections: sections, segments: segments, dynamic: dynamic)
             if let disagreement,
-               let segment = file.dynamicSegment(segments, because: disagreement, selection: selection, warnings: &warnings) {
+                let segment = file.dynamicSegment(segments, because: disagreement, selection: selection, warnings: &warnings)
+            {
                 dynamic = segment.dynamic
                 symbols = segment.symbols
             }
@@ -66,9 +70,10 @@ public enum ELFReader: Sendable {
                 definitions: file.localFunctions(sections: sections, selection: selection, warnings: &warnings),
                 stringLiterals: try file.readOnlyStrings(sections: sections, matching: strings),
                 declaredLoads: file.declaredLoads(sections: sections, warnings: &warnings),
-                facts: .elf(ELFFacts(
-                    fileType: fileType.description, osABI: osABIName(ident[Int(EI_OSABI)]), symbolTable: symbols.kind,
-                    flags: dynamic.flags, flags1: dynamic.flags1)),
+                facts: .elf(
+                    ELFFacts(
+                        fileType: fileType.description, osABI: osABIName(ident[Int(EI_OSABI)]), symbolTable: symbols.kind,
+                        flags: dynamic.flags, flags1: dynamic.flags1)),
                 warnings: warnings.all
             )
         }

@@ -23,7 +23,7 @@ package struct StringTable {
     /// inside it.
     package func nameBytes(at offset: Int) -> UnsafeBufferPointer<UInt8>? {
         guard offset >= 0, offset < bytes.count, let base = bytes.baseAddress,
-              let nul = memchr(base + offset, 0, bytes.count - offset)
+            let nul = memchr(base + offset, 0, bytes.count - offset)
         else { return nil }
         return UnsafeBufferPointer(start: base + offset, count: UnsafeRawPointer(nul) - UnsafeRawPointer(base + offset))
     }

@@ -29,7 +29,7 @@ struct SymbolTableContents {
     ) {
         let isImport = raw.st_shndx == UInt16(SHN_UNDEF)
         guard !name.isEmpty, isImport || raw.isVisibleToOthers,
-              selection.keeps(name)
+            selection.keeps(name)
         else { return }
         let version = version()
         let symbol = Symbol(
@@ -55,7 +55,8 @@ extension ELFFile {
     /// string offset is out of range are skipped and reported in `warnings`.
     /// Only the symbols `selection` keeps are made into values.
     func symbolTable(sections: [Section], selection: SymbolSelection, warnings: inout ReadWarnings) -> SymbolTableContents {
-        let table = sections.first { $0.type == UInt32(SHT_DYNSYM) }
+        let table =
+            sections.first { $0.type == UInt32(SHT_DYNSYM) }
             ?? sections.first { $0.type == UInt32(SHT_SYMTAB) }
         guard let table, table.data != nil else { return SymbolTableContents(kind: .none) }
         let isDynamic = table.type == UInt32(SHT_DYNSYM)
@@ -88,7 +89,7 @@ extension ELFFile {
         var seen = Set<String>()
         forEachSymbol(in: table) { _, raw in
             guard raw.isDefinedFunction, raw.binding == .local || !raw.isVisibleToOthers,
-                  let bytes = names.mayBeKept(raw), !bytes.isEmpty, selection.keeps(bytes)
+                let bytes = names.mayBeKept(raw), !bytes.isEmpty, selection.keeps(bytes)
             else { return }
             let text = String(decoding: bytes, as: UTF8.self)
             guard seen.insert(text).inserted else { return }
@@ -163,24 +164,24 @@ struct SymbolNames {
     }
 }
 
-package extension GElf_Sym {
+extension GElf_Sym {
     /// `STB_*` from `st_info`'s high nibble (`GELF_ST_BIND`).
-    var binding: SymbolBinding { SymbolBinding(st_info >> 4) }
+    package var binding: SymbolBinding { SymbolBinding(st_info >> 4) }
 
     /// `STT_*` from `st_info`'s low nibble (`GELF_ST_TYPE`).
-    var type: SymbolType { SymbolType(st_info & 0xf) }
+    package var type: SymbolType { SymbolType(st_info & 0xf) }
 
     /// Visibility `STV_DEFAULT` or `STV_PROTECTED` (`st_other`'s low two
     /// bits): other images can bind to it, where `STV_HIDDEN` and
     /// `STV_INTERNAL` keep it to its own.
-    var isVisibleToOthers: Bool {
+    package var isVisibleToOthers: Bool {
         let visibility = st_other & 0x3
         return visibility == UInt8(STV_DEFAULT) || visibility == UInt8(STV_PROTECTED)
     }
 
     /// A function the image defines: `STT_FUNC` or `STT_GNU_IFUNC`, in a
     /// section (`st_shndx` other than `SHN_UNDEF`).
-    var isDefinedFunction: Bool {
+    package var isDefinedFunction: Bool {
         (type == .function || type == .indirectFunction) && st_shndx != UInt16(SHN_UNDEF)
     }
 }

@@ -77,8 +77,9 @@ struct SymbolVersions {
             guard gelf_getverdef(data, Int32(clamping: offset), &definition) != nil else { return nil }
             var aux = GElf_Verdaux()
             if definition.vd_cnt > 0,
-               gelf_getverdaux(data, Int32(clamping: offset + Int(definition.vd_aux)), &aux) != nil,
-               let name = file.string(inSection: strings, at: Int(aux.vda_name)) {
+                gelf_getverdaux(data, Int32(clamping: offset + Int(definition.vd_aux)), &aux) != nil,
+                let name = file.string(inSection: strings, at: Int(aux.vda_name))
+            {
                 names[definition.vd_ndx & ~Self.hiddenBit] = name
             }
             return Int(definition.vd_next)

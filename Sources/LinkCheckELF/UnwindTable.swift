@@ -13,12 +13,12 @@ extension ELFFile {
     /// other encoding, or a count the section cannot hold, gives none.
     package func unwindFunctionStarts(sections: [Section]) -> [UInt64] {
         guard let section = sections.first(where: { $0.name == ".eh_frame_hdr" && $0.type == UInt32(SHT_PROGBITS) }),
-              let data = section.data, let base = data.pointee.d_buf
+            let data = section.data, let base = data.pointee.d_buf
         else { return [] }
         let bytes = UnsafeRawBufferPointer(start: base, count: data.pointee.d_size)
         // version, eh_frame_ptr_enc, fde_count_enc, table_enc.
         guard bytes.count >= 8, bytes[0] == 1, bytes[2] == 0x03, bytes[3] == 0x3b,
-              let pointerSize = Self.encodedSize(bytes[1]), bytes.count >= 4 + pointerSize + 4
+            let pointerSize = Self.encodedSize(bytes[1]), bytes.count >= 4 + pointerSize + 4
         else { return [] }
         let countOffset = 4 + pointerSize
         let count = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: countOffset, as: UInt32.self)))

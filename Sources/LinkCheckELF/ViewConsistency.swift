@@ -29,16 +29,18 @@ extension ELFFile {
         let prefix = "the section headers disagree with PT_DYNAMIC"
         let dynamicSection = sections.first { $0.type == UInt32(SHT_DYNAMIC) }
         guard let dynamicSection, dynamicSection.header.sh_offset == segment.p_offset,
-              dynamicSection.header.sh_size == segment.p_filesz
+            dynamicSection.header.sh_size == segment.p_filesz
         else {
-            let found = dynamicSection.map { ", but SHT_DYNAMIC section \($0.index) has \($0.header.sh_size) bytes at \(hex($0.header.sh_offset))" } ?? ""
+            let found =
+                dynamicSection.map { ", but SHT_DYNAMIC section \($0.index) has \($0.header.sh_size) bytes at \(hex($0.header.sh_offset))" }
+                ?? ""
             return "\(prefix) (no SHT_DYNAMIC section has its \(segment.p_filesz) bytes at file offset \(hex(segment.p_offset))\(found))"
         }
         guard let symbolTable = dynamic.symbolTableAddress else { return nil }
         let dynsym = sections.first { $0.type == UInt32(SHT_DYNSYM) }
         let strings = dynsym.flatMap { table in sections.first { $0.index == Int(table.header.sh_link) } }
         guard let dynsym, dynsym.header.sh_addr == symbolTable,
-              dynamic.stringTableAddress == nil || strings?.header.sh_addr == dynamic.stringTableAddress
+            dynamic.stringTableAddress == nil || strings?.header.sh_addr == dynamic.stringTableAddress
         else {
             let strtab = dynamic.stringTableAddress.map { " with its strings at DT_STRTAB \(hex($0))" } ?? ""
             return "\(prefix) (no SHT_DYNSYM section is at DT_SYMTAB \(hex(symbolTable))\(strtab))"
@@ -54,7 +56,7 @@ extension ELFFile {
     /// alone.)
     func missingLoadSegment(header: GElf_Ehdr, segments: [GElf_Phdr]) -> String? {
         guard header.e_type == UInt16(ET_EXEC) || header.e_type == UInt16(ET_DYN), header.e_phnum > 0,
-              !segments.contains(where: { $0.p_type == UInt32(PT_LOAD) })
+            !segments.contains(where: { $0.p_type == UInt32(PT_LOAD) })
         else { return nil }
         let table = "the program headers (\(header.e_phnum) at file offset \(header.e_phoff))"
         return segments.isEmpty

@@ -47,17 +47,19 @@ public struct BundleExecutableProblem: Error, Sendable, Hashable, CustomStringCo
         if reason == .notAFileName {
             return "no executable: its Info.plist's CFBundleExecutable is '\(executable)', which is not a file name in the bundle"
         }
-        let name = fromInfoPlist
+        let name =
+            fromInfoPlist
             ? "its Info.plist's CFBundleExecutable is '\(executable)'"
             : "no Info.plist of it names its executable (CFBundleExecutable), so it is looked for as '\(executable)', the bundle's name"
-        let what = switch reason {
-        case .missing: "does not exist"
-        case .notARegularFile: "is not a regular file"
-        case .danglingLink(let target): "is a symbolic link to \(target), which does not exist"
-        case .linkLoop: "is a symbolic link loop"
-        case .linkOutsideBundle(let target): "is a symbolic link to \(target), outside the bundle"
-        case .notAFileName: "is not a file name"
-        }
+        let what =
+            switch reason {
+            case .missing: "does not exist"
+            case .notARegularFile: "is not a regular file"
+            case .danglingLink(let target): "is a symbolic link to \(target), which does not exist"
+            case .linkLoop: "is a symbolic link loop"
+            case .linkOutsideBundle(let target): "is a symbolic link to \(target), outside the bundle"
+            case .notAFileName: "is not a file name"
+            }
         return "no executable: \(name), and \(place) \(what)"
     }
 }

@@ -47,8 +47,9 @@ public enum InspectionError: Error, Sendable, Hashable, CustomStringConvertible 
     public var path: String {
         switch self {
         case .unreadable(let path, _), .notAnImage(let path), .malformed(let path, _, _, _), .notInspectable(let path, _),
-             .changedWhileRead(let path), .invalidFileName(let path), .archive(let path, _), .bundleExecutable(let path, _),
-             .xcframeworkLibraryMissing(let path, _, _), .infoPlist(let path, _): path
+            .changedWhileRead(let path), .invalidFileName(let path), .archive(let path, _), .bundleExecutable(let path, _),
+            .xcframeworkLibraryMissing(let path, _, _), .infoPlist(let path, _):
+            path
         }
     }
 
@@ -60,7 +61,8 @@ public enum InspectionError: Error, Sendable, Hashable, CustomStringConvertible 
         case .unreadable(_, let code): .unreadable(path: path, errno: code)
         case .notAnImage: .notAnImage(path: path)
         case .notInspectable(_, let reason): .notInspectable(path: path, reason: reason)
-        case .malformed(_, let format, let structure, let reason): .malformed(path: path, format: format, structure: structure, reason: reason)
+        case .malformed(_, let format, let structure, let reason):
+            .malformed(path: path, format: format, structure: structure, reason: reason)
         case .changedWhileRead: .changedWhileRead(path: path)
         case .invalidFileName: .invalidFileName(path: path)
         case .archive(_, let problem): .archive(path: path, problem: problem)
@@ -127,7 +129,8 @@ public enum ArchiveProblem: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unreadable(let reason): "not a readable zip archive (truncated or corrupt): \(reason)"
-        case .tooLarge(let limit): "its entries unpack to more than \(limit) bytes, the most an archive of its size may: refused as a zip bomb"
+        case .tooLarge(let limit):
+            "its entries unpack to more than \(limit) bytes, the most an archive of its size may: refused as a zip bomb"
         case .tooManyEntries(let limit): "it holds more than \(limit) entries, the most an archive of its size may: refused"
         case .conflictingEntry(let entry): "it holds '\(entry)' twice, or as a file where a folder is needed: refused"
         case .unpackFailed(let entry, let reason): "cannot unpack '\(entry)': \(reason)"

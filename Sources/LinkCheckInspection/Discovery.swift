@@ -70,7 +70,9 @@ public struct Discovery: Sendable, Equatable {
     /// Outside this package the walk is
     /// ``withUnpackedInputs(paths:followingSymbolicLinks:temporaryDirectory:jobs:alongside:_:)``,
     /// which removes them; tests walk folders that hold no archive with it.
-    package init(paths: [String], followingSymbolicLinks: Bool = false, temporaryDirectory: String = UnpackedArchive.defaultTemporaryDirectory) {
+    package init(
+        paths: [String], followingSymbolicLinks: Bool = false, temporaryDirectory: String = UnpackedArchive.defaultTemporaryDirectory
+    ) {
         self.paths = paths
         var walker = Walker(followingSymbolicLinks: followingSymbolicLinks, temporaryDirectory: temporaryDirectory)
         walker.roots = paths.compactMap { path in
@@ -86,7 +88,8 @@ public struct Discovery: Sendable, Equatable {
         pathsByIdentity = walker.files.mapValues(\.path)
         archives = walker.archives
         bundles = BundleLayout(
-            files: files, bundleFolders: walker.bundleFolders, unpacked: archives.map { ArchiveFolder(folder: $0.folder, archive: $0.archive) })
+            files: files, bundleFolders: walker.bundleFolders,
+            unpacked: archives.map { ArchiveFolder(folder: $0.folder, archive: $0.archive) })
         skipped = walker.skipped.map { SkippedEntry(path: displayPath(of: $0.path), reason: $0.reason, kind: $0.kind) }
             .sorted { $0.path < $1.path }
         errors = (walker.errors + bundles.incompleteBundles).map(named)
@@ -223,8 +226,9 @@ private struct Walker {
         var linkInfo = stat()
         guard lstat(path, &linkInfo) == 0 else {
             let code = errno
-            errors.append(code == ENOENT && path.unicodeScalars.contains("\u{FFFD}")
-                ? .invalidFileName(path: path) : .unreadable(path: path, errno: code))
+            errors.append(
+                code == ENOENT && path.unicodeScalars.contains("\u{FFFD}")
+                    ? .invalidFileName(path: path) : .unreadable(path: path, errno: code))
             return
         }
         let isLink = linkInfo.st_mode & S_IFMT == S_IFLNK
@@ -235,7 +239,8 @@ private struct Walker {
             // A link met in a folder that leads nowhere is passed over; one
             // given is an input that cannot be read.
             if depth > 0, code == ENOENT || code == ENOTDIR || code == ELOOP {
-                let reason = code == ELOOP
+                let reason =
+                    code == ELOOP
                     ? "a symbolic link loop" : "a symbolic link to \(SymbolicLinks.target(of: path) ?? "?"), which does not exist"
                 skipped.append(SkippedEntry(path: path, reason: reason, kind: .link))
             } else {

@@ -60,7 +60,8 @@ public enum Inspection {
             case .failure(.notAnImage(let path)):
                 // A file named on the command line was asked for: it cannot be passed over.
                 let placement = discovery.bundles.placement(ofFile: path)
-                let expected = discovery.paths.contains(path) ? true : placement.map { Self.bundleExpectsAnImage(file: path, placement: $0) }
+                let expected =
+                    discovery.paths.contains(path) ? true : placement.map { Self.bundleExpectsAnImage(file: path, placement: $0) }
                 switch expected {
                 case true?: outcome.errors.append(discovery.named(.notAnImage(path: path)))
                 case false?: break
@@ -87,7 +88,9 @@ public enum Inspection {
             let suffix = (path as NSString).pathExtension
             return suffix.isEmpty || suffix == "dylib"
         }
-        guard placement.innermost.kind == .xcframework, let library = placement.library, let libraryPath = library.libraryPath else { return false }
+        guard placement.innermost.kind == .xcframework, let library = placement.library, let libraryPath = library.libraryPath else {
+            return false
+        }
         return path == placement.innermost.path + "/" + library.identifier + "/" + libraryPath
     }
 

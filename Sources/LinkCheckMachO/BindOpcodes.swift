@@ -281,7 +281,8 @@ struct OpcodeSlots {
     mutating func address() -> Place {
         guard let index = segmentIndex, index < segments.count, segmentOffset < segments[index].virtualSize else {
             defer { reportedOutside = true }
-            return .outside(place: "segment \(segmentIndex.map(String.init) ?? "none"), offset \(hex(segmentOffset))", first: !reportedOutside)
+            return .outside(
+                place: "segment \(segmentIndex.map(String.init) ?? "none"), offset \(hex(segmentOffset))", first: !reportedOutside)
         }
         return .address(segments[index].address &+ segmentOffset)
     }
@@ -339,7 +340,9 @@ enum RebaseOpcodes {
                 guard rebase(skip: 0), let value = cursor.uleb(&warnings) else { break streamLoop }
                 slots.segmentOffset &+= value
             case 0x80:  // REBASE_OPCODE_DO_REBASE_ULEB_TIMES_SKIPPING_ULEB
-                guard let count = cursor.uleb(&warnings), let skip = cursor.uleb(&warnings), rebase(count, skip: skip) else { break streamLoop }
+                guard let count = cursor.uleb(&warnings), let skip = cursor.uleb(&warnings), rebase(count, skip: skip) else {
+                    break streamLoop
+                }
             default:
                 cursor.fail("unknown rebase opcode \(hex(opcode | immediate)); stream not read further", &warnings)
                 break streamLoop

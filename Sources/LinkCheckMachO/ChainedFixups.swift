@@ -61,13 +61,15 @@ struct ChainedFixups {
         guard symbolsFormat == 0 else {
             warnings.add(
                 "dyld_chained_fixups_header", at: data.fileOffset,
-                "symbols_format \(symbolsFormat) (zlib-compressed symbol names) is not decompressed by this reader; imports and binds skipped")
+                "symbols_format \(symbolsFormat) (zlib-compressed symbol names) is not decompressed by this reader; imports and binds skipped"
+            )
             return false
         }
         guard data.contains(offset: UInt64(offset), size: UInt64(count) * UInt64(entrySize)) else {
             warnings.add(
                 "dyld_chained_fixups_header", at: data.fileOffset,
-                "the imports table (\(count) entries of \(entrySize) bytes at \(hex(offset))) runs past the fixups data (\(data.count) bytes); imports and binds skipped")
+                "the imports table (\(count) entries of \(entrySize) bytes at \(hex(offset))) runs past the fixups data (\(data.count) bytes); imports and binds skipped"
+            )
             return false
         }
         let symbolsStart = Int(min(symbolsOffset, UInt32(data.count)))
@@ -165,7 +167,7 @@ public enum ChainedPointerFormat: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .arm64e, .arm64eUserland, .arm64eUserland24: 8
         case .pointer64, .pointer64Offset, .pointer32, .pointer32Cache, .pointer32Firmware, .arm64eKernel,
-             .arm64eFirmware, .pointer64KernelCache:
+            .arm64eFirmware, .pointer64KernelCache:
             4
         case .x86_64KernelCache: 1
         case .arm64eSharedCache, .arm64eSegmented, .other: nil
@@ -292,7 +294,9 @@ private struct ChainWalker {
             // after it) lie within the structure's `size`.
             let startsEnd = min(size, data.count - at)
             guard 22 + pageCount * 2 <= startsEnd else {
-                warnings.add(structure, at: data.fileOffset + at, "page_count \(pageCount) runs past its size or the fixups data; its chains skipped")
+                warnings.add(
+                    structure, at: data.fileOffset + at, "page_count \(pageCount) runs past its size or the fixups data; its chains skipped"
+                )
                 continue
             }
             let segment = segments[index]
@@ -303,19 +307,21 @@ private struct ChainWalker {
                     // index `start & 0x7fff`, the last with DYLD_CHAINED_PTR_START_LAST.
                     var extra = Int(start & 0x7fff)
                     while 22 + extra * 2 + 2 <= startsEnd, let chain = data.u16(at: at + 22 + extra * 2) {
-                        guard walk(
-                            page: page, offsetInPage: Int(chain & 0x3fff), pageSize: pageSize, segment: segment,
-                            segmentOffset: segmentOffset, format: format, stride: stride, maxValidPointer: maxValidPointer,
-                            structure: structure, into: &fixups, reportedBadOrdinal: &reportedBadOrdinal, warnings: &warnings)
+                        guard
+                            walk(
+                                page: page, offsetInPage: Int(chain & 0x3fff), pageSize: pageSize, segment: segment,
+                                segmentOffset: segmentOffset, format: format, stride: stride, maxValidPointer: maxValidPointer,
+                                structure: structure, into: &fixups, reportedBadOrdinal: &reportedBadOrdinal, warnings: &warnings)
                         else { return }
                         if chain & 0x8000 != 0 { break }
                         extra += 1
                     }
                 } else {
-                    guard walk(
-                        page: page, offsetInPage: Int(start), pageSize: pageSize, segment: segment,
-                        segmentOffset: segmentOffset, format: format, stride: stride, maxValidPointer: maxValidPointer,
-                        structure: structure, into: &fixups, reportedBadOrdinal: &reportedBadOrdinal, warnings: &warnings)
+                    guard
+                        walk(
+                            page: page, offsetInPage: Int(start), pageSize: pageSize, segment: segment,
+                            segmentOffset: segmentOffset, format: format, stride: stride, maxValidPointer: maxValidPointer,
+                            structure: structure, into: &fixups, reportedBadOrdinal: &reportedBadOrdinal, warnings: &warnings)
                     else { return }
                 }
             }
@@ -334,21 +340,28 @@ private struct ChainWalker {
         let pageStart = image.fileOffset &+ Int(truncatingIfNeeded: segment.fileOffset) &+ page &* pageSize
         while true {
             guard offsetInPage + entrySize <= pageSize else {
-                warnings.add(structure, at: pageStart, "the chain of page \(page) runs past the page (offset \(hex(offsetInPage)) of \(hex(pageSize))); the rest of it skipped")
+                warnings.add(
+                    structure, at: pageStart,
+                    "the chain of page \(page) runs past the page (offset \(hex(offsetInPage)) of \(hex(pageSize))); the rest of it skipped"
+                )
                 return true
             }
             budget -= 1
             guard budget >= 0 else {
-                warnings.add(structure, at: pageStart &+ offsetInPage, "more chain entries than the image has 4-byte slots; the rest of the chains skipped")
+                warnings.add(
+                    structure, at: pageStart &+ offsetInPage,
+                    "more chain entries than the image has 4-byte slots; the rest of the chains skipped")
                 return false
             }
             let inSegment = UInt64(page) * UInt64(pageSize) + UInt64(offsetInPage)
             let (fileOffset, overflow) = segment.fileOffset.addingReportingOverflow(inSegment)
             guard !overflow, inSegment + UInt64(entrySize) <= segment.fileSize,
-                  image.contains(offset: fileOffset, size: UInt64(entrySize)),
-                  let raw = format.is32Bit ? image.u32(at: Int(fileOffset)).map(UInt64.init) : image.u64(at: Int(fileOffset))
+                image.contains(offset: fileOffset, size: UInt64(entrySize)),
+                let raw = format.is32Bit ? image.u32(at: Int(fileOffset)).map(UInt64.init) : image.u64(at: Int(fileOffset))
             else {
-                warnings.add(structure, at: pageStart &+ offsetInPage, "the chain of page \(page) leaves the segment's bytes in the file; the rest of it skipped")
+                warnings.add(
+                    structure, at: pageStart &+ offsetInPage,
+                    "the chain of page \(page) leaves the segment's bytes in the file; the rest of it skipped")
                 return true
             }
             guard let (pointer, next) = format.decode(raw, maxValidPointer: maxValidPointer) else { return true }
@@ -358,7 +371,9 @@ private struct ChainWalker {
                 if let importCount, ordinal < importCount {
                     fixups.bindings.append(Binding(address: address, importIndex: ordinal, addend: addend))
                 } else if importCount != nil && !reportedBadOrdinal {
-                    warnings.add(structure, at: image.fileOffset + Int(fileOffset), "a bind of import \(ordinal), past the \(importCount ?? 0) imports; such binds skipped")
+                    warnings.add(
+                        structure, at: image.fileOffset + Int(fileOffset),
+                        "a bind of import \(ordinal), past the \(importCount ?? 0) imports; such binds skipped")
                     reportedBadOrdinal = true
                 }
             case .rebase(let target, let isOffset):

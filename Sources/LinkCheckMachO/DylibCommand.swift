@@ -72,9 +72,10 @@ extension DylibDependency {
     ) -> DylibDependency? {
         let bytes = command.bytes(in: image)
         guard let record = try? bytes.record("dylib_command", at: 0, size: 24),
-              let name = command.string(atField: 8, in: image)
+            let name = command.string(atField: 8, in: image)
         else {
-            warnings.add(command.name, at: bytes.fileOffset, "dylib_command is malformed (cmdsize \(command.size) or its name offset); skipped")
+            warnings.add(
+                command.name, at: bytes.fileOffset, "dylib_command is malformed (cmdsize \(command.size) or its name offset); skipped")
             return nil
         }
         return DylibDependency(

@@ -35,7 +35,8 @@ enum FatHeader {
         if UInt64(declared) > UInt64(fitting) {
             warnings.add(
                 "fat_header", at: 0,
-                "nfat_arch \(declared) needs \(UInt64(declared) * UInt64(entrySize)) bytes of fat_arch entries, the file has \(reader.count - 8) after the header; \(fitting) read")
+                "nfat_arch \(declared) needs \(UInt64(declared) * UInt64(entrySize)) bytes of fat_arch entries, the file has \(reader.count - 8) after the header; \(fitting) read"
+            )
         }
         var archs: [FatArch] = []
         let count = min(Int(declared), fitting)
@@ -43,12 +44,20 @@ enum FatHeader {
         for index in 0..<count {
             let at = 8 + index * entrySize
             guard let entry = try? reader.record(is64 ? "fat_arch_64" : "fat_arch", at: at, size: entrySize) else { break }
-            let arch = is64
-                ? FatArch(cpu: CPUType(type: entry.i32(0), subtype: entry.i32(4)), offset: entry.u64(8), size: entry.u64(16), alignment: entry.u32(24))
-                : FatArch(cpu: CPUType(type: entry.i32(0), subtype: entry.i32(4)), offset: UInt64(entry.u32(8)), size: UInt64(entry.u32(12)), alignment: entry.u32(16))
+            let arch =
+                is64
+                ? FatArch(
+                    cpu: CPUType(type: entry.i32(0), subtype: entry.i32(4)), offset: entry.u64(8), size: entry.u64(16),
+                    alignment: entry.u32(24))
+                : FatArch(
+                    cpu: CPUType(type: entry.i32(0), subtype: entry.i32(4)), offset: UInt64(entry.u32(8)), size: UInt64(entry.u32(12)),
+                    alignment: entry.u32(16))
             let structure = "fat_arch \(index) (\(arch.cpu))"
             guard reader.contains(offset: arch.offset, size: arch.size) else {
-                warnings.add(structure, at: at, "its slice (\(arch.size) bytes at \(hex(arch.offset))) runs past the end of the file (\(reader.count) bytes); slice skipped")
+                warnings.add(
+                    structure, at: at,
+                    "its slice (\(arch.size) bytes at \(hex(arch.offset))) runs past the end of the file (\(reader.count) bytes); slice skipped"
+                )
                 continue
             }
             guard arch.size > 0 else {
@@ -60,7 +69,10 @@ enum FatHeader {
                 continue
             }
             if let other = archs.firstIndex(where: { $0.offset < arch.offset + arch.size && arch.offset < $0.offset + $0.size }) {
-                warnings.add(structure, at: at, "its slice (\(hex(arch.offset))..<\(hex(arch.offset + arch.size))) overlaps the slice of \(archs[other].cpu); slice skipped")
+                warnings.add(
+                    structure, at: at,
+                    "its slice (\(hex(arch.offset))..<\(hex(arch.offset + arch.size))) overlaps the slice of \(archs[other].cpu); slice skipped"
+                )
                 continue
             }
             archs.append(arch)

@@ -53,7 +53,8 @@ enum FileContents {
         var after = stat()
         guard fstat(fd, &after) == 0 else { throw .unreadable(path: path, errno: errno) }
         if shortRead || after.st_size != before.st_size || after.st_mtim.tv_sec != before.st_mtim.tv_sec
-            || after.st_mtim.tv_nsec != before.st_mtim.tv_nsec {
+            || after.st_mtim.tv_nsec != before.st_mtim.tv_nsec
+        {
             throw .changedWhileRead(path: path)
         }
         return bytes

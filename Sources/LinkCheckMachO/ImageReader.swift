@@ -51,7 +51,8 @@ enum ImageReader {
             case LoadCommandType.segment, LoadCommandType.segment64:
                 let is64 = command.command == LoadCommandType.segment64
                 if is64 != header.is64Bit {
-                    warnings.add(command.name, at: image.fileOffset + command.offset, "in a \(header.is64Bit ? 64 : 32)-bit image; read anyway")
+                    warnings.add(
+                        command.name, at: image.fileOffset + command.offset, "in a \(header.is64Bit ? 64 : 32)-bit image; read anyway")
                 }
                 if let segment = Segment.read(command, in: image, is64Bit: is64, warnings: &warnings) {
                     result.segments.append(segment)
@@ -59,7 +60,7 @@ enum ImageReader {
             case LoadCommandType.idDylib:
                 result.installName = DylibDependency.read(command, kind: nil, ordinal: nil, in: image, warnings: &warnings)?.installName
             case LoadCommandType.loadDylib, LoadCommandType.loadWeakDylib, LoadCommandType.reexportDylib,
-                 LoadCommandType.loadUpwardDylib, LoadCommandType.lazyLoadDylib:
+                LoadCommandType.loadUpwardDylib, LoadCommandType.lazyLoadDylib:
                 let kind = DependencyKind(command: command.command)
                 // A malformed command still takes its ordinal, as dyld counts commands.
                 var number: Int? = nil
@@ -71,11 +72,14 @@ enum ImageReader {
                     result.dependencies.append(dependency)
                 }
             case LoadCommandType.rpath:
-                if let path = command.string(atField: 8, in: image) { result.rpaths.append(path) } else {
-                    warnings.add("LC_RPATH", at: image.fileOffset + command.offset, "the path offset or string runs past the command; skipped")
+                if let path = command.string(atField: 8, in: image) {
+                    result.rpaths.append(path)
+                } else {
+                    warnings.add(
+                        "LC_RPATH", at: image.fileOffset + command.offset, "the path offset or string runs past the command; skipped")
                 }
             case LoadCommandType.buildVersion, LoadCommandType.versionMinMacOSX, LoadCommandType.versionMinIPhoneOS,
-                 LoadCommandType.versionMinTVOS, LoadCommandType.versionMinWatchOS:
+                LoadCommandType.versionMinTVOS, LoadCommandType.versionMinWatchOS:
                 if let platform = PlatformVersion.read(command, in: image, warnings: &warnings) {
                     result.platforms.append(platform)
                 }
@@ -188,7 +192,9 @@ enum ImageReader {
     /// One offset/size pair of `dyld_info_command` (`field` is the offset
     /// field's offset), or `nil` when it is empty or (with a warning) past
     /// the end of the image.
-    static func dyldInfoPart(_ command: LoadCommand, field: Int, name: String, in image: ByteReader, warnings: inout ReadWarnings) -> ByteReader? {
+    static func dyldInfoPart(_ command: LoadCommand, field: Int, name: String, in image: ByteReader, warnings: inout ReadWarnings)
+        -> ByteReader?
+    {
         guard let record = try? command.bytes(in: image).record("dyld_info_command", at: 0, size: 48) else {
             if field == 8 { warnings.add(command.name, at: image.fileOffset + command.offset, "shorter than dyld_info_command; skipped") }
             return nil
@@ -232,7 +238,9 @@ enum ImageReader {
             for bind in binds {
                 let entry = MachOImport(name: bind.name, library: bind.library, isWeak: bind.isWeakImport, source: source)
                 let number: Int
-                if let known = index[entry] { number = known } else {
+                if let known = index[entry] {
+                    number = known
+                } else {
                     number = result.imports.count
                     index[entry] = number
                     result.imports.append(entry)
@@ -262,7 +270,8 @@ enum ImageReader {
         symbols.compactMap { symbol in
             guard symbol.isExternal, !symbol.isPrivateExternal, symbol.kind == .section || symbol.kind == .absolute else { return nil }
             let number = Int(symbol.sectionNumber)
-            let threadLocal = symbol.kind == .section && number >= 1 && number <= sections.count
+            let threadLocal =
+                symbol.kind == .section && number >= 1 && number <= sections.count
                 && sections[number - 1].type == .threadLocalVariables
             return MachOExport(
                 name: symbol.name, kind: symbol.kind == .absolute ? .absolute : threadLocal ? .threadLocal : .regular,

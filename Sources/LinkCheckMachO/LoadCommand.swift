@@ -86,7 +86,8 @@ extension LoadCommand {
             guard offset <= end - 8, let command = image.u32(at: offset), let size = image.u32(at: offset + 4) else {
                 warnings.add(
                     "load command \(index)", at: image.fileOffset + offset,
-                    "runs past the end of the load commands; \(header.loadCommandCount - index) of ncmds \(header.loadCommandCount) not read")
+                    "runs past the end of the load commands; \(header.loadCommandCount - index) of ncmds \(header.loadCommandCount) not read"
+                )
                 break
             }
             guard size >= 8 else {

@@ -31,7 +31,7 @@ public enum MachOError: Error, Sendable, Hashable, CustomStringConvertible {
     public var path: String {
         switch self {
         case .unreadable(let path, _), .notRegularFile(let path), .notMachO(let path),
-             .truncated(let path, _, _, _, _), .changedWhileRead(let path):
+            .truncated(let path, _, _, _, _), .changedWhileRead(let path):
             path
         }
     }

@@ -118,7 +118,8 @@ public struct MachOFile: Sendable {
 
     private static func read(_ file: ByteReader, path: String, strings: LiteralPatterns) throws(MachOError) -> MachOFile {
         func truncated(_ failure: ReadFailure) -> MachOError {
-            .truncated(path: path, structure: failure.structure, offset: failure.fileOffset, needed: failure.needed, available: failure.available)
+            .truncated(
+                path: path, structure: failure.structure, offset: failure.fileOffset, needed: failure.needed, available: failure.available)
         }
         if StaticArchive.isArchive(file) {
             let archive = StaticArchive.read(file, path: path, strings: strings)

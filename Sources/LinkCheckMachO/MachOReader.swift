@@ -37,7 +37,8 @@ public enum MachOReader: Sendable {
             // no Mach-O member: not an image of ours. A fat file whose every
             // slice is broken is.
             if file.container == .archive { throw .notAnImage(path: path) }
-            throw .malformed(path: path, format: .macho, structure: "fat header", reason: file.warnings.first?.description ?? "no slice could be read")
+            throw .malformed(
+                path: path, format: .macho, structure: "fat header", reason: file.warnings.first?.description ?? "no slice could be read")
         }
         return images
     }
@@ -84,9 +85,11 @@ public enum MachOReader: Sendable {
         } catch {
             throw inspectionError(error)
         }
-        guard let image = read.file.images.first(where: {
-            $0.archiveMember == identity.member && slice(of: $0, in: read.file) == identity.slice
-        }) else { throw .changedWhileRead(path: identity.path) }
+        guard
+            let image = read.file.images.first(where: {
+                $0.archiveMember == identity.member && slice(of: $0, in: read.file) == identity.slice
+            })
+        else { throw .changedWhileRead(path: identity.path) }
         return (image, read.contents)
     }
 
@@ -100,7 +103,9 @@ public enum MachOReader: Sendable {
     static func neutral(_ image: MachOImage, slice: String?, fileWarnings: [ReadWarning], selection: SymbolSelection) -> BinaryImage {
         var warnings = fileWarnings + image.warnings
         if image.isEncrypted {
-            warnings.append(.problem("the code is encrypted (LC_ENCRYPTION_INFO cryptid \(image.encryption?.cryptID ?? 0)): what it calls cannot be read"))
+            warnings.append(
+                .problem(
+                    "the code is encrypted (LC_ENCRYPTION_INFO cryptid \(image.encryption?.cryptID ?? 0)): what it calls cannot be read"))
         }
         let dependencies = image.dependencies.map { Dependency(name: $0.installName, kind: kind($0.kind)) }
         var seen = Set<String>()
@@ -108,9 +113,10 @@ public enum MachOReader: Sendable {
         for entry in image.imports {
             let name = cName(entry.name)
             guard keeps(selection, name), seen.insert("\(name)\u{0}\(entry.library)").inserted else { continue }
-            imports.append(Symbol(
-                name: name, binding: entry.isWeak ? .weak : .global, type: .notype,
-                library: library(entry.library, in: image)))
+            imports.append(
+                Symbol(
+                    name: name, binding: entry.isWeak ? .weak : .global, type: .notype,
+                    library: library(entry.library, in: image)))
         }
         let exports = image.exports.compactMap { entry -> Symbol? in
             let name = cName(entry.name)
@@ -125,8 +131,8 @@ public enum MachOReader: Sendable {
         let definitions = image.symbols.compactMap { entry -> Symbol? in
             let number = Int(entry.sectionNumber)
             guard entry.kind == .section, !entry.isExternal || entry.isPrivateExternal,
-                  number >= 1, number <= sections.count, sections[number - 1].containsInstructions,
-                  let first = entry.name.utf8.first, first != UInt8(ascii: "l"), first != UInt8(ascii: "L")
+                number >= 1, number <= sections.count, sections[number - 1].containsInstructions,
+                let first = entry.name.utf8.first, first != UInt8(ascii: "l"), first != UInt8(ascii: "L")
             else { return nil }
             let name = cName(entry.name)
             guard !name.isEmpty, keeps(selection, name), defined.insert(name).inserted else { return nil }
@@ -150,15 +156,17 @@ public enum MachOReader: Sendable {
             definitions: definitions,
             objcClassReferences: Array(Set(image.classReferences.compactMap(\.className) + image.categoryClasses)).sorted(),
             objcSuperclasses: Dictionary(
-                (image.classReferences.map { ($0.className, $0.superclasses) } + image.classDefinitions.map { ($0.className, $0.superclasses) })
+                (image.classReferences.map { ($0.className, $0.superclasses) }
+                    + image.classDefinitions.map { ($0.className, $0.superclasses) })
                     .filter { !$0.1.isEmpty },
                 uniquingKeysWith: { first, _ in first }),
             selectorReferences: Array(Set(image.selectorReferences.compactMap(\.selector) + image.objcStubs.map(\.selector))).sorted(),
             stringLiterals: stringLiterals(of: image),
-            facts: .macho(MachOFacts(
-                fileType: "MH_\(image.fileType)", flags: image.header.flags.rawValue, flagNames: image.header.flags.names,
-                appExtensionSafe: image.appExtensionSafe, encrypted: image.isEncrypted, codeSigned: image.hasCodeSignature,
-                fixups: image.fixupFormat, hasBitcode: image.hasBitcode)),
+            facts: .macho(
+                MachOFacts(
+                    fileType: "MH_\(image.fileType)", flags: image.header.flags.rawValue, flagNames: image.header.flags.names,
+                    appExtensionSafe: image.appExtensionSafe, encrypted: image.isEncrypted, codeSigned: image.hasCodeSignature,
+                    fixups: image.fixupFormat, hasBitcode: image.hasBitcode)),
             warnings: warnings)
     }
 

@@ -42,7 +42,7 @@ enum ObjCMethodLists {
         for (_, section) in context.contentSections(named: "__objc_classlist") {
             for slot in stride(from: section.address, to: section.address &+ section.size, by: 8) {
                 guard let classAddress = ObjCReferences.target(context, at: slot),
-                      let name = ObjCReferences.localClassName(context, at: classAddress)
+                    let name = ObjCReferences.localClassName(context, at: classAddress)
                 else { continue }
                 methods += list(context, of: readOnlyField(context, classAt: classAddress, offset: 32), prefix: "-[\(name) ")
                 if let metaclass = ObjCReferences.target(context, at: classAddress) {
@@ -53,8 +53,8 @@ enum ObjCMethodLists {
         for (_, section) in context.contentSections(named: "__objc_catlist") + context.contentSections(named: "__objc_nlcatlist") {
             for slot in stride(from: section.address, to: section.address &+ section.size, by: 8) {
                 guard let category = ObjCReferences.target(context, at: slot),
-                      let className = ObjCReferences.namedClass(context.slot(at: category &+ 8), context)?.name,
-                      let categoryName = ObjCReferences.target(context, at: category).flatMap(context.addressSpace.cString(at:))
+                    let className = ObjCReferences.namedClass(context.slot(at: category &+ 8), context)?.name,
+                    let categoryName = ObjCReferences.target(context, at: category).flatMap(context.addressSpace.cString(at:))
                 else { continue }
                 let owner = "\(className)(\(categoryName))"
                 methods += list(context, of: ObjCReferences.target(context, at: category &+ 16), prefix: "-[\(owner) ")
@@ -75,7 +75,7 @@ enum ObjCMethodLists {
     /// selector + `]`.
     private static func list(_ context: ReadContext, of address: UInt64?, prefix: String) -> [ObjCMethod] {
         guard let address, let offset = context.addressSpace.fileOffset(of: address, size: 8),
-              let flags = context.image.u32(at: offset), let count = context.image.u32(at: offset + 4)
+            let flags = context.image.u32(at: offset), let count = context.image.u32(at: offset + 4)
         else { return [] }
         let relative = flags & 0x8000_0000 != 0
         let size = UInt64(flags & 0xfffc)
@@ -88,7 +88,9 @@ enum ObjCMethodLists {
             let selector: String?
             let implementation: UInt64?
             if relative {
-                guard let nameField = relativeTarget(context, at: method), let impField = relativeTarget(context, at: method &+ 8) else { break }
+                guard let nameField = relativeTarget(context, at: method), let impField = relativeTarget(context, at: method &+ 8) else {
+                    break
+                }
                 selector = ObjCReferences.target(context, at: nameField).flatMap(context.addressSpace.cString(at:))
                 implementation = impField
             } else {
@@ -104,7 +106,9 @@ enum ObjCMethodLists {
     /// The address a 32-bit offset at `address` points to, relative to
     /// `address` itself.
     private static func relativeTarget(_ context: ReadContext, at address: UInt64) -> UInt64? {
-        guard let offset = context.addressSpace.fileOffset(of: address, size: 4), let raw = context.image.u32(at: offset) else { return nil }
+        guard let offset = context.addressSpace.fileOffset(of: address, size: 4), let raw = context.image.u32(at: offset) else {
+            return nil
+        }
         return address &+ UInt64(bitPattern: Int64(Int32(bitPattern: raw)))
     }
 }

@@ -91,9 +91,10 @@ enum ObjCReferences {
             address, slot in
             guard let named = namedClass(slot, context) else { return false }
             let importIndex: Int? = if case .bound(let index) = slot { index } else { nil }
-            references.append(ObjCClassReference(
-                address: address, className: named.name, isImported: named.localAddress == nil, importIndex: importIndex,
-                superclasses: named.localAddress.map { superclasses(context, ofClassAt: $0) } ?? []))
+            references.append(
+                ObjCClassReference(
+                    address: address, className: named.name, isImported: named.localAddress == nil, importIndex: importIndex,
+                    superclasses: named.localAddress.map { superclasses(context, ofClassAt: $0) } ?? []))
             return true
         }
         return references
@@ -106,7 +107,8 @@ enum ObjCReferences {
         var definitions: [ObjCClassDefinition] = []
         forEachSlot(of: ["__objc_classlist"], context, warnings: &warnings, unnamed: "classes that could not be named") { _, slot in
             guard case .address(let target) = slot, let name = localClassName(context, at: target) else { return false }
-            definitions.append(ObjCClassDefinition(address: target, className: name, superclasses: superclasses(context, ofClassAt: target)))
+            definitions.append(
+                ObjCClassDefinition(address: target, className: name, superclasses: superclasses(context, ofClassAt: target)))
             return true
         }
         return definitions
@@ -152,7 +154,8 @@ enum ObjCReferences {
                 }
                 if unresolved > 0 {
                     warnings.add(
-                        "section \(section.qualifiedName)", at: context.image.fileOffset &+ Int(section.fileOffset), "\(unresolved) \(unnamed)")
+                        "section \(section.qualifiedName)", at: context.image.fileOffset &+ Int(section.fileOffset),
+                        "\(unresolved) \(unnamed)")
                 }
             }
         }
@@ -213,8 +216,8 @@ enum ObjCReferences {
                 while offset + 8 <= bytes.count {
                     defer { offset += 4 }
                     guard let adrp = bytes.u32(at: offset), let load = bytes.u32(at: offset + 4),
-                          adrp & 0x9f00_001f == 0x9000_0001,  // adrp x1, page
-                          load & 0xffc0_03ff == (wide ? 0xf940_0021 : 0xb940_0021)  // ldr x1|w1, [x1, #imm]
+                        adrp & 0x9f00_001f == 0x9000_0001,  // adrp x1, page
+                        load & 0xffc0_03ff == (wide ? 0xf940_0021 : 0xb940_0021)  // ldr x1|w1, [x1, #imm]
                     else { continue }
                     let pc = section.address &+ UInt64(offset)
                     let immediate = Int64((adrp >> 29) & 0x3) | Int64((adrp >> 5) & 0x7_ffff) << 2
@@ -227,7 +230,7 @@ enum ObjCReferences {
                 while offset + 7 <= bytes.count {
                     defer { offset += 1 }
                     guard bytes.u8(at: offset) == 0x48, bytes.u8(at: offset + 1) == 0x8b, bytes.u8(at: offset + 2) == 0x35,
-                          let displacement = bytes.u32(at: offset + 3)
+                        let displacement = bytes.u32(at: offset + 3)
                     else { continue }  // mov rsi, [rip + disp32]
                     let pc = section.address &+ UInt64(offset)
                     let slot = pc &+ 7 &+ UInt64(bitPattern: Int64(Int32(bitPattern: displacement)))

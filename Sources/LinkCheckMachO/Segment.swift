@@ -121,7 +121,8 @@ extension Segment {
         if Int(sectionCount) > fitting {
             warnings.add(
                 "\(structure) \(segment.name)", at: bytes.fileOffset,
-                "nsects \(sectionCount) needs \(Int(sectionCount) * sectionSize) bytes after the command, cmdsize leaves \(bytes.count - headerSize); \(fitting) read")
+                "nsects \(sectionCount) needs \(Int(sectionCount) * sectionSize) bytes after the command, cmdsize leaves \(bytes.count - headerSize); \(fitting) read"
+            )
         }
         let count = min(Int(sectionCount), fitting)
         segment.sections.reserveCapacity(count)

@@ -53,9 +53,10 @@ public struct StaticArchive: Sendable {
             }
             let rawName = Self.unpadded(header.name(0, length: 16))
             guard let size = Self.decimal(header.name(48, length: 10).utf8), size >= 0,
-                  size <= bytes.count - offset - 60
+                size <= bytes.count - offset - 60
             else {
-                warnings.add("ar_hdr \(rawName)", at: headerAt, "its size field is not a number that fits in the archive; the rest not read")
+                warnings.add(
+                    "ar_hdr \(rawName)", at: headerAt, "its size field is not a number that fits in the archive; the rest not read")
                 break
             }
             let dataStart = offset + 60
@@ -64,7 +65,8 @@ public struct StaticArchive: Sendable {
             var name = rawName
             if rawName.hasPrefix("#1/") {
                 guard let length = Int(rawName.dropFirst(3)), length >= 0, length <= size else {
-                    warnings.add("ar_hdr \(rawName)", at: headerAt, "a BSD long name whose length is not a number within the member; member skipped")
+                    warnings.add(
+                        "ar_hdr \(rawName)", at: headerAt, "a BSD long name whose length is not a number within the member; member skipped")
                     continue
                 }
                 name = bytes.fixedString(at: dataStart, length: length) ?? ""
@@ -78,7 +80,9 @@ public struct StaticArchive: Sendable {
                     warnings.add("ar_hdr \(rawName)", at: headerAt, "a GNU long name outside the // member; member skipped")
                     continue
                 }
-                if let known = gnuNameCache[index] { name = known } else {
+                if let known = gnuNameCache[index] {
+                    name = known
+                } else {
                     // `name/\n` entries.
                     var end = index
                     while end < names.count, let byte = names.u8(at: end), byte != 0x0a, byte != 0 { end += 1 }
@@ -134,19 +138,22 @@ extension StaticArchive {
             }
             guard offset < size else { break }
             guard offset + 60 <= size, let header = bytes(at: offset, count: 60), header[58] == 0x60, header[59] == 0x0a,
-                  let length = decimal(header[48..<58]), length >= 0, length <= size - offset - 60
+                let length = decimal(header[48..<58]), length >= 0, length <= size - offset - 60
             else { return nil }
             let dataStart = offset + 60
             offset = dataStart + length
             var starts = [dataStart]
             let name = unpadded(header[0..<16])
             if name.starts(with: bsdLongNamePrefix), let nameLength = decimal(name.dropFirst(bsdLongNamePrefix.count)),
-               nameLength >= 0, nameLength <= length {
+                nameLength >= 0, nameLength <= length
+            {
                 starts.append(dataStart + nameLength)
             }
             for start in starts where start + 4 <= offset {
                 guard let first = bytes(at: start, count: 4) else { return nil }
-                if MachHeader.kind(ofMagic: UInt32(first[0]) | UInt32(first[1]) << 8 | UInt32(first[2]) << 16 | UInt32(first[3]) << 24) != nil {
+                if MachHeader.kind(ofMagic: UInt32(first[0]) | UInt32(first[1]) << 8 | UInt32(first[2]) << 16 | UInt32(first[3]) << 24)
+                    != nil
+                {
                     return true
                 }
             }

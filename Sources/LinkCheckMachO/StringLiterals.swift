@@ -75,14 +75,15 @@ enum StringLiterals {
             for index in 0..<(section.size / entrySize) {
                 let offset = index * entrySize
                 guard case .address(let characters) = context.slot(section: number, offset: offset + 2 * pointerSize),
-                      let flags = bytes.u32(at: Int(offset + pointerSize)),
-                      let length = bytes.pointer(at: Int(offset + 3 * pointerSize), is64Bit: context.header.is64Bit)
+                    let flags = bytes.u32(at: Int(offset + pointerSize)),
+                    let length = bytes.pointer(at: Int(offset + 3 * pointerSize), is64Bit: context.header.is64Bit)
                 else { continue }
                 // __kCFStringTypeID flags: 0x7c8 for 8-bit characters, 0x7d0 for UTF-16.
                 var value: String? = nil
                 if flags & 0x10 == 0, length < UInt64(context.image.count),
-                   let start = context.addressSpace.fileOffset(of: characters, size: Int(length)),
-                   let window = context.image.window(offset: start, size: Int(length)) {
+                    let start = context.addressSpace.fileOffset(of: characters, size: Int(length)),
+                    let window = context.image.window(offset: start, size: Int(length))
+                {
                     value = String(decoding: window.bytes, as: UTF8.self)
                 }
                 literals.append(

@@ -56,7 +56,7 @@ enum SymbolStubs {
             guard index < UInt64(indirect.count) else { return nil }
             let entry = indirect[Int(index)]
             guard entry & (DynamicSymbolTable.indirectSymbolLocal | DynamicSymbolTable.indirectSymbolAbsolute) == 0,
-                  Int(entry) < context.symbols.count
+                Int(entry) < context.symbols.count
             else { return nil }
             return context.symbols[Int(entry)].name
         }
@@ -67,7 +67,9 @@ enum SymbolStubs {
             case .symbolStubs:
                 let size = UInt64(section.reserved2)
                 guard size > 0 else {
-                    warnings.add("section \(section.qualifiedName)", at: location, "S_SYMBOL_STUBS with a stub size (reserved2) of 0; stubs not read")
+                    warnings.add(
+                        "section \(section.qualifiedName)", at: location, "S_SYMBOL_STUBS with a stub size (reserved2) of 0; stubs not read"
+                    )
                     continue
                 }
                 let count = section.size / size
@@ -80,7 +82,8 @@ enum SymbolStubs {
                 for index in 0..<count {
                     guard UInt64(section.reserved1) + index < UInt64(indirect.count) else { break }
                     let address = section.address &+ index &* size
-                    let pointer = pointerSlot(ofStub: bytes, at: Int(index * size), size: Int(size), address: address, cpu: context.header.cpu)
+                    let pointer = pointerSlot(
+                        ofStub: bytes, at: Int(index * size), size: Int(size), address: address, cpu: context.header.cpu)
                     let bound = pointer.flatMap { context.boundImport[$0] }
                     guard let symbol = name(indirect: UInt64(section.reserved1) + index) ?? bound.map({ context.imports[$0].name })
                     else { continue }
@@ -123,7 +126,7 @@ enum SymbolStubs {
         case CPUType.x86 | CPUType.abi64, CPUType.x86:
             // jmp *disp32(%rip) / jmp *abs32
             guard size >= 6, bytes.u8(at: offset) == 0xff, bytes.u8(at: offset + 1) == 0x25,
-                  let operand = bytes.u32(at: offset + 2)
+                let operand = bytes.u32(at: offset + 2)
             else { return nil }
             return cpu.type == CPUType.x86 ? UInt64(operand) : address &+ 6 &+ UInt64(bitPattern: Int64(Int32(bitPattern: operand)))
         case CPUType.arm | CPUType.abi64, CPUType.arm | CPUType.abi64_32:

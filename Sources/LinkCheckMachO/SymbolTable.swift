@@ -126,8 +126,8 @@ extension NlistSymbol {
         for index in 0..<fitting {
             let base = index * entrySize
             guard let nameOffset = entries.u32(at: base), let type = entries.u8(at: base + 4),
-                  let section = entries.u8(at: base + 5), let desc = entries.u16(at: base + 6),
-                  let value = is64Bit ? entries.u64(at: base + 8) : entries.u32(at: base + 8).map(UInt64.init)
+                let section = entries.u8(at: base + 5), let desc = entries.u16(at: base + 6),
+                let value = is64Bit ? entries.u64(at: base + 8) : entries.u32(at: base + 8).map(UInt64.init)
             else { break }
             var name = ""
             if nameOffset != 0 {
@@ -138,7 +138,8 @@ extension NlistSymbol {
         if unnamed > 0 {
             warnings.add(
                 "LC_SYMTAB", at: image.fileOffset + command.offset,
-                "\(unnamed) symbol names are outside the string table or not NUL-terminated\(strings.exhausted ? " (or past the limit on name bytes)" : ""); read as empty")
+                "\(unnamed) symbol names are outside the string table or not NUL-terminated\(strings.exhausted ? " (or past the limit on name bytes)" : ""); read as empty"
+            )
         }
         return symbols
     }

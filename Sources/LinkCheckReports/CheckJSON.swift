@@ -114,12 +114,13 @@ public struct CheckJSON: ReportRenderer {
             kind = placement.innermost.kind.rawValue
             layout = placement.innermost.layout.rawValue
             isExecutable = placement.isExecutable
-            role = switch placement.role {
-            case .app: "app"
-            case .appExtension: "extension"
-            case .framework: "framework"
-            case nil: nil
-            }
+            role =
+                switch placement.role {
+                case .app: "app"
+                case .appExtension: "extension"
+                case .framework: "framework"
+                case nil: nil
+                }
             extensionType = placement.extensionType
             info = placement.innermost.info
             library = placement.library

@@ -98,8 +98,10 @@ struct FindingCard {
             if findings.allSatisfy({ $0.severity == .note }) {
                 if findings.allSatisfy({ $0.kind == .providedSymbol }) {
                     card.group = .provided
-                } else if rolesGiven, let image, image.role == .app
-                    || (image.role == .framework && !image.reachedBy.isEmpty && !image.reachedBy.contains(where: isExtension)) {
+                } else if rolesGiven, let image,
+                    image.role == .app
+                        || (image.role == .framework && !image.reachedBy.isEmpty && !image.reachedBy.contains(where: isExtension))
+                {
                     card.group = .appOnly
                 }
             }
@@ -118,12 +120,13 @@ struct FindingCard {
     /// `text` as a fragment identifier: letters, digits, `.`, `_` and `-`
     /// kept, anything else `_`.
     static func fragment(_ text: String) -> String {
-        String(text.unicodeScalars.map { scalar -> Character in
-            switch scalar {
-            case "a"..."z", "A"..."Z", "0"..."9", ".", "_", "-": Character(scalar)
-            default: "_"
-            }
-        })
+        String(
+            text.unicodeScalars.map { scalar -> Character in
+                switch scalar {
+                case "a"..."z", "A"..."Z", "0"..."9", ".", "_", "-": Character(scalar)
+                default: "_"
+                }
+            })
     }
 
     /// `base`, or `base-2`, `base-3`, … when taken.

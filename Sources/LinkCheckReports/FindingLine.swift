@@ -43,11 +43,12 @@ struct FindingLine {
         var usesAPI = false
         if let object = action.object, !finding.unconfirmed {
             usesAPI = true
-            let shown = switch (origin ?? finding).kind {
-            case .stringLiteral: "\"\(object)\""
-            case .staticCall: "\(object) (a copy linked into \(origin == nil ? "this image" : "it"))"
-            default: object
-            }
+            let shown =
+                switch (origin ?? finding).kind {
+                case .stringLiteral: "\"\(object)\""
+                case .staticCall: "\(object) (a copy linked into \(origin == nil ? "this image" : "it"))"
+                default: object
+                }
             what = "\(action.verb) \(shown)"
             // A copy names the images on the way; its origin's own line
             // names the calls.

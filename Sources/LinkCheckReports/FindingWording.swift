@@ -38,7 +38,8 @@ extension FindingDetail {
     /// UIApplication, and the selector sharedApplication`, `the selector
     /// openURL: of the protocol UIApplicationDelegate`.
     static func referenced(_ name: ObjCName, subclasses: [String]) -> String {
-        let theClass = subclasses.isEmpty
+        let theClass =
+            subclasses.isEmpty
             ? "the class \(name.className)"
             : "the class\(subclasses.count > 1 ? "es" : "") \(subclasses.joined(separator: ", ")), "
                 + "\(subclasses.count > 1 ? "subclasses" : "a subclass") of \(name.className)"

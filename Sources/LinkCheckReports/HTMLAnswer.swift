@@ -52,7 +52,9 @@ struct HTMLAnswer {
             }
         } else {
             if lines.isEmpty {
-                loud.append("<li class=\"answer extension-safe\"><span class=\"verdict extension-safe\">extension-safe</span> No image is unsafe for app extensions.</li>")
+                loud.append(
+                    "<li class=\"answer extension-safe\"><span class=\"verdict extension-safe\">extension-safe</span> No image is unsafe for app extensions.</li>"
+                )
             }
             let safe = group.filter { $0.role != .app && $0.verdict == .extensionSafe }
             if !safe.isEmpty && !lines.isEmpty {
@@ -79,7 +81,8 @@ struct HTMLAnswer {
     func uninspected() -> String {
         guard !report.errors.isEmpty else { return "" }
         let count = report.errors.count
-        return "<ul class=\"answers\"><li class=\"answer incomplete\">\(TextRenderer.count(count, "file")) could not be inspected (<a href=\"#problems\">listed below</a>): nothing in \(count == 1 ? "it" : "them") was checked.</li></ul>\n"
+        return
+            "<ul class=\"answers\"><li class=\"answer incomplete\">\(TextRenderer.count(count, "file")) could not be inspected (<a href=\"#problems\">listed below</a>): nothing in \(count == 1 ? "it" : "them") was checked.</li></ul>\n"
     }
 
     /// One image's verdict line: its name (and type, and note), its
@@ -105,7 +108,9 @@ struct HTMLAnswer {
         let shown = sentences.prefix(5).map { "<li>\($0).</li>" }.joined()
         let rest = sentences.dropFirst(5).map { "<li>\($0).</li>" }.joined()
         return "\(sentences.count) causes:<ul class=\"causes\">\(shown)</ul>"
-            + (rest.isEmpty ? "" : "<details class=\"more\"><summary>and \(sentences.count - 5) more</summary><ul class=\"causes\">\(rest)</ul></details>")
+            + (rest.isEmpty
+                ? ""
+                : "<details class=\"more\"><summary>and \(sentences.count - 5) more</summary><ul class=\"causes\">\(rest)</ul></details>")
     }
 
     /// A cause in HTML: images in bold, each API in code and linked to the

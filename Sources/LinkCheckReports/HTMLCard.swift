@@ -26,11 +26,15 @@ struct HTMLCard {
     /// and path, then the fix-it, the source and a link to the card.
     func html(_ card: FindingCard) -> String {
         let rule = report.rules[card.rule]
-        let findings = card.findings.enumerated().sorted { ($1.element.severity, $0.offset) < ($0.element.severity, $1.offset) }.map(\.element)
+        let findings = card.findings.enumerated().sorted { ($1.element.severity, $0.offset) < ($0.element.severity, $1.offset) }.map(
+            \.element)
         let image = images[card.image]
-        let role = image.map { image in
-            image.role == .framework ? "" : " <span class=\"role\">(\(escapeHTML(image.extensionType.map { "\($0) extension" } ?? image.role.rawValue)))</span>"
-        } ?? ""
+        let role =
+            image.map { image in
+                image.role == .framework
+                    ? ""
+                    : " <span class=\"role\">(\(escapeHTML(image.extensionType.map { "\($0) extension" } ?? image.role.rawValue)))</span>"
+            } ?? ""
         var parts = [
             "<article class=\"card \(card.severity.rawValue)\" id=\"\(escapeHTML(card.id))\" data-severity=\"\(card.severity.rawValue)\" data-rule=\"\(escapeHTML(card.rule))\" data-image=\"\(escapeHTML(card.image))\" data-category=\"\(card.category.rawValue)\">",
             "<h3><span class=\"severity\">\(card.severity.rawValue)</span> <span class=\"rule\">\(escapeHTML(card.rule))</span> \(escapeHTML(rule?.api ?? "")) <span class=\"in\">in</span> <span class=\"image\" title=\"\(escapeHTML(card.image))\">\(escapeHTML(FileGrouping.place(name(card.image), slices: card.slices)))</span>\(role)</h3>",
@@ -42,7 +46,9 @@ struct HTMLCard {
         let uses = findings.map { use($0, rule: lead == nil ? nil : rule, showingSeverity: mixed, cardSlices: card.slices) }
         parts.append("<ul class=\"uses\">\(uses.prefix(Self.shown).joined())</ul>")
         if uses.count > Self.shown {
-            parts.append("<details class=\"more\"><summary>\(uses.count - Self.shown) more</summary><ul class=\"uses\">\(uses.dropFirst(Self.shown).joined())</ul></details>")
+            parts.append(
+                "<details class=\"more\"><summary>\(uses.count - Self.shown) more</summary><ul class=\"uses\">\(uses.dropFirst(Self.shown).joined())</ul></details>"
+            )
         }
         if let fixit = rule?.fixit ?? findings.first?.fixit, !fixit.isEmpty {
             parts.append("<p class=\"fixit\"><strong>Fix:</strong> \(escapeHTML(fixit))</p>")
@@ -70,14 +76,17 @@ struct HTMLCard {
             let copies = card.reached.filter { $0.image == target }
             let level = severity(target)
             let reached = images[target]
-            let role = reached.map { image in
-                image.role == .framework ? "" : " (\(image.extensionType.map { "\($0) extension" } ?? image.role.rawValue))"
-            } ?? ""
-            let through = copies.first.map { copy in
-                copy.chainImages.dropFirst().dropLast().map { images[$0]?.shortName ?? $0 }
-            } ?? []
+            let role =
+                reached.map { image in
+                    image.role == .framework ? "" : " (\(image.extensionType.map { "\($0) extension" } ?? image.role.rawValue))"
+                } ?? ""
+            let through =
+                copies.first.map { copy in
+                    copy.chainImages.dropFirst().dropLast().map { images[$0]?.shortName ?? $0 }
+                } ?? []
             let via = through.isEmpty ? "" : " through \(through.map(escapeHTML).joined(separator: " → "))"
-            return "<span class=\"reach \(level.rawValue)\" data-image=\"\(escapeHTML(target))\"><strong>\(escapeHTML(name(target)))</strong>\(escapeHTML(role))\(via) <small>\(level.rawValue)</small></span>"
+            return
+                "<span class=\"reach \(level.rawValue)\" data-image=\"\(escapeHTML(target))\"><strong>\(escapeHTML(name(target)))</strong>\(escapeHTML(role))\(via) <small>\(level.rawValue)</small></span>"
         }
         return "<p class=\"reaches\">Reaches \(chips.joined(separator: " "))</p>"
     }
@@ -104,13 +113,15 @@ struct HTMLCard {
             }
             var calls = "<br><span class=\"label\">Called from</span> " + FindingAction.list(Array(sites.prefix(Self.shown)))
             if sites.count > Self.shown {
-                calls = "<br><span class=\"label\">Called from</span> " + sites.prefix(Self.shown).joined(separator: ", ")
+                calls =
+                    "<br><span class=\"label\">Called from</span> " + sites.prefix(Self.shown).joined(separator: ", ")
                     + " <details class=\"more inline\"><summary>and \(sites.count - Self.shown) more</summary>\(sites.dropFirst(Self.shown).joined(separator: ", "))</details>"
             }
             html += calls
         }
         if !finding.path.isEmpty {
-            html += "<br><span class=\"label\">Path</span> " + finding.path.map { "<code>\(escapeHTML($0))</code>" }.joined(separator: " → ")
+            html +=
+                "<br><span class=\"label\">Path</span> " + finding.path.map { "<code>\(escapeHTML($0))</code>" }.joined(separator: " → ")
         }
         return html + "</li>"
     }

@@ -21,7 +21,7 @@ struct HTMLGraph {
     /// Graphviz's SVG document `document` as an element for the page.
     func embed(_ document: String) throws(Graphviz.Failure) -> String {
         guard let start = document.range(of: "<svg"), let rootEnd = document[start.upperBound...].firstIndex(of: ">"),
-              let end = document.range(of: "</svg>", options: .backwards)
+            let end = document.range(of: "</svg>", options: .backwards)
         else { throw embedding("no <svg> element in Graphviz's output") }
         let root = document[start.lowerBound..<rootEnd]
         guard let box = Self.attribute("viewBox", in: root) else { throw embedding("the <svg> element has no viewBox") }
@@ -32,7 +32,8 @@ struct HTMLGraph {
         body = body.replacingOccurrences(of: "<title>linkcheck</title>\n", with: "")
         let images = description.images
         for (index, image) in images.enumerated() {
-            try replaceOnce(&body, "<g id=\"lcn\(index)\" class=\"", with: "<g id=\"lcn\(index)\" data-image=\"\(escapeHTML(image.name))\" class=\"")
+            try replaceOnce(
+                &body, "<g id=\"lcn\(index)\" class=\"", with: "<g id=\"lcn\(index)\" data-image=\"\(escapeHTML(image.name))\" class=\"")
             try replaceOnce(&body, "<title>lcn\(index)</title>", with: "<title>\(escapeHTML(image.name))</title>")
         }
         for (number, edge) in description.graph.edges.enumerated() {

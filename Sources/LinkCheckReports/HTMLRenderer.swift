@@ -64,7 +64,8 @@ public struct HTMLRenderer: ReportRenderer {
         let drawing: String
         switch HTMLGraph(description: LinkGraphDescription(ReportGraph(report))).svg() {
         case .success(let svg): drawing = "<div class=\"scroll\">\(svg)</div>"
-        case .failure(let failure): drawing = "<p class=\"muted\">The link graph could not be drawn: \(escapeHTML(failure.description)).</p>"
+        case .failure(let failure):
+            drawing = "<p class=\"muted\">The link graph could not be drawn: \(escapeHTML(failure.description)).</p>"
         }
         return """
             <section id="graph">
@@ -89,7 +90,8 @@ public struct HTMLRenderer: ReportRenderer {
     }
 
     func findings(_ report: Report, cards: [FindingCard]) -> String {
-        var html = "<section id=\"findings\">\n<h2>Findings <span class=\"total\">(\(TextRenderer.count(cards.count, "problem")), \(TextRenderer.count(report.findings.count, "finding")))</span></h2>\n"
+        var html =
+            "<section id=\"findings\">\n<h2>Findings <span class=\"total\">(\(TextRenderer.count(cards.count, "problem")), \(TextRenderer.count(report.findings.count, "finding")))</span></h2>\n"
         if cards.isEmpty {
             return html + "<p class=\"none\">None.</p>\n</section>\n\n"
         }
@@ -112,10 +114,13 @@ public struct HTMLRenderer: ReportRenderer {
             let members = cards.filter { $0.group == group }
             guard !members.isEmpty else { continue }
             let notes = members.reduce(0) { $0 + $1.findings.count }
-            let title = switch group {
-            case .provided: "\(TextRenderer.count(notes, "note")) on images that define the APIs (the SDK or a stand-in for it): their own definitions are not violations"
-            default: "\(TextRenderer.count(notes, "note")) on the containing app and what only it links or loads, where these APIs are allowed"
-            }
+            let title =
+                switch group {
+                case .provided:
+                    "\(TextRenderer.count(notes, "note")) on images that define the APIs (the SDK or a stand-in for it): their own definitions are not violations"
+                default:
+                    "\(TextRenderer.count(notes, "note")) on the containing app and what only it links or loads, where these APIs are allowed"
+                }
             let where_ = Array(Set(members.map { names[$0.image] })).sorted().map(escapeHTML).joined(separator: ", ")
             html += """
                 <details class="group" id="group-\(group.rawValue)">
@@ -137,8 +142,10 @@ public struct HTMLRenderer: ReportRenderer {
                 "<td class=\"count\">\(findings.count { $0.severity == severity })</td>"
             }
             let role = image.extensionType.map { "\(image.role.rawValue) (\($0))" } ?? image.role.rawValue
-            let machine = (image.slices.isEmpty
-                ? "\(escapeHTML(image.binary.architecture.name)) · \(image.binary.architecture.is64Bit ? 64 : 32)-bit" : escapeHTML(image.slices.joined(separator: ", ")))
+            let machine =
+                (image.slices.isEmpty
+                    ? "\(escapeHTML(image.binary.architecture.name)) · \(image.binary.architecture.is64Bit ? 64 : 32)-bit"
+                    : escapeHTML(image.slices.joined(separator: ", ")))
                 + (image.binary.platform.map { " · " + escapeHTML($0.platform.rawValue) } ?? "")
             let reachedBy = image.reachedBy.filter { $0 != image.name }.map { escapeHTML(names[$0]) }.joined(separator: ", ")
             return """
@@ -167,7 +174,8 @@ public struct HTMLRenderer: ReportRenderer {
         guard !report.errors.isEmpty || !report.notices.isEmpty else { return "" }
         let errors = report.errors.map { "<li><code>\(escapeHTML($0.path))</code>: \(escapeHTML(TextRenderer.reason($0)))</li>" }
         let notices = report.notices.map { "<li>\(escapeHTML($0))</li>" }
-        return "<section id=\"problems\">\n<h2>Files that could not be inspected, and notices</h2>\n<ul>\n\((errors + notices).joined(separator: "\n"))\n</ul>\n</section>\n\n"
+        return
+            "<section id=\"problems\">\n<h2>Files that could not be inspected, and notices</h2>\n<ul>\n\((errors + notices).joined(separator: "\n"))\n</ul>\n</section>\n\n"
     }
 
     /// How to make the run again, what it read, and the notes about the
@@ -176,10 +184,12 @@ public struct HTMLRenderer: ReportRenderer {
     func footer(_ report: Report) -> String {
         let packs = report.rulePacks.map { "<li>\(escapeHTML($0.name)) \(escapeHTML($0.version)) <code>\(escapeHTML($0.path))</code></li>" }
         let date = ISO8601DateFormatter().string(from: report.date)
-        let command = report.invocation.map { invocation in
-            "<dt>Command</dt><dd><code class=\"command\">cd \(escapeHTML(Self.shellWord(invocation.workingDirectory))) &amp;&amp; linkcheck \(invocation.arguments.map { escapeHTML(Self.shellWord($0)) }.joined(separator: " "))</code></dd>\n"
-        } ?? ""
-        let notes = report.remarks.isEmpty
+        let command =
+            report.invocation.map { invocation in
+                "<dt>Command</dt><dd><code class=\"command\">cd \(escapeHTML(Self.shellWord(invocation.workingDirectory))) &amp;&amp; linkcheck \(invocation.arguments.map { escapeHTML(Self.shellWord($0)) }.joined(separator: " "))</code></dd>\n"
+            } ?? ""
+        let notes =
+            report.remarks.isEmpty
             ? "" : "<dt>Notes</dt><dd><ul class=\"remarks\">\(report.remarks.map { "<li>\(escapeHTML($0))</li>" }.joined())</ul></dd>\n"
         return """
             <footer id="run">
@@ -199,12 +209,14 @@ public struct HTMLRenderer: ReportRenderer {
     /// `word` as a POSIX shell reads it back: unchanged when it holds only
     /// characters the shell leaves alone, else in single quotes.
     static func shellWord(_ word: String) -> String {
-        let plain = !word.isEmpty && word.unicodeScalars.allSatisfy { scalar in
-            switch scalar {
-            case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".", "/", "=", ":", ",", "+", "@", "%": true
-            default: false
+        let plain =
+            !word.isEmpty
+            && word.unicodeScalars.allSatisfy { scalar in
+                switch scalar {
+                case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".", "/", "=", ":", ",", "+", "@", "%": true
+                default: false
+                }
             }
-        }
         return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

@@ -15,9 +15,10 @@ struct ImageLabels {
 
     init(_ images: [ImageReport]) {
         var labels: [String: String] = [:]
-        let folders = Dictionary(images.map { image in
-            (image.name, Self.place(image).split(separator: "/").dropLast().map(String.init))
-        }, uniquingKeysWith: { first, _ in first })
+        let folders = Dictionary(
+            images.map { image in
+                (image.name, Self.place(image).split(separator: "/").dropLast().map(String.init))
+            }, uniquingKeysWith: { first, _ in first })
         var pending = Dictionary(grouping: images, by: Self.base)
         var depth = 0
         while !pending.isEmpty {

@@ -13,7 +13,9 @@ public enum InspectRenderer {
         var lines = ["\(image.name):"]
         switch image.facts {
         case .elf(let facts):
-            lines.append("  class: ELF\(image.architecture.is64Bit ? 64 : 32)  data: \(image.architecture.byteOrder.rawValue.uppercased())  machine: \(image.architecture)  type: \(facts.fileType)  OS/ABI: \(facts.osABI)")
+            lines.append(
+                "  class: ELF\(image.architecture.is64Bit ? 64 : 32)  data: \(image.architecture.byteOrder.rawValue.uppercased())  machine: \(image.architecture)  type: \(facts.fileType)  OS/ABI: \(facts.osABI)"
+            )
             if let soname = image.declaredName { lines.append("  SONAME: \(soname)") }
             for needed in image.dependencyNames { lines.append("  DT_NEEDED: \(needed)") }
             for kind in [SearchPath.Kind.rpath, .runpath] {
@@ -24,16 +26,23 @@ public enum InspectRenderer {
             if facts.flags1 != 0 { lines.append("  DT_FLAGS_1: 0x\(String(facts.flags1, radix: 16))") }
             lines.append("  symbol table: \(facts.symbolTable.rawValue)")
         case .macho(let facts):
-            let platform = image.platform.map { "  platform: \($0.platform.rawValue) \($0.minimumOS)" + ($0.sdk.map { " (SDK \($0))" } ?? "") } ?? ""
-            lines.append("  Mach-O \(image.architecture.is64Bit ? 64 : 32)-bit  machine: \(image.architecture)  type: \(facts.fileType)\(platform)")
+            let platform =
+                image.platform.map { "  platform: \($0.platform.rawValue) \($0.minimumOS)" + ($0.sdk.map { " (SDK \($0))" } ?? "") } ?? ""
+            lines.append(
+                "  Mach-O \(image.architecture.is64Bit ? 64 : 32)-bit  machine: \(image.architecture)  type: \(facts.fileType)\(platform)")
             lines.append("  flags: \(facts.flagNames.joined(separator: " "))")
-            lines.append("  MH_APP_EXTENSION_SAFE: \(facts.appExtensionSafe ? "yes" : "no")  fixups: \(facts.fixups.rawValue)"
-                + (facts.encrypted ? "  encrypted" : "") + (facts.codeSigned ? "  code signature" : ""))
+            lines.append(
+                "  MH_APP_EXTENSION_SAFE: \(facts.appExtensionSafe ? "yes" : "no")  fixups: \(facts.fixups.rawValue)"
+                    + (facts.encrypted ? "  encrypted" : "") + (facts.codeSigned ? "  code signature" : ""))
             if let installName = image.declaredName { lines.append("  LC_ID_DYLIB: \(installName)") }
             for dependency in image.dependencies { lines.append("  \(loadCommand(dependency.kind)): \(dependency.name)") }
             for path in image.searchPaths { lines.append("  LC_RPATH: \(path.path)") }
-            if !image.objcClassReferences.isEmpty { lines.append("  Objective-C classes referenced: \(image.objcClassReferences.joined(separator: " "))") }
-            if !image.selectorReferences.isEmpty { lines.append("  selectors referenced: \(image.selectorReferences.joined(separator: " "))") }
+            if !image.objcClassReferences.isEmpty {
+                lines.append("  Objective-C classes referenced: \(image.objcClassReferences.joined(separator: " "))")
+            }
+            if !image.selectorReferences.isEmpty {
+                lines.append("  selectors referenced: \(image.selectorReferences.joined(separator: " "))")
+            }
         }
         lines.append("  imports (\(image.imports.count)):")
         lines += image.imports.map { "    \(row($0, imported: true, in: image))" }
@@ -111,19 +120,20 @@ public enum InspectRenderer {
     public static func json(
         _ results: [Result<[BinaryImage], InspectionError>], callSites: [String: CodeAnalysis?]? = nil
     ) -> String {
-        encode(results.flatMap { result -> [Entry] in
-            switch result {
-            case .failure(let failure): return [Entry(first: nil, second: InspectedEntry(failure))]
-            case .success(let images):
-                return images.map { image in
-                    var entry = InspectedEntry(image)
-                    if let analysis = callSites?[image.name] {
-                        entry.callSites = analysis.map { .analysed(CallSiteEntry.imports($0)) } ?? .notAnalysed
+        encode(
+            results.flatMap { result -> [Entry] in
+                switch result {
+                case .failure(let failure): return [Entry(first: nil, second: InspectedEntry(failure))]
+                case .success(let images):
+                    return images.map { image in
+                        var entry = InspectedEntry(image)
+                        if let analysis = callSites?[image.name] {
+                            entry.callSites = analysis.map { .analysed(CallSiteEntry.imports($0)) } ?? .notAnalysed
+                        }
+                        return Entry(first: BinaryImageJSON(image), second: entry)
                     }
-                    return Entry(first: BinaryImageJSON(image), second: entry)
                 }
-            }
-        })
+            })
     }
 
     /// A file that could not be inspected (`path` and `error`), or an image:

@@ -90,14 +90,15 @@ struct LinkGraphDescription {
     /// border for extensions and apps.
     func node(_ index: Int, _ flavor: Flavor) -> String {
         let image = images[index]
-        let color = switch image.verdict {
-        case .extensionSafe: "#c8ecd0"
-        case .unsafe: "#f7c6c6"
-        case .appOnly: "#f8e2b0"
-        case .incomplete: "#dddddd"
-        case .needsReview: "#e2d5f7"
-        case .notLoaded: "#f4f4f4"
-        }
+        let color =
+            switch image.verdict {
+            case .extensionSafe: "#c8ecd0"
+            case .unsafe: "#f7c6c6"
+            case .appOnly: "#f8e2b0"
+            case .incomplete: "#dddddd"
+            case .needsReview: "#e2d5f7"
+            case .notLoaded: "#f4f4f4"
+            }
         let role = image.extensionType.map { "\(image.role.rawValue) (\($0))" } ?? image.role.rawValue
         let label = [labels[image.name], "\(role) · \(image.verdict.rawValue)"].map(Self.labelText).joined(separator: "\\n")
         var attributes = ["label=\"\(label)\"", "fillcolor=\"\(color)\""]
@@ -110,7 +111,8 @@ struct LinkGraphDescription {
 
     /// A DOT string literal for a name.
     static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        "\""
+            + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "\n", with: "\\n") + "\""
     }
 

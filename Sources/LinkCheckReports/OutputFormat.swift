@@ -19,10 +19,11 @@ extension OutputFormat {
     /// `--format`'s help: each value with its standard, the default marked
     /// (`text (default), json, sarif (SARIF 2.1.0) or html.`).
     public static var help: String {
-        list(allCases.map { format in
-            let notes = [format.standard, format == fallback ? "default" : nil].compactMap(\.self)
-            return format.rawValue + (notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))")
-        }) + "."
+        list(
+            allCases.map { format in
+                let notes = [format.standard, format == fallback ? "default" : nil].compactMap(\.self)
+                return format.rawValue + (notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))")
+            }) + "."
     }
 
     /// `a, b or c`.

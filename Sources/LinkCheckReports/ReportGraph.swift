@@ -35,14 +35,18 @@ struct ReportGraph {
         var edges: [Edge] = []
         for (from, image) in report.images.enumerated() {
             edges += image.links.compactMap { index[$0] }.map { Edge(from: from, to: $0, kind: .needed, unsafe: false) }
-            edges += image.loads.compactMap { $0.image.flatMap { index[$0] } }.map { Edge(from: from, to: $0, kind: .dlopen, unsafe: false) }
+            edges += image.loads.compactMap { $0.image.flatMap { index[$0] } }.map {
+                Edge(from: from, to: $0, kind: .dlopen, unsafe: false)
+            }
         }
         // An error finding marks its chain (the extension down to the image
         // that uses the API), the link from that image to the one that
         // provides the API, and for an unsafe load, the dlopen edge.
         var unsafePairs = Set<[Int]>()
-        for finding in report.findings where finding.severity == .error
-            && (finding.category.makesUnsafe || finding.kind == .loadedLibrary) {
+        for finding in report.findings
+        where finding.severity == .error
+            && (finding.category.makesUnsafe || finding.kind == .loadedLibrary)
+        {
             let chain = finding.chainImages.compactMap { index[$0] }
             for (from, to) in zip(chain, chain.dropFirst()) { unsafePairs.insert([from, to]) }
             guard let user = index[finding.chainImages.last ?? finding.image] else { continue }

@@ -21,7 +21,9 @@ public enum RuleListRenderer {
                 for (heading, list) in [("triggers", rule.examples.triggering), ("does not trigger", rule.examples.nonTriggering)] {
                     for example in list {
                         lines.append("      \(heading) (\(example.summary)):")
-                        lines += example.code.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "          \($0)" }
+                        lines += example.code.split(separator: "\n", omittingEmptySubsequences: false).map {
+                            $0.isEmpty ? "" : "          \($0)"
+                        }
                     }
                 }
             }

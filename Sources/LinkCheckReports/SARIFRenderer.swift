@@ -20,41 +20,58 @@ public struct SARIFRenderer: ReportRenderer {
     public func render(_ report: Report) -> String {
         let shown = FileGrouping(report).collapsed(report)
         let citedIDs = Array(Set(shown.findings.map(\.rule))).sorted()
-        let rules = citedIDs.map { id in report.rules[id] ?? Rule(
-            id: id, api: id, category: .reviewRisk, severity: .warning, matchers: [], message: id, fixit: "", source: "")
+        let rules = citedIDs.map { id in
+            report.rules[id]
+                ?? Rule(
+                    id: id, api: id, category: .reviewRisk, severity: .warning, matchers: [], message: id, fixit: "", source: "")
         }
         let ruleIndex = Dictionary(uniqueKeysWithValues: citedIDs.enumerated().map { ($1, $0) })
         let images = Dictionary(report.images.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let files = Dictionary(shown.images.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let log = Log(runs: [Run(
-            tool: Tool(driver: Driver(rules: rules.map(ReportingDescriptor.init))),
-            invocations: [Invocation(
-                // SARIF §3.20.14: false when the tool failed; an input it
-                // could not read (exit status 2), or read only in part, is
-                // such a failure.
-                executionSuccessful: report.complete, exitCode: Int(report.exitStatus),
-                toolExecutionNotifications: report.errors.map { error in
-                    Notification(
-                        level: "error", message: Message(text: error.description),
-                        locations: [Location(physicalLocation: PhysicalLocation(artifactLocation: artifact(report.file(of: error.path)), region: nil))])
-                } + report.partlyRead.filter { $0.kind != .transitive }.map { finding in
-                    Notification(
-                        level: "error", message: Message(text: "\(finding.image) was read only in part: \(finding.message)"),
-                        locations: [Location(physicalLocation: PhysicalLocation(
-                            artifactLocation: artifact(images[finding.image]?.file ?? report.file(of: finding.image)), region: nil))])
-                } + report.notices.map { notice in
-                    // What the text output prints as `linkcheck: warning: …` and `linkcheck: note: …`.
-                    Notification(level: "warning", message: Message(text: notice), locations: nil)
-                } + report.remarks.map { remark in
-                    Notification(level: "note", message: Message(text: remark), locations: nil)
-                })],
-            results: shown.findings.map { finding in
-                let image = files[finding.image]
-                return result(
-                    finding, ruleIndex: ruleIndex[finding.rule] ?? 0,
-                    linkName: image?.qualifiedLinkName ?? finding.image, imageKey: image?.baselineKey ?? finding.image,
-                    file: image?.file ?? report.file(of: finding.image), inArchive: image?.identity.unpackedFrom != nil)
-            })])
+        let log = Log(runs: [
+            Run(
+                tool: Tool(driver: Driver(rules: rules.map(ReportingDescriptor.init))),
+                invocations: [
+                    Invocation(
+                        // SARIF §3.20.14: false when the tool failed; an input it
+                        // could not read (exit status 2), or read only in part, is
+                        // such a failure.
+                        executionSuccessful: report.complete, exitCode: Int(report.exitStatus),
+                        toolExecutionNotifications: report.errors.map { error in
+                            Notification(
+                                level: "error", message: Message(text: error.description),
+                                locations: [
+                                    Location(
+                                        physicalLocation: PhysicalLocation(
+                                            artifactLocation: artifact(report.file(of: error.path)), region: nil))
+                                ])
+                        }
+                            + report.partlyRead.filter { $0.kind != .transitive }.map { finding in
+                                Notification(
+                                    level: "error", message: Message(text: "\(finding.image) was read only in part: \(finding.message)"),
+                                    locations: [
+                                        Location(
+                                            physicalLocation: PhysicalLocation(
+                                                artifactLocation: artifact(images[finding.image]?.file ?? report.file(of: finding.image)),
+                                                region: nil))
+                                    ])
+                            }
+                            + report.notices.map { notice in
+                                // What the text output prints as `linkcheck: warning: …` and `linkcheck: note: …`.
+                                Notification(level: "warning", message: Message(text: notice), locations: nil)
+                            }
+                            + report.remarks.map { remark in
+                                Notification(level: "note", message: Message(text: remark), locations: nil)
+                            })
+                ],
+                results: shown.findings.map { finding in
+                    let image = files[finding.image]
+                    return result(
+                        finding, ruleIndex: ruleIndex[finding.rule] ?? 0,
+                        linkName: image?.qualifiedLinkName ?? finding.image, imageKey: image?.baselineKey ?? finding.image,
+                        file: image?.file ?? report.file(of: finding.image), inArchive: image?.identity.unpackedFrom != nil)
+                })
+        ])
         return encode(log)
     }
 
@@ -74,9 +91,10 @@ public struct SARIFRenderer: ReportRenderer {
             logical.append(LogicalLocation(name: caller.demangled ?? function, fullyQualifiedName: function, kind: "function"))
         }
         if let symbol = finding.symbol {
-            logical.append(LogicalLocation(
-                name: finding.demangled ?? symbol, fullyQualifiedName: symbol,
-                kind: finding.kind == .stringLiteral ? "string" : "member"))
+            logical.append(
+                LogicalLocation(
+                    name: finding.demangled ?? symbol, fullyQualifiedName: symbol,
+                    kind: finding.kind == .stringLiteral ? "string" : "member"))
         }
         // A call site in the image itself (not one behind a transitive chain)
         // gives the byte offset of the call.
@@ -84,12 +102,18 @@ public struct SARIFRenderer: ReportRenderer {
         return Result(
             ruleId: finding.rule, ruleIndex: ruleIndex, level: finding.severity.rawValue,
             message: Message(text: finding.message),
-            locations: [Location(
-                physicalLocation: PhysicalLocation(artifactLocation: artifact(file), region: region),
-                logicalLocations: logical)],
-            partialFingerprints: ["linkcheckFinding/v2": Self.fingerprint(
-                [finding.rule, imageKey, finding.symbol ?? "", finding.chain.dropLast().joined(separator: ">"),
-                 caller?.function ?? ""])],
+            locations: [
+                Location(
+                    physicalLocation: PhysicalLocation(artifactLocation: artifact(file), region: region),
+                    logicalLocations: logical)
+            ],
+            partialFingerprints: [
+                "linkcheckFinding/v2": Self.fingerprint(
+                    [
+                        finding.rule, imageKey, finding.symbol ?? "", finding.chain.dropLast().joined(separator: ">"),
+                        caller?.function ?? "",
+                    ])
+            ],
             properties: ResultProperties(
                 kind: finding.kind.rawValue, category: finding.category.rawValue,
                 chain: finding.chain.isEmpty ? nil : finding.chain, slices: finding.slices.isEmpty ? nil : finding.slices))
@@ -126,7 +150,8 @@ public struct SARIFRenderer: ReportRenderer {
         var runs: [Run]
 
         enum CodingKeys: String, CodingKey {
-            case schema = "$schema", version, runs
+            case schema = "$schema"
+            case version, runs
         }
     }
 

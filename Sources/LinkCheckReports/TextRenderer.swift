@@ -104,7 +104,9 @@ public struct TextRenderer: ReportRenderer {
         for reason in reasons {
             let paths = folders.filter { $0.reason == reason }.map { Self.oneLine($0.path) }
             let consequence = failing ? ", whose files are not read (exit status 2)" : ""
-            lines.append("linkcheck: \(label(.note)) passed over \(Self.count(paths.count, "folder")) \(reason)\(consequence): \(paths.joined(separator: ", "))")
+            lines.append(
+                "linkcheck: \(label(.note)) passed over \(Self.count(paths.count, "folder")) \(reason)\(consequence): \(paths.joined(separator: ", "))"
+            )
         }
         return lines
     }
@@ -169,11 +171,12 @@ public struct TextRenderer: ReportRenderer {
     private func label(_ severity: Severity) -> String {
         let text = "\(severity.rawValue):"
         guard color else { return text }
-        let code = switch severity {
-        case .error: "1;31"
-        case .warning: "1;35"
-        case .note: "1;36"
-        }
+        let code =
+            switch severity {
+            case .error: "1;31"
+            case .warning: "1;35"
+            case .note: "1;36"
+            }
         return "\u{1B}[\(code)m\(text)\u{1B}[0m"
     }
 }

@@ -18,7 +18,8 @@ public enum DefaultRulePacks {
         if let fromEnvironment = ProcessInfo.processInfo.environment["LINKCHECK_RULES_DIR"] {
             return hasPacks(fromEnvironment) ? fromEnvironment : nil
         }
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments.first ?? ""
         let executableDirectory = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
         candidates.append(executableDirectory.appendingPathComponent("../share/linkcheck/Rules").standardized.path)

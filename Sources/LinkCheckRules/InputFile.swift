@@ -42,11 +42,11 @@ public enum InputFile {
         var info = stat()
         guard stat(path, &info) == 0 else {
             let code = errno
-            return Failure(reason: code == ENOENT || code == ENOTDIR ? "does not exist" : "cannot be read: \(String(cString: strerror(code)))")
+            return Failure(
+                reason: code == ENOENT || code == ENOTDIR ? "does not exist" : "cannot be read: \(String(cString: strerror(code)))")
         }
         return info.st_mode & S_IFMT == S_IFDIR ? nil : Failure(reason: "is not a directory")
     }
-
 
     private static func requireRegular(_ info: stat) throws(Failure) {
         switch info.st_mode & S_IFMT {

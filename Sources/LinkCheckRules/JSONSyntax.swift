@@ -136,15 +136,18 @@ public enum JSONSyntax {
                     continue
                 }
                 guard byte == UInt8(ascii: ",") else {
-                    throw failure(inObject
-                        ? "expected ',' or '}' after the value of \(valuePath), found \(describe(byte))\(hint(byte))"
-                        : "expected ',' or ']' after \(valuePath), found \(describe(byte))\(hint(byte))")
+                    throw failure(
+                        inObject
+                            ? "expected ',' or '}' after the value of \(valuePath), found \(describe(byte))\(hint(byte))"
+                            : "expected ',' or ']' after \(valuePath), found \(describe(byte))\(hint(byte))")
                 }
                 let comma = position
                 position += 1
                 skipWhitespace()
                 if current == container.closing {
-                    throw failure("trailing comma: JSON allows no comma after the last \(inObject ? "member of an object" : "element of an array")", at: comma)
+                    throw failure(
+                        "trailing comma: JSON allows no comma after the last \(inObject ? "member of an object" : "element of an array")",
+                        at: comma)
                 }
                 if inObject {
                     opened = try key()
@@ -197,8 +200,9 @@ public enum JSONSyntax {
             }
             skipWhitespace()
             guard current == UInt8(ascii: ":") else {
-                throw failure(current.map { "expected ':' after the key \"\(key)\", found \(describe($0))" }
-                    ?? "unexpected end of file: expected ':' after the key \"\(key)\"")
+                throw failure(
+                    current.map { "expected ':' after the key \"\(key)\", found \(describe($0))" }
+                        ?? "unexpected end of file: expected ':' after the key \"\(key)\"")
             }
             position += 1
             return try value()
@@ -220,7 +224,9 @@ public enum JSONSyntax {
                     let scalar = try escape()
                     if decoding { text.append(scalar) }
                 case 0..<0x20:
-                    throw failure("a control character (U+\(hex(UInt32(byte), width: 4))) in a string: write it as an escape such as \\n, \\t or \\u00\(hex(UInt32(byte), width: 2))")
+                    throw failure(
+                        "a control character (U+\(hex(UInt32(byte), width: 4))) in a string: write it as an escape such as \\n, \\t or \\u00\(hex(UInt32(byte), width: 2))"
+                    )
                 case 0x80...:
                     let scalar = try utf8Scalar()
                     if decoding { text.append(scalar) }
@@ -249,13 +255,17 @@ public enum JSONSyntax {
                 switch unit {
                 case 0xD800...0xDBFF:
                     guard bytes[position...].starts(with: [UInt8(ascii: "\\"), UInt8(ascii: "u")]) else {
-                        throw failure("\\u\(hex(unit, width: 4)) is the first half of a surrogate pair, and the second half (\\uDC00–\\uDFFF) does not follow", at: start)
+                        throw failure(
+                            "\\u\(hex(unit, width: 4)) is the first half of a surrogate pair, and the second half (\\uDC00–\\uDFFF) does not follow",
+                            at: start)
                     }
                     let second = position
                     position += 2
                     let low = try hexUnit(second)
                     guard (0xDC00...0xDFFF).contains(low) else {
-                        throw failure("\\u\(hex(unit, width: 4)) is the first half of a surrogate pair, and \\u\(hex(low, width: 4)) is not a second half (\\uDC00–\\uDFFF)", at: second)
+                        throw failure(
+                            "\\u\(hex(unit, width: 4)) is the first half of a surrogate pair, and \\u\(hex(low, width: 4)) is not a second half (\\uDC00–\\uDFFF)",
+                            at: second)
                     }
                     return Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))!
                 case 0xDC00...0xDFFF:
@@ -264,7 +274,9 @@ public enum JSONSyntax {
                     return Unicode.Scalar(unit)!
                 }
             default:
-                throw failure("invalid escape '\\\(describeCharacter(byte))' (JSON has \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t and \\uXXXX)", at: start)
+                throw failure(
+                    "invalid escape '\\\(describeCharacter(byte))' (JSON has \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t and \\uXXXX)",
+                    at: start)
             }
         }
 
@@ -284,12 +296,13 @@ public enum JSONSyntax {
         /// Reads one UTF-8 encoded scalar (not ASCII) at `position`.
         mutating func utf8Scalar() throws(JSONSyntaxError) -> Unicode.Scalar {
             let lead = bytes[position]
-            let (length, minimum): (Int, UInt32) = switch lead {
-            case 0xC2...0xDF: (2, 0x80)
-            case 0xE0...0xEF: (3, 0x800)
-            case 0xF0...0xF4: (4, 0x10000)
-            default: (0, 0)
-            }
+            let (length, minimum): (Int, UInt32) =
+                switch lead {
+                case 0xC2...0xDF: (2, 0x80)
+                case 0xE0...0xEF: (3, 0x800)
+                case 0xF0...0xF4: (4, 0x10000)
+                default: (0, 0)
+                }
             var value = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
             for offset in 1..<max(length, 1) {
                 guard position + offset < bytes.count, bytes[position + offset] & 0xC0 == 0x80 else {

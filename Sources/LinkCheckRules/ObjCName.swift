@@ -64,9 +64,10 @@ public struct ObjCName: Sendable, Hashable, CustomStringConvertible {
         guard !text.isEmpty else { return false }
         let pieces = text.split(separator: ":", omittingEmptySubsequences: false)
         if pieces.count == 1 { return isIdentifier(text) }
-        return pieces.last == "" && pieces.dropLast().enumerated().allSatisfy { index, piece in
-            isIdentifier(piece) || (index > 0 && piece.isEmpty)
-        }
+        return pieces.last == ""
+            && pieces.dropLast().enumerated().allSatisfy { index, piece in
+                isIdentifier(piece) || (index > 0 && piece.isEmpty)
+            }
     }
 }
 

@@ -84,7 +84,7 @@ public enum Matcher: Sendable, Equatable, CustomStringConvertible {
     public var pattern: String {
         switch self {
         case .symbol(let value), .glob(let value), .swift(let value), .cxx(let value),
-             .string(let value), .library(let value):
+            .string(let value), .library(let value):
             value
         case .objc(let name): name.description
         }

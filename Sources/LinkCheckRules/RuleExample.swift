@@ -147,7 +147,8 @@ public struct RuleExample: Sendable, Equatable {
         var parts = [language.rawValue, format.rawValue]
         if format.recordsPlatform {
             let platform = machOPlatform
-            parts.append("\(platform.name) \(minimumOS ?? Self.defaultMinimumOS(for: platform)), SDK \(sdk ?? Self.defaultSDK(for: platform))")
+            parts.append(
+                "\(platform.name) \(minimumOS ?? Self.defaultMinimumOS(for: platform)), SDK \(sdk ?? Self.defaultSDK(for: platform))")
         }
         if format.choosesObjCRuntime && language == .objc { parts.append((objcRuntime ?? .gnustep2).rawValue) }
         if !libraries.isEmpty { parts.append("links \(libraries.joined(separator: ", "))") }

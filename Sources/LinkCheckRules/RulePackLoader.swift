@@ -200,7 +200,9 @@ private struct PackReader {
     /// `{"platform": "ios", "markedFrom": "9.3", "markedUntil": "16.5", "unmarkedFrom": "17.0"}`.
     mutating func sdkRange(_ value: Any, _ path: String) -> SDKRange? {
         guard value is [String: Any] else {
-            report(path, .wrongType(expected: "an object with platform, markedFrom and, when the marking was lifted, markedUntil and unmarkedFrom"))
+            report(
+                path,
+                .wrongType(expected: "an object with platform, markedFrom and, when the marking was lifted, markedUntil and unmarkedFrom"))
             return nil
         }
         guard let object = object(value, path, allowed: Self.sdkKeys) else { return nil }
@@ -264,7 +266,11 @@ private struct PackReader {
             report("\(path).format", .invalidValue("unknown format '\(formatName)' (elf or macho)"))
         }
         if let language, let format, !RuleExample.formats(of: language).contains(format) {
-            report("\(path).format", .invalidValue("\(language.rawValue) examples are built for \(RuleExample.formats(of: language).map(\.rawValue).joined(separator: " or ")) only"))
+            report(
+                "\(path).format",
+                .invalidValue(
+                    "\(language.rawValue) examples are built for \(RuleExample.formats(of: language).map(\.rawValue).joined(separator: " or ")) only"
+                ))
         }
         let code = string(object, "code", path)
         let extensionType = string(object, "extension", path, required: false)
@@ -290,7 +296,10 @@ private struct PackReader {
         if let name = string(object, "objcRuntime", path, required: false) {
             objcRuntime = RuleExample.ObjCRuntime(rawValue: name)
             if objcRuntime == nil {
-                report("\(path).objcRuntime", .invalidValue("unknown runtime '\(name)' (\(RuleExample.ObjCRuntime.allCases.map(\.rawValue).joined(separator: " or ")))"))
+                report(
+                    "\(path).objcRuntime",
+                    .invalidValue(
+                        "unknown runtime '\(name)' (\(RuleExample.ObjCRuntime.allCases.map(\.rawValue).joined(separator: " or ")))"))
             }
             if language != .objc || format?.choosesObjCRuntime != true {
                 report("\(path).objcRuntime", .invalidValue("objcRuntime is for Objective-C examples built for ELF"))
@@ -344,7 +353,9 @@ private struct PackReader {
             case "symbol": result.append(.symbol(pattern))
             case "string":
                 if pattern.utf8.count < 4 {
-                    report("\(itemPath).string", .invalidValue("a string literal needs at least 4 bytes: shorter strings are not collected from read-only data"))
+                    report(
+                        "\(itemPath).string",
+                        .invalidValue("a string literal needs at least 4 bytes: shorter strings are not collected from read-only data"))
                 } else {
                     result.append(.string(pattern))
                 }
@@ -364,7 +375,11 @@ private struct PackReader {
                 if let name = ObjCName(pattern) {
                     result.append(.objc(name))
                 } else {
-                    report("\(itemPath).objc", .invalidValue("an Objective-C class (UIApplication), class method (+[UIApplication sharedApplication]) or instance method (-[UIApplication openURL:])"))
+                    report(
+                        "\(itemPath).objc",
+                        .invalidValue(
+                            "an Objective-C class (UIApplication), class method (+[UIApplication sharedApplication]) or instance method (-[UIApplication openURL:])"
+                        ))
                 }
             case "cxx":
                 if pattern.contains("(") || pattern.components(separatedBy: "::").contains(where: \.isEmpty) {

@@ -156,9 +156,10 @@ public final class RuleSet: Sendable {
             }
         }
         if !swiftPathsByModule.isEmpty, let module = SwiftDeclarationPath.moduleName(ofMangled: name),
-           let candidates = swiftPathsByModule[String(module)]?.filter({ considered($0.rule) }),
-           !candidates.isEmpty,
-           let demangled = demangler.swift(name) {
+            let candidates = swiftPathsByModule[String(module)]?.filter({ considered($0.rule) }),
+            !candidates.isEmpty,
+            let demangled = demangler.swift(name)
+        {
             for (path, rule) in candidates
             where matched[rule] == nil && SwiftDeclarationPath.matches(demangled: demangled, path: path) {
                 matched[rule] = .swift(path)
@@ -194,11 +195,12 @@ public final class RuleSet: Sendable {
             return true
         }
         if !swiftModules.isEmpty, let module = SwiftDeclarationPath.mangledModule(name) {
-            let named = switch module {
-            case .named(let bytes): swiftModuleBytes.contains { $0.count == bytes.count && $0.elementsEqual(bytes) }
-            case .swift: swiftModules.contains("Swift")
-            case .importedC: swiftModules.contains("__C")
-            }
+            let named =
+                switch module {
+                case .named(let bytes): swiftModuleBytes.contains { $0.count == bytes.count && $0.elementsEqual(bytes) }
+                case .swift: swiftModules.contains("Swift")
+                case .importedC: swiftModules.contains("__C")
+                }
             if named { return true }
         }
         if !cxxNames.isEmpty && first == UInt8(ascii: "_") && second == UInt8(ascii: "Z") {

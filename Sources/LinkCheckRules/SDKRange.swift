@@ -68,7 +68,7 @@ public struct SDKVersion: Sendable, Hashable, Comparable, CustomStringConvertibl
     public init?(_ text: String) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard (1...3).contains(parts.count),
-              parts.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy { $0.isASCII && $0.isNumber } })
+            parts.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy { $0.isASCII && $0.isNumber } })
         else { return nil }
         var numbers = parts.compactMap { Int($0) }
         while numbers.count > 2 && numbers.last == 0 { numbers.removeLast() }

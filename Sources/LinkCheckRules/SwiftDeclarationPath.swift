@@ -79,9 +79,10 @@ public enum SwiftDeclarationPath {
     static func mangledModule<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> MangledModule<Bytes.SubSequence>? {
         // Every mangling prefix starts with `$`, `_$` or `_T`: most C and
         // C++ names are ruled out by one or two bytes.
-        guard let first = bytes.first, first == UInt8(ascii: "$")
+        guard let first = bytes.first,
+            first == UInt8(ascii: "$")
                 || (first == UInt8(ascii: "_") && [UInt8(ascii: "$"), UInt8(ascii: "T")].contains(bytes.dropFirst().first)),
-              let prefix = manglingPrefixBytes.first(where: { bytes.starts(with: $0) })
+            let prefix = manglingPrefixBytes.first(where: { bytes.starts(with: $0) })
         else { return nil }
         let rest = bytes.dropFirst(prefix.count)
         let (head, next) = (rest.first, rest.dropFirst().first)
@@ -111,7 +112,7 @@ public enum SwiftDeclarationPath {
         }
         for component in components {
             guard let first = component.first, first.isLetter || first == "_",
-                  component.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+                component.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
             else {
                 return "'\(component)' in '\(path)' is not a Swift identifier"
             }
@@ -160,7 +161,8 @@ public enum SwiftDeclarationPath {
             text = text.replacing(".__allocating_init", with: ".init")
         }
         while let start = text.firstRange(of: "(extension in "),
-              let end = text[start.upperBound...].firstRange(of: "):") {
+            let end = text[start.upperBound...].firstRange(of: "):")
+        {
             text.removeSubrange(start.lowerBound..<end.upperBound)
         }
         return text

@@ -22,11 +22,12 @@ import Testing
 
     @Test func thirtyTwoBitImagesAndMachineMismatches() throws {
         let (report, directory) = try Self.report(requiring: [])
-        #expect(Self.summary(report, directory) == [
-            "aarch64-linux-gnu/libtranscode.so ARCH003 libfastpath.so",
-            "armv7-linux-gnueabihf/libcodec.so ARCH001 ",
-            "i386-linux-gnu/libcodec.so ARCH001 ",
-        ])
+        #expect(
+            Self.summary(report, directory) == [
+                "aarch64-linux-gnu/libtranscode.so ARCH003 libfastpath.so",
+                "armv7-linux-gnueabihf/libcodec.so ARCH001 ",
+                "i386-linux-gnu/libcodec.so ARCH001 ",
+            ])
         #expect(report.findings.allSatisfy { $0.severity == .error && $0.category == .architecture })
         let machines = Set(report.images.map(\.binary.architecture.name))
         #expect(machines == ["aarch64", "x86_64", "i386", "armv7"])

@@ -33,9 +33,10 @@ import Testing
         #expect(before.findings.map { "\($0.image) \($0.severity.rawValue)" } == ["/t/libApp.so note", "/t/libUnsafe.so note"])
         let policy = Policy(extensions: ["Ext": nil], apps: ["App"], baseline: Self.baseline(before))
         let after = Self.run([app, unsafe, PolicyTests.image("libExt.so", needs: ["libUnsafe.so"])], policy)
-        #expect(after.findings.map { "\($0.image) \($0.rule) \($0.severity.rawValue)" } == [
-            "/t/libExt.so TST001 error", "/t/libUnsafe.so TST001 error",
-        ])
+        #expect(
+            after.findings.map { "\($0.image) \($0.rule) \($0.severity.rawValue)" } == [
+                "/t/libExt.so TST001 error", "/t/libUnsafe.so TST001 error",
+            ])
         #expect(after.baselined.map(\.image) == ["/t/libApp.so"])
         #expect(after.images.first { $0.name == "/t/libUnsafe.so" }?.verdict == .unsafe)
     }
@@ -45,18 +46,21 @@ import Testing
     @Test func theSameAPIThroughAnotherChainIsNew() {
         let unsafe = PolicyTests.image("libUnsafe.so", imports: ["kit_shared"])
         let policy = Policy(extensions: ["Ext": nil])
-        let before = Self.run([
-            PolicyTests.image("libExt.so", needs: ["libKit.so"]), PolicyTests.image("libKit.so", needs: ["libUnsafe.so"]), unsafe,
-        ], policy)
+        let before = Self.run(
+            [
+                PolicyTests.image("libExt.so", needs: ["libKit.so"]), PolicyTests.image("libKit.so", needs: ["libUnsafe.so"]), unsafe,
+            ], policy)
         var later = policy
         later.baseline = Self.baseline(before)
-        let after = Self.run([
-            PolicyTests.image("libExt.so", needs: ["libOther.so"]), PolicyTests.image("libOther.so", needs: ["libUnsafe.so"]), unsafe,
-        ], later)
-        #expect(after.findings.map { "\($0.image) \($0.chain.joined(separator: " → "))" } == [
-            "/t/libExt.so libExt.so → libOther.so → libUnsafe.so → kit_shared",
-            "/t/libOther.so libOther.so → libUnsafe.so → kit_shared",
-        ])
+        let after = Self.run(
+            [
+                PolicyTests.image("libExt.so", needs: ["libOther.so"]), PolicyTests.image("libOther.so", needs: ["libUnsafe.so"]), unsafe,
+            ], later)
+        #expect(
+            after.findings.map { "\($0.image) \($0.chain.joined(separator: " → "))" } == [
+                "/t/libExt.so libExt.so → libOther.so → libUnsafe.so → kit_shared",
+                "/t/libOther.so libOther.so → libUnsafe.so → kit_shared",
+            ])
         #expect(after.baselined.map(\.image) == ["/t/libUnsafe.so"])
         #expect(after.images.first { $0.name == "/t/libExt.so" }?.verdict == .unsafe)
     }
@@ -68,16 +72,18 @@ import Testing
     /// One.app's images of the same names are in the baseline.
     @Test func twoAppsWithImagesOfOneNameKeepTheirOwnEntries() throws {
         let directory = try Fixtures.temporaryDirectory()
-        let one = directory.path("One.app"), two = directory.path("Two.app")
+        let one = directory.path("One.app")
+        let two = directory.path("Two.app")
         try FileManager.default.copyItem(at: try MachOFixture.shopApp.path(), to: one)
         try FileManager.default.copyItem(at: try MachOFixture.shopApp.path(), to: two)
         let share = two.appendingPathComponent("PlugIns/Share.appex")
         try FileManager.default.moveItem(at: share, to: directory.path("Share.appex"))
         let rules = try ShippedRules.ruleSet()
         let before = CheckRun.check(paths: [directory.url.path], rules: rules, policy: Policy(), jobs: 2)
-        #expect(before.images.map(\.baselineKey).filter { $0.hasSuffix("/Uploader") } == [
-            "One.app/Frameworks/Uploader.framework/Uploader", "Two.app/Frameworks/Uploader.framework/Uploader",
-        ])
+        #expect(
+            before.images.map(\.baselineKey).filter { $0.hasSuffix("/Uploader") } == [
+                "One.app/Frameworks/Uploader.framework/Uploader", "Two.app/Frameworks/Uploader.framework/Uploader",
+            ])
         let baseline = Baseline(findings: before.findings + before.baselined, key: Self.keys(before.images))
         #expect(baseline.entries.contains { $0.image == "One.app/PlugIns/Share.appex/Share" })
 
@@ -86,10 +92,11 @@ import Testing
         let new = after.findings.filter { $0.severity == .error }.map {
             "\(BundleCheckTests.inside(directory.url, $0.image)) \($0.rule) \($0.symbol ?? "")"
         }
-        #expect(new == [
-            "Two.app/Frameworks/Uploader.framework/Uploader AEX001 +[UIApplication sharedApplication]",
-            "Two.app/PlugIns/Share.appex/Share AEX001 +[UIApplication sharedApplication]",
-        ])
+        #expect(
+            new == [
+                "Two.app/Frameworks/Uploader.framework/Uploader AEX001 +[UIApplication sharedApplication]",
+                "Two.app/PlugIns/Share.appex/Share AEX001 +[UIApplication sharedApplication]",
+            ])
         #expect(!after.findings.contains { $0.image.contains("/One.app/") })
         #expect(after.exitStatus == 1)
         // A baseline made in memory is not named in the remarks; one read
@@ -98,7 +105,8 @@ import Testing
         let elsewhere = try Fixtures.temporaryDirectory()
         let file = elsewhere.path("baseline.json")
         try baseline.encoded().write(to: file)
-        let read = CheckRun.check(paths: [directory.url.path], rules: rules, policy: Policy(baseline: try Baseline(path: file.path)), jobs: 2)
+        let read = CheckRun.check(
+            paths: [directory.url.path], rules: rules, policy: Policy(baseline: try Baseline(path: file.path)), jobs: 2)
         #expect(read.baselined.count > 1)
         #expect(read.remarks.last == "\(read.baselined.count) findings accepted by the baseline \(file.path)")
     }
@@ -115,9 +123,10 @@ import Testing
         }
         let rules = try ShippedRules.ruleSet()
         let apps = CheckRun.check(paths: [directory.url.path], rules: rules, policy: Policy(), jobs: 2)
-        #expect(apps.images.map(\.baselineKey).filter { $0.hasSuffix("/Share") }.sorted() == [
-            "A/Shop.app/PlugIns/Share.appex/Share", "B/Shop.app/PlugIns/Share.appex/Share",
-        ])
+        #expect(
+            apps.images.map(\.baselineKey).filter { $0.hasSuffix("/Share") }.sorted() == [
+                "A/Shop.app/PlugIns/Share.appex/Share", "B/Shop.app/PlugIns/Share.appex/Share",
+            ])
 
         let library = Fixtures.corpusDirectory.appendingPathComponent("object-testfiles/libimports.so")
         for folder in ["E/a", "E/b", "F/a"] {
@@ -130,10 +139,12 @@ import Testing
         }
         #expect(try keys(["E/a", "E/b"]) == ["a/libimports.so", "b/libimports.so"])
         #expect(try keys(["E/a"]) == ["libimports.so"])
-        #expect(try keys(["E/a", "F/a"]) == [directory.path("E/a").path + "/libimports.so", directory.path("F/a").path + "/libimports.so"])
-        #expect(try keys(["E/a/libimports.so", "E/b/libimports.so"]) == [
-            directory.path("E/a/libimports.so").path, directory.path("E/b/libimports.so").path,
-        ])
+        #expect(
+            try keys(["E/a", "F/a"]) == [directory.path("E/a").path + "/libimports.so", directory.path("F/a").path + "/libimports.so"])
+        #expect(
+            try keys(["E/a/libimports.so", "E/b/libimports.so"]) == [
+                directory.path("E/a/libimports.so").path, directory.path("E/b/libimports.so").path,
+            ])
     }
 
     /// Two apps' share extensions given alone (`A/…/Share.appex`,
@@ -150,9 +161,11 @@ import Testing
         let inputs = ["A", "B"].map { directory.path("\($0)/Shop.app/PlugIns/Share.appex").path }
         let report = CheckRun.check(paths: inputs, rules: try ShippedRules.ruleSet(), policy: Policy(), jobs: 2)
         let keys = report.images.map(\.baselineKey)
-        #expect(keys.filter { $0.hasSuffix("/Uploader") }.sorted() == ["A", "B"].map {
-            directory.path("\($0)/Shop.app/Frameworks/Uploader.framework/Uploader").path
-        })
+        #expect(
+            keys.filter { $0.hasSuffix("/Uploader") }.sorted()
+                == ["A", "B"].map {
+                    directory.path("\($0)/Shop.app/Frameworks/Uploader.framework/Uploader").path
+                })
         #expect(keys.filter { $0.hasSuffix("/Share") }.sorted() == inputs.map { $0 + "/Share" })
         #expect(Set(keys).count == keys.count, "no two images share a key")
     }

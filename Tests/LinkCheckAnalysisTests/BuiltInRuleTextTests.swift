@@ -13,12 +13,14 @@ import Testing
     @Test func aMachOImagesMissingLibraryIsDescribedInMachOTerms() throws {
         let directory = try Fixtures.temporaryDirectory()
         let frameworks = directory.url.appendingPathComponent("Frameworks")
-        try MachOFixtures.link(MachOFixtures.Image(
-            sources: MachOFixtures.sources("by-name-strings.m"), product: .dylib(installName: "@rpath/Kit.framework/Kit")),
+        try MachOFixtures.link(
+            MachOFixtures.Image(
+                sources: MachOFixtures.sources("by-name-strings.m"), product: .dylib(installName: "@rpath/Kit.framework/Kit")),
             to: frameworks.appendingPathComponent("Kit.framework/Kit"))
-        let reader = try MachOFixtures.link(MachOFixtures.Image(
-            sources: MachOFixtures.sources("by-name-extension.c"), product: .executable, rpaths: ["@executable_path/Frameworks"],
-            frameworks: ["Kit"], libraries: ["System"], frameworkSearchPaths: [frameworks], linkerFlags: ["-e", "_NSExtensionMain"]),
+        let reader = try MachOFixtures.link(
+            MachOFixtures.Image(
+                sources: MachOFixtures.sources("by-name-extension.c"), product: .executable, rpaths: ["@executable_path/Frameworks"],
+                frameworks: ["Kit"], libraries: ["System"], frameworkSearchPaths: [frameworks], linkerFlags: ["-e", "_NSExtensionMain"]),
             to: directory.url.appendingPathComponent("bin/Reader"))
         let report = try ShippedRules.check(reader)
         let missing = try #require(report.findings.first { $0.rule == "LINK001" })
@@ -26,7 +28,10 @@ import Testing
         let rule = try #require(report.rules["LINK001"])
         #expect(rule.api == "a needed library (DT_NEEDED, LC_LOAD_DYLIB)")
         #expect(missing.source == rule.source)
-        #expect(rule.source == "ld.so(8): DT_RPATH, LD_LIBRARY_PATH, DT_RUNPATH, ld.so.cache, default paths; dyld(1): @rpath (LC_RPATH), @executable_path, @loader_path, DYLD_LIBRARY_PATH")
+        #expect(
+            rule.source
+                == "ld.so(8): DT_RPATH, LD_LIBRARY_PATH, DT_RUNPATH, ld.so.cache, default paths; dyld(1): @rpath (LC_RPATH), @executable_path, @loader_path, DYLD_LIBRARY_PATH"
+        )
         #expect(report.rules["INSP001"]?.api == "malformed image structure")
     }
 }

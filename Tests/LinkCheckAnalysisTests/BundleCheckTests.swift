@@ -36,34 +36,41 @@ import Testing
         let (copy, app) = try Self.shopCopy()
         defer { withExtendedLifetime(copy) {} }
         let report = try ShippedRules.check(app)
-        let roles = Dictionary(uniqueKeysWithValues: report.images.map {
-            (Self.inside(app, $0.name), [$0.role.rawValue, $0.extensionType, $0.verdict.rawValue].compactMap { $0 }.joined(separator: " "))
-        })
+        let roles = Dictionary(
+            uniqueKeysWithValues: report.images.map {
+                (
+                    Self.inside(app, $0.name),
+                    [$0.role.rawValue, $0.extensionType, $0.verdict.rawValue].compactMap { $0 }.joined(separator: " ")
+                )
+            })
         // Camera's capture is allowed in the iMessage extension, the only
         // extension that links it; the app may use anything; Uploader sends
         // +[UIApplication sharedApplication], so the share extension that
         // links it is unsafe.
-        #expect(roles == [
-            "Shop": "app app-only",
-            "Frameworks/Uploader.framework/Uploader": "framework unsafe",
-            "Frameworks/Camera.framework/Camera": "framework extension-safe",
-            "PlugIns/Share.appex/Share": "extension share unsafe",
-            "PlugIns/Stickers.appex/Stickers": "extension imessage extension-safe",
-        ])
-        #expect(Self.findings(report, in: app, rules: ["AEX201", "AEX202"]) == [
-            "Frameworks/Camera.framework/Camera: note AEX201 AVCaptureSession",
-            "Frameworks/Camera.framework/Camera: note AEX202 AVCaptureDevice",
-            "PlugIns/Stickers.appex/Stickers: note AEX201 AVCaptureSession",
-            "PlugIns/Stickers.appex/Stickers: note AEX202 AVCaptureDevice",
-            "Shop: note AEX201 AVCaptureSession",
-            "Shop: note AEX202 AVCaptureDevice",
-        ])
+        #expect(
+            roles == [
+                "Shop": "app app-only",
+                "Frameworks/Uploader.framework/Uploader": "framework unsafe",
+                "Frameworks/Camera.framework/Camera": "framework extension-safe",
+                "PlugIns/Share.appex/Share": "extension share unsafe",
+                "PlugIns/Stickers.appex/Stickers": "extension imessage extension-safe",
+            ])
+        #expect(
+            Self.findings(report, in: app, rules: ["AEX201", "AEX202"]) == [
+                "Frameworks/Camera.framework/Camera: note AEX201 AVCaptureSession",
+                "Frameworks/Camera.framework/Camera: note AEX202 AVCaptureDevice",
+                "PlugIns/Stickers.appex/Stickers: note AEX201 AVCaptureSession",
+                "PlugIns/Stickers.appex/Stickers: note AEX202 AVCaptureDevice",
+                "Shop: note AEX201 AVCaptureSession",
+                "Shop: note AEX202 AVCaptureDevice",
+            ])
         let messages = report.findings.filter { $0.rule == "AEX201" }.map(\.message)
         #expect(messages.map { $0.contains("(allowed in the imessage extensions that link it)") } == [true, false, false])
         #expect(messages.map { $0.contains("(allowed in imessage extensions)") } == [false, true, false])
         #expect(messages.map { $0.contains("(allowed: the containing app may use it)") } == [false, false, true])
         #expect(report.findings.filter { $0.category == .bundle || $0.rule == "LINK001" }.isEmpty)
-        #expect(report.bundles.map(\.line) == ["\(app.path): 1 app, 2 extensions (Share, share; Stickers, imessage), 2 embedded frameworks"])
+        #expect(
+            report.bundles.map(\.line) == ["\(app.path): 1 app, 2 extensions (Share, share; Stickers, imessage), 2 embedded frameworks"])
         let stickers = try #require(report.images.first { $0.name.hasSuffix("/Stickers") })
         #expect(stickers.bundle?.place == "PlugIns/Stickers.appex/Stickers")
         #expect(stickers.bundle?.innermost.info?.extensionPoint == "com.apple.message-payload-provider")
@@ -76,15 +83,17 @@ import Testing
         let (copy, app) = try Self.shopCopy()
         defer { withExtendedLifetime(copy) {} }
         let report = try ShippedRules.check(app, policy: Policy(extensions: ["Stickers": "share"], apps: ["Share"]))
-        let roles = Dictionary(uniqueKeysWithValues: report.images.map { (Self.inside(app, $0.name), "\($0.role.rawValue) \($0.extensionType ?? "-")") })
+        let roles = Dictionary(
+            uniqueKeysWithValues: report.images.map { (Self.inside(app, $0.name), "\($0.role.rawValue) \($0.extensionType ?? "-")") })
         #expect(roles["PlugIns/Stickers.appex/Stickers"] == "extension share")
         #expect(roles["PlugIns/Share.appex/Share"] == "app -")
         #expect(roles["Shop"] == "app -")
-        #expect(Self.findings(report, in: app, rules: ["AEX201"]) == [
-            "Frameworks/Camera.framework/Camera: error AEX201 AVCaptureSession",
-            "PlugIns/Stickers.appex/Stickers: error AEX201 AVCaptureSession",
-            "Shop: note AEX201 AVCaptureSession",
-        ])
+        #expect(
+            Self.findings(report, in: app, rules: ["AEX201"]) == [
+                "Frameworks/Camera.framework/Camera: error AEX201 AVCaptureSession",
+                "PlugIns/Stickers.appex/Stickers: error AEX201 AVCaptureSession",
+                "Shop: note AEX201 AVCaptureSession",
+            ])
         #expect(report.images.first { $0.name.hasSuffix("/Stickers") }?.verdict == .unsafe)
     }
 
@@ -93,18 +102,27 @@ import Testing
             let frameworks = app.appendingPathComponent("PlugIns/Share.appex/Frameworks")
             try FileManager.default.createDirectory(at: frameworks, withIntermediateDirectories: true)
             try FileManager.default.copyItem(
-                at: app.appendingPathComponent("Frameworks/Uploader.framework"), to: frameworks.appendingPathComponent("Uploader.framework"))
+                at: app.appendingPathComponent("Frameworks/Uploader.framework"), to: frameworks.appendingPathComponent("Uploader.framework")
+            )
         }
         defer { withExtendedLifetime(copy) {} }
         let report = try ShippedRules.check(app)
-        #expect(Self.findings(report, in: app, rules: ["BNDL002", "BNDL003"]) == [
-            "PlugIns/Share.appex/Frameworks/Uploader.framework/Uploader: error BNDL003 Uploader.framework",
-            "PlugIns/Share.appex/Share: warning BNDL002 Uploader.framework",
-        ])
+        #expect(
+            Self.findings(report, in: app, rules: ["BNDL002", "BNDL003"]) == [
+                "PlugIns/Share.appex/Frameworks/Uploader.framework/Uploader: error BNDL003 Uploader.framework",
+                "PlugIns/Share.appex/Share: warning BNDL002 Uploader.framework",
+            ])
         let messages = report.findings.filter { $0.category == .bundle }.map(\.message)
-        #expect(messages.first?.hasPrefix("Uploader.framework is in Shop.app/PlugIns/Share.appex/Frameworks, not in Shop.app's Frameworks folder: the App Store rejects") == true)
-        #expect(messages.last?.hasPrefix("Share.appex embeds its own copy of Uploader.framework in Shop.app/PlugIns/Share.appex/Frameworks, which Shop.app also embeds: ") == true)
-        #expect(report.bundles.map(\.line) == ["\(app.path): 1 app, 2 extensions (Share, share; Stickers, imessage), 3 embedded frameworks"])
+        #expect(
+            messages.first?.hasPrefix(
+                "Uploader.framework is in Shop.app/PlugIns/Share.appex/Frameworks, not in Shop.app's Frameworks folder: the App Store rejects"
+            ) == true)
+        #expect(
+            messages.last?.hasPrefix(
+                "Share.appex embeds its own copy of Uploader.framework in Shop.app/PlugIns/Share.appex/Frameworks, which Shop.app also embeds: "
+            ) == true)
+        #expect(
+            report.bundles.map(\.line) == ["\(app.path): 1 app, 2 extensions (Share, share; Stickers, imessage), 3 embedded frameworks"])
     }
 
     /// The iMessage extension and the app link Camera, which the app no
@@ -116,16 +134,19 @@ import Testing
         }
         defer { withExtendedLifetime(copy) {} }
         let report = try ShippedRules.check(app)
-        #expect(Self.findings(report, in: app, rules: ["BNDL001", "LINK001"]) == [
-            "PlugIns/Stickers.appex/Stickers: error BNDL001 @rpath/Camera.framework/Camera",
-            "Shop: error BNDL001 @rpath/Camera.framework/Camera",
-        ])
-        let missing = "needs @rpath/Camera.framework/Camera, which Shop.app does not embed (dyld looks in \(app.path)/Frameworks/Camera.framework)"
+        #expect(
+            Self.findings(report, in: app, rules: ["BNDL001", "LINK001"]) == [
+                "PlugIns/Stickers.appex/Stickers: error BNDL001 @rpath/Camera.framework/Camera",
+                "Shop: error BNDL001 @rpath/Camera.framework/Camera",
+            ])
+        let missing =
+            "needs @rpath/Camera.framework/Camera, which Shop.app does not embed (dyld looks in \(app.path)/Frameworks/Camera.framework)"
         let messages: [String] = report.findings.filter { $0.rule == "BNDL001" }.map { String($0.message.prefix(missing.count + 34)) }
-        #expect(messages == [
-            missing + ": the extension would not launch: ",
-            missing + ": the app would not launch: dyld s",
-        ])
+        #expect(
+            messages == [
+                missing + ": the extension would not launch: ",
+                missing + ": the app would not launch: dyld s",
+            ])
         #expect(report.images.first { $0.name.hasSuffix("/Stickers") }?.verdict == .unsafe)
         #expect(report.images.first { $0.role == .app }?.verdict == .unsafe)
         #expect(report.exitStatus == 1)
@@ -138,10 +159,11 @@ import Testing
         let directory = try Fixtures.temporaryDirectory()
         try FileManager.default.copyItem(at: try MachOFixture.shopApp.path().appendingPathComponent("Shop"), to: directory.path("Shop"))
         let report = try ShippedRules.check(directory.url, policy: Policy(apps: ["Shop"]))
-        #expect(Self.findings(report, in: directory.url, rules: ["BNDL001", "LINK001"]) == [
-            "Shop: warning LINK001 @rpath/Camera.framework/Camera",
-            "Shop: warning LINK001 @rpath/Uploader.framework/Uploader",
-        ])
+        #expect(
+            Self.findings(report, in: directory.url, rules: ["BNDL001", "LINK001"]) == [
+                "Shop: warning LINK001 @rpath/Camera.framework/Camera",
+                "Shop: warning LINK001 @rpath/Uploader.framework/Uploader",
+            ])
         #expect(report.exitStatus == 0)
     }
 
@@ -151,10 +173,12 @@ import Testing
     /// which links it, would not.
     @Test func theAppsWeakLinkToAFrameworkDyldWouldNotFindStaysAWarning() throws {
         let (copy, app) = try Self.shopCopy { app in
-            try MachOFixtures.link(MachOFixtures.Image(
-                sources: MachOFixtures.sources("app-main.m"), product: .executable, rpaths: ["@executable_path/Frameworks"],
-                frameworks: ["UIKit", "Foundation", "CoreFoundation", "Uploader"], frameworkSearchPaths: [app.appendingPathComponent("Frameworks")],
-                linkerFlags: ["-weak_framework", "Camera"]),
+            try MachOFixtures.link(
+                MachOFixtures.Image(
+                    sources: MachOFixtures.sources("app-main.m"), product: .executable, rpaths: ["@executable_path/Frameworks"],
+                    frameworks: ["UIKit", "Foundation", "CoreFoundation", "Uploader"],
+                    frameworkSearchPaths: [app.appendingPathComponent("Frameworks")],
+                    linkerFlags: ["-weak_framework", "Camera"]),
                 to: app.appendingPathComponent("Shop"))
             let frameworks = app.appendingPathComponent("PlugIns/Stickers.appex/Frameworks")
             try FileManager.default.createDirectory(at: frameworks, withIntermediateDirectories: true)
@@ -163,10 +187,11 @@ import Testing
         }
         defer { withExtendedLifetime(copy) {} }
         let report = try ShippedRules.check(app)
-        #expect(Self.findings(report, in: app, rules: ["BNDL001", "LINK001"]) == [
-            "PlugIns/Stickers.appex/Stickers: error BNDL001 @rpath/Camera.framework/Camera",
-            "Shop: warning LINK001 @rpath/Camera.framework/Camera",
-        ])
+        #expect(
+            Self.findings(report, in: app, rules: ["BNDL001", "LINK001"]) == [
+                "PlugIns/Stickers.appex/Stickers: error BNDL001 @rpath/Camera.framework/Camera",
+                "Shop: warning LINK001 @rpath/Camera.framework/Camera",
+            ])
         #expect(report.images.first { $0.role == .app }?.verdict != .unsafe)
     }
 
@@ -186,20 +211,25 @@ import Testing
         }
         defer { withExtendedLifetime(copy) {} }
         let report = try ShippedRules.check(app)
-        #expect(Self.findings(report, in: app, rules: ["BNDL001", "BNDL003", "LINK001"]) == [
-            "PlugIns/Stickers.appex/Frameworks/Camera.framework/Camera: error BNDL003 Camera.framework",
-            "PlugIns/Stickers.appex/Stickers: error BNDL001 @rpath/Camera.framework/Camera",
-            "Shop: error BNDL001 @rpath/Camera.framework/Camera",
-        ])
+        #expect(
+            Self.findings(report, in: app, rules: ["BNDL001", "BNDL003", "LINK001"]) == [
+                "PlugIns/Stickers.appex/Frameworks/Camera.framework/Camera: error BNDL003 Camera.framework",
+                "PlugIns/Stickers.appex/Stickers: error BNDL001 @rpath/Camera.framework/Camera",
+                "Shop: error BNDL001 @rpath/Camera.framework/Camera",
+            ])
         let finding = try #require(report.findings.first { $0.rule == "BNDL001" })
-        #expect(finding.message.hasPrefix(
-            "needs @rpath/Camera.framework/Camera, which dyld would not find (dyld looks in \(app.path)/Frameworks/Camera.framework): the only copy is in \(app.path)/PlugIns/Stickers.appex/Frameworks/Camera.framework: the extension would not launch: dyld stops"),
+        #expect(
+            finding.message.hasPrefix(
+                "needs @rpath/Camera.framework/Camera, which dyld would not find (dyld looks in \(app.path)/Frameworks/Camera.framework): the only copy is in \(app.path)/PlugIns/Stickers.appex/Frameworks/Camera.framework: the extension would not launch: dyld stops"
+            ),
             "\(finding.message)")
         let stickers = try #require(report.images.first { $0.name.hasSuffix("/Stickers") })
         #expect(stickers.verdict == .unsafe)
         #expect(stickers.links == [app.path + "/PlugIns/Stickers.appex/Frameworks/Camera.framework/Camera"])
         #expect(Self.findings(report, in: app, rules: ["AEX201"]).contains("PlugIns/Stickers.appex/Stickers: note AEX201 AVCaptureSession"))
-        #expect(report.findings.last { $0.rule == "BNDL001" }?.message.contains(": the only copy is in \(app.path)/PlugIns/Stickers.appex/Frameworks/Camera.framework: the app would not launch: ") == true)
+        #expect(
+            report.findings.last { $0.rule == "BNDL001" }?.message.contains(
+                ": the only copy is in \(app.path)/PlugIns/Stickers.appex/Frameworks/Camera.framework: the app would not launch: ") == true)
         #expect(report.exitStatus == 1)
     }
 
@@ -208,19 +238,25 @@ import Testing
             let old = app.appendingPathComponent("PlugIns/Old.appex")
             try FileManager.default.createDirectory(at: old, withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: try MachOFixture.thirtyTwoBitExecutable.path(), to: old.appendingPathComponent("Old"))
-            try MachOFixtures.writeInfoPlist([
-                "CFBundleExecutable": "Old", "CFBundlePackageType": "XPC!",
-                "NSExtension": ["NSExtensionPointIdentifier": "com.apple.keyboard-service"],
-            ], in: old, format: .binary)
+            try MachOFixtures.writeInfoPlist(
+                [
+                    "CFBundleExecutable": "Old", "CFBundlePackageType": "XPC!",
+                    "NSExtension": ["NSExtensionPointIdentifier": "com.apple.keyboard-service"],
+                ], in: old, format: .binary)
         }
         defer { withExtendedLifetime(copy) {} }
         let report = try ShippedRules.check(app)
-        #expect(Self.findings(report, in: app, rules: ["BNDL004", "ARCH001"]) == [
-            "PlugIns/Old.appex/Old: error ARCH001 ",
-            "PlugIns/Old.appex/Old: error BNDL004 ",
-        ])
-        #expect(report.findings.first { $0.rule == "BNDL004" }?.message.hasPrefix("the extension Old.appex has no 64-bit slice (armv7): the App Store rejects") == true)
-        #expect(report.images.first { $0.name.hasSuffix("/Old") }.map { "\($0.role.rawValue) \($0.extensionType ?? "-")" } == "extension keyboard")
+        #expect(
+            Self.findings(report, in: app, rules: ["BNDL004", "ARCH001"]) == [
+                "PlugIns/Old.appex/Old: error ARCH001 ",
+                "PlugIns/Old.appex/Old: error BNDL004 ",
+            ])
+        #expect(
+            report.findings.first { $0.rule == "BNDL004" }?.message.hasPrefix(
+                "the extension Old.appex has no 64-bit slice (armv7): the App Store rejects") == true)
+        #expect(
+            report.images.first { $0.name.hasSuffix("/Old") }.map { "\($0.role.rawValue) \($0.extensionType ?? "-")" }
+                == "extension keyboard")
     }
 
     /// What the text output starts with for an xcframework and a static
@@ -233,18 +269,20 @@ import Testing
         try FileManager.default.copyItem(at: try MachOFixture.staticFramework.path(), to: tracker.appendingPathComponent("Tracker"))
         try MachOFixtures.writeInfoPlist(["CFBundleExecutable": "Tracker", "CFBundlePackageType": "FMWK"], in: tracker, format: .xml)
         let report = try ShippedRules.check(directory.url)
-        #expect(report.bundles.map(\.line) == [
-            "\(directory.url.path)/Kit.xcframework: 2 libraries (ios-arm64, ios-arm64_x86_64-simulator)",
-            "\(directory.url.path)/Tracker.framework: 1 framework (static)",
-        ])
+        #expect(
+            report.bundles.map(\.line) == [
+                "\(directory.url.path)/Kit.xcframework: 2 libraries (ios-arm64, ios-arm64_x86_64-simulator)",
+                "\(directory.url.path)/Tracker.framework: 1 framework (static)",
+            ])
         let libraries = Dictionary(grouping: report.images, by: { $0.bundle?.library?.identifier ?? "-" }).mapValues {
             $0.map { "\($0.binary.architecture.name) \($0.binary.platform?.platform.rawValue ?? "-") \($0.role.rawValue)" }.sorted()
         }
-        #expect(libraries == [
-            "ios-arm64": ["arm64 ios framework"],
-            "ios-arm64_x86_64-simulator": ["arm64 ios-simulator framework", "x86_64 ios-simulator framework"],
-            "-": Array(repeating: ["arm64 ios framework", "x86_64 ios-simulator framework"], count: 2).flatMap { $0 }.sorted(),
-        ])
+        #expect(
+            libraries == [
+                "ios-arm64": ["arm64 ios framework"],
+                "ios-arm64_x86_64-simulator": ["arm64 ios-simulator framework", "x86_64 ios-simulator framework"],
+                "-": Array(repeating: ["arm64 ios framework", "x86_64 ios-simulator framework"], count: 2).flatMap { $0 }.sorted(),
+            ])
         #expect(report.findings.filter { $0.category == .bundle }.isEmpty)
     }
 
@@ -257,9 +295,10 @@ import Testing
         try FileManager.default.copyItem(at: try MachOFixture.kitXCFramework.path(), to: xcframework)
         try FileManager.default.removeItem(at: xcframework.appendingPathComponent("ios-arm64"))
         let report = try ShippedRules.check(xcframework)
-        #expect(report.errors.map(\.description) == [
-            "\(xcframework.path): its Info.plist's AvailableLibraries lists ios-arm64/Kit.framework, which is not there",
-        ])
+        #expect(
+            report.errors.map(\.description) == [
+                "\(xcframework.path): its Info.plist's AvailableLibraries lists ios-arm64/Kit.framework, which is not there"
+            ])
         #expect(report.exitStatus == 2)
         #expect(Set(report.images.compactMap { $0.bundle?.library?.identifier }) == ["ios-arm64_x86_64-simulator"])
     }
@@ -274,11 +313,14 @@ import Testing
         let info = xcframework.appendingPathComponent("Info.plist")
         var plist = try #require(try PropertyListSerialization.propertyList(from: Data(contentsOf: info), format: nil) as? [String: Any])
         var libraries = try #require(plist["AvailableLibraries"] as? [[String: Any]])
-        libraries.append(["LibraryIdentifier": "ios-arm64-maccatalyst", "LibraryPath": "libKit.a", "SupportedPlatform": "ios",
-                          "SupportedPlatformVariant": "maccatalyst", "SupportedArchitectures": ["arm64"]])
+        libraries.append([
+            "LibraryIdentifier": "ios-arm64-maccatalyst", "LibraryPath": "libKit.a", "SupportedPlatform": "ios",
+            "SupportedPlatformVariant": "maccatalyst", "SupportedArchitectures": ["arm64"],
+        ])
         plist["AvailableLibraries"] = libraries
         try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0).write(to: info)
-        try FileManager.default.createDirectory(at: xcframework.appendingPathComponent("ios-arm64-maccatalyst"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: xcframework.appendingPathComponent("ios-arm64-maccatalyst"), withIntermediateDirectories: true)
         try Data("not an archive\n".utf8).write(to: xcframework.appendingPathComponent("ios-arm64-maccatalyst/libKit.a"))
         let report = try ShippedRules.check(xcframework)
         #expect(report.errors.map(\.description) == ["\(xcframework.path)/ios-arm64-maccatalyst/libKit.a: not an ELF or Mach-O file"])
@@ -300,9 +342,14 @@ import Testing
         symbols.replaceSubrange(12..<16, with: [10, 0, 0, 0])
         try symbols.write(to: dwarf.appendingPathComponent("Shop"))
         let report = try ShippedRules.check(archive)
-        #expect(report.bundles.map(\.line) == ["\(applications.path)/Shop.app: 1 app, 2 extensions (Share, share; Stickers, imessage), 2 embedded frameworks"])
+        #expect(
+            report.bundles.map(\.line) == [
+                "\(applications.path)/Shop.app: 1 app, 2 extensions (Share, share; Stickers, imessage), 2 embedded frameworks"
+            ])
         #expect(report.images.count == 5)
-        #expect(report.skipped.contains(SkippedEntry(path: dwarf.appendingPathComponent("Shop").path, reason: "debug symbols (MH_DSYM), not code that runs")))
+        #expect(
+            report.skipped.contains(
+                SkippedEntry(path: dwarf.appendingPathComponent("Shop").path, reason: "debug symbols (MH_DSYM), not code that runs")))
         #expect(report.images.first { $0.role == .app }?.bundle?.place == "Shop")
     }
 
@@ -316,14 +363,19 @@ import Testing
         let app = directory.path("Mail.app")
         try FileManager.default.copyItem(at: try MachOFixture.macApp.path(), to: app)
         let report = try ShippedRules.check(app)
-        let roles = Dictionary(uniqueKeysWithValues: report.images.map {
-            (Self.inside(app, $0.name), [$0.role.rawValue, $0.extensionType, $0.binary.platform?.platform.rawValue].compactMap { $0 }.joined(separator: " "))
-        })
-        #expect(roles == [
-            "Contents/MacOS/Mail": "app macos",
-            "Contents/Frameworks/Kit.framework/Versions/A/Kit": "framework macos",
-            "Contents/PlugIns/Share.appex/Contents/MacOS/Share": "extension share macos",
-        ])
+        let roles = Dictionary(
+            uniqueKeysWithValues: report.images.map {
+                (
+                    Self.inside(app, $0.name),
+                    [$0.role.rawValue, $0.extensionType, $0.binary.platform?.platform.rawValue].compactMap { $0 }.joined(separator: " ")
+                )
+            })
+        #expect(
+            roles == [
+                "Contents/MacOS/Mail": "app macos",
+                "Contents/Frameworks/Kit.framework/Versions/A/Kit": "framework macos",
+                "Contents/PlugIns/Share.appex/Contents/MacOS/Share": "extension share macos",
+            ])
         let kit = app.path + "/Contents/Frameworks/Kit.framework/Versions/A/Kit"
         let share = try #require(report.images.first { $0.name.hasSuffix("/Share") })
         let mail = try #require(report.images.first { $0.name.hasSuffix("/Mail") })
@@ -334,19 +386,22 @@ import Testing
         // No missing library, no bundle problem: only Kit's selector string
         // (a review risk, not unsafe) and the flag Kit lacks, though it is
         // safe in fact.
-        #expect(Self.findings(report, in: app) == [
-            "Contents/Frameworks/Kit.framework/Versions/A/Kit: warning FLAG001 ",
-            "Contents/Frameworks/Kit.framework/Versions/A/Kit: warning SEL001 sharedApplication",
-        ])
+        #expect(
+            Self.findings(report, in: app) == [
+                "Contents/Frameworks/Kit.framework/Versions/A/Kit: warning FLAG001 ",
+                "Contents/Frameworks/Kit.framework/Versions/A/Kit: warning SEL001 sharedApplication",
+            ])
         #expect(report.images.first { $0.path == kit }?.extensionSafeFlag == .unflaggedButClean)
-        #expect(report.images.map { "\(Self.inside(app, $0.name)) \($0.verdict.rawValue)" }.sorted() == [
-            "Contents/Frameworks/Kit.framework/Versions/A/Kit extension-safe",
-            "Contents/MacOS/Mail extension-safe",
-            "Contents/PlugIns/Share.appex/Contents/MacOS/Share extension-safe",
-        ])
+        #expect(
+            report.images.map { "\(Self.inside(app, $0.name)) \($0.verdict.rawValue)" }.sorted() == [
+                "Contents/Frameworks/Kit.framework/Versions/A/Kit extension-safe",
+                "Contents/MacOS/Mail extension-safe",
+                "Contents/PlugIns/Share.appex/Contents/MacOS/Share extension-safe",
+            ])
 
         // macOS also keeps extensions in Contents/Extensions.
-        try FileManager.default.moveItem(at: app.appendingPathComponent("Contents/PlugIns"), to: app.appendingPathComponent("Contents/Extensions"))
+        try FileManager.default.moveItem(
+            at: app.appendingPathComponent("Contents/PlugIns"), to: app.appendingPathComponent("Contents/Extensions"))
         let moved = try ShippedRules.check(app)
         let extensions = moved.images.filter { $0.role == .extension }
         #expect(extensions.map { Self.inside(app, $0.name) } == ["Contents/Extensions/Share.appex/Contents/MacOS/Share"])
@@ -364,11 +419,14 @@ import Testing
         defer { withExtendedLifetime(copy) {} }
         let report = try ShippedRules.check(app)
         #expect(report.notices.isEmpty)
-        #expect(report.errors.map(\.description) == [
-            "\(app.path)/PlugIns/Stickers.appex/Info.plist: not a property list (XML or binary): its bundle cannot be checked as its Info.plist says",
-        ])
+        #expect(
+            report.errors.map(\.description) == [
+                "\(app.path)/PlugIns/Stickers.appex/Info.plist: not a property list (XML or binary): its bundle cannot be checked as its Info.plist says"
+            ])
         #expect(report.exitStatus == 2)
-        #expect(report.images.first { $0.name.hasSuffix("/Stickers") }.map { "\($0.role.rawValue) \($0.extensionType ?? "-")" } == "extension -")
+        #expect(
+            report.images.first { $0.name.hasSuffix("/Stickers") }.map { "\($0.role.rawValue) \($0.extensionType ?? "-")" } == "extension -"
+        )
     }
     /// The error of each bundle `report` could not check, its path relative
     /// to `app`'s folder.
@@ -387,9 +445,10 @@ import Testing
         }
         defer { withExtendedLifetime(copy) {} }
         let report = try ShippedRules.check(app)
-        #expect(Self.bundleErrors(report, in: app) == [
-            "Shop.app/PlugIns/Share.appex: no executable: its Info.plist's CFBundleExecutable is 'Share', and Share.appex/Share does not exist",
-        ])
+        #expect(
+            Self.bundleErrors(report, in: app) == [
+                "Shop.app/PlugIns/Share.appex: no executable: its Info.plist's CFBundleExecutable is 'Share', and Share.appex/Share does not exist"
+            ])
         #expect(report.errors.count == 1)
         #expect(report.exitStatus == 2)
         #expect(!report.images.contains { $0.role == .extension && $0.extensionType == "share" })
@@ -402,15 +461,17 @@ import Testing
     func anExtensionWhoseExecutableNameIsNoFileName(name: String) throws {
         let (copy, app) = try Self.shopCopy { app in
             let info = app.appendingPathComponent("PlugIns/Share.appex/Info.plist")
-            var plist = try #require(try PropertyListSerialization.propertyList(from: Data(contentsOf: info), format: nil) as? [String: Any])
+            var plist = try #require(
+                try PropertyListSerialization.propertyList(from: Data(contentsOf: info), format: nil) as? [String: Any])
             plist["CFBundleExecutable"] = name
             try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0).write(to: info)
         }
         defer { withExtendedLifetime(copy) {} }
         let report = try ShippedRules.check(app)
-        #expect(Self.bundleErrors(report, in: app) == [
-            "Shop.app/PlugIns/Share.appex: no executable: its Info.plist's CFBundleExecutable is '\(name)', which is not a file name in the bundle",
-        ])
+        #expect(
+            Self.bundleErrors(report, in: app) == [
+                "Shop.app/PlugIns/Share.appex: no executable: its Info.plist's CFBundleExecutable is '\(name)', which is not a file name in the bundle"
+            ])
         #expect(report.exitStatus == 2)
     }
 
@@ -424,9 +485,10 @@ import Testing
         }
         defer { withExtendedLifetime(copy) {} }
         let report = try ShippedRules.check(app)
-        #expect(Self.bundleErrors(report, in: app) == [
-            "Shop.app/PlugIns/Share.appex: no executable: its Info.plist's CFBundleExecutable is 'Share', and Share.appex/Share does not exist",
-        ])
+        #expect(
+            Self.bundleErrors(report, in: app) == [
+                "Shop.app/PlugIns/Share.appex: no executable: its Info.plist's CFBundleExecutable is 'Share', and Share.appex/Share does not exist"
+            ])
         #expect(report.exitStatus == 2)
         let renamed = try #require(report.images.first { $0.name.hasSuffix("/ShareExtension") })
         #expect(renamed.role == .framework && renamed.verdict == .unsafe)
@@ -447,7 +509,9 @@ import Testing
         let share = try #require(report.images.first { $0.role == .extension && $0.extensionType == "share" })
         #expect(Self.inside(app, share.name) == "PlugIns/Share.appex/bin/Share")
         #expect(share.verdict == .unsafe)
-        #expect(Self.findings(report, in: app, rules: ["AEX001"]).contains("PlugIns/Share.appex/bin/Share: error AEX001 +[UIApplication sharedApplication]"))
+        #expect(
+            Self.findings(report, in: app, rules: ["AEX001"]).contains(
+                "PlugIns/Share.appex/bin/Share: error AEX001 +[UIApplication sharedApplication]"))
         #expect(report.exitStatus == 1)
     }
 
@@ -462,12 +526,14 @@ import Testing
         }
         defer { withExtendedLifetime(copy) {} }
         let report = try ShippedRules.check(app)
-        let what = target == "nowhere"
+        let what =
+            target == "nowhere"
             ? "a symbolic link to nowhere, which does not exist"
             : "a symbolic link to \(app.appendingPathComponent("Shop").resolvingSymlinksInPath().path), outside the bundle"
-        #expect(Self.bundleErrors(report, in: app) == [
-            "Shop.app/PlugIns/Share.appex: no executable: its Info.plist's CFBundleExecutable is 'Share', and Share.appex/Share is \(what)",
-        ])
+        #expect(
+            Self.bundleErrors(report, in: app) == [
+                "Shop.app/PlugIns/Share.appex: no executable: its Info.plist's CFBundleExecutable is 'Share', and Share.appex/Share is \(what)"
+            ])
         #expect(report.exitStatus == 2)
         #expect(!report.images.contains { $0.role == .extension && $0.extensionType == "share" })
     }
@@ -482,10 +548,11 @@ import Testing
         }
         defer { withExtendedLifetime(copy) {} }
         let report = try ShippedRules.check(app)
-        #expect(Self.bundleErrors(report, in: app) == [
-            "Shop.app: no executable: no Info.plist of it names its executable (CFBundleExecutable), so it is looked for as 'Shop', the bundle's name, and Shop.app/Shop does not exist",
-            "Shop.app/Frameworks/Camera.framework: no executable: its Info.plist's CFBundleExecutable is 'Camera', and Camera.framework/Camera does not exist",
-        ])
+        #expect(
+            Self.bundleErrors(report, in: app) == [
+                "Shop.app: no executable: no Info.plist of it names its executable (CFBundleExecutable), so it is looked for as 'Shop', the bundle's name, and Shop.app/Shop does not exist",
+                "Shop.app/Frameworks/Camera.framework: no executable: its Info.plist's CFBundleExecutable is 'Camera', and Camera.framework/Camera does not exist",
+            ])
         #expect(report.exitStatus == 2)
     }
 
@@ -501,9 +568,10 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: binary.path, withDestinationPath: directory.path("Kit").path)
         let report = try ShippedRules.check(directory.url)
         let kit = directory.path("Kit").resolvingSymlinksInPath().path
-        #expect(Self.bundleErrors(report, in: app) == [
-            "Mail.app/Contents/Frameworks/Kit.framework: no executable: its Info.plist's CFBundleExecutable is 'Kit', and Kit.framework/Versions/A/Kit is a symbolic link to \(kit), outside the bundle",
-        ])
+        #expect(
+            Self.bundleErrors(report, in: app) == [
+                "Mail.app/Contents/Frameworks/Kit.framework: no executable: its Info.plist's CFBundleExecutable is 'Kit', and Kit.framework/Versions/A/Kit is a symbolic link to \(kit), outside the bundle"
+            ])
         #expect(report.exitStatus == 2)
     }
 }

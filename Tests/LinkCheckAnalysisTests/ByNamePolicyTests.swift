@@ -24,27 +24,32 @@ import Testing
         let app = try MachOFixtures.AppBundle(named: "Reader", in: directory.url)
         let byName = ["Checked": "by-name-checked-send.m", "Performer": "by-name-perform-selector.m", "KeyValue": "by-name-key-value.m"]
         for (name, source) in byName {
-            try MachOFixtures.link(MachOFixtures.Image(
-                sources: MachOFixtures.sources(source), product: .dylib(installName: "@rpath/\(name).framework/\(name)"),
-                applicationExtensionSafe: true),
+            try MachOFixtures.link(
+                MachOFixtures.Image(
+                    sources: MachOFixtures.sources(source), product: .dylib(installName: "@rpath/\(name).framework/\(name)"),
+                    applicationExtensionSafe: true),
                 to: app.addFramework(named: name))
         }
-        try MachOFixtures.link(MachOFixtures.Image(
-            sources: MachOFixtures.sources("direct-shared-application.m"), product: .dylib(installName: "@rpath/Direct.framework/Direct"),
-            frameworks: ["UIKit", "Foundation", "CoreFoundation"]),
+        try MachOFixtures.link(
+            MachOFixtures.Image(
+                sources: MachOFixtures.sources("direct-shared-application.m"),
+                product: .dylib(installName: "@rpath/Direct.framework/Direct"),
+                frameworks: ["UIKit", "Foundation", "CoreFoundation"]),
             to: app.addFramework(named: "Direct"))
-        try MachOFixtures.link(MachOFixtures.Image(
-            sources: MachOFixtures.sources("app-main.m"), product: .executable, rpaths: ["@executable_path/Frameworks"],
-            frameworks: ["UIKit", "Foundation", "CoreFoundation"]),
+        try MachOFixtures.link(
+            MachOFixtures.Image(
+                sources: MachOFixtures.sources("app-main.m"), product: .executable, rpaths: ["@executable_path/Frameworks"],
+                frameworks: ["UIKit", "Foundation", "CoreFoundation"]),
             to: app.executable)
         for (name, point, frameworks) in [
             ("Share", "com.apple.share-services", byName.keys.sorted() + ["Direct"]),
             ("Action", "com.apple.ui-services", byName.keys.sorted()),
         ] {
-            try MachOFixtures.link(MachOFixtures.Image(
-                sources: MachOFixtures.sources("by-name-extension.c"), product: .executable, applicationExtensionSafe: true,
-                rpaths: ["@executable_path/../../Frameworks"], frameworks: frameworks, libraries: ["System"],
-                frameworkSearchPaths: [app.frameworksDirectory], linkerFlags: ["-e", "_NSExtensionMain"]),
+            try MachOFixtures.link(
+                MachOFixtures.Image(
+                    sources: MachOFixtures.sources("by-name-extension.c"), product: .executable, applicationExtensionSafe: true,
+                    rpaths: ["@executable_path/../../Frameworks"], frameworks: frameworks, libraries: ["System"],
+                    frameworkSearchPaths: [app.frameworksDirectory], linkerFlags: ["-e", "_NSExtensionMain"]),
                 to: app.addExtension(named: name, extensionPoint: point, principalClass: "\(name)ViewController"))
         }
         return app.url
@@ -73,22 +78,32 @@ import Testing
         }
         // How each is told: the look-up's literals, the selector reference
         // performSelector: is given, the literal key valueForKey: is given.
-        let checked = try #require(Self.sharedApplication(report, try Self.image(report, "Checked.framework")).first { $0.rule == "AEX001" })
+        let checked = try #require(
+            Self.sharedApplication(report, try Self.image(report, "Checked.framework")).first { $0.rule == "AEX001" })
         #expect(checked.kind == .objcByName)
-        #expect(checked.typedDetail == .looksUpByName(
-            className: "UIApplication", selector: "sharedApplication", lookUps: ["NSClassFromString"], selectorMakers: ["NSSelectorFromString"]))
-        let performer = try #require(Self.sharedApplication(report, try Self.image(report, "Performer.framework")).first { $0.rule == "AEX001" })
+        #expect(
+            checked.typedDetail
+                == .looksUpByName(
+                    className: "UIApplication", selector: "sharedApplication", lookUps: ["NSClassFromString"],
+                    selectorMakers: ["NSSelectorFromString"]))
+        let performer = try #require(
+            Self.sharedApplication(report, try Self.image(report, "Performer.framework")).first { $0.rule == "AEX001" })
         #expect(performer.kind == .objcByName)
-        #expect(performer.typedDetail == .looksUpByName(
-            className: "UIApplication", selector: "sharedApplication", lookUps: ["NSClassFromString"], selectorMakers: nil))
+        #expect(
+            performer.typedDetail
+                == .looksUpByName(
+                    className: "UIApplication", selector: "sharedApplication", lookUps: ["NSClassFromString"], selectorMakers: nil))
         let keyValue = Self.sharedApplication(report, try Self.image(report, "KeyValue.framework"))
         // The method reached by name names the selector its string holds:
         // one use, one finding.
         #expect(keyValue.map(\.rule) == ["AEX001"])
         let read = try #require(keyValue.first { $0.rule == "AEX001" })
         #expect(read.kind == .objcByName)
-        #expect(read.typedDetail == .looksUpByName(
-            className: "UIApplication", selector: "sharedApplication", lookUps: ["NSClassFromString"], selectorMakers: ["valueForKey:"]))
+        #expect(
+            read.typedDetail
+                == .looksUpByName(
+                    className: "UIApplication", selector: "sharedApplication", lookUps: ["NSClassFromString"],
+                    selectorMakers: ["valueForKey:"]))
         #expect(read.callSites.map(\.label) == ["+[BNKeyValueReader currentApplication]", "+[BNKeyValueReader currentApplication]"])
 
         let direct = try Self.image(report, "Direct.framework")
@@ -133,9 +148,13 @@ import Testing
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
         #expect((document["summary"] as? [String: Any])?["needsReview"] as? Int == 4)
         let page = try String(contentsOf: html, encoding: .utf8)
-        #expect(page.contains("<strong>Action.appex</strong> (action extension): <span class=\"verdict needs-review\">needs-review</span> — 3 causes:"))
-        #expect(page.contains(
-            "<li><strong>KeyValue.framework</strong> calls by name <a href=\"#AEX001-KeyValue.framework\"><code>+[UIApplication sharedApplication]</code></a> from <code>+[BNKeyValueReader currentApplication]</code>.</li>"))
+        #expect(
+            page.contains(
+                "<strong>Action.appex</strong> (action extension): <span class=\"verdict needs-review\">needs-review</span> — 3 causes:"))
+        #expect(
+            page.contains(
+                "<li><strong>KeyValue.framework</strong> calls by name <a href=\"#AEX001-KeyValue.framework\"><code>+[UIApplication sharedApplication]</code></a> from <code>+[BNKeyValueReader currentApplication]</code>.</li>"
+            ))
         #expect(page.contains("(4 needs review)"))
     }
 
@@ -187,7 +206,9 @@ import Testing
 
     /// What a finding says of the checks that guard a use by name.
     @Test func theGuardsOfAUseByNameAreNamed() {
-        let use = ByNameUse(guards: [UseGuard(kind: .respondsToSelector, function: "+[BNCheckedSender currentApplication]"), UseGuard(kind: .extensionCheck)])
+        let use = ByNameUse(guards: [
+            UseGuard(kind: .respondsToSelector, function: "+[BNCheckedSender currentApplication]"), UseGuard(kind: .extensionCheck),
+        ])
         #expect(use.guardRemark == " (guarded by respondsToSelector: in +[BNCheckedSender currentApplication], an extension check)")
         #expect(ByNameUse().guardRemark == "")
     }

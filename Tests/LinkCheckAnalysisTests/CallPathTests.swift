@@ -13,16 +13,18 @@ import Testing
 @Suite struct CallPathTests {
     /// The shipped rules and a rule for `kit_shared*`.
     static func rules() throws -> RuleSet {
-        let shared = Rule(id: "TST001", api: "kit_shared", category: .unavailableAPI, severity: .error,
-                          matchers: [.glob("kit_shared*")], message: "unavailable", fixit: "f", source: "s")
+        let shared = Rule(
+            id: "TST001", api: "kit_shared", category: .unavailableAPI, severity: .error,
+            matchers: [.glob("kit_shared*")], message: "unavailable", fixit: "f", source: "s")
         return try ShippedRules.ruleSet(adding: [RulePack(path: "t.json", name: "t", version: "1", rules: [shared])])
     }
 
     /// libcallsites.so built for `target`, and (when `plugin`) a libplugin.so
     /// beside it for its dlopen to find.
     static func check(_ target: String, plugin: Bool, in directory: TemporaryDirectory) throws -> Report {
-        let library = try Fixtures.compile("callsites.c", to: directory.path("libcallsites.so"), target: target,
-                                           flags: ["-shared", "-O2", "-Wl,-rpath,$ORIGIN/plugins"])
+        let library = try Fixtures.compile(
+            "callsites.c", to: directory.path("libcallsites.so"), target: target,
+            flags: ["-shared", "-O2", "-Wl,-rpath,$ORIGIN/plugins"])
         if plugin {
             try FileManager.default.createDirectory(at: directory.path("plugins"), withIntermediateDirectories: true)
             try Fixtures.compile("linkchain.c", to: directory.path("plugins/libplugin.so"), target: target, flags: ["-shared", "-DUNSAFE"])
@@ -54,12 +56,15 @@ import Testing
         let report = try Self.check(target, plugin: true, in: directory)
         let image = try #require(report.images.first { $0.path.hasSuffix("libcallsites.so") })
         #expect(image.callSites == .analysed)
-        #expect(image.loads == [
-            LoadReport(name: "libplugin.so", image: directory.path("plugins/libplugin.so").path, verdict: .unsafe,
-                       function: "load_plugin", address: image.loads.first?.address, source: .call),
-            LoadReport(name: "unknown", image: nil, verdict: .unknown, function: "load_named",
-                       address: image.loads.last?.address, source: .call),
-        ])
+        #expect(
+            image.loads == [
+                LoadReport(
+                    name: "libplugin.so", image: directory.path("plugins/libplugin.so").path, verdict: .unsafe,
+                    function: "load_plugin", address: image.loads.first?.address, source: .call),
+                LoadReport(
+                    name: "unknown", image: nil, verdict: .unknown, function: "load_named",
+                    address: image.loads.last?.address, source: .call),
+            ])
         let load = try #require(Self.finding(report, "DLOP001", "libplugin.so"))
         #expect(load.severity == .error, "an extension loads unsafe code at run time")
         #expect(image.verdict == .unsafe)
@@ -81,16 +86,22 @@ import Testing
     @Test(arguments: ["x86_64-linux-gnu", "aarch64-linux-gnu"])
     func aLoadIsGuardedByItsCallersOnlyWhenEveryCallerChecks(target: String) throws {
         let directory = try Fixtures.temporaryDirectory()
-        let library = try Fixtures.compile("version-guards.c", to: directory.path("libguards.so"), target: target, flags: ["-shared", "-O0"])
+        let library = try Fixtures.compile(
+            "version-guards.c", to: directory.path("libguards.so"), target: target, flags: ["-shared", "-O0"])
         let report = CheckRun.check(paths: [library.path], rules: try Self.rules(), policy: Policy(extensions: ["guards": nil]), jobs: 1)
         let checks = report.findings.filter { $0.rule.hasPrefix("DLOP01") }.map { "\($0.rule) \($0.callSites.compactMap(\.function))" }
-        #expect(checks.sorted() == [
-            "DLOP010 [\"load_available\"]", "DLOP010 [\"load_guarded\"]", "DLOP011 [\"load_exported\"]", "DLOP011 [\"load_shared\"]",
-        ])
+        #expect(
+            checks.sorted() == [
+                "DLOP010 [\"load_available\"]", "DLOP010 [\"load_guarded\"]", "DLOP011 [\"load_exported\"]", "DLOP011 [\"load_shared\"]",
+            ])
         let guarded = try #require(report.findings.first { $0.rule == "DLOP010" && $0.callSites.first?.function == "load_guarded" })
-        #expect(guarded.message.hasPrefix("load_guarded calls dlopen after a run-time OS version check (uname in entry_checked)"), "\(guarded.message)")
+        #expect(
+            guarded.message.hasPrefix("load_guarded calls dlopen after a run-time OS version check (uname in entry_checked)"),
+            "\(guarded.message)")
         let available = try #require(report.findings.first { $0.rule == "DLOP010" && $0.callSites.first?.function == "load_available" })
-        #expect(available.message.contains("_stdlib_isOSVersionAtLeast") && available.message.contains(" in entry_available)"), "\(available.message)")
+        #expect(
+            available.message.contains("_stdlib_isOSVersionAtLeast") && available.message.contains(" in entry_available)"),
+            "\(available.message)")
     }
 
     @Test func aLoadedLibraryThatIsMissingOrSafe() throws {
@@ -120,9 +131,13 @@ import Testing
         let load = try #require(image.loads.first)
         #expect(load.name == "libzstd.so.1")
         #expect(load.source == .note)
-        let expected: LoadVerdict = FileManager.default.fileExists(atPath: "/usr/lib/x86_64-linux-gnu/libzstd.so.1") ? .extensionSafe : .missing
+        let expected: LoadVerdict =
+            FileManager.default.fileExists(atPath: "/usr/lib/x86_64-linux-gnu/libzstd.so.1") ? .extensionSafe : .missing
         #expect(load.verdict == expected)
-        #expect(report.findings.contains { $0.rule == (expected == .missing ? "DLOP003" : "DLOP002") && $0.message.contains("declared in .note.dlopen") })
+        #expect(
+            report.findings.contains {
+                $0.rule == (expected == .missing ? "DLOP003" : "DLOP002") && $0.message.contains("declared in .note.dlopen")
+            })
     }
 }
 
@@ -150,8 +165,14 @@ import Testing
         #expect(hidden.function == nil)
         let address = try #require(hidden.address.map { String($0, radix: 16) })
         let unguarded = report.findings.filter { $0.rule == "DLOP011" }.map(\.message)
-        #expect(unguarded.contains { $0.hasPrefix("code at 0x\(address) (no symbol covers it) calls dlopen without a run-time OS version check: ") }, "\(unguarded)")
+        #expect(
+            unguarded.contains {
+                $0.hasPrefix("code at 0x\(address) (no symbol covers it) calls dlopen without a run-time OS version check: ")
+            }, "\(unguarded)")
         let missing = try #require(report.findings.first { $0.rule == "DLOP003" && $0.symbol == "libhidden.so" })
-        #expect(missing.message.hasPrefix("loads libhidden.so (from code at 0x\(address) that no symbol covers), which is not found where the loader would look: "), "\(missing.message)")
+        #expect(
+            missing.message.hasPrefix(
+                "loads libhidden.so (from code at 0x\(address) that no symbol covers), which is not found where the loader would look: "),
+            "\(missing.message)")
     }
 }

@@ -32,8 +32,8 @@ import Testing
         for (position, name) in names.filter({ $0.contains(".so") }).sorted().enumerated() where position % systemSampleStride == 0 {
             let path = folder.appendingPathComponent(name).path
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-                  attributes[.type] as? FileAttributeType == .typeRegular,
-                  let size = attributes[.size] as? Int, bytes + size <= systemSampleBytes
+                attributes[.type] as? FileAttributeType == .typeRegular,
+                let size = attributes[.size] as? Int, bytes + size <= systemSampleBytes
             else { continue }
             bytes += size
             chosen.append(path)
@@ -74,9 +74,13 @@ import Testing
         }
         paths.append(try Fixtures.compile("operand-size-branches.c", to: directory.path("liboperandsize.so")).path)
         for (arch, target) in [("arm64", MachOFixtures.Target.arm64), ("x86_64", .x86_64Simulator)] {
-            paths.append(try MachOFixtures.link(MachOFixtures.Image(
-                sources: MachOFixtures.sources("conditional-tail-calls-\(arch).s"), product: .dylib(installName: "@rpath/Cond.framework/Cond"),
-                target: target, frameworks: [], libraries: ["System"]), to: directory.path("Cond-\(arch)")).path)
+            paths.append(
+                try MachOFixtures.link(
+                    MachOFixtures.Image(
+                        sources: MachOFixtures.sources("conditional-tail-calls-\(arch).s"),
+                        product: .dylib(installName: "@rpath/Cond.framework/Cond"),
+                        target: target, frameworks: [], libraries: ["System"]), to: directory.path("Cond-\(arch)")
+                ).path)
         }
         return paths + (try MachOFixture.allCases.map { try $0.path().path })
     }
@@ -186,7 +190,7 @@ import Testing
             return parallelMap(images, jobs: 2) { image -> (answers: [String], differences: [String]) in
                 do {
                     guard let targeted = try CodeIndex.analyze(image, interest: Self.sampledInterest, mode: .targeted),
-                          let full = try CodeIndex.analyze(image, interest: Self.sampledInterest, mode: .full)
+                        let full = try CodeIndex.analyze(image, interest: Self.sampledInterest, mode: .full)
                     else { return ([], ["\(image.name): not analysed"]) }
                     let (ours, oracle) = (Self.answers(targeted), Self.answers(full))
                     let extra = Set(ours).subtracting(oracle).sorted().prefix(5).map { "\(image.name): + \($0)" }

@@ -58,20 +58,28 @@ import Testing
         let (application, openURL) = ("+[BNApplicationFinder application]", "+[BNApplicationFinder openURL:]")
         let shared = try Self.finding("AEX001", in: report)
         #expect(shared.kind == .objcByName)
-        #expect(shared.typedDetail == .looksUpByName(
-            className: "UIApplication", selector: "sharedApplication", lookUps: ["NSClassFromString"], selectorMakers: ["valueForKey:"]))
+        #expect(
+            shared.typedDetail
+                == .looksUpByName(
+                    className: "UIApplication", selector: "sharedApplication", lookUps: ["NSClassFromString"],
+                    selectorMakers: ["valueForKey:"]))
         #expect(shared.callSites.map(\.label) == [application, application, openURL, openURL])
-        #expect(shared.byName?.guards == [
-            UseGuard(kind: .extensionCheck, function: openURL), UseGuard(kind: .respondsToSelector, function: application),
-        ])
+        #expect(
+            shared.byName?.guards == [
+                UseGuard(kind: .extensionCheck, function: openURL), UseGuard(kind: .respondsToSelector, function: application),
+            ])
         let open = try Self.finding("AEX002", in: report)
         #expect(open.kind == .objcByName)
-        #expect(open.typedDetail == .looksUpByName(
-            className: "UIApplication", selector: "openURL:", lookUps: ["NSClassFromString"], selectorMakers: ["NSSelectorFromString"]))
+        #expect(
+            open.typedDetail
+                == .looksUpByName(
+                    className: "UIApplication", selector: "openURL:", lookUps: ["NSClassFromString"],
+                    selectorMakers: ["NSSelectorFromString"]))
         #expect(open.callSites.map(\.label) == [application, openURL, openURL])
-        #expect(open.byName?.guards == [
-            UseGuard(kind: .extensionCheck, function: openURL), UseGuard(kind: .respondsToSelector, function: openURL),
-        ])
+        #expect(
+            open.byName?.guards == [
+                UseGuard(kind: .extensionCheck, function: openURL), UseGuard(kind: .respondsToSelector, function: openURL),
+            ])
     }
 
     /// A Swift framework whose only `objc_getClass` call is the runtime's
@@ -87,11 +95,17 @@ import Testing
         let finding = try Self.finding("AEX001", in: report)
         #expect(finding.kind == .objcByName)
         #expect(!finding.unconfirmed)
-        #expect(finding.typedDetail == .looksUpByName(
-            className: "UIApplication", selector: "sharedApplication", lookUps: ["NSClassFromString"], selectorMakers: ["valueForKey:"]))
+        #expect(
+            finding.typedDetail
+                == .looksUpByName(
+                    className: "UIApplication", selector: "sharedApplication", lookUps: ["NSClassFromString"],
+                    selectorMakers: ["valueForKey:"]))
         #expect(finding.callSites.map(\.label) == ["SwiftKit.probe()", "SwiftKit.probe()"])
         #expect(finding.path == ["SwiftKit.probe()", "+[UIApplication sharedApplication]"])
-        #expect(!report.findings.contains { $0.message.contains("swift51override") || $0.callSites.contains { $0.label.contains("swift51override") } })
+        #expect(
+            !report.findings.contains {
+                $0.message.contains("swift51override") || $0.callSites.contains { $0.label.contains("swift51override") }
+            })
     }
 
     /// The same override, and a look-up passed names it loads from an
@@ -102,10 +116,13 @@ import Testing
         let finding = try Self.finding("AEX001", in: report)
         #expect(finding.kind == .objcByName)
         #expect(finding.unconfirmed)
-        #expect(finding.typedDetail == .mayLookUpByName(
-            className: "UIApplication", selector: "sharedApplication", selectorHeldAsString: true, lookUps: ["NSClassFromString"],
-            unknownBecause: "which name the look-up is passed is not known (the look-up is passed no literal in SwiftKit.firstClass())",
-            namesUnused: true))
+        #expect(
+            finding.typedDetail
+                == .mayLookUpByName(
+                    className: "UIApplication", selector: "sharedApplication", selectorHeldAsString: true, lookUps: ["NSClassFromString"],
+                    unknownBecause:
+                        "which name the look-up is passed is not known (the look-up is passed no literal in SwiftKit.firstClass())",
+                    namesUnused: true))
         #expect(finding.callSites.isEmpty)
         #expect(finding.path.isEmpty)
     }

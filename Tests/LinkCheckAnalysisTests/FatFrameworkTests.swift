@@ -39,8 +39,13 @@ import Testing
         let swiftCore = report.findings.filter { $0.rule == "BNDL001" && $0.symbol == "@rpath/libswiftCore.dylib" }
         #expect(swiftCore.map(\.severity) == [.error, .note, .note, .note])
         let frameworks = app.appendingPathComponent("Frameworks").path
-        #expect(swiftCore.allSatisfy { $0.message.contains("(dyld looks in \(frameworks), \(frameworks)/Cartography.framework/Frameworks): Photos.app, which loads it, would not launch") },
-                "\(swiftCore.map(\.message))")
+        #expect(
+            swiftCore.allSatisfy {
+                $0.message.contains(
+                    "(dyld looks in \(frameworks), \(frameworks)/Cartography.framework/Frameworks): Photos.app, which loads it, would not launch"
+                )
+            },
+            "\(swiftCore.map(\.message))")
     }
 
     /// The slices no process of an iOS 15.0 app loads are named, once per
@@ -53,8 +58,9 @@ import Testing
         for name in Self.frameworks {
             let notes = report.findings.filter { $0.rule == "ARCH004" && $0.image.hasPrefix(Self.framework(name, in: app)) }
             #expect(notes.map(\.severity) == [.note], "\(name)")
-            #expect(notes.first?.message.hasPrefix(
-                "slices i386, x86_64 are for the simulator and armv7 is 32-bit: no process of this iOS 15.0 app loads them: ") == true)
+            #expect(
+                notes.first?.message.hasPrefix(
+                    "slices i386, x86_64 are for the simulator and armv7 is 32-bit: no process of this iOS 15.0 app loads them: ") == true)
         }
         let svProgressHUD = Self.framework("SVProgressHUD", in: app)
         let verdicts = report.images.filter { $0.path == svProgressHUD }.map { [$0.identity.slice ?? "", $0.verdict.rawValue] }
@@ -77,11 +83,12 @@ import Testing
         let grouping = FileGrouping(report)
         let share = app.appendingPathComponent("PlugIns/Share.appex/Share").path
         let verdicts = Dictionary(uniqueKeysWithValues: grouping.files.map { ($0.name, $0.image.verdict) })
-        #expect(verdicts == [
-            app.appendingPathComponent("Photos").path: .appOnly, share: .unsafe,
-            Self.framework("SVProgressHUD", in: app): .unsafe, Self.framework("MBProgressHUD", in: app): .extensionSafe,
-            Self.framework("Cartography", in: app): .unsafe,
-        ])
+        #expect(
+            verdicts == [
+                app.appendingPathComponent("Photos").path: .appOnly, share: .unsafe,
+                Self.framework("SVProgressHUD", in: app): .unsafe, Self.framework("MBProgressHUD", in: app): .extensionSafe,
+                Self.framework("Cartography", in: app): .unsafe,
+            ])
         let svProgressHUD = Self.framework("SVProgressHUD", in: app)
         #expect(grouping.files.first { $0.name == svProgressHUD }?.architectures == ["arm64", "armv7", "i386", "x86_64"])
         let cause = try #require(report.findings.first { $0.image == share && $0.severity == .error })
@@ -89,18 +96,22 @@ import Testing
         #expect(cause.chainImages == [share, svProgressHUD + "[arm64]"])
 
         let groups = grouping.findings.filter { $0.file == svProgressHUD }
-        #expect(groups.map { [$0.lead.rule] + $0.slices } == [
-            ["AEX001", "arm64", "armv7", "i386", "x86_64"], ["ARCH004"], ["FLAG001", "arm64"],
-            ["LOAD008", "arm64", "armv7", "i386", "x86_64"], ["LOAD014", "arm64", "armv7", "i386", "x86_64"],
-        ])
+        #expect(
+            groups.map { [$0.lead.rule] + $0.slices } == [
+                ["AEX001", "arm64", "armv7", "i386", "x86_64"], ["ARCH004"], ["FLAG001", "arm64"],
+                ["LOAD008", "arm64", "armv7", "i386", "x86_64"], ["LOAD014", "arm64", "armv7", "i386", "x86_64"],
+            ])
         let sharedApplication = try #require(groups.first)
         #expect(sharedApplication.severity == .error)
         #expect(sharedApplication.lead.image == svProgressHUD + "[arm64]")
         #expect(sharedApplication.lead.callSites.first?.displayName == "-[SVProgressHUD positionHUD:]")
         #expect(sharedApplication.place == svProgressHUD + " (arm64, armv7, i386, x86_64)")
         // MBProgressHUD's ARCLite, in its arm64 and x86_64 slices, is one image's.
-        #expect(report.remarks.contains { $0.hasPrefix("ARCLite (the toolchain's ARC support for older OSes) in 1 image (MBProgressHUD.framework) calls ") },
-                "\(report.remarks)")
+        #expect(
+            report.remarks.contains {
+                $0.hasPrefix("ARCLite (the toolchain's ARC support for older OSes) in 1 image (MBProgressHUD.framework) calls ")
+            },
+            "\(report.remarks)")
     }
 
     /// A fat framework left with only its 32-bit slices (armv7 and i386,
@@ -125,7 +136,9 @@ import Testing
         let arch = report.findings.filter { $0.image.hasPrefix(svProgressHUD) && $0.rule.hasPrefix("ARCH") }
         #expect(arch.map { "\($0.rule) \($0.severity)" } == ["ARCH001 error", "ARCH004 note"])
         #expect(arch.first?.message.hasPrefix("this file has no 64-bit slice (armv7, i386): ") == true)
-        #expect(arch.last?.message.hasPrefix("slice i386 is for the simulator and armv7 is 32-bit: no process of this iOS 15.0 app loads them: ") == true)
+        #expect(
+            arch.last?.message.hasPrefix(
+                "slice i386 is for the simulator and armv7 is 32-bit: no process of this iOS 15.0 app loads them: ") == true)
         #expect(FileGrouping(report).files.first { $0.name == svProgressHUD }?.image.verdict == .unsafe)
         let share = app.appendingPathComponent("PlugIns/Share.appex/Share").path
         #expect(report.findings.contains { $0.image == share && $0.rule == "ARCH003" && $0.severity == .error })

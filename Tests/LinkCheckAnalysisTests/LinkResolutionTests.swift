@@ -12,8 +12,9 @@ import Testing
 /// reported only when a finding passes through them.
 @Suite struct LinkResolutionTests {
     static let rules: RuleSet = {
-        let rule = Rule(id: "TST001", api: "kit_shared", category: .unavailableAPI, severity: .error,
-                        matchers: [.symbol("kit_shared")], message: "unavailable", fixit: "f", source: "s")
+        let rule = Rule(
+            id: "TST001", api: "kit_shared", category: .unavailableAPI, severity: .error,
+            matchers: [.symbol("kit_shared")], message: "unavailable", fixit: "f", source: "s")
         return RuleSet.build(packs: [RulePack(path: "t.json", name: "t", version: "1", rules: [rule])]).0
     }()
 
@@ -25,16 +26,21 @@ import Testing
         let app = directory.path("app")
         try FileManager.default.createDirectory(at: lib, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
-        try Fixtures.compile("linkchain.c", to: lib.appendingPathComponent("libunsafe.so"), flags: ["-shared", "-DUNSAFE", "-Wl,-soname,libunsafe.so"])
-        try Fixtures.compile("linkchain.c", to: lib.appendingPathComponent("libclean.so"), flags: ["-shared", "-DCLEAN", "-Wl,-soname,libclean.so"])
-        try Fixtures.compile("linkchain.c", to: app.appendingPathComponent("libext.so"), flags: ["-shared", "-L\(lib.path)", "-lunsafe"] + flags)
-        try Fixtures.compile("linkchain.c", to: app.appendingPathComponent("libsafe.so"), flags: ["-shared", "-L\(lib.path)", "-lclean"] + flags)
+        try Fixtures.compile(
+            "linkchain.c", to: lib.appendingPathComponent("libunsafe.so"), flags: ["-shared", "-DUNSAFE", "-Wl,-soname,libunsafe.so"])
+        try Fixtures.compile(
+            "linkchain.c", to: lib.appendingPathComponent("libclean.so"), flags: ["-shared", "-DCLEAN", "-Wl,-soname,libclean.so"])
+        try Fixtures.compile(
+            "linkchain.c", to: app.appendingPathComponent("libext.so"), flags: ["-shared", "-L\(lib.path)", "-lunsafe"] + flags)
+        try Fixtures.compile(
+            "linkchain.c", to: app.appendingPathComponent("libsafe.so"), flags: ["-shared", "-L\(lib.path)", "-lclean"] + flags)
         return directory
     }
 
     static func check(_ directory: TemporaryDirectory, _ resolver: LinkResolver = LinkResolver()) -> Report {
-        CheckRun.check(paths: [directory.path("app").path], rules: rules, policy: Policy(extensions: ["ext": nil]),
-                       resolver: resolver, jobs: 1)
+        CheckRun.check(
+            paths: [directory.path("app").path], rules: rules, policy: Policy(extensions: ["ext": nil]),
+            resolver: resolver, jobs: 1)
     }
 
     @Test func aMalformedLibraryFoundDuringResolutionIsNamedNotMissing() throws {
@@ -46,8 +52,9 @@ import Testing
         let findings = report.findings.filter { $0.image == directory.path("app/libext.so").path }
         #expect(findings.map(\.rule) == ["LINK002"])
         #expect(findings.first?.severity == .error, "the extension must be safe, and what it needs could not be read")
-        #expect(findings.first?.message.hasPrefix("needs libunsafe.so, found as \(damaged.path) (malformed ELF: ") == true,
-                "\(findings.first?.message ?? "")")
+        #expect(
+            findings.first?.message.hasPrefix("needs libunsafe.so, found as \(damaged.path) (malformed ELF: ") == true,
+            "\(findings.first?.message ?? "")")
         #expect(!report.findings.contains { $0.rule == "LINK001" })
         #expect(report.images.first { $0.path == directory.path("app/libext.so").path }?.verdict == .incomplete)
     }
@@ -59,9 +66,10 @@ import Testing
         try damage.applied(to: Data(contentsOf: unsafe)).write(to: unsafe)
         let report = Self.check(directory)
         let ext = directory.path("app/libext.so").path
-        #expect(report.findings.filter { $0.image == ext }.map { "\($0.rule) \($0.severity) \($0.chain.joined(separator: " → "))" } == [
-            "INSP001 error libext.so → libunsafe.so", "TST001 error libext.so → libunsafe.so → kit_shared",
-        ])
+        #expect(
+            report.findings.filter { $0.image == ext }.map { "\($0.rule) \($0.severity) \($0.chain.joined(separator: " → "))" } == [
+                "INSP001 error libext.so → libunsafe.so", "TST001 error libext.so → libunsafe.so → kit_shared",
+            ])
         #expect(report.findings.filter { $0.image == unsafe.path }.map(\.rule) == ["INSP001", "TST001"])
         #expect(report.images.first { $0.path == ext }?.verdict == .unsafe)
     }
@@ -84,20 +92,24 @@ import Testing
     @Test func aLibraryReachedThroughTwoPathsIsOneImage() throws {
         let directory = try Self.layout()
         try FileManager.default.createSymbolicLink(atPath: directory.path("liblink").path, withDestinationPath: "lib")
-        try Fixtures.compile("linkchain.c", to: directory.path("app/libother.so"), flags: [
-            "-shared", "-L\(directory.path("lib").path)", "-lunsafe", "-Wl,-rpath,$ORIGIN/../liblink",
-        ])
+        try Fixtures.compile(
+            "linkchain.c", to: directory.path("app/libother.so"),
+            flags: [
+                "-shared", "-L\(directory.path("lib").path)", "-lunsafe", "-Wl,-rpath,$ORIGIN/../liblink",
+            ])
         let report = Self.check(directory)
         let unsafe = directory.path("lib/libunsafe.so").path
-        #expect(report.images.map(\.path) == [
-            directory.path("app/libext.so").path, directory.path("app/libother.so").path,
-            directory.path("app/libsafe.so").path, unsafe,
-        ], "found through lib/ and liblink/, reported once by its real path")
+        #expect(
+            report.images.map(\.path) == [
+                directory.path("app/libext.so").path, directory.path("app/libother.so").path,
+                directory.path("app/libsafe.so").path, unsafe,
+            ], "found through lib/ and liblink/, reported once by its real path")
         let chains = report.findings.filter { $0.kind == .transitive }.map { "\($0.image): \($0.chain.joined(separator: " → "))" }
-        #expect(chains == [
-            "\(directory.path("app/libext.so").path): libext.so → libunsafe.so → kit_shared",
-            "\(directory.path("app/libother.so").path): libother.so → libunsafe.so → kit_shared",
-        ])
+        #expect(
+            chains == [
+                "\(directory.path("app/libext.so").path): libext.so → libunsafe.so → kit_shared",
+                "\(directory.path("app/libother.so").path): libother.so → libunsafe.so → kit_shared",
+            ])
     }
 
     @Test(arguments: ["${ORIGIN}/../lib", "$ORIGIN/../lib:/nonexistent", "/nonexistent:$ORIGIN/../lib"])
@@ -121,7 +133,8 @@ import Testing
         // working directory, so this resolves when run from lib/ only.
         let directory = try Self.layout(["-Wl,-rpath,/nonexistent:"])
         let pack = directory.path("rules.json")
-        try #"{"format": 1, "name": "t", "version": "1", "rules": [{"id": "TST001", "api": "kit_shared", "category": "unavailable-api", "severity": "error", "match": [{"symbol": "kit_shared"}], "message": "unavailable", "fixit": "f", "source": "s"}]}"#
+        try
+            #"{"format": 1, "name": "t", "version": "1", "rules": [{"id": "TST001", "api": "kit_shared", "category": "unavailable-api", "severity": "error", "match": [{"symbol": "kit_shared"}], "message": "unavailable", "fixit": "f", "source": "s"}]}"#
             .write(to: pack, atomically: true, encoding: .utf8)
         let arguments = ["check", "--no-call-sites", "--no-default-rules", "--rules", pack.path, directory.path("app/libext.so").path]
         let fromLib = try Command.capture(Fixtures.linkcheckExecutable, arguments, currentDirectory: directory.path("lib"))
@@ -145,16 +158,20 @@ import Testing
     @Test func anIncompatibleLibraryFirstInRunpathIsSkippedWhateverTheJobs() throws {
         let directory = try Self.layout(["-Wl,-rpath,$ORIGIN/../lib32:$ORIGIN/../lib"])
         try FileManager.default.createDirectory(at: directory.path("lib32"), withIntermediateDirectories: true)
-        try Fixtures.compile("linkchain.c", to: directory.path("lib32/libunsafe.so"), target: "i386-linux-gnu",
-                             flags: ["-shared", "-DUNSAFE", "-Wl,-soname,libunsafe.so"])
-        try Fixtures.compile("linkchain.c", to: directory.path("lib32/libclean.so"), target: "i386-linux-gnu",
-                             flags: ["-shared", "-DCLEAN", "-Wl,-soname,libclean.so"])
+        try Fixtures.compile(
+            "linkchain.c", to: directory.path("lib32/libunsafe.so"), target: "i386-linux-gnu",
+            flags: ["-shared", "-DUNSAFE", "-Wl,-soname,libunsafe.so"])
+        try Fixtures.compile(
+            "linkchain.c", to: directory.path("lib32/libclean.so"), target: "i386-linux-gnu",
+            flags: ["-shared", "-DCLEAN", "-Wl,-soname,libclean.so"])
         let scanned = try ["app/libext.so", "app/libsafe.so"].flatMap { try ImageInspector.inspect(path: directory.path($0).path) }
         let graph = LinkResolver(includeSystem: false).resolve(scanned, reader: Inspection.Reader(), jobs: 1)
         // The i386 copies are read (and kept, so that they are read once) but not linked.
-        #expect(graph.images.dropFirst(2).map(\.path) == ["lib32/libunsafe.so", "lib/libunsafe.so", "lib32/libclean.so", "lib/libclean.so"].map {
-            directory.path($0).path
-        })
+        #expect(
+            graph.images.dropFirst(2).map(\.path)
+                == ["lib32/libunsafe.so", "lib/libunsafe.so", "lib32/libclean.so", "lib/libclean.so"].map {
+                    directory.path($0).path
+                })
         #expect(graph.edges == [[3], [5], [], [], [], []])
         let parallel = LinkResolver(includeSystem: false).resolve(scanned, reader: Inspection.Reader(), jobs: 4)
         #expect(parallel.images == graph.images)

@@ -32,11 +32,12 @@ import Testing
         let (directory, app) = try Self.app(withExtension: true)
         defer { withExtendedLifetime(directory) {} }
         let report = try ShippedRules.check(app)
-        #expect(Self.findings(report, in: app, rules: ["AEX001", "DLOP001"]).filter { !$0.hasPrefix("Loads:") } == [
-            "Frameworks/Loader.framework/Loader: error DLOP001 loads @rpath/Uploader.framework/Uploader → \(app.path)/Frameworks/Uploader.framework/Uploader (from load_uploader at 0x\(try Self.loadAddress(report, app)))",
-            "Frameworks/Uploader.framework/Uploader: error AEX001 references +[UIApplication sharedApplication] (the class UIApplication and the selector sharedApplication)",
-            "PlugIns/Ext.appex/Ext: error AEX001 reached through Ext → Loader.framework → Uploader.framework (dlopen) → +[UIApplication sharedApplication]",
-        ])
+        #expect(
+            Self.findings(report, in: app, rules: ["AEX001", "DLOP001"]).filter { !$0.hasPrefix("Loads:") } == [
+                "Frameworks/Loader.framework/Loader: error DLOP001 loads @rpath/Uploader.framework/Uploader → \(app.path)/Frameworks/Uploader.framework/Uploader (from load_uploader at 0x\(try Self.loadAddress(report, app)))",
+                "Frameworks/Uploader.framework/Uploader: error AEX001 references +[UIApplication sharedApplication] (the class UIApplication and the selector sharedApplication)",
+                "PlugIns/Ext.appex/Ext: error AEX001 reached through Ext → Loader.framework → Uploader.framework (dlopen) → +[UIApplication sharedApplication]",
+            ])
         #expect(report.exitStatus == 1)
     }
 
@@ -54,11 +55,12 @@ import Testing
         try Data(try Data(contentsOf: uploader).prefix(1000)).write(to: uploader)
         let report = try ShippedRules.check(app)
         let inspection = Self.findings(report, in: app, rules: ["INSP001", "DLOP002", "DLOP003", "FLAG001"])
-        #expect(inspection.filter { !$0.hasPrefix("Frameworks/Uploader.framework/Uploader: error INSP001 ") } == [
-            "Frameworks/Loader.framework/Loader: error INSP001 loads @rpath/Uploader.framework/Uploader → \(uploader.path) (from load_uploader at 0x\(try Self.loadAddress(report, app))), which could be read only in part",
-            "Loads: warning INSP001 links Loads → Uploader, which could be read only in part",
-            "PlugIns/Ext.appex/Ext: error INSP001 links Ext → Loader.framework → Uploader (dlopen), which could be read only in part",
-        ])
+        #expect(
+            inspection.filter { !$0.hasPrefix("Frameworks/Uploader.framework/Uploader: error INSP001 ") } == [
+                "Frameworks/Loader.framework/Loader: error INSP001 loads @rpath/Uploader.framework/Uploader → \(uploader.path) (from load_uploader at 0x\(try Self.loadAddress(report, app))), which could be read only in part",
+                "Loads: warning INSP001 links Loads → Uploader, which could be read only in part",
+                "PlugIns/Ext.appex/Ext: error INSP001 links Ext → Loader.framework → Uploader (dlopen), which could be read only in part",
+            ])
         #expect(inspection.contains { $0.hasPrefix("Frameworks/Uploader.framework/Uploader: error INSP001 ") })
         let verdicts = Dictionary(uniqueKeysWithValues: report.images.map { (BundleCheckTests.inside(app, $0.name), $0.verdict) })
         #expect(verdicts["PlugIns/Ext.appex/Ext"] == .incomplete && verdicts["Frameworks/Loader.framework/Loader"] == .incomplete)
@@ -73,9 +75,10 @@ import Testing
         let (directory, app) = try Self.app(withExtension: false)
         defer { withExtendedLifetime(directory) {} }
         let report = try ShippedRules.check(app)
-        #expect(Self.findings(report, in: app, rules: ["DLOP001"]) == [
-            "Frameworks/Loader.framework/Loader: error DLOP001 loads @rpath/Uploader.framework/Uploader → \(app.path)/Frameworks/Uploader.framework/Uploader (from load_uploader at 0x\(try Self.loadAddress(report, app)))",
-        ])
+        #expect(
+            Self.findings(report, in: app, rules: ["DLOP001"]) == [
+                "Frameworks/Loader.framework/Loader: error DLOP001 loads @rpath/Uploader.framework/Uploader → \(app.path)/Frameworks/Uploader.framework/Uploader (from load_uploader at 0x\(try Self.loadAddress(report, app)))"
+            ])
         #expect(!report.findings.contains { $0.message.contains("only the containing app runs this code") })
         #expect(report.images.first { $0.name.hasSuffix("/Loader") }?.verdict == .unsafe)
     }
@@ -95,11 +98,12 @@ import Testing
         try FileManager.default.moveItem(
             at: app.appendingPathComponent("Frameworks/Uploader.framework"), to: frameworks.appendingPathComponent("Uploader.framework"))
         let report = try ShippedRules.check(app)
-        #expect(Self.findings(report, in: app, rules: ["DLOP001", "DLOP002", "DLOP003", "BNDL001", "BNDL003", "LINK001"]) == [
-            "Frameworks/Loader.framework/Loader: warning DLOP003 loads @rpath/Uploader.framework/Uploader (from load_uploader at 0x\(try Self.loadAddress(report, app))), which is not found where the loader would look (dyld looks in \(app.path)/Frameworks/Uploader.framework)",
-            "Loads: error BNDL001 needs @rpath/Uploader.framework/Uploader, which dyld would not find (dyld looks in \(app.path)/Frameworks/Uploader.framework)",
-            "PlugIns/Ext.appex/Frameworks/Uploader.framework/Uploader: error BNDL003 Uploader.framework is in Loads.app/PlugIns/Ext.appex/Frameworks, not in Loads.app's Frameworks folder",
-        ])
+        #expect(
+            Self.findings(report, in: app, rules: ["DLOP001", "DLOP002", "DLOP003", "BNDL001", "BNDL003", "LINK001"]) == [
+                "Frameworks/Loader.framework/Loader: warning DLOP003 loads @rpath/Uploader.framework/Uploader (from load_uploader at 0x\(try Self.loadAddress(report, app))), which is not found where the loader would look (dyld looks in \(app.path)/Frameworks/Uploader.framework)",
+                "Loads: error BNDL001 needs @rpath/Uploader.framework/Uploader, which dyld would not find (dyld looks in \(app.path)/Frameworks/Uploader.framework)",
+                "PlugIns/Ext.appex/Frameworks/Uploader.framework/Uploader: error BNDL003 Uploader.framework is in Loads.app/PlugIns/Ext.appex/Frameworks, not in Loads.app's Frameworks folder",
+            ])
         let verdicts = Dictionary(uniqueKeysWithValues: report.images.map { (BundleCheckTests.inside(app, $0.name), $0.verdict) })
         #expect(verdicts["PlugIns/Ext.appex/Ext"] == .extensionSafe)
         #expect(verdicts["Loads"] == .unsafe)
@@ -114,17 +118,20 @@ import Testing
     @Test func aLoadedFrameworkThatNeedsReviewIsNotCalledSafe() throws {
         let (directory, app) = try Self.app(withExtension: true)
         defer { withExtendedLifetime(directory) {} }
-        try MachOFixtures.link(MachOFixtures.Image(
-            sources: MachOFixtures.sources("selector-string-made.m"), product: .dylib(installName: "@rpath/Uploader.framework/Uploader")),
+        try MachOFixtures.link(
+            MachOFixtures.Image(
+                sources: MachOFixtures.sources("selector-string-made.m"), product: .dylib(installName: "@rpath/Uploader.framework/Uploader")
+            ),
             to: app.appendingPathComponent("Frameworks/Uploader.framework/Uploader"))
         let report = try ShippedRules.check(app)
         let uploader = app.path + "/Frameworks/Uploader.framework/Uploader"
-        #expect(Self.findings(report, in: app, rules: ["DLOP001", "DLOP002", "DLOP003", "SEL002"]) == [
-            "Frameworks/Loader.framework/Loader: warning DLOP003 loads @rpath/Uploader.framework/Uploader → \(uploader) (from load_uploader at 0x\(try Self.loadAddress(report, app))), whose verdict is needs-review (SEL002)",
-            "Frameworks/Uploader.framework/Uploader: warning SEL002 read-only data holds the string \"openURL",
-            "Loads: note SEL002 reached through Loads → Uploader.framework → openURL",
-            "PlugIns/Ext.appex/Ext: warning SEL002 reached through Ext → Loader.framework → Uploader.framework (dlopen) → openURL",
-        ])
+        #expect(
+            Self.findings(report, in: app, rules: ["DLOP001", "DLOP002", "DLOP003", "SEL002"]) == [
+                "Frameworks/Loader.framework/Loader: warning DLOP003 loads @rpath/Uploader.framework/Uploader → \(uploader) (from load_uploader at 0x\(try Self.loadAddress(report, app))), whose verdict is needs-review (SEL002)",
+                "Frameworks/Uploader.framework/Uploader: warning SEL002 read-only data holds the string \"openURL",
+                "Loads: note SEL002 reached through Loads → Uploader.framework → openURL",
+                "PlugIns/Ext.appex/Ext: warning SEL002 reached through Ext → Loader.framework → Uploader.framework (dlopen) → openURL",
+            ])
         #expect(report.images.first { $0.path == uploader }?.verdict == .needsReview)
         #expect(report.images.first { $0.name.hasSuffix("/Ext") }?.verdict == .needsReview)
     }

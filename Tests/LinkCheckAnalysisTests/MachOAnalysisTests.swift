@@ -15,7 +15,8 @@ import Testing
     static let roles = Policy(extensions: ["PhotosShare": "share"], apps: ["Photos"])
 
     /// The PhotosApp bundle, checked with the default rules and its roles.
-    static func photosReport(_ bundle: URL? = nil, policy: Policy = roles, callSites: CallSiteMode? = .targeted) throws -> (Report, String) {
+    static func photosReport(_ bundle: URL? = nil, policy: Policy = roles, callSites: CallSiteMode? = .targeted) throws -> (Report, String)
+    {
         let app = try bundle ?? MachOFixtures.photosApp()
         return (try ShippedRules.check(app, policy: policy, callSites: callSites), app.path)
     }
@@ -43,7 +44,8 @@ import Testing
         // A selector the code sends is a selector reference, not a string
         // (lld merges __objc_methname into __cstring).
         #expect(!report.findings.contains { $0.image.hasSuffix("/Uploader") && $0.rule.hasPrefix("SEL") })
-        let verdicts = Dictionary(uniqueKeysWithValues: report.images.map { ($0.name.replacingOccurrences(of: app + "/", with: ""), $0.verdict) })
+        let verdicts = Dictionary(
+            uniqueKeysWithValues: report.images.map { ($0.name.replacingOccurrences(of: app + "/", with: ""), $0.verdict) })
         #expect(verdicts["PlugIns/PhotosShare.appex/PhotosShare"] == .unsafe)
         #expect(verdicts["Frameworks/SyncKit.framework/SyncKit"] == .unsafe)
         #expect(verdicts["Frameworks/Uploader.framework/Uploader"] == .unsafe)
@@ -61,16 +63,18 @@ import Testing
         let (report, app) = try Self.photosReport()
         let loads = report.findings.filter { $0.image == "\(app)/Photos" && $0.rule.hasPrefix("DLOP01") }
         #expect(loads.map { "\($0.severity.rawValue) \($0.rule) \($0.symbol ?? "")" } == ["note DLOP010 dlopen"])
-        #expect(loads.first?.message.hasPrefix(
-            "load_capture_plugin calls dlopen after a run-time OS version check (systemVersion in -[PHAppDelegate application:didFinishLaunchingWithOptions:])"
-        ) == true, "\(loads.first?.message ?? "")")
+        #expect(
+            loads.first?.message.hasPrefix(
+                "load_capture_plugin calls dlopen after a run-time OS version check (systemVersion in -[PHAppDelegate application:didFinishLaunchingWithOptions:])"
+            ) == true, "\(loads.first?.message ?? "")")
     }
 
     @Test func theLinkersFlagBesideTheCodesEvidenceInFourCases() throws {
         let (report, app) = try Self.photosReport()
-        let cases = Dictionary(uniqueKeysWithValues: report.images.compactMap { image in
-            image.extensionSafeFlag.map { (image.name.replacingOccurrences(of: app + "/Frameworks/", with: ""), $0) }
-        })
+        let cases = Dictionary(
+            uniqueKeysWithValues: report.images.compactMap { image in
+                image.extensionSafeFlag.map { (image.name.replacingOccurrences(of: app + "/Frameworks/", with: ""), $0) }
+            })
         #expect(cases["ImageKit.framework/ImageKit[arm64]"] == .flaggedAndClean)
         #expect(cases["SyncKit.framework/SyncKit"] == .flaggedButUnsafe)
         #expect(cases["Legacy.framework/Legacy"] == .unflaggedButClean)
@@ -84,7 +88,10 @@ import Testing
         #expect(!flags.contains { $0.contains("ImageKit") })
         let legacy = try #require(report.findings.first { $0.rule == "FLAG001" && $0.image.hasSuffix("/Legacy") })
         #expect(legacy.severity == .warning)
-        #expect(legacy.message.hasPrefix("Legacy.framework is not built with -application_extension (no MH_APP_EXTENSION_SAFE) (linked by PhotosShare → Legacy.framework), though it uses no API unavailable in app extensions"))
+        #expect(
+            legacy.message.hasPrefix(
+                "Legacy.framework is not built with -application_extension (no MH_APP_EXTENSION_SAFE) (linked by PhotosShare → Legacy.framework), though it uses no API unavailable in app extensions"
+            ))
     }
 
     /// Sneaky names UIApplication, sharedApplication and openURL: only in
@@ -103,8 +110,10 @@ import Testing
         #expect(shared.kind == .objcByName)
         #expect(shared.severity == .warning)
         #expect(shared.byName != nil)
-        #expect(shared.message.hasPrefix(
-            "looks up UIApplication by name (NSClassFromString) and sends sharedApplication (NSSelectorFromString): UIApplication.shared is unavailable"))
+        #expect(
+            shared.message.hasPrefix(
+                "looks up UIApplication by name (NSClassFromString) and sends sharedApplication (NSSelectorFromString): UIApplication.shared is unavailable"
+            ))
         #expect(shared.callSites.map(\.label) == ["-[SNKLinkOpener openLink:]", "-[SNKLinkOpener openLink:]"])
         #expect(shared.path == ["-[SNKLinkOpener openLink:]", "+[UIApplication sharedApplication]"])
         // The iOS 17.0 SDK the images record no longer marks -openURL:.
@@ -128,23 +137,28 @@ import Testing
         let (report, app) = try Self.photosReport(callSites: nil)
         let shared = try #require(report.findings.first { $0.image == "\(app)/Frameworks/Sneaky.framework/Sneaky" && $0.rule == "AEX001" })
         #expect(shared.severity == .warning)
-        #expect(shared.message.hasPrefix(
-            "holds the strings \"UIApplication\" and \"sharedApplication\" and imports NSClassFromString, so it may look up UIApplication by name and send sharedApplication; a warning at most, since call sites were not analysed (--no-call-sites)"))
+        #expect(
+            shared.message.hasPrefix(
+                "holds the strings \"UIApplication\" and \"sharedApplication\" and imports NSClassFromString, so it may look up UIApplication by name and send sharedApplication; a warning at most, since call sites were not analysed (--no-call-sites)"
+            ))
         let share = report.findings.filter {
             $0.image == "\(app)/PlugIns/PhotosShare.appex/PhotosShare" && $0.rule == "AEX001" && $0.chain.contains("Sneaky.framework")
         }
         #expect(share.map(\.severity) == [.warning])
-        #expect(share.first?.message.hasSuffix(
-            "(a use by name told from the strings and imports of Sneaky.framework alone) (by name only, which the compiler and the App Store accept)") == true)
+        #expect(
+            share.first?.message.hasSuffix(
+                "(a use by name told from the strings and imports of Sneaky.framework alone) (by name only, which the compiler and the App Store accept)"
+            ) == true)
     }
 
     @Test func dyldsRpathFromTheExtensionReachesTheAppsFrameworks() throws {
         let (report, app) = try Self.photosReport()
         let share = try #require(Self.image(report, "PlugIns/PhotosShare.appex/PhotosShare", in: app))
-        #expect(share.links.map { $0.replacingOccurrences(of: app + "/", with: "") }.sorted() == [
-            "Frameworks/ImageKit.framework/ImageKit[arm64]", "Frameworks/Legacy.framework/Legacy",
-            "Frameworks/Sneaky.framework/Sneaky", "Frameworks/SyncKit.framework/SyncKit",
-        ])
+        #expect(
+            share.links.map { $0.replacingOccurrences(of: app + "/", with: "") }.sorted() == [
+                "Frameworks/ImageKit.framework/ImageKit[arm64]", "Frameworks/Legacy.framework/Legacy",
+                "Frameworks/Sneaky.framework/Sneaky", "Frameworks/SyncKit.framework/SyncKit",
+            ])
         #expect(!report.findings.contains { $0.rule == "LINK001" }, "system install names are the SDK's, not missing")
     }
 
@@ -157,9 +171,10 @@ import Testing
         let swifty = try MachOFixture.swiftRuntimeUser.path()
         let report = try ShippedRules.check(swifty)
         let image = try #require(report.images.first)
-        #expect(image.binary.dependencies.map(\.name).filter { $0.hasPrefix("@rpath/") } == [
-            "@rpath/libswiftCore.dylib", "@rpath/libswiftFoundation.dylib",
-        ])
+        #expect(
+            image.binary.dependencies.map(\.name).filter { $0.hasPrefix("@rpath/") } == [
+                "@rpath/libswiftCore.dylib", "@rpath/libswiftFoundation.dylib",
+            ])
         #expect(image.binary.searchPaths.map(\.path).first == "/usr/lib/swift")
         #expect(!report.findings.contains { $0.rule == "LINK001" }, "\(report.findings.map(\.message))")
         #expect(report.exitStatus == 0)
@@ -181,7 +196,10 @@ import Testing
         let chains = report.findings.filter { $0.rule == "AEX001" && $0.image.hasSuffix("/PhotosShare") }.map(\.chain)
         #expect(chains.contains(["PhotosShare", "SyncKit.framework", "Uploader.framework", "+[UIApplication sharedApplication]"]))
         let external = report.images.filter(\.external).map { $0.name.replacingOccurrences(of: app.path + "/", with: "") }.sorted()
-        #expect(external == ["Frameworks/Sneaky.framework/Sneaky", "Frameworks/SyncKit.framework/SyncKit", "Frameworks/Uploader.framework/Uploader"])
+        #expect(
+            external == [
+                "Frameworks/Sneaky.framework/Sneaky", "Frameworks/SyncKit.framework/SyncKit", "Frameworks/Uploader.framework/Uploader",
+            ])
         #expect(!report.findings.contains { $0.rule == "LINK001" })
     }
 
@@ -195,8 +213,9 @@ import Testing
         let (report, app) = try Self.photosReport(bundle)
         let mismatches = report.findings.filter { $0.rule == "ARCH003" && $0.image == "\(app)/PlugIns/PhotosShare.appex/PhotosShare" }
         #expect(mismatches.map(\.symbol) == ["@rpath/Legacy.framework/Legacy"])
-        #expect(mismatches.first?.message.contains("is arm64 64-bit little-endian ios-simulator, not arm64 64-bit little-endian ios") == true,
-                "\(mismatches.first?.message ?? "")")
+        #expect(
+            mismatches.first?.message.contains("is arm64 64-bit little-endian ios-simulator, not arm64 64-bit little-endian ios") == true,
+            "\(mismatches.first?.message ?? "")")
     }
 
     @Test func aThirtyTwoBitOnlyFrameworkHasNo64BitSlice() throws {
@@ -210,12 +229,15 @@ import Testing
     @Test func requiredArchitecturesCountSlices() throws {
         let imageKit = try MachOFixture.imageKitFat.path()
         let rules = try ShippedRules.ruleSet()
-        let both = CheckRun.check(paths: [imageKit.path], rules: rules, policy: Policy(requiredArchitectures: ["arm64", "x86_64"]), jobs: 1)
+        let both = CheckRun.check(
+            paths: [imageKit.path], rules: rules, policy: Policy(requiredArchitectures: ["arm64", "x86_64"]), jobs: 1)
         #expect(!both.findings.contains { $0.rule == "ARCH002" })
         #expect(Set(both.images.map(\.name)) == [imageKit.path + "[arm64]", imageKit.path + "[x86_64]"])
         let uploader = try MachOFixture.uploader.path()
         let one = CheckRun.check(paths: [uploader.path], rules: rules, policy: Policy(requiredArchitectures: ["x86_64"]), jobs: 1)
-        #expect(one.findings.filter { $0.rule == "ARCH002" }.map(\.message).first?.hasPrefix("@rpath/Uploader.framework/Uploader is not built for x86_64 (built for: arm64)") == true)
+        #expect(
+            one.findings.filter { $0.rule == "ARCH002" }.map(\.message).first?.hasPrefix(
+                "@rpath/Uploader.framework/Uploader is not built for x86_64 (built for: arm64)") == true)
     }
 
     @Test func anUnnamedMachOExecutableOutsideABundleIsNotTakenForTheApp() throws {
@@ -232,7 +254,9 @@ import Testing
     @Test func theBundleGivesTheRolesWithoutNames() throws {
         let (report, app) = try Self.photosReport(policy: Policy())
         #expect(Self.image(report, "Photos", in: app)?.role == .app)
-        #expect(Self.image(report, "PlugIns/PhotosShare.appex/PhotosShare", in: app).map { "\($0.role) \($0.extensionType ?? "")" } == "extension share")
+        #expect(
+            Self.image(report, "PlugIns/PhotosShare.appex/PhotosShare", in: app).map { "\($0.role) \($0.extensionType ?? "")" }
+                == "extension share")
         #expect(Self.image(report, "PlugIns/PhotosShare.appex/PhotosShare", in: app)?.verdict == .unsafe)
     }
 }

@@ -17,9 +17,11 @@ import Testing
     /// A framework built from `sources` (in `Tests/Fixtures/MachO`), thin
     /// arm64, bind opcodes, flagged `MH_APP_EXTENSION_SAFE`.
     static func framework(_ name: String, _ sources: String...) throws -> URL {
-        try MachOFixtures.link(MachOFixtures.Image(
-            sources: sources.map { MachOFixtures.sourceDirectory.appendingPathComponent($0) }, product: .dylib(installName: "@rpath/\(name).framework/\(name)"),
-            applicationExtensionSafe: true),
+        try MachOFixtures.link(
+            MachOFixtures.Image(
+                sources: sources.map { MachOFixtures.sourceDirectory.appendingPathComponent($0) },
+                product: .dylib(installName: "@rpath/\(name).framework/\(name)"),
+                applicationExtensionSafe: true),
             to: try Fixtures.temporaryDirectory().path(name))
     }
 
@@ -31,8 +33,11 @@ import Testing
         #expect(finding.severity == .warning)
         #expect(finding.byName != nil)
         #expect(finding.symbol == "+[UIApplication sharedApplication]")
-        #expect(finding.typedDetail == .looksUpByName(
-            className: "UIApplication", selector: "sharedApplication", lookUps: ["objc_getClass"], selectorMakers: ["sel_registerName"]))
+        #expect(
+            finding.typedDetail
+                == .looksUpByName(
+                    className: "UIApplication", selector: "sharedApplication", lookUps: ["objc_getClass"],
+                    selectorMakers: ["sel_registerName"]))
         #expect(finding.callSites.map(\.label) == ["rt_shared_application", "rt_shared_application"])
         #expect(finding.path == ["rt_shared_application", "+[UIApplication sharedApplication]"])
         #expect(report.images.map(\.verdict) == [.needsReview])
@@ -47,7 +52,8 @@ import Testing
             // the image's flag holds. Without call sites, which code does
             // is not known: a use by name, which the flag's claim is checked
             // against.
-            #expect(report.findings.map(\.rule).sorted() == (callSites == nil ? ["FLAG002", "SEL001"] : ["SEL001"]), "call sites: \(callSites)")
+            #expect(
+                report.findings.map(\.rule).sorted() == (callSites == nil ? ["FLAG002", "SEL001"] : ["SEL001"]), "call sites: \(callSites)")
         }
     }
 
@@ -70,9 +76,12 @@ import Testing
         #expect(finding.kind == .objcByName)
         #expect(finding.severity == .warning)
         #expect(finding.unconfirmed)
-        #expect(finding.typedDetail == .mayLookUpByName(
-            className: "UIApplication", selector: "sharedApplication", selectorHeldAsString: true, lookUps: ["NSClassFromString"],
-            unknownBecause: "call sites were not analysed (--no-call-sites) and which name the look-up is passed is not known", namesUnused: false))
+        #expect(
+            finding.typedDetail
+                == .mayLookUpByName(
+                    className: "UIApplication", selector: "sharedApplication", selectorHeldAsString: true, lookUps: ["NSClassFromString"],
+                    unknownBecause: "call sites were not analysed (--no-call-sites) and which name the look-up is passed is not known",
+                    namesUnused: false))
         #expect(finding.callSites.isEmpty)
         #expect(unanalysed.images.map(\.verdict) == [.needsReview])
     }
@@ -90,8 +99,10 @@ import Testing
         #expect(CallSiteModeTests.answers(targeted) == CallSiteModeTests.answers(full))
         let unanalysed = try ShippedRules.check(path, callSites: nil)
         for (report, why, sites) in [
-            (targeted, "which name the look-up is passed is not known (the look-up is passed no literal in wr_lookup)",
-             ["wr_shared_application", "wr_shared_application"]),
+            (
+                targeted, "which name the look-up is passed is not known (the look-up is passed no literal in wr_lookup)",
+                ["wr_shared_application", "wr_shared_application"]
+            ),
             (unanalysed, "call sites were not analysed (--no-call-sites) and which name the look-up is passed is not known", []),
         ] {
             #expect(report.findings.filter { $0.kind == .objcByName }.count == 1)
@@ -100,9 +111,12 @@ import Testing
             #expect(finding.severity == .warning)
             #expect(finding.unconfirmed)
             #expect(finding.symbol == "+[UIApplication sharedApplication]")
-            #expect(finding.typedDetail == .mayLookUpByName(
-                className: "UIApplication", selector: "sharedApplication", selectorHeldAsString: true, lookUps: ["NSClassFromString"],
-                unknownBecause: why, namesUnused: false))
+            #expect(
+                finding.typedDetail
+                    == .mayLookUpByName(
+                        className: "UIApplication", selector: "sharedApplication", selectorHeldAsString: true,
+                        lookUps: ["NSClassFromString"],
+                        unknownBecause: why, namesUnused: false))
             #expect(finding.callSites.map(\.label) == sites)
             #expect(report.images.map(\.verdict) == [.needsReview])
         }
@@ -117,18 +131,26 @@ import Testing
         let targeted = try ShippedRules.check(path)
         #expect(CallSiteModeTests.answers(targeted) == CallSiteModeTests.answers(try ShippedRules.check(path, callSites: .full)))
         for (report, why, sites) in [
-            (targeted, "which name the look-up is passed is not known (no call to NSClassFromString was found)",
-             ["bp_shared_application", "bp_shared_application"]),
-            (try ShippedRules.check(path, callSites: nil), "call sites were not analysed (--no-call-sites) and which name the look-up is passed is not known", []),
+            (
+                targeted, "which name the look-up is passed is not known (no call to NSClassFromString was found)",
+                ["bp_shared_application", "bp_shared_application"]
+            ),
+            (
+                try ShippedRules.check(path, callSites: nil),
+                "call sites were not analysed (--no-call-sites) and which name the look-up is passed is not known", []
+            ),
         ] {
             #expect(report.findings.filter { $0.kind == .objcByName }.count == 1)
             let finding = try #require(report.findings.first { $0.rule == "AEX001" })
             #expect(finding.kind == .objcByName)
             #expect(finding.severity == .warning)
             #expect(finding.unconfirmed)
-            #expect(finding.typedDetail == .mayLookUpByName(
-                className: "UIApplication", selector: "sharedApplication", selectorHeldAsString: false, lookUps: ["NSClassFromString"],
-                unknownBecause: why, namesUnused: false))
+            #expect(
+                finding.typedDetail
+                    == .mayLookUpByName(
+                        className: "UIApplication", selector: "sharedApplication", selectorHeldAsString: false,
+                        lookUps: ["NSClassFromString"],
+                        unknownBecause: why, namesUnused: false))
             #expect(finding.callSites.map(\.label) == sites)
             #expect(report.images.map(\.verdict) == [.needsReview])
         }

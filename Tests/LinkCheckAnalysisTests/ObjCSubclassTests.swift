@@ -24,9 +24,10 @@ import Testing
     static func framework(
         _ linker: MachOFixtures.Linker, _ target: MachOFixtures.Target, source: String = "subclass-app.m", name: String = "Sub"
     ) throws -> URL {
-        try MachOFixtures.link(MachOFixtures.Image(
-            sources: MachOFixtures.sources(source), product: .dylib(installName: "@rpath/\(name).framework/\(name)"),
-            target: target, linker: linker, frameworks: ["UIKit", "Foundation", "CoreFoundation"]),
+        try MachOFixtures.link(
+            MachOFixtures.Image(
+                sources: MachOFixtures.sources(source), product: .dylib(installName: "@rpath/\(name).framework/\(name)"),
+                target: target, linker: linker, frameworks: ["UIKit", "Foundation", "CoreFoundation"]),
             to: try Fixtures.temporaryDirectory().path(name))
     }
 
@@ -34,9 +35,10 @@ import Testing
     func theSuperclassChainEndsAtTheImportedClass(linker: MachOFixtures.Linker, target: MachOFixtures.Target) throws {
         let image = try #require(try MachOReader.read(path: try Self.framework(linker, target).path).first)
         #expect(image.objcClassReferences == ["SAApplication", "SAGrandchild", "SAHelper"])
-        #expect(image.objcSuperclasses == [
-            "SAApplication": ["UIApplication"], "SAGrandchild": ["SAApplication", "UIApplication"], "SAHelper": ["NSObject"],
-        ])
+        #expect(
+            image.objcSuperclasses == [
+                "SAApplication": ["UIApplication"], "SAGrandchild": ["SAApplication", "UIApplication"], "SAHelper": ["NSObject"],
+            ])
     }
 
     @Test(arguments: builds)
@@ -46,7 +48,9 @@ import Testing
         let shared = try #require(report.findings.first { $0.rule == "AEX001" })
         #expect(shared.kind == .objcReference)
         #expect(shared.severity == .error)
-        #expect(shared.typedDetail == .references(ObjCName("+[UIApplication sharedApplication]")!, subclasses: ["SAApplication", "SAGrandchild"]))
+        #expect(
+            shared.typedDetail
+                == .references(ObjCName("+[UIApplication sharedApplication]")!, subclasses: ["SAApplication", "SAGrandchild"]))
         // SAHelper's own +sharedApplication is not UIApplication's.
         #expect(shared.callSites.map(\.label) == ["sa_open", "sa_grandchild"])
         // The instance method, sent to what the class method returns; the
@@ -74,10 +78,14 @@ import Testing
         let targeted = try ShippedRules.check(path, callSites: .targeted)
         let full = try ShippedRules.check(path, callSites: .full)
         #expect(CallSiteModeTests.answers(targeted) == CallSiteModeTests.answers(full))
-        for (report, sites) in [(targeted, ["+[SSApplication mine]", "-[SSApplication inst]"]), (try ShippedRules.check(path, callSites: nil), [])] {
+        for (report, sites) in [
+            (targeted, ["+[SSApplication mine]", "-[SSApplication inst]"]), (try ShippedRules.check(path, callSites: nil), []),
+        ] {
             #expect(report.findings.map(\.rule).sorted() == ["AEX001", "FLAG001"])
-            #expect(report.findings.first { $0.rule == "FLAG001" }?.message.hasPrefix(
-                "SelfSend.framework is not built with -application_extension (no MH_APP_EXTENSION_SAFE), and it uses APIs unavailable in app extensions (below)") == true)
+            #expect(
+                report.findings.first { $0.rule == "FLAG001" }?.message.hasPrefix(
+                    "SelfSend.framework is not built with -application_extension (no MH_APP_EXTENSION_SAFE), and it uses APIs unavailable in app extensions (below)"
+                ) == true)
             let shared = try #require(report.findings.first { $0.rule == "AEX001" })
             #expect(shared.kind == .objcReference)
             #expect(shared.severity == .error)
@@ -97,8 +105,10 @@ import Testing
         #expect(image.objcSuperclasses == ["SQApplication": ["UIApplication"]])
         let report = try ShippedRules.check(path, callSites: callSites)
         #expect(report.findings.map(\.rule) == ["FLAG001"])
-        #expect(report.findings.first?.message.hasPrefix(
-            "Quiet.framework is not built with -application_extension (no MH_APP_EXTENSION_SAFE), though it uses no API unavailable in app extensions: it is safe in fact") == true)
+        #expect(
+            report.findings.first?.message.hasPrefix(
+                "Quiet.framework is not built with -application_extension (no MH_APP_EXTENSION_SAFE), though it uses no API unavailable in app extensions: it is safe in fact"
+            ) == true)
         #expect(report.images.map(\.verdict) == [.extensionSafe])
     }
 
@@ -116,7 +126,9 @@ import Testing
             let shared = try #require(report.findings.first { $0.rule == "AEX001" }, "\(String(describing: mode))")
             #expect(shared.severity == .error)
             #expect(shared.typedDetail == .references(ObjCName("+[UIApplication sharedApplication]")!, subclasses: []))
-            if mode != nil { #expect(shared.callSites.map(\.label) == ["+[UIApplication(CAGrab) ca_grab]"], "\(shared.callSites.map(\.label))") }
+            if mode != nil {
+                #expect(shared.callSites.map(\.label) == ["+[UIApplication(CAGrab) ca_grab]"], "\(shared.callSites.map(\.label))")
+            }
             #expect(report.exitStatus == 1)
         }
     }

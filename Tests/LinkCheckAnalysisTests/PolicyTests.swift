@@ -13,8 +13,9 @@ import Testing
     }
 
     static let rules: RuleSet = {
-        let rule = Rule(id: "TST001", api: "Kit.shared", category: .unavailableAPI, severity: .error,
-                        matchers: [.symbol("kit_shared")], message: "unavailable", fixit: "f", source: "s")
+        let rule = Rule(
+            id: "TST001", api: "Kit.shared", category: .unavailableAPI, severity: .error,
+            matchers: [.symbol("kit_shared")], message: "unavailable", fixit: "f", source: "s")
         return RuleSet.build(packs: [RulePack(path: "t.json", name: "t", version: "1", rules: [rule])]).0
     }()
 
@@ -58,17 +59,19 @@ import Testing
         ]
         let (reports, findings) = Self.run(images, Policy(extensions: ["Ext": "share"], apps: ["App"]))
         let reachedBy = Dictionary(uniqueKeysWithValues: reports.map { ($0.name, $0.reachedBy) })
-        #expect(reachedBy == [
-            "/t/libExt.so": ["/t/libExt.so"], "/t/libApp.so": ["/t/libApp.so"],
-            "/t/libKit.so": ["/t/libApp.so", "/t/libExt.so"], "/t/libUnsafe.so": ["/t/libApp.so", "/t/libExt.so"],
-            "/t/libOwn.so": ["/t/libApp.so"], "/t/libLoose.so": [],
-        ])
+        #expect(
+            reachedBy == [
+                "/t/libExt.so": ["/t/libExt.so"], "/t/libApp.so": ["/t/libApp.so"],
+                "/t/libKit.so": ["/t/libApp.so", "/t/libExt.so"], "/t/libUnsafe.so": ["/t/libApp.so", "/t/libExt.so"],
+                "/t/libOwn.so": ["/t/libApp.so"], "/t/libLoose.so": [],
+            ])
         let chains = findings.filter { $0.kind == .transitive }.map { "\($0.image): \($0.chainImages)" }.sorted()
-        #expect(chains == [
-            "/t/libApp.so: [\"/t/libApp.so\", \"/t/libKit.so\", \"/t/libUnsafe.so\"]",
-            "/t/libExt.so: [\"/t/libExt.so\", \"/t/libKit.so\", \"/t/libUnsafe.so\"]",
-            "/t/libKit.so: [\"/t/libKit.so\", \"/t/libUnsafe.so\"]",
-        ])
+        #expect(
+            chains == [
+                "/t/libApp.so: [\"/t/libApp.so\", \"/t/libKit.so\", \"/t/libUnsafe.so\"]",
+                "/t/libExt.so: [\"/t/libExt.so\", \"/t/libKit.so\", \"/t/libUnsafe.so\"]",
+                "/t/libKit.so: [\"/t/libKit.so\", \"/t/libUnsafe.so\"]",
+            ])
         #expect(findings.filter { $0.kind != .transitive }.allSatisfy { $0.chainImages.isEmpty })
     }
 
@@ -114,9 +117,12 @@ import Testing
         #expect(result.images.map(\.verdict) == [.appOnly, .appOnly, .appOnly, .extensionSafe])
         #expect(!result.findings.contains { $0.severity == .error })
         let plugin = result.findings.filter { $0.image == "/t/libPlugin.so" }
-        #expect(plugin.map(\.statement) == [
-            .detail(.imports(symbol: "kit_shared", demangled: nil), ruleMessage: "unavailable", remarks: " (only the containing app links or loads it)"),
-        ])
+        #expect(
+            plugin.map(\.statement) == [
+                .detail(
+                    .imports(symbol: "kit_shared", demangled: nil), ruleMessage: "unavailable",
+                    remarks: " (only the containing app links or loads it)")
+            ])
     }
 
     @Test func codeAnExtensionLoadsMustBeSafe() {
@@ -215,9 +221,10 @@ import Testing
         var image = Self.image("libHook.so")
         image.exports = [Symbol(name: "dlsym", binding: .global, type: .function)]
         let (_, findings) = Self.run([image], Policy())
-        #expect(findings.map(\.message) == [
-            "defines 'dlsym': a definition outside the C library interposes the C library's dynamic-loader function, so the process's calls to it can reach this code instead",
-        ])
+        #expect(
+            findings.map(\.message) == [
+                "defines 'dlsym': a definition outside the C library interposes the C library's dynamic-loader function, so the process's calls to it can reach this code instead"
+            ])
     }
 
     @Test func aMistypedNameGetsTheClosestNamesSuggested() {
@@ -253,7 +260,8 @@ import Testing
         let all = Analyzer(images: Self.images, rules: PolicyTests.rules, policy: Policy(extensions: ["Ext": nil])).run()
         #expect(all.images.map(\.verdict) == [.unsafe, .unsafe])
         let baseline = Baseline(findings: all.findings, key: BaselineTests.keys(all.images))
-        let result = Analyzer(images: Self.images, rules: PolicyTests.rules, policy: Policy(extensions: ["Ext": nil], baseline: baseline)).run()
+        let result = Analyzer(images: Self.images, rules: PolicyTests.rules, policy: Policy(extensions: ["Ext": nil], baseline: baseline))
+            .run()
         #expect(result.findings.isEmpty)
         #expect(result.baselined == all.findings)
         // No image is called unsafe without an error finding listed for it.
@@ -261,9 +269,10 @@ import Testing
     }
 
     @Test func unusedSuppressionsAreReported() {
-        let policy = Policy(suppressions: [
-            Self.suppression("TST001", "libExt.so", index: 0), Self.suppression("TST999", "libUnsafe.so", index: 1),
-        ], suppressionsFile: "cfg/linkcheck.json")
+        let policy = Policy(
+            suppressions: [
+                Self.suppression("TST001", "libExt.so", index: 0), Self.suppression("TST999", "libUnsafe.so", index: 1),
+            ], suppressionsFile: "cfg/linkcheck.json")
         let result = Analyzer(images: Self.images, rules: PolicyTests.rules, policy: policy).run()
         // The extension's transitive finding is suppressed; the origin is not.
         #expect(result.findings.map(\.image) == ["/t/libUnsafe.so"])

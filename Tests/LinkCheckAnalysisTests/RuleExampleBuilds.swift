@@ -98,7 +98,9 @@ struct RuleExampleBuilds: Sendable {
             let result = Result { () throws -> String in
                 switch item.example.format {
                 case .elf:
-                    return try buildELF(item.example, name: name, in: elf.appendingPathComponent(name), stubs: libraryStubs, swiftSDK: swiftSDK).path
+                    return try buildELF(
+                        item.example, name: name, in: elf.appendingPathComponent(name), stubs: libraryStubs, swiftSDK: swiftSDK
+                    ).path
                 case .macho:
                     return try buildMachO(item.example, name: name, in: macho).path
                 }
@@ -127,17 +129,19 @@ struct RuleExampleBuilds: Sendable {
             try FileManager.default.createDirectory(at: source.deletingLastPathComponent(), withIntermediateDirectories: true)
             try "int main(void) { return 0; }\n".write(to: source, atomically: true, encoding: .utf8)
             let app = root.appendingPathComponent("macho-app/\(appName)")
-            try MachOFixtures.link(MachOFixtures.Image(
-                sources: [source], product: .executable, frameworks: [], libraries: ["System"],
-                inputs: machOApp.map { URL(fileURLWithPath: $0) }), to: app)
+            try MachOFixtures.link(
+                MachOFixtures.Image(
+                    sources: [source], product: .executable, frameworks: [], libraries: ["System"],
+                    inputs: machOApp.map { URL(fileURLWithPath: $0) }), to: app)
             paths.append(app.path)
         }
         let buildSeconds = Date().timeIntervalSince(started)
 
-        let extensions = Dictionary(uniqueKeysWithValues: examples.compactMap { built -> (String, String?)? in
-            guard let type = built.example.extensionType, case .success(let image) = built.image else { return nil }
-            return ((image as NSString).lastPathComponent, type)
-        })
+        let extensions = Dictionary(
+            uniqueKeysWithValues: examples.compactMap { built -> (String, String?)? in
+                guard let type = built.example.extensionType, case .success(let image) = built.image else { return nil }
+                return ((image as NSString).lastPathComponent, type)
+            })
         let checked = Date()
         let report = CheckRun.check(
             paths: paths, rules: rules, policy: Policy(extensions: extensions, apps: [appName]), callSites: nil,
@@ -154,7 +158,8 @@ struct RuleExampleBuilds: Sendable {
         let linking = ["-shared", "-Wl,-soname,lib\(name).so", "-L", stubs.path] + example.libraries.map { "-l\($0)" }
         switch example.language {
         case .c:
-            try Fixtures.compile("\(name).c", code: example.code, to: output, flags: ["-Wall", "-Wextra", "-Werror", "-Wno-unused-parameter"] + linking)
+            try Fixtures.compile(
+                "\(name).c", code: example.code, to: output, flags: ["-Wall", "-Wextra", "-Werror", "-Wno-unused-parameter"] + linking)
         case .objc:
             let runtime = example.objcRuntime ?? .gnustep2
             try Fixtures.compile(
@@ -165,11 +170,14 @@ struct RuleExampleBuilds: Sendable {
             let source = folder.appendingPathComponent("\(name).swift")
             let object = folder.appendingPathComponent("\(name).o")
             try example.code.write(to: source, atomically: true, encoding: .utf8)
-            try Command.run(Fixtures.swiftc, [
-                "-swift-version", SwiftStandInSDK.swiftVersion, "-c", "-parse-as-library", "-module-name", name,
-                "-I", swiftSDK.path, source.path, "-o", object.path,
-            ])
-            try Command.run(Fixtures.clang, ["--target=x86_64-linux-gnu", "-fuse-ld=lld", "-nostdlib"] + linking + [object.path, "-o", output.path])
+            try Command.run(
+                Fixtures.swiftc,
+                [
+                    "-swift-version", SwiftStandInSDK.swiftVersion, "-c", "-parse-as-library", "-module-name", name,
+                    "-I", swiftSDK.path, source.path, "-o", object.path,
+                ])
+            try Command.run(
+                Fixtures.clang, ["--target=x86_64-linux-gnu", "-fuse-ld=lld", "-nostdlib"] + linking + [object.path, "-o", output.path])
         }
         return output
     }
@@ -194,11 +202,12 @@ struct RuleExampleBuilds: Sendable {
         let target = MachOFixtures.Target(
             arch: "arm64", triple: "arm64-apple-\(platform == .macOS ? "macos" : "ios")\(minimumOS)", platform: platform.rawValue,
             minimumOS: minimumOS.description)
-        return try MachOFixtures.link(MachOFixtures.Image(
-            sources: [source], product: .dylib(installName: "@rpath/\(name).framework/\(name)"), target: target,
-            frameworks: machOFrameworks[platform] ?? [],
-            linkerFlags: ["-dead_strip_dylibs"] + example.libraries.map { "-needed-l\($0)" },
-            sdk: (example.sdk ?? RuleExample.defaultSDK(for: platform)).description),
+        return try MachOFixtures.link(
+            MachOFixtures.Image(
+                sources: [source], product: .dylib(installName: "@rpath/\(name).framework/\(name)"), target: target,
+                frameworks: machOFrameworks[platform] ?? [],
+                linkerFlags: ["-dead_strip_dylibs"] + example.libraries.map { "-needed-l\($0)" },
+                sdk: (example.sdk ?? RuleExample.defaultSDK(for: platform)).description),
             to: folder.appendingPathComponent(name))
     }
 }

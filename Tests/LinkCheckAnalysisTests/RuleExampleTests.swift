@@ -42,8 +42,9 @@ import Testing
                 let expected = built.example.severity ?? built.rule.severity
                 #expect(findings.contains { $0.severity == expected }, "\(built.label): no \(expected.rawValue) finding; found \(found)")
             } else if built.example.hasContext {
-                #expect(!findings.isEmpty && findings.allSatisfy { $0.severity == .note },
-                        "\(built.label): the API is there, and only its context should make the finding a note; found \(found)")
+                #expect(
+                    !findings.isEmpty && findings.allSatisfy { $0.severity == .note },
+                    "\(built.label): the API is there, and only its context should make the finding a note; found \(found)")
             } else {
                 #expect(findings.isEmpty, "\(built.label): the near miss is found: \(found)")
             }
@@ -76,8 +77,9 @@ import Testing
             }
         case .importedSymbol:
             return rule.matchers.filter { matcher in
-                let one = Rule(id: rule.id, api: rule.api, category: rule.category, severity: rule.severity, matchers: [matcher],
-                               message: rule.message, fixit: rule.fixit, source: rule.source)
+                let one = Rule(
+                    id: rule.id, api: rule.api, category: rule.category, severity: rule.severity, matchers: [matcher],
+                    message: rule.message, fixit: rule.fixit, source: rule.source)
                 let set = RuleSet.build(packs: [RulePack(path: "", name: "", version: "", rules: [one])]).0
                 return !set.rules(matchingSymbol: subject).isEmpty
             }.map(\.description)

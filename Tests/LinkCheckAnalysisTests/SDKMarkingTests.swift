@@ -14,13 +14,17 @@ import Testing
 
     /// A Mach-O framework `name` for `platform`, importing `kit_open` when
     /// `usesAPI`.
-    static func framework(_ name: String, _ platform: PlatformVersion?, needs: [String] = [], usesAPI: Bool = true, fileType: ImageFileType = .sharedLibrary) -> BinaryImage {
+    static func framework(
+        _ name: String, _ platform: PlatformVersion?, needs: [String] = [], usesAPI: Bool = true, fileType: ImageFileType = .sharedLibrary
+    ) -> BinaryImage {
         BinaryImage(
             identity: ImageIdentity(path: "/t/\(name).framework/\(name)"), format: .macho, architecture: arm64, platform: platform,
             fileType: fileType, declaredName: fileType == .sharedLibrary ? "@rpath/\(name).framework/\(name)" : nil,
             dependencies: needs.map { Dependency(name: "@rpath/\($0).framework/\($0)") },
             imports: usesAPI ? [Symbol(name: "kit_open", binding: .global, type: .function)] : [],
-            facts: .macho(MachOFacts(fileType: fileType == .sharedLibrary ? "MH_DYLIB" : "MH_EXECUTE", flags: 0, flagNames: [], appExtensionSafe: false)))
+            facts: .macho(
+                MachOFacts(
+                    fileType: fileType == .sharedLibrary ? "MH_DYLIB" : "MH_EXECUTE", flags: 0, flagNames: [], appExtensionSafe: false)))
     }
 
     static func iOS(_ minimumOS: String, sdk: String?) -> PlatformVersion {
@@ -29,11 +33,13 @@ import Testing
 
     /// `Kit.open`, marked in the iOS 9.3 to 16.5 SDKs, not from 17.0
     /// (`-[UIApplication openURL:]`'s range), unless `sdk` says.
-    static func rules(sdk: SDKRange? = SDKRange(
-        platform: .iOS, markedFrom: SDKVersion("9.3")!, markedUntil: SDKVersion("16.5")!, unmarkedFrom: SDKVersion("17.0")!)
+    static func rules(
+        sdk: SDKRange? = SDKRange(
+            platform: .iOS, markedFrom: SDKVersion("9.3")!, markedUntil: SDKVersion("16.5")!, unmarkedFrom: SDKVersion("17.0")!)
     ) -> RuleSet {
-        let rule = Rule(id: "TST001", api: "Kit.open", category: .unavailableAPI, severity: .error, matchers: [.symbol("kit_open")],
-                        message: "Kit.open is unavailable.", fixit: "f", source: "s", sdk: sdk)
+        let rule = Rule(
+            id: "TST001", api: "Kit.open", category: .unavailableAPI, severity: .error, matchers: [.symbol("kit_open")],
+            message: "Kit.open is unavailable.", fixit: "f", source: "s", sdk: sdk)
         return RuleSet.build(packs: [RulePack(path: "t.json", name: "t", version: "1", rules: [rule])]).0
     }
 
@@ -48,7 +54,11 @@ import Testing
     @Test func anSDKThatStillMarksTheAPIKeepsTheError() throws {
         let finding = try #require(Self.finding(Self.run([Self.framework("Kit", Self.iOS("15.0", sdk: "16.4"))]), on: "Kit"))
         #expect(finding.severity == .error)
-        #expect(finding.statement == .detail(.imports(symbol: "kit_open", demangled: nil), ruleMessage: "Kit.open is unavailable.", remarks: " (Kit.framework is built with the iOS 16.4 SDK, which still marks it; iOS 17.0 and later SDKs do not)"))
+        #expect(
+            finding.statement
+                == .detail(
+                    .imports(symbol: "kit_open", demangled: nil), ruleMessage: "Kit.open is unavailable.",
+                    remarks: " (Kit.framework is built with the iOS 16.4 SDK, which still marks it; iOS 17.0 and later SDKs do not)"))
         #expect(!finding.markingLifted)
     }
 
@@ -57,7 +67,11 @@ import Testing
         let result = Self.run([Self.framework("Kit", Self.iOS("15.0", sdk: sdk))])
         let finding = try #require(Self.finding(result, on: "Kit"))
         #expect(finding.severity == .warning)
-        #expect(finding.statement == .detail(.imports(symbol: "kit_open", demangled: nil), ruleMessage: "Kit.open is unavailable.", remarks: " (no longer marked since the iOS 17.0 SDK; Kit.framework is built with the iOS \(sdk) SDK)"))
+        #expect(
+            finding.statement
+                == .detail(
+                    .imports(symbol: "kit_open", demangled: nil), ruleMessage: "Kit.open is unavailable.",
+                    remarks: " (no longer marked since the iOS 17.0 SDK; Kit.framework is built with the iOS \(sdk) SDK)"))
         #expect(finding.markingLifted)
         #expect(result.images.map(\.verdict) == [.extensionSafe], "a warning does not make the image unsafe")
         #expect(result.images.first?.extensionSafeFlag == .unflaggedButClean, "what no longer is marked is no use of an unavailable API")
@@ -67,24 +81,35 @@ import Testing
         // An image's SDK is never older than its deployment target.
         let lifted = try #require(Self.finding(Self.run([Self.framework("Kit", Self.iOS("17.2", sdk: nil))]), on: "Kit"))
         #expect(lifted.severity == .warning)
-        #expect(lifted.context(rule: nil).hasSuffix("(no longer marked since the iOS 17.0 SDK; Kit.framework records no SDK, but its deployment target, iOS 17.2, needs at least that one)"))
+        #expect(
+            lifted.context(rule: nil).hasSuffix(
+                "(no longer marked since the iOS 17.0 SDK; Kit.framework records no SDK, but its deployment target, iOS 17.2, needs at least that one)"
+            ))
         let unknown = try #require(Self.finding(Self.run([Self.framework("Kit", Self.iOS("15.0", sdk: nil))]), on: "Kit"))
         #expect(unknown.severity == .error)
-        #expect(unknown.context(rule: nil).hasSuffix("(marked in iOS SDKs up to 16.5, no longer marked since the iOS 17.0 SDK; Kit.framework records no SDK, and its deployment target, iOS 15.0, does not tell which, so the range was not checked)"))
+        #expect(
+            unknown.context(rule: nil).hasSuffix(
+                "(marked in iOS SDKs up to 16.5, no longer marked since the iOS 17.0 SDK; Kit.framework records no SDK, and its deployment target, iOS 15.0, does not tell which, so the range was not checked)"
+            ))
     }
 
     @Test func anELFImageRecordsNoSDKSoTheRulesSeverityStays() throws {
         let elf = TestImages.elf("/t/libKit.so", soname: "libKit.so", imports: ["kit_open"])
         let finding = try #require(Self.finding(Self.run([elf]), on: "libKit.so"))
         #expect(finding.severity == .error)
-        #expect(finding.context(rule: nil).hasSuffix("(marked in iOS SDKs up to 16.5, no longer marked since the iOS 17.0 SDK; libKit.so records no SDK, so which one it was built with was not checked)"))
+        #expect(
+            finding.context(rule: nil).hasSuffix(
+                "(marked in iOS SDKs up to 16.5, no longer marked since the iOS 17.0 SDK; libKit.so records no SDK, so which one it was built with was not checked)"
+            ))
     }
 
     @Test func anotherPlatformsSDKIsNotCompared() throws {
         let mac = Self.framework("Kit", PlatformVersion(platform: .macOS, minimumOS: "13.0", sdk: "26.5"))
         let finding = try #require(Self.finding(Self.run([mac]), on: "Kit"))
         #expect(finding.severity == .error)
-        #expect(finding.context(rule: nil).hasSuffix("(the marking's SDK range is iOS's, and Kit.framework is built for macos, so the range was not checked)"))
+        #expect(
+            finding.context(rule: nil).hasSuffix(
+                "(the marking's SDK range is iOS's, and Kit.framework is built for macos, so the range was not checked)"))
         // The simulator and Mac Catalyst record iOS's SDK versions.
         for platform in [Platform.iOSSimulator, .macCatalyst] {
             let image = Self.framework("Kit", PlatformVersion(platform: platform, minimumOS: "15.0", sdk: "17.0"))
@@ -96,25 +121,31 @@ import Testing
         let rules = Self.rules(sdk: SDKRange(platform: .iOS, markedFrom: SDKVersion("9.3")!))
         let finding = try #require(Self.finding(Self.run([Self.framework("Kit", Self.iOS("15.0", sdk: "26.5"))], rules: rules), on: "Kit"))
         #expect(finding.severity == .error)
-        #expect(finding.statement == .detail(.imports(symbol: "kit_open", demangled: nil), ruleMessage: "Kit.open is unavailable.", remarks: ""))
+        #expect(
+            finding.statement == .detail(.imports(symbol: "kit_open", demangled: nil), ruleMessage: "Kit.open is unavailable.", remarks: "")
+        )
     }
 
     /// What travels to an extension is judged by the SDK of the image that
     /// uses the API, not the extension's.
     @Test func theSDKOfTheImageThatUsesTheAPIDecidesForTheExtensionsThatLinkIt() throws {
         let policy = Policy(extensions: ["Share": "share"])
-        let old = Self.run([
-            Self.framework("Share", Self.iOS("15.0", sdk: "26.5"), needs: ["Kit"], usesAPI: false, fileType: .executable),
-            Self.framework("Kit", Self.iOS("15.0", sdk: "16.4")),
-        ], policy)
+        let old = Self.run(
+            [
+                Self.framework("Share", Self.iOS("15.0", sdk: "26.5"), needs: ["Kit"], usesAPI: false, fileType: .executable),
+                Self.framework("Kit", Self.iOS("15.0", sdk: "16.4")),
+            ], policy)
         #expect(Self.finding(old, on: "Share")?.severity == .error)
-        #expect(Self.finding(old, on: "Share")?.message.hasSuffix("(Kit.framework is built with the iOS 16.4 SDK, which still marks it; iOS 17.0 and later SDKs do not)") == true)
+        #expect(
+            Self.finding(old, on: "Share")?.message.hasSuffix(
+                "(Kit.framework is built with the iOS 16.4 SDK, which still marks it; iOS 17.0 and later SDKs do not)") == true)
         #expect(old.images.first?.verdict == .unsafe)
 
-        let new = Self.run([
-            Self.framework("Share", Self.iOS("15.0", sdk: "16.4"), needs: ["Kit"], usesAPI: false, fileType: .executable),
-            Self.framework("Kit", Self.iOS("15.0", sdk: "17.0")),
-        ], policy)
+        let new = Self.run(
+            [
+                Self.framework("Share", Self.iOS("15.0", sdk: "16.4"), needs: ["Kit"], usesAPI: false, fileType: .executable),
+                Self.framework("Kit", Self.iOS("15.0", sdk: "17.0")),
+            ], policy)
         let share = try #require(Self.finding(new, on: "Share"))
         #expect(share.severity == .warning)
         #expect(share.chain == ["Share", "Kit.framework", "kit_open"])

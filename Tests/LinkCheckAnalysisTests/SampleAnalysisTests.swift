@@ -17,23 +17,25 @@ import Testing
 
     @Test func verdictsAndRoles() throws {
         let (report, directory) = try Self.photoEditorReport()
-        let verdicts = Dictionary(uniqueKeysWithValues: report.images.map {
-            ($0.path.replacingOccurrences(of: directory.path + "/", with: ""), "\($0.role.rawValue) \($0.verdict.rawValue)")
-        })
-        #expect(verdicts == [
-            "PhotoEditorApp": "app app-only",
-            "libAVFoundation.so": "framework extension-safe",
-            "libAnalytics.so": "framework extension-safe",
-            "libEditorKit.so": "framework extension-safe",
-            "libImageFilters.so": "framework extension-safe",
-            // LegacyLoader loads PhotoEffects, which captures from the
-            // camera; only the app links LegacyLoader, so both are app-only.
-            "libLegacyLoader.so": "framework app-only",
-            "libPhotoEditorExtension.so": "extension unsafe",
-            "libPhotoEffects.so": "framework app-only",
-            "libShareKit.so": "framework unsafe",
-            "libUIKit.so": "framework extension-safe",
-        ])
+        let verdicts = Dictionary(
+            uniqueKeysWithValues: report.images.map {
+                ($0.path.replacingOccurrences(of: directory.path + "/", with: ""), "\($0.role.rawValue) \($0.verdict.rawValue)")
+            })
+        #expect(
+            verdicts == [
+                "PhotoEditorApp": "app app-only",
+                "libAVFoundation.so": "framework extension-safe",
+                "libAnalytics.so": "framework extension-safe",
+                "libEditorKit.so": "framework extension-safe",
+                "libImageFilters.so": "framework extension-safe",
+                // LegacyLoader loads PhotoEffects, which captures from the
+                // camera; only the app links LegacyLoader, so both are app-only.
+                "libLegacyLoader.so": "framework app-only",
+                "libPhotoEditorExtension.so": "extension unsafe",
+                "libPhotoEffects.so": "framework app-only",
+                "libShareKit.so": "framework unsafe",
+                "libUIKit.so": "framework extension-safe",
+            ])
         #expect(report.exitStatus == 1)
         #expect(report.errors.isEmpty)
         #expect(report.notices.isEmpty)
@@ -43,19 +45,21 @@ import Testing
         let (report, directory) = try Self.photoEditorReport()
         let shareKit = directory.appendingPathComponent("libShareKit.so").path
         let findings = report.findings.filter { $0.image == shareKit }
-        #expect(findings.map { "\($0.severity.rawValue) \($0.rule) \($0.kind.rawValue) \($0.symbol ?? "")" } == [
-            "error AEX001 import $s5UIKit13UIApplicationC6sharedACvgZ",
-            "error AEX003 import $s5UIKit13UIApplicationC4openySbSSFTj",
-            "warning SEL001 string sharedApplication",
-            "warning SEL002 string openURL:",
-        ])
+        #expect(
+            findings.map { "\($0.severity.rawValue) \($0.rule) \($0.kind.rawValue) \($0.symbol ?? "")" } == [
+                "error AEX001 import $s5UIKit13UIApplicationC6sharedACvgZ",
+                "error AEX003 import $s5UIKit13UIApplicationC4openySbSSFTj",
+                "warning SEL001 string sharedApplication",
+                "warning SEL002 string openURL:",
+            ])
         #expect(findings[0].demangled == "static UIKit.UIApplication.shared.getter : UIKit.UIApplication")
         // The call, one level below the public API.
         #expect(findings[0].callSites.map(\.demangled) == ["ShareKit.openInContainingApp(Swift.String) -> Swift.Bool"])
-        #expect(findings[0].path == [
-            "ShareKit.Sharer.openInApp(photoID: Swift.String)", "ShareKit.openInContainingApp(Swift.String)",
-            "UIKit.UIApplication.shared",
-        ])
+        #expect(
+            findings[0].path == [
+                "ShareKit.Sharer.openInApp(photoID: Swift.String)", "ShareKit.openInContainingApp(Swift.String)",
+                "UIKit.UIApplication.shared",
+            ])
         #expect(findings[0].category == .unavailableAPI)
     }
 
@@ -63,9 +67,10 @@ import Testing
         let (report, directory) = try Self.photoEditorReport()
         let ext = directory.appendingPathComponent("libPhotoEditorExtension.so").path
         let findings = report.findings.filter { $0.image == ext }
-        #expect(findings.map { "\($0.severity.rawValue) \($0.rule) \($0.kind.rawValue)" } == [
-            "error AEX001 transitive", "error AEX003 transitive", "error AEX301 string",
-        ])
+        #expect(
+            findings.map { "\($0.severity.rawValue) \($0.rule) \($0.kind.rawValue)" } == [
+                "error AEX001 transitive", "error AEX003 transitive", "error AEX301 string",
+            ])
         #expect(findings[0].chain == ["libPhotoEditorExtension.so", "libShareKit.so", "UIKit.UIApplication.shared"])
         #expect(findings[0].path.first == "ShareKit.Sharer.openInApp(photoID: Swift.String)", "the path inside ShareKit")
         #expect(findings[1].chain == ["libPhotoEditorExtension.so", "libShareKit.so", "UIKit.UIApplication.open"])
@@ -86,20 +91,23 @@ import Testing
     @Test func conditionalLoadingInLegacyLoader() throws {
         let (report, _) = try Self.photoEditorReport()
         let loader = report.findings.filter { $0.image.hasSuffix("/libLegacyLoader.so") }
-        #expect(loader.map { "\($0.severity.rawValue) \($0.rule) \($0.symbol ?? "")" } == [
-            "note DLOP001 libPhotoEffects.so", "note DLOP010 dlopen",
-            "note LOAD001 dlopen", "note LOAD003 dlsym",
-        ])
+        #expect(
+            loader.map { "\($0.severity.rawValue) \($0.rule) \($0.symbol ?? "")" } == [
+                "note DLOP001 libPhotoEffects.so", "note DLOP010 dlopen",
+                "note LOAD001 dlopen", "note LOAD003 dlsym",
+            ])
         // Who calls the loader, what it loads, and whether that is safe: the
         // app-only LegacyLoader loads the unsafe PhotoEffects after a uname check.
         let dlopen = try #require(loader.first { $0.rule == "LOAD001" })
         #expect(dlopen.callSites.map(\.demangled) == ["static LegacyLoader.LegacyLoader.loadPhotoEffects() -> Swift.Optional<Swift.Int>"])
         let image = try #require(report.images.first { $0.path.hasSuffix("/libLegacyLoader.so") })
-        #expect(image.loads.map { "\($0.name) \($0.verdict) \($0.function ?? "")" } == [
-            "libPhotoEffects.so unsafe LegacyLoader.LegacyLoader.loadPhotoEffects()",
-        ])
-        #expect(loader.first { $0.rule == "DLOP010" }?.message.hasPrefix(
-            "LegacyLoader.LegacyLoader.loadPhotoEffects() calls dlopen after a run-time OS version check (uname)") == true)
+        #expect(
+            image.loads.map { "\($0.name) \($0.verdict) \($0.function ?? "")" } == [
+                "libPhotoEffects.so unsafe LegacyLoader.LegacyLoader.loadPhotoEffects()"
+            ])
+        #expect(
+            loader.first { $0.rule == "DLOP010" }?.message.hasPrefix(
+                "LegacyLoader.LegacyLoader.loadPhotoEffects() calls dlopen after a run-time OS version check (uname)") == true)
     }
 
     @Test func cameraCaptureIsAllowedInAnIMessageExtension() throws {
@@ -164,8 +172,9 @@ import Testing
         let directory = try Fixtures.temporaryDirectory()
         let renamed = directory.path("foo.so")
         try FileManager.default.copyItem(at: images.appendingPathComponent("libUIKit.so"), to: renamed)
-        let report = CheckRun.check(paths: [renamed.path], rules: try ShippedRules.ruleSet(), policy: Policy(),
-                                    resolver: LinkResolver(includeSystem: false), jobs: 1)
+        let report = CheckRun.check(
+            paths: [renamed.path], rules: try ShippedRules.ruleSet(), policy: Policy(),
+            resolver: LinkResolver(includeSystem: false), jobs: 1)
         #expect(report.findings.allSatisfy { $0.severity == .note }, "its own calls to its own APIs are not static copies")
         #expect(report.images.first?.verdict == .extensionSafe)
     }

@@ -18,18 +18,21 @@ import Testing
     /// `shared`, by its share extension.
     static func notes(in directory: TemporaryDirectory, _ sources: String..., flagged: Bool, shared: Bool = true) throws -> URL {
         let app = try MachOFixtures.AppBundle(named: "Notes", in: directory.url)
-        try MachOFixtures.link(MachOFixtures.Image(
-            sources: sources.map { MachOFixtures.sourceDirectory.appendingPathComponent($0) },
-            product: .dylib(installName: "@rpath/Kit.framework/Kit"), applicationExtensionSafe: flagged),
+        try MachOFixtures.link(
+            MachOFixtures.Image(
+                sources: sources.map { MachOFixtures.sourceDirectory.appendingPathComponent($0) },
+                product: .dylib(installName: "@rpath/Kit.framework/Kit"), applicationExtensionSafe: flagged),
             to: app.addFramework(named: "Kit"))
-        try MachOFixtures.link(MachOFixtures.Image(
-            sources: MachOFixtures.sources("app-main.m"), product: .executable, rpaths: ["@executable_path/Frameworks"],
-            frameworks: ["UIKit", "Foundation", "CoreFoundation", "Kit"], frameworkSearchPaths: [app.frameworksDirectory]),
+        try MachOFixtures.link(
+            MachOFixtures.Image(
+                sources: MachOFixtures.sources("app-main.m"), product: .executable, rpaths: ["@executable_path/Frameworks"],
+                frameworks: ["UIKit", "Foundation", "CoreFoundation", "Kit"], frameworkSearchPaths: [app.frameworksDirectory]),
             to: app.executable)
-        try MachOFixtures.link(MachOFixtures.Image(
-            sources: MachOFixtures.sources("by-name-extension.c"), product: .executable, applicationExtensionSafe: true,
-            rpaths: ["@executable_path/../../Frameworks"], frameworks: shared ? ["Kit"] : [], libraries: ["System"],
-            frameworkSearchPaths: [app.frameworksDirectory], linkerFlags: ["-e", "_NSExtensionMain"]),
+        try MachOFixtures.link(
+            MachOFixtures.Image(
+                sources: MachOFixtures.sources("by-name-extension.c"), product: .executable, applicationExtensionSafe: true,
+                rpaths: ["@executable_path/../../Frameworks"], frameworks: shared ? ["Kit"] : [], libraries: ["System"],
+                frameworkSearchPaths: [app.frameworksDirectory], linkerFlags: ["-e", "_NSExtensionMain"]),
             to: app.addExtension(named: "Share", extensionPoint: "com.apple.share-services", principalClass: "ShareViewController"))
         return app.url
     }
@@ -41,7 +44,8 @@ import Testing
     }
 
     static func image(_ report: Report, _ name: String) throws -> ImageReport {
-        try #require(report.images.first { $0.shortName == name || $0.name.hasSuffix("/\(name)") }, "\(report.images.map(\.name)) \(report.errors)")
+        try #require(
+            report.images.first { $0.shortName == name || $0.name.hasSuffix("/\(name)") }, "\(report.images.map(\.name)) \(report.errors)")
     }
 
     /// "sharedApplication" only as text `-[SSLogger explain]` logs: with call
@@ -88,7 +92,9 @@ import Testing
         #expect(note.map(\.severity) == [.note])
         #expect(note.first?.byName == nil)
         #expect(note.first?.callSites.map(\.label) == ["-[SSLogger explain]"])
-        #expect(note.first?.context(rule: nil) == " (the code that loads it makes no selector of it) (only the containing app links or loads it)")
+        #expect(
+            note.first?.context(rule: nil)
+                == " (the code that loads it makes no selector of it) (only the containing app links or loads it)")
     }
 
     /// "openURL:" passed to NSSelectorFromString in `+[SSOpener open:with:]`:
@@ -139,10 +145,11 @@ import Testing
             #expect(kit.verdict == .needsReview, "call sites: \(String(describing: callSites))")
             #expect(kit.extensionSafeFlag == .unflaggedAndUnsafe)
             let flag = try Self.findings(report, "Kit.framework/Kit", ["FLAG001"])
-            #expect(flag.map(\.message) == [
-                "Kit.framework is not built with -application_extension (no MH_APP_EXTENSION_SAFE) (linked by Share → Kit.framework), and it uses APIs unavailable in app extensions (below): "
-                    + BuiltInRules.unflaggedFramework.message,
-            ])
+            #expect(
+                flag.map(\.message) == [
+                    "Kit.framework is not built with -application_extension (no MH_APP_EXTENSION_SAFE) (linked by Share → Kit.framework), and it uses APIs unavailable in app extensions (below): "
+                        + BuiltInRules.unflaggedFramework.message
+                ])
         }
     }
 }

@@ -20,11 +20,14 @@ import Testing
     /// name left.
     static func frameworks(in directory: TemporaryDirectory) throws -> URL {
         let folder = directory.path("Frameworks")
-        for (name, sources) in [("Format", ["toolchain-support.c"]), ("Loader", ["toolchain-support.c", "own-loader.c"]), ("Stripped", ["toolchain-support.c"])] {
-            let binary = try MachOFixtures.link(MachOFixtures.Image(
-                sources: sources.map { MachOFixtures.sourceDirectory.appendingPathComponent($0) },
-                product: .dylib(installName: "@rpath/\(name).framework/\(name)"), applicationExtensionSafe: true,
-                frameworks: [], libraries: ["objc", "System"]),
+        for (name, sources) in [
+            ("Format", ["toolchain-support.c"]), ("Loader", ["toolchain-support.c", "own-loader.c"]), ("Stripped", ["toolchain-support.c"]),
+        ] {
+            let binary = try MachOFixtures.link(
+                MachOFixtures.Image(
+                    sources: sources.map { MachOFixtures.sourceDirectory.appendingPathComponent($0) },
+                    product: .dylib(installName: "@rpath/\(name).framework/\(name)"), applicationExtensionSafe: true,
+                    frameworks: [], libraries: ["objc", "System"]),
                 to: folder.appendingPathComponent("\(name).framework/\(name)"))
             if name == "Stripped" {
                 let strip = try Command.capture("/usr/lib/llvm-14/bin/llvm-strip", ["-x", binary.path])
@@ -48,13 +51,17 @@ import Testing
             #expect(!findings(name).contains { $0.category == .conditionalLoading }, "\(name): \(findings(name).map(\.message))")
         }
         #expect(report.images.allSatisfy { image in !image.loads.contains { $0.name.hasSuffix("CoreFoundation") } })
-        #expect(!report.findings.contains { finding in
-            finding.callSites.contains { ["_initializeAvailabilityCheck", "__ARCLite__load"].contains($0.function) || $0.function?.hasPrefix("sub_") == true }
-        })
-        #expect(report.remarks == [
-            "the toolchain's availability check (compiler-rt) in 3 images (Format.framework, Loader.framework, Stripped.framework) calls dlopen, dlsym: the toolchain's own code, not the images' conditional loading; left out of the findings",
-            "ARCLite (the toolchain's ARC support for older OSes) in 3 images (Format.framework, Loader.framework, Stripped.framework) calls objc_getClass: the toolchain's own code, not the images' conditional loading; left out of the findings",
-        ])
+        #expect(
+            !report.findings.contains { finding in
+                finding.callSites.contains {
+                    ["_initializeAvailabilityCheck", "__ARCLite__load"].contains($0.function) || $0.function?.hasPrefix("sub_") == true
+                }
+            })
+        #expect(
+            report.remarks == [
+                "the toolchain's availability check (compiler-rt) in 3 images (Format.framework, Loader.framework, Stripped.framework) calls dlopen, dlsym: the toolchain's own code, not the images' conditional loading; left out of the findings",
+                "ARCLite (the toolchain's ARC support for older OSes) in 3 images (Format.framework, Loader.framework, Stripped.framework) calls objc_getClass: the toolchain's own code, not the images' conditional loading; left out of the findings",
+            ])
     }
 
     /// Loader's own dlopen and dlsym keep their findings, from its own
@@ -68,8 +75,9 @@ import Testing
         let byRule = Dictionary(grouping: loader, by: \.rule)
         #expect(byRule["LOAD001"]?.map { $0.callSites.map(\.label) } == [["load_filters"]])
         #expect(byRule["LOAD003"]?.map { $0.callSites.map(\.label) } == [["load_filters"]])
-        #expect(byRule["DLOP010"]?.map(\.message).first?.hasPrefix(
-            "load_filters calls dlopen after a run-time OS version check (__isPlatformVersionAtLeast)") == true)
+        #expect(
+            byRule["DLOP010"]?.map(\.message).first?.hasPrefix(
+                "load_filters calls dlopen after a run-time OS version check (__isPlatformVersionAtLeast)") == true)
         #expect(byRule["DLOP011"] == nil)
         #expect(byRule["DLOP003"]?.map(\.symbol) == ["@rpath/Effects.framework/Effects"])
         #expect(byRule["LOAD013"] == nil)
@@ -82,7 +90,8 @@ import Testing
             ("_initializeAvailabilityCheck", ToolchainCode.Origin.availabilityCheck), ("__isOSVersionAtLeast", .availabilityCheck),
             ("__isPlatformVersionAtLeast", .availabilityCheck), ("compatibilityInitializeAvailabilityCheck", .availabilityCheck),
             ("__ARCLite__load", .arcLite), ("__arclite_objc_retainAutoreleasedReturnValue", .arcLite),
-            ("swift51override_conformsToProtocol", .swiftSupport), ("_ZN5swift34swift56override_conformsToProtocolEPKNS_14TargetMetadata", .swiftSupport),
+            ("swift51override_conformsToProtocol", .swiftSupport),
+            ("_ZN5swift34swift56override_conformsToProtocolEPKNS_14TargetMetadata", .swiftSupport),
             ("swift_getFunctionReplacement_Compatibility50", .swiftSupport), ("_ZNK5swift9Demangler6demangleEv", .swiftSupport),
             // As real frameworks name them (MBProgressHUD 0.9.2, SnapKit 5.6.0):
             // C++ statics and lambdas, block invocations.

@@ -13,7 +13,9 @@ import Testing
         let directory: TemporaryDirectory
         let temporary: URL
 
-        init(_ entries: (ZipWriter) throws -> Void = { try $0.addDirectory(try MachOFixture.shopApp.path(), as: "Payload/Shop.app") }) throws {
+        init(_ entries: (ZipWriter) throws -> Void = { try $0.addDirectory(try MachOFixture.shopApp.path(), as: "Payload/Shop.app") })
+            throws
+        {
             directory = try Fixtures.temporaryDirectory()
             temporary = directory.path("tmp")
             try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
@@ -24,7 +26,8 @@ import Testing
 
         /// Runs linkcheck in the folder, with `TMPDIR` its `tmp`.
         func linkcheck(_ arguments: [String]) throws -> CommandOutput {
-            try Command.capture(Fixtures.linkcheckExecutable, arguments, environment: ["TMPDIR": temporary.path], currentDirectory: directory.url)
+            try Command.capture(
+                Fixtures.linkcheckExecutable, arguments, environment: ["TMPDIR": temporary.path], currentDirectory: directory.url)
         }
 
         func leftOver() throws -> [String] {
@@ -39,9 +42,18 @@ import Testing
         #expect(output.status == 1, "\(output.standardOutput)\(output.standardError)")
         let lines = output.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.first == "Shop.ipa:Payload/Shop.app: 1 app, 2 extensions (Share, share; Stickers, imessage), 2 embedded frameworks")
-        #expect(lines.contains { $0.hasPrefix("Shop.ipa:Payload/Shop.app/Frameworks/Camera.framework/Camera: note: [AEX201] references AVCaptureSession") })
-        #expect(lines.contains("Shop.ipa:Payload/Shop.app/PlugIns/Share.appex/Share: error: [AEX001] links Uploader.framework, which calls +[UIApplication sharedApplication]"))
-        #expect(lines.contains { $0.hasPrefix("Shop.ipa:Payload/Shop.app/PlugIns/Stickers.appex/Stickers: note: [AEX201] links Camera.framework, which ") })
+        #expect(
+            lines.contains {
+                $0.hasPrefix("Shop.ipa:Payload/Shop.app/Frameworks/Camera.framework/Camera: note: [AEX201] references AVCaptureSession")
+            })
+        #expect(
+            lines.contains(
+                "Shop.ipa:Payload/Shop.app/PlugIns/Share.appex/Share: error: [AEX001] links Uploader.framework, which calls +[UIApplication sharedApplication]"
+            ))
+        #expect(
+            lines.contains {
+                $0.hasPrefix("Shop.ipa:Payload/Shop.app/PlugIns/Stickers.appex/Stickers: note: [AEX201] links Camera.framework, which ")
+            })
         #expect(lines.last?.hasPrefix("linkcheck: 5 images, ") == true)
         #expect(!output.standardOutput.contains(workspace.temporary.path))
         #expect(try workspace.leftOver().isEmpty)
@@ -67,21 +79,24 @@ import Testing
         let text = try workspace.linkcheck(["inspect", "Shop.ipa"])
         #expect(text.status == 0, "\(text.standardError)")
         let headings = text.standardOutput.split(separator: "\n").filter { !$0.hasPrefix(" ") }.map(String.init)
-        #expect(headings == [
-            "Shop.ipa:Payload/Shop.app/Frameworks/Camera.framework/Camera:",
-            "Shop.ipa:Payload/Shop.app/Frameworks/Uploader.framework/Uploader:",
-            "Shop.ipa:Payload/Shop.app/PlugIns/Share.appex/Share:",
-            "Shop.ipa:Payload/Shop.app/PlugIns/Stickers.appex/Stickers:",
-            "Shop.ipa:Payload/Shop.app/Shop:",
-        ])
+        #expect(
+            headings == [
+                "Shop.ipa:Payload/Shop.app/Frameworks/Camera.framework/Camera:",
+                "Shop.ipa:Payload/Shop.app/Frameworks/Uploader.framework/Uploader:",
+                "Shop.ipa:Payload/Shop.app/PlugIns/Share.appex/Share:",
+                "Shop.ipa:Payload/Shop.app/PlugIns/Stickers.appex/Stickers:",
+                "Shop.ipa:Payload/Shop.app/Shop:",
+            ])
         #expect(!text.standardOutput.contains(workspace.temporary.path))
         let json = try workspace.linkcheck(["inspect", "--format", "json", "Shop.ipa"])
         #expect(json.status == 0, "\(json.standardError)")
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
-        #expect(entries.map { "\($0["archive"] ?? "") \($0["entry"] ?? "") \($0["path"] ?? "")" } == headings.map {
-            let path = String($0.dropLast())
-            return "Shop.ipa \(path.dropFirst("Shop.ipa:".count)) \(path)"
-        })
+        #expect(
+            entries.map { "\($0["archive"] ?? "") \($0["entry"] ?? "") \($0["path"] ?? "")" }
+                == headings.map {
+                    let path = String($0.dropLast())
+                    return "Shop.ipa \(path.dropFirst("Shop.ipa:".count)) \(path)"
+                })
         #expect(try workspace.leftOver().isEmpty)
     }
 
@@ -93,7 +108,10 @@ import Testing
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
         let images = try #require(document["images"] as? [[String: Any]])
         #expect(images.count == 5)
-        #expect(images.allSatisfy { ($0["path"] as? String)?.hasPrefix("Shop.ipa:Payload/Shop.app/") == true && $0["archive"] as? String == "Shop.ipa" })
+        #expect(
+            images.allSatisfy {
+                ($0["path"] as? String)?.hasPrefix("Shop.ipa:Payload/Shop.app/") == true && $0["archive"] as? String == "Shop.ipa"
+            })
         let stickers = try #require(images.first { ($0["entry"] as? String) == "Payload/Shop.app/PlugIns/Stickers.appex/Stickers" })
         #expect(stickers["role"] as? String == "extension")
         #expect(stickers["extensionType"] as? String == "imessage")
@@ -133,11 +151,15 @@ import Testing
         let data = try Data(contentsOf: file)
         try data.prefix(data.count - 30).write(to: file)
         let bomb = try Workspace { try $0.addZeros("Payload/Bomb.app/Bomb", size: 1 << 30) }
-        for (workspace, reason) in [(cut, "not a readable zip archive (truncated or corrupt): "), (bomb, "its entries unpack to more than ")] {
+        for (workspace, reason) in [
+            (cut, "not a readable zip archive (truncated or corrupt): "), (bomb, "its entries unpack to more than "),
+        ] {
             let output = try workspace.linkcheck(["check", "Shop.ipa"])
             #expect(output.status == 2)
             #expect(output.standardOutput.hasPrefix("Shop.ipa: error: cannot inspect: \(reason)"), "\(output.standardOutput)")
-            #expect(output.standardError == "linkcheck: error: nothing could be checked: 1 input failed (above) and no other ELF or Mach-O image was found\n")
+            #expect(
+                output.standardError
+                    == "linkcheck: error: nothing could be checked: 1 input failed (above) and no other ELF or Mach-O image was found\n")
             #expect(try workspace.leftOver().isEmpty)
         }
     }
@@ -188,8 +210,10 @@ import Testing
         }
         let output = try workspace.linkcheck(["check", "--verbose", "Shop.ipa"])
         #expect(output.status == 1, "the share extension is unsafe: \(output.standardError)")
-        #expect(output.standardOutput.contains(
-            "Shop.ipa:Payload/Shop.app/Frameworks/System.framework: note: not followed: a symbolic link in the archive (to /System/Library/Frameworks/UIKit.framework), not unpacked\n"))
+        #expect(
+            output.standardOutput.contains(
+                "Shop.ipa:Payload/Shop.app/Frameworks/System.framework: note: not followed: a symbolic link in the archive (to /System/Library/Frameworks/UIKit.framework), not unpacked\n"
+            ))
         #expect(output.standardOutput.split(separator: "\n").last?.hasSuffix(", 1 link not followed") == true)
         #expect(try workspace.leftOver().isEmpty)
     }
@@ -205,14 +229,17 @@ import Testing
         let output = try workspace.linkcheck(["check", "Shop.ipa"])
         #expect(output.status == 2, "\(output.standardOutput)\(output.standardError)")
         let lines = output.standardOutput.split(separator: "\n").map(String.init)
-        #expect(lines.contains(
-            "Shop.ipa:Payload/Shop.app/PlugIns/Share.appex: error: cannot inspect: no executable: its Info.plist's CFBundleExecutable is 'Share', and Share.appex/Share does not exist"))
+        #expect(
+            lines.contains(
+                "Shop.ipa:Payload/Shop.app/PlugIns/Share.appex: error: cannot inspect: no executable: its Info.plist's CFBundleExecutable is 'Share', and Share.appex/Share does not exist"
+            ))
         #expect(lines.first == "Shop.ipa:Payload/Shop.app: 1 app, 1 extension (Stickers, imessage), 2 embedded frameworks")
         #expect(lines.last?.hasPrefix("linkcheck: 4 images, ") == true && lines.last?.hasSuffix(", 1 file failed") == true)
         let json = try workspace.linkcheck(["check", "--format", "json", "Shop.ipa"])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
         #expect((document["summary"] as? [String: Any])?["exitStatus"] as? Int == 2)
-        #expect((document["errors"] as? [[String: Any]])?.map { $0["path"] as? String } == ["Shop.ipa:Payload/Shop.app/PlugIns/Share.appex"])
+        #expect(
+            (document["errors"] as? [[String: Any]])?.map { $0["path"] as? String } == ["Shop.ipa:Payload/Shop.app/PlugIns/Share.appex"])
         #expect(json.status == 2)
         #expect(try workspace.leftOver().isEmpty)
     }
@@ -231,14 +258,17 @@ import Testing
         try zip.close()
         let output = try workspace.linkcheck(["check", "Kit.xcframework.zip"])
         let lines = output.standardOutput.split(separator: "\n").map(String.init)
-        #expect(lines.first == "Kit.xcframework.zip:Kit.xcframework: 2 libraries (ios-arm64, ios-arm64_x86_64-simulator)", "\(output.standardOutput)")
+        #expect(
+            lines.first == "Kit.xcframework.zip:Kit.xcframework: 2 libraries (ios-arm64, ios-arm64_x86_64-simulator)",
+            "\(output.standardOutput)")
         let json = try workspace.linkcheck(["check", "--format", "json", "Kit.xcframework.zip"])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
-        #expect((document["images"] as? [[String: Any]])?.map { "\($0["path"] ?? "") \($0["archive"] ?? "")" } == [
-            "Kit.xcframework.zip:Kit.xcframework/ios-arm64/Kit.framework/Kit Kit.xcframework.zip",
-            "Kit.xcframework.zip:Kit.xcframework/ios-arm64_x86_64-simulator/Kit.framework/Kit Kit.xcframework.zip",
-            "Kit.xcframework.zip:Kit.xcframework/ios-arm64_x86_64-simulator/Kit.framework/Kit Kit.xcframework.zip",
-        ])
+        #expect(
+            (document["images"] as? [[String: Any]])?.map { "\($0["path"] ?? "") \($0["archive"] ?? "")" } == [
+                "Kit.xcframework.zip:Kit.xcframework/ios-arm64/Kit.framework/Kit Kit.xcframework.zip",
+                "Kit.xcframework.zip:Kit.xcframework/ios-arm64_x86_64-simulator/Kit.framework/Kit Kit.xcframework.zip",
+                "Kit.xcframework.zip:Kit.xcframework/ios-arm64_x86_64-simulator/Kit.framework/Kit Kit.xcframework.zip",
+            ])
         #expect(lines.last?.hasSuffix("; 0 files skipped, 0 files failed") == true, "\(output.standardOutput)")
         #expect(output.status < 2, "\(output.standardError)")
         #expect(try workspace.leftOver().isEmpty)
@@ -248,7 +278,9 @@ import Testing
         try data.close()
         let named = try workspace.linkcheck(["check", "data.zip"])
         #expect(named.status == 2)
-        #expect(named.standardOutput.hasPrefix("data.zip: error: cannot inspect: it holds no app, framework or xcframework"), "\(named.standardOutput)")
+        #expect(
+            named.standardOutput.hasPrefix("data.zip: error: cannot inspect: it holds no app, framework or xcframework"),
+            "\(named.standardOutput)")
         #expect(try workspace.leftOver().isEmpty)
     }
 }

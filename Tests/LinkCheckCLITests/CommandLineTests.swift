@@ -11,8 +11,10 @@ import Testing
         #expect(output.standardOutput == "linkcheck 0.1.0\n")
     }
 
-    @Test(arguments: [["--help"], ["check", "--help"], ["inspect", "--help"], ["rules", "--help"],
-                      ["rules", "list", "--help"], ["rules", "validate", "--help"]])
+    @Test(arguments: [
+        ["--help"], ["check", "--help"], ["inspect", "--help"], ["rules", "--help"],
+        ["rules", "list", "--help"], ["rules", "validate", "--help"],
+    ])
     func everySubcommandHasHelp(arguments: [String]) throws {
         let output = try Command.linkcheck(arguments)
         #expect(output.status == 0)
@@ -20,14 +22,16 @@ import Testing
         #expect(output.standardOutput.contains("USAGE: linkcheck"))
     }
 
-    @Test(arguments: [["check", "--bogus", "x"], ["inspect", "--frobnicate", "x"], ["rules", "list", "--nope"],
-                      ["check"], ["frobnicate"], ["check", "--format", "xml", "x"], ["check", "--jobs", "0", "x"],
-                      ["check", "--extension", "Ext=spaceship", "x"], ["check", "--rules"],
-                      ["check", "--extension", "=share", "x"], ["check", "--extension", "Ext=", "x"],
-                      ["check", "--require-arch", "bogus", "x"], ["check", ""], ["inspect", ""],
-                      ["check", "--html", "", "x"], ["check", "--write-baseline=", "x"],
-                      ["rules", "extract", "--symbol-graph-dir", "x", "--output", ""],
-                      ["check", "--search-path", "/nonexistent/lib", "x"]])
+    @Test(arguments: [
+        ["check", "--bogus", "x"], ["inspect", "--frobnicate", "x"], ["rules", "list", "--nope"],
+        ["check"], ["frobnicate"], ["check", "--format", "xml", "x"], ["check", "--jobs", "0", "x"],
+        ["check", "--extension", "Ext=spaceship", "x"], ["check", "--rules"],
+        ["check", "--extension", "=share", "x"], ["check", "--extension", "Ext=", "x"],
+        ["check", "--require-arch", "bogus", "x"], ["check", ""], ["inspect", ""],
+        ["check", "--html", "", "x"], ["check", "--write-baseline=", "x"],
+        ["rules", "extract", "--symbol-graph-dir", "x", "--output", ""],
+        ["check", "--search-path", "/nonexistent/lib", "x"],
+    ])
     func usageErrorsExitTwo(arguments: [String]) throws {
         let output = try Command.linkcheck(arguments)
         #expect(output.status == 2)
@@ -45,10 +49,12 @@ import Testing
             "hook.c", code: "void *dlsym(void *handle, const char *name) { (void)handle; (void)name; return 0; }\n",
             to: directory.path("libhook.so"))
         let pack = directory.path("kit.rules.json")
-        try Data("""
+        try Data(
+            """
             {"format": 1, "name": "kit", "version": "1", "rules": [{"id": "TST001", "api": "kit_open", "category": "unavailable-api",
              "severity": "error", "match": [{"symbol": "kit_open"}], "message": "m", "fixit": "f", "source": "test"}]}
-            """.utf8).write(to: pack)
+            """.utf8
+        ).write(to: pack)
         let output = try Command.linkcheck(["check", "--no-default-rules", "--rules", pack.path] + mode + [library.path])
         #expect(output.status == 0, "\(output.standardOutput)\(output.standardError)")
         #expect(output.standardOutput.contains("\(library.path): warning: [INTP001] defines 'dlsym'"), "\(output.standardOutput)")
@@ -85,22 +91,26 @@ import Testing
     }
 
     @Test func aSearchPathThatIsNotAFolderIsAUsageError() throws {
-        #expect(try Command.linkcheck(["check", "--search-path", "/nonexistent/lib", "/etc/hostname"]).standardError
-            == "linkcheck: error: --search-path /nonexistent/lib does not exist\n")
-        #expect(try Command.linkcheck(["check", "--search-path", "/etc/hostname", "/etc/hostname"]).standardError
-            == "linkcheck: error: --search-path /etc/hostname is not a directory\n")
+        #expect(
+            try Command.linkcheck(["check", "--search-path", "/nonexistent/lib", "/etc/hostname"]).standardError
+                == "linkcheck: error: --search-path /nonexistent/lib does not exist\n")
+        #expect(
+            try Command.linkcheck(["check", "--search-path", "/etc/hostname", "/etc/hostname"]).standardError
+                == "linkcheck: error: --search-path /etc/hostname is not a directory\n")
     }
 
     @Test func aRulePackWithATrailingCommaNamesTheLineAndColumn() throws {
         let directory = try Fixtures.temporaryDirectory()
-        try #"{"format": 1, "name": "p", "version": "1", "rules": [],}"#.write(to: directory.path("pack.json"), atomically: true, encoding: .utf8)
+        try #"{"format": 1, "name": "p", "version": "1", "rules": [],}"#.write(
+            to: directory.path("pack.json"), atomically: true, encoding: .utf8)
         let output = try Command.linkcheck(["rules", "validate", directory.path("pack.json").path])
         #expect(output.status == 2)
-        #expect(output.standardError == """
-            \(directory.path("pack.json").path):1:55: error: invalid JSON: trailing comma: JSON allows no comma after the last member of an object
-            linkcheck: 1 problem found
+        #expect(
+            output.standardError == """
+                \(directory.path("pack.json").path):1:55: error: invalid JSON: trailing comma: JSON allows no comma after the last member of an object
+                linkcheck: 1 problem found
 
-            """)
+                """)
     }
 
     @Test func nothingCheckableExitsTwo() throws {
@@ -110,7 +120,9 @@ import Testing
         let noELF = try Command.linkcheck(["check", "/etc/hostname"])
         #expect(noELF.status == 2)
         #expect(noELF.standardOutput.hasPrefix("/etc/hostname: error: cannot inspect: not an ELF or Mach-O file\n"))
-        #expect(noELF.standardError == "linkcheck: error: nothing could be checked: 1 input failed (above) and no other ELF or Mach-O image was found\n")
+        #expect(
+            noELF.standardError
+                == "linkcheck: error: nothing could be checked: 1 input failed (above) and no other ELF or Mach-O image was found\n")
         let emptyFolder = try Fixtures.temporaryDirectory()
         try Data("notes\n".utf8).write(to: emptyFolder.path("README"))
         let noImage = try Command.linkcheck(["check", emptyFolder.url.path])
@@ -128,35 +140,38 @@ import Testing
         try "text".write(to: directory.path("notes.txt"), atomically: true, encoding: .utf8)
         let folder = try Command.linkcheck(["inspect", directory.url.path])
         #expect(folder.status == 2)
-        #expect(folder.standardError == """
-            \(directory.path("notes.txt").path): note: skipped: not an ELF or Mach-O file
-            linkcheck: error: no ELF or Mach-O file found under \(directory.url.path)
+        #expect(
+            folder.standardError == """
+                \(directory.path("notes.txt").path): note: skipped: not an ELF or Mach-O file
+                linkcheck: error: no ELF or Mach-O file found under \(directory.url.path)
 
-            """)
+                """)
     }
 
     @Test func rulePacksCannotReuseBuiltInIDsAndAPackGivenTwiceLoadsOnce() throws {
         let directory = try Fixtures.temporaryDirectory()
         let pack = directory.path("pack.json")
         try """
-            {"format": 1, "name": "p", "version": "1", "rules": [
-              {"id": "ARCH001", "api": "a", "category": "unavailable-api", "severity": "error",
-               "match": [{"symbol": "dlsym"}], "message": "m", "fixit": "f", "source": "s"}]}
-            """.write(to: pack, atomically: true, encoding: .utf8)
+        {"format": 1, "name": "p", "version": "1", "rules": [
+          {"id": "ARCH001", "api": "a", "category": "unavailable-api", "severity": "error",
+           "match": [{"symbol": "dlsym"}], "message": "m", "fixit": "f", "source": "s"}]}
+        """.write(to: pack, atomically: true, encoding: .utf8)
         let reused = try Command.linkcheck(["check", "--rules", pack.path, "/opt/swift/usr/lib/swift/linux"])
         #expect(reused.status == 2)
-        #expect(reused.standardError == "\(pack.path): error: $.rules[0].id: duplicate rule id 'ARCH001' (first defined in linkcheck's built-in checks)\n")
+        #expect(
+            reused.standardError
+                == "\(pack.path): error: $.rules[0].id: duplicate rule id 'ARCH001' (first defined in linkcheck's built-in checks)\n")
 
         try """
-            {"format": 1, "name": "p", "version": "1", "rules": [
-              {"id": "TST001", "api": "a", "category": "unavailable-api", "severity": "error",
-               "match": [{"symbol": "dlsym"}], "message": "m", "fixit": "f", "source": "s"}]}
-            """.write(to: pack, atomically: true, encoding: .utf8)
+        {"format": 1, "name": "p", "version": "1", "rules": [
+          {"id": "TST001", "api": "a", "category": "unavailable-api", "severity": "error",
+           "match": [{"symbol": "dlsym"}], "message": "m", "fixit": "f", "source": "s"}]}
+        """.write(to: pack, atomically: true, encoding: .utf8)
         try """
-            {"format": 1, "name": "p", "version": "1", "rules": [
-              {"id": "AEX001", "api": "a", "category": "unavailable-api", "severity": "error",
-               "match": [{"symbol": "dlsym"}], "message": "m", "fixit": "f", "source": "s"}]}
-            """.write(to: directory.path("clash.json"), atomically: true, encoding: .utf8)
+        {"format": 1, "name": "p", "version": "1", "rules": [
+          {"id": "AEX001", "api": "a", "category": "unavailable-api", "severity": "error",
+           "match": [{"symbol": "dlsym"}], "message": "m", "fixit": "f", "source": "s"}]}
+        """.write(to: directory.path("clash.json"), atomically: true, encoding: .utf8)
         let clash = try Command.linkcheck(["rules", "validate", directory.path("clash.json").path])
         #expect(clash.status == 2, "check would reject it against the shipped packs, so validate does")
         #expect(clash.standardError.contains("duplicate rule id 'AEX001'"))
@@ -182,10 +197,21 @@ import Testing
         #expect(output.status == 1)
         let lines = output.standardOutput.split(separator: "\n").map(String.init)
         // The answer first: the extension's verdict and its first cause.
-        #expect(lines.first == "libPhotoEditorExtension.so (share extension): unsafe — libShareKit.so calls UIKit.UIApplication.shared and UIKit.UIApplication.open from ShareKit.openInContainingApp(Swift.String); 1 more cause")
-        #expect(lines.contains("\(images)/PhotoEditor/libPhotoEditorExtension.so: error: [AEX001] links libShareKit.so, which calls UIKit.UIApplication.shared"))
-        #expect(lines.contains("\(images)/PhotoEditor/libShareKit.so: error: [AEX001] calls UIKit.UIApplication.shared from ShareKit.Sharer.openInApp(photoID: Swift.String) → ShareKit.openInContainingApp(Swift.String) (linked by libPhotoEditorExtension.so)"))
-        #expect(lines.contains("\(images)/PhotoEditor/libLegacyLoader.so: note: [LOAD001] calls dlopen from LegacyLoader.LegacyLoader.loadPhotoEffects()"))
+        #expect(
+            lines.first
+                == "libPhotoEditorExtension.so (share extension): unsafe — libShareKit.so calls UIKit.UIApplication.shared and UIKit.UIApplication.open from ShareKit.openInContainingApp(Swift.String); 1 more cause"
+        )
+        #expect(
+            lines.contains(
+                "\(images)/PhotoEditor/libPhotoEditorExtension.so: error: [AEX001] links libShareKit.so, which calls UIKit.UIApplication.shared"
+            ))
+        #expect(
+            lines.contains(
+                "\(images)/PhotoEditor/libShareKit.so: error: [AEX001] calls UIKit.UIApplication.shared from ShareKit.Sharer.openInApp(photoID: Swift.String) → ShareKit.openInContainingApp(Swift.String) (linked by libPhotoEditorExtension.so)"
+            ))
+        #expect(
+            lines.contains(
+                "\(images)/PhotoEditor/libLegacyLoader.so: note: [LOAD001] calls dlopen from LegacyLoader.LegacyLoader.loadPhotoEffects()"))
         // libPhotoEffects.so's camera capture is reached only through
         // LegacyLoader's dlopen, which only the app links: notes, not errors.
         #expect(lines.contains { $0.hasPrefix("\(images)/PhotoEditor/libPhotoEffects.so: note: [AEX201] ") })
@@ -201,7 +227,9 @@ import Testing
         let full = try Command.linkcheck(["check", "--call-sites", "full"] + arguments.dropFirst())
         #expect(full.status == 1)
         #expect(full.standardOutput == targeted.standardOutput)
-        #expect(full.standardOutput.contains(" from ShareKit.Sharer.openInApp(photoID: Swift.String) → ShareKit.openInContainingApp(Swift.String) "))
+        #expect(
+            full.standardOutput.contains(
+                " from ShareKit.Sharer.openInApp(photoID: Swift.String) → ShareKit.openInContainingApp(Swift.String) "))
         let unknown = try Command.linkcheck(["check", "--call-sites", "fast", images])
         #expect(unknown.status == 2)
         #expect(unknown.standardError.contains("unknown call-site mode 'fast' (targeted or full)"))
@@ -224,7 +252,9 @@ import Testing
         let document = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
         #expect(document["schemaVersion"] as? Int == 2)
         let findings = try #require(document["findings"] as? [[String: Any]])
-        let chain = findings.first { ($0["image"] as? String)?.hasSuffix("libPhotoEditorExtension.so") == true && $0["rule"] as? String == "AEX001" }
+        let chain = findings.first {
+            ($0["image"] as? String)?.hasSuffix("libPhotoEditorExtension.so") == true && $0["rule"] as? String == "AEX001"
+        }
         #expect(chain?["chain"] as? [String] == ["libPhotoEditorExtension.so", "libShareKit.so", "UIKit.UIApplication.shared"])
         #expect(chain?["severity"] as? String == "error")
         let ordered = findings.map { "\($0["image"] as? String ?? "")\u{1}\($0["rule"] as? String ?? "")" }
@@ -287,7 +317,9 @@ import Testing
             #expect(output.standardOutput.contains(library), "\(format)")
             if format == "json" {
                 let entries = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [[String: Any]])
-                #expect(entries.map { "\($0["path"]!) \($0["error"] != nil)" } == ["\(truncated.path) true", "\(library) false"].sorted(), "sorted by path, as every input is")
+                #expect(
+                    entries.map { "\($0["path"]!) \($0["error"] != nil)" } == ["\(truncated.path) true", "\(library) false"].sorted(),
+                    "sorted by path, as every input is")
             } else {
                 #expect(output.standardError.hasPrefix("linkcheck: error: \(truncated.path): "), "\(output.standardError)")
             }
@@ -298,23 +330,24 @@ import Testing
         let directory = try Fixtures.temporaryDirectory()
         let pack = directory.path("bad.json")
         try """
-            {"format": 1, "name": "bad", "version": "1", "rules": [
-              {"id": "BAD001", "api": "a", "category": "unavailable-api", "severity": "error",
-               "match": [{"glob": "x["}], "message": "m", "fixit": "f", "source": "s", "typo": 1},
-              {"id": "BAD001", "api": "a", "category": "unavailable-api", "severity": "error",
-               "match": [{"symbol": "x"}], "message": "m", "fixit": "f"}
-            ]}
-            """.write(to: pack, atomically: true, encoding: .utf8)
+        {"format": 1, "name": "bad", "version": "1", "rules": [
+          {"id": "BAD001", "api": "a", "category": "unavailable-api", "severity": "error",
+           "match": [{"glob": "x["}], "message": "m", "fixit": "f", "source": "s", "typo": 1},
+          {"id": "BAD001", "api": "a", "category": "unavailable-api", "severity": "error",
+           "match": [{"symbol": "x"}], "message": "m", "fixit": "f"}
+        ]}
+        """.write(to: pack, atomically: true, encoding: .utf8)
         let output = try Command.linkcheck(["rules", "validate", pack.path])
         #expect(output.status == 2)
-        #expect(output.standardError == """
-            \(pack.path): error: $.rules[0].typo: unknown key 'typo'
-            \(pack.path): error: $.rules[0].match[0].glob: bad glob 'x[': unclosed '[' at offset 1
-            \(pack.path): error: $.rules[1]: missing required field 'source'
-            \(pack.path): error: $.rules[1].id: duplicate rule id 'BAD001' (first defined in \(pack.path) $.rules[0])
-            linkcheck: 4 problems found
+        #expect(
+            output.standardError == """
+                \(pack.path): error: $.rules[0].typo: unknown key 'typo'
+                \(pack.path): error: $.rules[0].match[0].glob: bad glob 'x[': unclosed '[' at offset 1
+                \(pack.path): error: $.rules[1]: missing required field 'source'
+                \(pack.path): error: $.rules[1].id: duplicate rule id 'BAD001' (first defined in \(pack.path) $.rules[0])
+                linkcheck: 4 problems found
 
-            """)
+                """)
     }
 
     /// A pack with other problems still has its ids checked against the
@@ -323,22 +356,25 @@ import Testing
         let directory = try Fixtures.temporaryDirectory()
         let pack = directory.path("bad.json")
         try """
-            {"format": 1, "name": "bad", "version": "1", "rules": [
-              {"id": "ARCH001", "api": "a", "category": "unavailable-api", "severity": "error",
-               "match": [{"symbol": "x"}], "fixit": "f", "source": "s"},
-              {"id": "AEX001", "api": "a", "category": "unavailable-api", "severity": "error",
-               "match": [{"symbol": "y"}], "message": "m", "fixit": "f", "source": "s"}
-            ]}
-            """.write(to: pack, atomically: true, encoding: .utf8)
+        {"format": 1, "name": "bad", "version": "1", "rules": [
+          {"id": "ARCH001", "api": "a", "category": "unavailable-api", "severity": "error",
+           "match": [{"symbol": "x"}], "fixit": "f", "source": "s"},
+          {"id": "AEX001", "api": "a", "category": "unavailable-api", "severity": "error",
+           "match": [{"symbol": "y"}], "message": "m", "fixit": "f", "source": "s"}
+        ]}
+        """.write(to: pack, atomically: true, encoding: .utf8)
         let output = try Command.linkcheck(["rules", "validate", pack.path])
         #expect(output.status == 2)
         let lines = output.standardError.split(separator: "\n").map(String.init)
         #expect(lines.count == 4, "\(output.standardError)")
-        #expect(lines.prefix(2) == [
-            "\(pack.path): error: $.rules[0]: missing required field 'message'",
-            "\(pack.path): error: $.rules[0].id: duplicate rule id 'ARCH001' (first defined in linkcheck's built-in checks)",
-        ])
-        #expect(lines.dropFirst(2).first?.hasPrefix("\(pack.path): error: $.rules[1].id: duplicate rule id 'AEX001' (first defined in ") == true)
+        #expect(
+            lines.prefix(2) == [
+                "\(pack.path): error: $.rules[0]: missing required field 'message'",
+                "\(pack.path): error: $.rules[0].id: duplicate rule id 'ARCH001' (first defined in linkcheck's built-in checks)",
+            ])
+        #expect(
+            lines.dropFirst(2).first?.hasPrefix("\(pack.path): error: $.rules[1].id: duplicate rule id 'AEX001' (first defined in ") == true
+        )
         #expect(lines.dropFirst(2).first?.hasSuffix("app-extension-unavailable.json)") == true)
         #expect(lines.last == "linkcheck: 3 problems found")
     }
@@ -367,7 +403,9 @@ import Testing
     @Test(.enabled(if: JSONSchema.isAvailable, "needs Python's jsonschema (pip install jsonschema)"))
     func theSamplesReportMatchesTheSchema() throws {
         let images = try Fixtures.sampleImages().path
-        let output = try Command.linkcheck(["check", "--format", "json", "--extension", "PhotoEditorExtension=share", images, "/nonexistent"])
+        let output = try Command.linkcheck([
+            "check", "--format", "json", "--extension", "PhotoEditorExtension=share", images, "/nonexistent",
+        ])
         #expect(output.status == 2)
         let directory = try Fixtures.temporaryDirectory()
         let report = directory.path("report.json")
@@ -402,18 +440,24 @@ import Testing
         let images = try Fixtures.sampleImages().appendingPathComponent("PhotoEditor")
         let directory = try Fixtures.temporaryDirectory()
         try """
-            {"extensions": {"PhotoEditorExtension": "share"}, "app": "PhotoEditorApp",
-             "suppressions": [{"rule": "SEL001", "image": "ShareKit", "reason": "the selector names our own class"},
-                              {"rule": "AEX999", "image": "nowhere", "reason": "left over"}]}
-            """.write(to: directory.path("linkcheck.json"), atomically: true, encoding: .utf8)
+        {"extensions": {"PhotoEditorExtension": "share"}, "app": "PhotoEditorApp",
+         "suppressions": [{"rule": "SEL001", "image": "ShareKit", "reason": "the selector names our own class"},
+                          {"rule": "AEX999", "image": "nowhere", "reason": "left over"}]}
+        """.write(to: directory.path("linkcheck.json"), atomically: true, encoding: .utf8)
         let output = try Command.capture(Fixtures.linkcheckExecutable, ["check", images.path], currentDirectory: directory.url)
         #expect(output.status == 1)
-        #expect(output.standardOutput.contains("libPhotoEditorExtension.so: error: [AEX001] links libShareKit.so, which calls UIKit.UIApplication.shared\n"))
+        #expect(
+            output.standardOutput.contains(
+                "libPhotoEditorExtension.so: error: [AEX001] links libShareKit.so, which calls UIKit.UIApplication.shared\n"))
         #expect(!output.standardOutput.contains("[SEL001]"))
-        #expect(output.standardOutput.contains("linkcheck: warning: linkcheck.json: $.suppressions[1]: unused suppression: no [AEX999] finding on 'nowhere'"))
+        #expect(
+            output.standardOutput.contains(
+                "linkcheck: warning: linkcheck.json: $.suppressions[1]: unused suppression: no [AEX999] finding on 'nowhere'"))
 
-        try #"{"extensions": {"PhotoEditorExtension": "spaceship"}}"#.write(to: directory.path("bad.json"), atomically: true, encoding: .utf8)
-        let bad = try Command.capture(Fixtures.linkcheckExecutable, ["check", "--config", "bad.json", images.path], currentDirectory: directory.url)
+        try #"{"extensions": {"PhotoEditorExtension": "spaceship"}}"#.write(
+            to: directory.path("bad.json"), atomically: true, encoding: .utf8)
+        let bad = try Command.capture(
+            Fixtures.linkcheckExecutable, ["check", "--config", "bad.json", images.path], currentDirectory: directory.url)
         #expect(bad.status == 2)
         #expect(bad.standardError.hasPrefix("bad.json: error: $.extensions.PhotoEditorExtension: unknown extension type 'spaceship'"))
     }
@@ -423,7 +467,10 @@ import Testing
         try #"{"rules": ["rules/own.json"]}"#.write(to: directory.path("linkcheck.json"), atomically: true, encoding: .utf8)
         let output = try Command.capture(Fixtures.linkcheckExecutable, ["check", "/etc/hostname"], currentDirectory: directory.url)
         #expect(output.status == 2)
-        #expect(output.standardError.hasPrefix("linkcheck.json: error: $.rules[0]: cannot read the rule pack \(directory.path("rules/own.json").path): "), "\(output.standardError)")
+        #expect(
+            output.standardError.hasPrefix(
+                "linkcheck.json: error: $.rules[0]: cannot read the rule pack \(directory.path("rules/own.json").path): "),
+            "\(output.standardError)")
         #expect(output.standardError.split(separator: "\n").count == 1)
     }
 
@@ -432,23 +479,28 @@ import Testing
         try "{\"app\": \"PhotoEditorApp\",\n}\n".write(to: directory.path("linkcheck.json"), atomically: true, encoding: .utf8)
         let output = try Command.capture(Fixtures.linkcheckExecutable, ["check", "/etc/hostname"], currentDirectory: directory.url)
         #expect(output.status == 2)
-        #expect(output.standardError == "linkcheck.json:1:25: error: invalid JSON: trailing comma: JSON allows no comma after the last member of an object\n")
+        #expect(
+            output.standardError
+                == "linkcheck.json:1:25: error: invalid JSON: trailing comma: JSON allows no comma after the last member of an object\n")
     }
 
     @Test func aMistypedRoleNameWarnsWithTheClosestImageNames() throws {
         let images = try Fixtures.sampleImages().appendingPathComponent("PhotoEditor")
         let directory = try Fixtures.temporaryDirectory()
         try #"{"frameworks": ["ShareKt"]}"#.write(to: directory.path("linkcheck.json"), atomically: true, encoding: .utf8)
-        let output = try Command.capture(Fixtures.linkcheckExecutable, [
-            "check", "--extension", "PhotoEditorExtensoin=share", "--app", "Zebra", images.path,
-        ], currentDirectory: directory.url)
+        let output = try Command.capture(
+            Fixtures.linkcheckExecutable,
+            [
+                "check", "--extension", "PhotoEditorExtensoin=share", "--app", "Zebra", images.path,
+            ], currentDirectory: directory.url)
         #expect(output.status == 1, "the run goes on")
         let notices = output.standardOutput.split(separator: "\n").filter { $0.contains("role name") }
-        #expect(notices == [
-            "linkcheck: warning: role name 'PhotoEditorExtensoin' matches no scanned image; did you mean 'PhotoEditorExtension'?",
-            "linkcheck: warning: role name 'Zebra' matches no scanned image",
-            "linkcheck: warning: role name 'ShareKt' matches no scanned image; did you mean 'ShareKit'?",
-        ])
+        #expect(
+            notices == [
+                "linkcheck: warning: role name 'PhotoEditorExtensoin' matches no scanned image; did you mean 'PhotoEditorExtension'?",
+                "linkcheck: warning: role name 'Zebra' matches no scanned image",
+                "linkcheck: warning: role name 'ShareKt' matches no scanned image; did you mean 'ShareKit'?",
+            ])
     }
 
     /// `--app PhotosShare` names the share extension's executable: the name
@@ -457,16 +509,19 @@ import Testing
     /// warns of nothing.
     @Test func aRoleNameOverridingTheBundleWarns() throws {
         let images = try Fixtures.sampleImages()
-        let asApp = try Command.capture(Fixtures.linkcheckExecutable, ["check", "--app", "PhotosShare", "PhotosApp/Photos.app"], currentDirectory: images)
+        let asApp = try Command.capture(
+            Fixtures.linkcheckExecutable, ["check", "--app", "PhotosShare", "PhotosApp/Photos.app"], currentDirectory: images)
         let notices = asApp.standardOutput.split(separator: "\n").filter { $0.contains("role name") }
-        #expect(notices == [
-            "linkcheck: warning: role name 'PhotosShare' makes PhotosApp/Photos.app/PlugIns/PhotosShare.appex/PhotosShare the containing app, "
-                + "though its bundle makes it an app extension (share); the name wins",
-        ])
+        #expect(
+            notices == [
+                "linkcheck: warning: role name 'PhotosShare' makes PhotosApp/Photos.app/PlugIns/PhotosShare.appex/PhotosShare the containing app, "
+                    + "though its bundle makes it an app extension (share); the name wins"
+            ])
         #expect(!asApp.standardOutput.contains("PhotosShare: error:"), "an app may use anything")
         #expect(asApp.standardOutput.hasPrefix("PhotosApp/Photos.app: 2 apps, 0 extensions, 6 embedded frameworks\n"), "the roles checked")
         let sarif = try Command.capture(
-            Fixtures.linkcheckExecutable, ["check", "--format", "sarif", "--app", "PhotosShare", "PhotosApp/Photos.app"], currentDirectory: images)
+            Fixtures.linkcheckExecutable, ["check", "--format", "sarif", "--app", "PhotosShare", "PhotosApp/Photos.app"],
+            currentDirectory: images)
         let log = try #require(try JSONSerialization.jsonObject(with: Data(sarif.standardOutput.utf8)) as? [String: Any])
         let invocation = ((log["runs"] as? [[String: Any]])?.first?["invocations"] as? [[String: Any]])?.first
         let notifications = (invocation?["toolExecutionNotifications"] as? [[String: Any]])?.map {
@@ -474,7 +529,8 @@ import Testing
         }
         #expect(notifications == ["warning " + notices[0].dropFirst("linkcheck: warning: ".count)])
         let asExtension = try Command.capture(
-            Fixtures.linkcheckExecutable, ["check", "--format", "json", "--extension", "PhotosShare", "PhotosApp/Photos.app"], currentDirectory: images
+            Fixtures.linkcheckExecutable, ["check", "--format", "json", "--extension", "PhotosShare", "PhotosApp/Photos.app"],
+            currentDirectory: images
         )
         #expect(!asExtension.standardOutput.contains("role name"))
         let report = try #require(try JSONSerialization.jsonObject(with: Data(asExtension.standardOutput.utf8)) as? [String: Any])
@@ -487,9 +543,11 @@ import Testing
     @Test func aRoleNameGivenTwoRolesWarns() throws {
         let images = try Fixtures.sampleImages()
         let output = try Command.capture(
-            Fixtures.linkcheckExecutable, ["check", "--app", "Photos", "--extension", "Photos", "PhotosApp/Photos.app"], currentDirectory: images)
+            Fixtures.linkcheckExecutable, ["check", "--app", "Photos", "--extension", "Photos", "PhotosApp/Photos.app"],
+            currentDirectory: images)
         let notices = output.standardOutput.split(separator: "\n").filter { $0.contains("role name 'Photos'") }
-        #expect(notices.first == "linkcheck: warning: role name 'Photos' is given as an extension and as the app; it is taken as an extension")
+        #expect(
+            notices.first == "linkcheck: warning: role name 'Photos' is given as an extension and as the app; it is taken as an extension")
     }
 
     @Test func aBaselineAcceptsTodaysFindingsAndFailsOnNewOnes() throws {
@@ -507,7 +565,8 @@ import Testing
         let accepted = try Command.linkcheck(["check", "--baseline", baseline, subset.path])
         #expect(accepted.status == 0)
         #expect(accepted.standardOutput.contains("linkcheck: note: "))
-        try FileManager.default.copyItem(at: images.appendingPathComponent("libPhotoEffects.so"), to: subset.appendingPathComponent("libPhotoEffects.so"))
+        try FileManager.default.copyItem(
+            at: images.appendingPathComponent("libPhotoEffects.so"), to: subset.appendingPathComponent("libPhotoEffects.so"))
         let grown = try Command.linkcheck(["check", "--baseline", baseline, subset.path])
         #expect(grown.status == 1)
         let errors = grown.standardOutput.split(separator: "\n").filter { $0.contains(": error: ") }
@@ -525,21 +584,32 @@ import Testing
         let images = try Fixtures.sampleImages()  // also builds the package the plugin will rebuild
         let package = Fixtures.repositoryRoot.appendingPathComponent("Samples/PhotoEditor")
         let scratch = Fixtures.repositoryRoot.appendingPathComponent("Samples/.build/swiftpm/PhotoEditor")
-        let plugin = try Command.capture("swift", [
-            "package", "--package-path", package.path, "--scratch-path", scratch.path, "linkcheck", "--format", "json",
-        ])
+        let plugin = try Command.capture(
+            "swift",
+            [
+                "package", "--package-path", package.path, "--scratch-path", scratch.path, "linkcheck", "--format", "json",
+            ])
         #expect(plugin.status != 0, "error findings fail the plugin")
         #expect(plugin.standardError.contains("error: linkcheck found "))
-        #expect(plugin.standardError.contains("error: libPhotoEditorExtension.so: [OWN001] links libEditorKit.so, which calls Analytics.Analytics.logAppLaunch\n"),
-                "the project's own annotation became a rule")
-        #expect(plugin.standardError.contains("error: libPhotoEditorExtension.so: [OWN002] calls PhotoLibrary.PhotoLibrary.scheduleBackgroundSync (a copy linked into this image) from PhotoEditorExtension.ShareViewController.didSelectPost(_: UIKit.UIImage, photoID: Swift.String)\n"),
-                "the extension's call to the annotated target SwiftPM linked into it, with its caller")
+        #expect(
+            plugin.standardError.contains(
+                "error: libPhotoEditorExtension.so: [OWN001] links libEditorKit.so, which calls Analytics.Analytics.logAppLaunch\n"),
+            "the project's own annotation became a rule")
+        #expect(
+            plugin.standardError.contains(
+                "error: libPhotoEditorExtension.so: [OWN002] calls PhotoLibrary.PhotoLibrary.scheduleBackgroundSync (a copy linked into this image) from PhotoEditorExtension.ShareViewController.didSelectPost(_: UIKit.UIImage, photoID: Swift.String)\n"
+            ),
+            "the extension's call to the annotated target SwiftPM linked into it, with its caller")
         // Standard output is the JSON document alone; the report's path is for people.
         let report = try #require(try JSONSerialization.jsonObject(with: Data(plugin.standardOutput.utf8)) as? [String: Any])
-        #expect(plugin.standardError.contains("[LinkCheckPlugin] HTML report: \(scratch.path)/plugins/LinkCheckPlugin/outputs/linkcheck-report.html\n"))
+        #expect(
+            plugin.standardError.contains(
+                "[LinkCheckPlugin] HTML report: \(scratch.path)/plugins/LinkCheckPlugin/outputs/linkcheck-report.html\n"))
 
         // The CLI on the same images with the same configuration and rules.
-        let rules = try Command.linkcheck(["rules", "extract", "--symbol-graph-dir", images.deletingLastPathComponent().appendingPathComponent("symbol-graphs").path])
+        let rules = try Command.linkcheck([
+            "rules", "extract", "--symbol-graph-dir", images.deletingLastPathComponent().appendingPathComponent("symbol-graphs").path,
+        ])
         let directory = try Fixtures.temporaryDirectory()
         try rules.standardOutput.write(to: directory.path("rules.json"), atomically: true, encoding: .utf8)
         let cli = try Command.linkcheck([
@@ -549,10 +619,12 @@ import Testing
         #expect(cli.status == 1)
         let expected = try #require(try JSONSerialization.jsonObject(with: Data(cli.standardOutput.utf8)) as? [String: Any])
         func summary(_ report: [String: Any]) -> Set<String> {
-            Set((report["findings"] as? [[String: Any]] ?? []).map { finding in
-                let image = URL(fileURLWithPath: finding["image"] as? String ?? "").lastPathComponent
-                return "\(image) \(finding["rule"] as? String ?? "") \(finding["severity"] as? String ?? "") \(finding["symbol"] as? String ?? "")"
-            })
+            Set(
+                (report["findings"] as? [[String: Any]] ?? []).map { finding in
+                    let image = URL(fileURLWithPath: finding["image"] as? String ?? "").lastPathComponent
+                    return
+                        "\(image) \(finding["rule"] as? String ?? "") \(finding["severity"] as? String ?? "") \(finding["symbol"] as? String ?? "")"
+                })
         }
         #expect(summary(report) == summary(expected))
         // Each error and warning is the CLI's text line, call path and all.
@@ -571,15 +643,20 @@ import Testing
             }
         }
         #expect(compared == 9)
-        #expect(text.standardOutput.contains(" from ShareKit.Sharer.openInApp(photoID: Swift.String) → ShareKit.openInContainingApp(Swift.String) "),
-                "a call path is among them")
+        #expect(
+            text.standardOutput.contains(
+                " from ShareKit.Sharer.openInApp(photoID: Swift.String) → ShareKit.openInContainingApp(Swift.String) "),
+            "a call path is among them")
 
         // `swift package linkcheck --format sarif > out.sarif` (the build is done: this run only checks).
-        let sarif = try Command.capture("swift", [
-            "package", "--package-path", package.path, "--scratch-path", scratch.path, "linkcheck", "--format", "sarif",
-        ])
+        let sarif = try Command.capture(
+            "swift",
+            [
+                "package", "--package-path", package.path, "--scratch-path", scratch.path, "linkcheck", "--format", "sarif",
+            ])
         #expect(sarif.status != 0)
-        let log = try #require(try JSONSerialization.jsonObject(with: Data(sarif.standardOutput.utf8)) as? [String: Any], "\(sarif.standardOutput)")
+        let log = try #require(
+            try JSONSerialization.jsonObject(with: Data(sarif.standardOutput.utf8)) as? [String: Any], "\(sarif.standardOutput)")
         #expect(log["version"] as? String == "2.1.0")
         #expect(sarif.standardError.contains("[LinkCheckPlugin] HTML report: "))
     }
@@ -619,36 +696,49 @@ import Testing
         let framework = xcframework.appendingPathComponent("ios-arm64/Vendor.framework")
         try MachOFixtures.writeInfoPlist(["CFBundleExecutable": "Vendor", "CFBundlePackageType": "FMWK"], in: framework, format: .xml)
         try FileManager.default.copyItem(at: try MachOFixture.uploader.path(), to: framework.appendingPathComponent("Vendor"))
-        try MachOFixtures.writeInfoPlist([
-            "CFBundlePackageType": "XFWK", "XCFrameworkFormatVersion": "1.0",
-            "AvailableLibraries": [[
-                "LibraryIdentifier": "ios-arm64", "LibraryPath": "Vendor.framework", "SupportedPlatform": "ios",
-                "SupportedArchitectures": ["arm64"],
-            ]],
-        ], in: xcframework, format: .xml)
+        try MachOFixtures.writeInfoPlist(
+            [
+                "CFBundlePackageType": "XFWK", "XCFrameworkFormatVersion": "1.0",
+                "AvailableLibraries": [
+                    [
+                        "LibraryIdentifier": "ios-arm64", "LibraryPath": "Vendor.framework", "SupportedPlatform": "ios",
+                        "SupportedArchitectures": ["arm64"],
+                    ]
+                ],
+            ], in: xcframework, format: .xml)
         return package
     }
 
     @Test func thePluginChecksTheBinaryTargetsWithTheProducts() throws {
         let package = try Self.vendorPackage()
-        let plugin = try Command.capture("swift", [
-            "package", "--package-path", package.path, "--scratch-path", package.appendingPathComponent(".build").path,
-            "linkcheck", "--format", "json",
-        ])
+        let plugin = try Command.capture(
+            "swift",
+            [
+                "package", "--package-path", package.path, "--scratch-path", package.appendingPathComponent(".build").path,
+                "linkcheck", "--format", "json",
+            ])
         #expect(plugin.status != 0, "the vendor SDK's error fails the plugin")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(plugin.standardOutput.utf8)) as? [String: Any], "\(plugin.standardError)")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(plugin.standardOutput.utf8)) as? [String: Any], "\(plugin.standardError)")
         let vendor = package.appendingPathComponent("Vendor.xcframework/ios-arm64/Vendor.framework/Vendor").path
         let images = (report["images"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
         #expect(images.contains(vendor), "\(images)")
         #expect(images.contains { $0.hasSuffix("/libFeed.so") }, "the product, beside the binary target")
         let findings = (report["findings"] as? [[String: Any]] ?? []).filter { $0["image"] as? String == vendor }
-        #expect(findings.contains { $0["rule"] as? String == "AEX001" && $0["severity"] as? String == "error" && $0["symbol"] as? String == "+[UIApplication sharedApplication]" },
-                "\(findings)")
+        #expect(
+            findings.contains {
+                $0["rule"] as? String == "AEX001" && $0["severity"] as? String == "error"
+                    && $0["symbol"] as? String == "+[UIApplication sharedApplication]"
+            },
+            "\(findings)")
         #expect(plugin.standardError.contains("error: Vendor: "), "a SwiftPM error names the vendor SDK: \(plugin.standardError)")
 
-        let help = try Command.capture("swift", [
-            "package", "--package-path", package.path, "--scratch-path", package.appendingPathComponent(".build").path, "linkcheck", "--help",
-        ])
+        let help = try Command.capture(
+            "swift",
+            [
+                "package", "--package-path", package.path, "--scratch-path", package.appendingPathComponent(".build").path, "linkcheck",
+                "--help",
+            ])
         #expect(help.status == 0, "\(help.standardError)")
         #expect(help.standardOutput.contains("USAGE: swift package linkcheck [OPTIONS] [-- CHECK-OPTIONS]"), "\(help.standardOutput)")
         for option in ["--product NAME", "--configuration CONFIG", "--html PATH", "--format FORMAT", "-- CHECK-OPTIONS"] {
@@ -667,11 +757,13 @@ import Testing
         let pack = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
         let rules = try #require(pack["rules"] as? [[String: Any]])
         #expect(rules.map { $0["id"] as? String } == ["OWN001", "OWN002"])
-        #expect(rules.map { $0["match"] as? [[String: String]] } == [
-            [["swift": "Analytics.Analytics.logAppLaunch"]], [["swift": "PhotoLibrary.PhotoLibrary.scheduleBackgroundSync"]],
-        ])
+        #expect(
+            rules.map { $0["match"] as? [[String: String]] } == [
+                [["swift": "Analytics.Analytics.logAppLaunch"]], [["swift": "PhotoLibrary.PhotoLibrary.scheduleBackgroundSync"]],
+            ])
         let all = try Command.linkcheck(["rules", "extract", "--include-covered", "--symbol-graph-dir", graphs])
-        let allRules = try #require((try JSONSerialization.jsonObject(with: Data(all.standardOutput.utf8)) as? [String: Any])?["rules"] as? [[String: Any]])
+        let allRules = try #require(
+            (try JSONSerialization.jsonObject(with: Data(all.standardOutput.utf8)) as? [String: Any])?["rules"] as? [[String: Any]])
         #expect(allRules.count > 5, "the stand-in UIKit's annotations too")
         #expect(try Command.linkcheck(["rules", "extract"]).status == 2)
         #expect(try Command.linkcheck(["rules", "extract", "--symbol-graph-dir", "/nonexistent"]).status == 2)
@@ -689,12 +781,16 @@ import Testing
         #expect(output.status == 0)
         let pack = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
         #expect((pack["rules"] as? [Any])?.isEmpty == true)
-        #expect(output.standardError == "linkcheck: note: no declaration in the 1 symbol graph is marked @available(…ApplicationExtension, unavailable), so the pack has no rules\n")
+        #expect(
+            output.standardError
+                == "linkcheck: note: no declaration in the 1 symbol graph is marked @available(…ApplicationExtension, unavailable), so the pack has no rules\n"
+        )
     }
 
     @Test func aSymbolGraphOfTheWrongTypesIsAnErrorNotAnEmptyPack() throws {
         let directory = try Fixtures.temporaryDirectory()
-        try #"{"module": {"name": "Kit"}, "symbols": {"s:3Kit1aSivp": {}}}"#.write(to: directory.path("Kit.symbols.json"), atomically: true, encoding: .utf8)
+        try #"{"module": {"name": "Kit"}, "symbols": {"s:3Kit1aSivp": {}}}"#.write(
+            to: directory.path("Kit.symbols.json"), atomically: true, encoding: .utf8)
         let output = try Command.linkcheck(["rules", "extract", "--symbol-graph-dir", directory.url.path])
         #expect(output.status == 2)
         #expect(output.standardError == "\(directory.path("Kit.symbols.json").path): error: $.symbols: expected an array\n")
@@ -723,10 +819,14 @@ import Testing
         #expect(output.status == 0)
         let dot = output.standardOutput
         #expect(dot.hasPrefix("digraph linkcheck {\n"))
-        #expect(dot.contains("\"\(images.path)/libLegacyLoader.so\" -> \"\(images.path)/libPhotoEffects.so\" [style=dashed, label=\"dlopen\"];"))
+        #expect(
+            dot.contains("\"\(images.path)/libLegacyLoader.so\" -> \"\(images.path)/libPhotoEffects.so\" [style=dashed, label=\"dlopen\"];")
+        )
         // The unsafe path is red: the extension, ShareKit, and the stand-in
         // UIKit that provides the API; a safe link is plain.
-        #expect(dot.contains("\"\(images.path)/libPhotoEditorExtension.so\" -> \"\(images.path)/libShareKit.so\" [color=\"#c9252d\", penwidth=2];"))
+        #expect(
+            dot.contains(
+                "\"\(images.path)/libPhotoEditorExtension.so\" -> \"\(images.path)/libShareKit.so\" [color=\"#c9252d\", penwidth=2];"))
         #expect(dot.contains("\"\(images.path)/libShareKit.so\" -> \"\(images.path)/libUIKit.so\" [color=\"#c9252d\", penwidth=2];"))
         #expect(dot.contains("\"\(images.path)/libPhotoEditorExtension.so\" -> \"\(images.path)/libImageFilters.so\";"))
         #expect(dot.contains("label=\"libShareKit.so\\nframework · unsafe\", fillcolor=\"#f7c6c6\""))
@@ -760,7 +860,8 @@ import Testing
         #expect(output.status == 0, "\(output.standardError)")
         let lines = output.standardOutput.split(separator: "\n").map(String.init)
         let start = try #require(lines.firstIndex(of: "  subgraph cluster_0 {"))
-        #expect(lines[start + 1] == "    label=\"PhotosApp/Photos.app\"; style=\"rounded,dashed\"; color=\"#888888\"; fontname=\"Helvetica\";")
+        #expect(
+            lines[start + 1] == "    label=\"PhotosApp/Photos.app\"; style=\"rounded,dashed\"; color=\"#888888\"; fontname=\"Helvetica\";")
         let end = try #require(lines[start...].firstIndex(of: "  }"))
         let members = lines[(start + 2)..<end]
         #expect(members.count == 8, "every file of the app is in the cluster, a fat one (ImageKit) once")
@@ -784,9 +885,11 @@ import Testing
         let images = try Fixtures.sampleImages().appendingPathComponent("PhotoEditor")
         let work = try Fixtures.temporaryDirectory()
         let temporary = try Fixtures.temporaryDirectory()
-        let output = try Command.capture(Fixtures.linkcheckExecutable, [
-            "check", "--html", "report.html", "--write-baseline", "baseline.json", "--extension", "PhotoEditorExtension", images.path,
-        ], environment: ["TMPDIR": temporary.url.path], currentDirectory: work.url)
+        let output = try Command.capture(
+            Fixtures.linkcheckExecutable,
+            [
+                "check", "--html", "report.html", "--write-baseline", "baseline.json", "--extension", "PhotoEditorExtension", images.path,
+            ], environment: ["TMPDIR": temporary.url.path], currentDirectory: work.url)
         #expect(output.status == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: work.url.path).sorted() == ["baseline.json", "report.html"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.url.path).isEmpty)
@@ -858,7 +961,10 @@ private final class FIFOReader: @unchecked Sendable {
         try Self.ruleWithoutExamples.write(to: pack, atomically: true, encoding: .utf8)
         let output = try Command.linkcheck(["rules", "validate", pack.path])
         #expect(output.status == 0)
-        #expect(output.standardError == "\(pack.path): warning: $.rules[0].examples: rule TST001 has no triggering and no nonTriggering example: examples show what the rule finds and what it leaves alone, and the shipped packs' are tests\n")
+        #expect(
+            output.standardError
+                == "\(pack.path): warning: $.rules[0].examples: rule TST001 has no triggering and no nonTriggering example: examples show what the rule finds and what it leaves alone, and the shipped packs' are tests\n"
+        )
         #expect(output.standardOutput == "\(pack.path): ok: p 1, 1 rule\n")
     }
 
@@ -882,11 +988,12 @@ private final class FIFOReader: @unchecked Sendable {
         let environment = ["LINKCHECK_RULES_DIR": directory.url.path]
         let output = try Command.linkcheck(["rules", "validate", path.path], environment: environment)
         #expect(output.status == 2)
-        #expect(output.standardError == """
-            \(path.path): error: $.rules[1].examples: rule SEL002 has no nonTriggering example: examples show what the rule finds and what it leaves alone, and the shipped packs' are tests
-            linkcheck: 1 problem found
+        #expect(
+            output.standardError == """
+                \(path.path): error: $.rules[1].examples: rule SEL002 has no nonTriggering example: examples show what the rule finds and what it leaves alone, and the shipped packs' are tests
+                linkcheck: 1 problem found
 
-            """)
+                """)
         #expect(output.standardOutput.isEmpty)
         // The same file as a project's own pack (not where the default
         // search looks) is only warned about.
@@ -896,26 +1003,30 @@ private final class FIFOReader: @unchecked Sendable {
     @Test func rulesListPrintsTheSDKRangeAndWithExamplesTheSources() throws {
         let plain = try Command.linkcheck(["rules", "list"])
         #expect(plain.status == 0)
-        #expect(plain.standardOutput.contains("""
-              AEX002  error  unavailable-api  UIApplication.openURL(_:)
-                  swift: UIKit.UIApplication.openURL
-                  objc: -[UIApplication openURL:]
-                  marked in SDKs: iOS 9.3–16.5 (not marked from 17.0)
-              AEX003
-            """))
+        #expect(
+            plain.standardOutput.contains(
+                """
+                  AEX002  error  unavailable-api  UIApplication.openURL(_:)
+                      swift: UIKit.UIApplication.openURL
+                      objc: -[UIApplication openURL:]
+                      marked in SDKs: iOS 9.3–16.5 (not marked from 17.0)
+                  AEX003
+                """))
         #expect(!plain.standardOutput.contains("triggers ("))
         let listed = try Command.linkcheck(["rules", "list", "--examples"])
         #expect(listed.status == 0)
-        #expect(listed.standardOutput.contains("""
-                  triggers (objc, macho, iOS 15.0, SDK 16.4):
-                      #import <UIKit/UIKit.h>
+        #expect(
+            listed.standardOutput.contains(
+                """
+                      triggers (objc, macho, iOS 15.0, SDK 16.4):
+                          #import <UIKit/UIKit.h>
 
-                      BOOL open_help(void) {
-                          return [[UIApplication sharedApplication] openURL:[NSURL URLWithString:@"https://example.com/help"]];
-                      }
+                          BOOL open_help(void) {
+                              return [[UIApplication sharedApplication] openURL:[NSURL URLWithString:@"https://example.com/help"]];
+                          }
 
-                  triggers (objc, macho, iOS 15.0, SDK 26.5, a warning):
-            """))
+                      triggers (objc, macho, iOS 15.0, SDK 26.5, a warning):
+                """))
         #expect(listed.standardOutput.contains("      does not trigger (swift, elf, extension type imessage):\n"))
     }
 }

@@ -18,7 +18,8 @@ import Testing
     }
 
     @Test func everySliceAgreesWithTheCorpusTruth() throws {
-        let truth = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.corpus.appendingPathComponent("truth.json"))) as? [String: Any])
+        let truth = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: Self.corpus.appendingPathComponent("truth.json"))) as? [String: Any])
         let files = try #require(truth["files"] as? [[String: Any]])
         let paths = files.compactMap { $0["path"] as? String }.map { Self.corpus.appendingPathComponent($0).path }
         let output = try Command.linkcheck(["inspect", "--format", "json"] + paths)
@@ -30,8 +31,9 @@ import Testing
             let sliced = ["fat", "fat-archive"].contains(file["kind"] as? String)
             for slice in file["slices"] as? [[String: Any]] ?? [] where slice["container"] as? String == "image" {
                 let arch = slice["arch"] as! String
-                let entry = try #require(entries.first { $0["path"] as? String == path && (!sliced || $0["slice"] as? String == arch) },
-                                         "\(path) \(arch)")
+                let entry = try #require(
+                    entries.first { $0["path"] as? String == path && (!sliced || $0["slice"] as? String == arch) },
+                    "\(path) \(arch)")
                 let what = "\(file["path"]!) [\(arch)]"
                 #expect(entry["format"] as? String == "macho", "\(what)")
                 #expect(entry["machine"] as? String == arch, "\(what)")
@@ -62,7 +64,9 @@ import Testing
                     #expect(byLibrary.mapValues(\.count) == bound, "\(what)")
                 }
                 let classes = Set(entry["objcClassRefs"] as? [String] ?? [])
-                if slice["importsUIApplication"] as? Bool == true, (slice["UIApplicationEvidence"] as? [String])?.contains("dyld-bind") == true {
+                if slice["importsUIApplication"] as? Bool == true,
+                    (slice["UIApplicationEvidence"] as? [String])?.contains("dyld-bind") == true
+                {
                     #expect(classes.contains("UIApplication"), "\(what)")
                 }
                 let interesting = Set(slice["selrefs_of_interest"] as? [String] ?? [])

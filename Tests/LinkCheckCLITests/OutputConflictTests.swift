@@ -43,7 +43,10 @@ import Testing
         try configuration.write(to: directory.path("linkcheck.json"), atomically: true, encoding: .utf8)
         let result = try Self.run(["check", "--write-baseline", "linkcheck.json", "lib.so"], in: directory)
         #expect(result.status == 2)
-        #expect(result.standardError == "linkcheck: error: --write-baseline linkcheck.json would replace the configuration linkcheck.json, which this run reads\n")
+        #expect(
+            result.standardError
+                == "linkcheck: error: --write-baseline linkcheck.json would replace the configuration linkcheck.json, which this run reads\n"
+        )
         #expect(try String(contentsOf: directory.path("linkcheck.json"), encoding: .utf8) == configuration)
     }
 
@@ -53,7 +56,9 @@ import Testing
         try baseline.write(to: directory.path("baseline.json"), atomically: true, encoding: .utf8)
         let result = try Self.run(["check", "--baseline", "baseline.json", "--write-baseline", "baseline.json", "lib.so"], in: directory)
         #expect(result.status == 2)
-        #expect(result.standardError == "linkcheck: error: --write-baseline baseline.json would replace the baseline baseline.json, which this run reads\n")
+        #expect(
+            result.standardError
+                == "linkcheck: error: --write-baseline baseline.json would replace the baseline baseline.json, which this run reads\n")
         #expect(try String(contentsOf: directory.path("baseline.json"), encoding: .utf8) == baseline)
     }
 
@@ -102,13 +107,18 @@ import Testing
             try FileManager.default.createDirectory(at: directory.path(folder), withIntermediateDirectories: true)
         }
         try Fixtures.compile("linkchain.c", to: directory.path("libs/libbar.so"), flags: ["-shared", "-DCLEAN", "-Wl,-soname,libbar.so"])
-        try Fixtures.compile("linkchain.c", to: directory.path("app/libapp.so"), flags: [
-            "-shared", "-L\(directory.path("libs").path)", "-lbar", "-Wl,-rpath,$ORIGIN/../libs",
-        ])
+        try Fixtures.compile(
+            "linkchain.c", to: directory.path("app/libapp.so"),
+            flags: [
+                "-shared", "-L\(directory.path("libs").path)", "-lbar", "-Wl,-rpath,$ORIGIN/../libs",
+            ])
         let before = try Data(contentsOf: directory.path("libs/libbar.so"))
         let result = try Self.run(["check", option, "libs/libbar.so", "app"], in: directory)
         #expect(result.status == 2)
-        #expect(result.standardError == "linkcheck: error: \(option) libs/libbar.so would replace the library \(directory.path("libs/libbar.so").path), which this run reads\n")
+        #expect(
+            result.standardError
+                == "linkcheck: error: \(option) libs/libbar.so would replace the library \(directory.path("libs/libbar.so").path), which this run reads\n"
+        )
         #expect(result.standardOutput.isEmpty, "nothing written")
         #expect(try Data(contentsOf: directory.path("libs/libbar.so")) == before)
         let elsewhere = try Self.run(["check", option, "out", "app"], in: directory)
@@ -122,7 +132,10 @@ import Testing
         try graph.write(to: directory.path("graphs/M.symbols.json"), atomically: true, encoding: .utf8)
         let result = try Self.run(["rules", "extract", "--symbol-graph-dir", "graphs", "--output", "graphs/M.symbols.json"], in: directory)
         #expect(result.status == 2)
-        #expect(result.standardError == "linkcheck: error: --output graphs/M.symbols.json would replace the symbol graph graphs/M.symbols.json, which this run reads\n")
+        #expect(
+            result.standardError
+                == "linkcheck: error: --output graphs/M.symbols.json would replace the symbol graph graphs/M.symbols.json, which this run reads\n"
+        )
         #expect(try String(contentsOf: directory.path("graphs/M.symbols.json"), encoding: .utf8) == graph)
     }
 }

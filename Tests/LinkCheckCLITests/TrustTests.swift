@@ -26,7 +26,9 @@ import Testing
         let summary = try #require(report["summary"] as? [String: Int])
         #expect(summary["incomplete"] == 1)
         let text = try Command.linkcheck(["check", prefix.path])
-        #expect(text.standardOutput.hasSuffix("linkcheck: 1 image (1 incomplete), 2 errors, 0 warnings, 0 notes; 0 files skipped, 0 files failed\n"))
+        #expect(
+            text.standardOutput.hasSuffix(
+                "linkcheck: 1 image (1 incomplete), 2 errors, 0 warnings, 0 notes; 0 files skipped, 0 files failed\n"))
     }
 
     @Test func randomBytesBehindAnELFHeaderAreIncompleteNotSafe() throws {
@@ -48,13 +50,16 @@ import Testing
 
     /// A library that imports kit_shared (Tests/Fixtures/linkchain.c), a
     /// copy of it with `damage`, and a rule pack that denies kit_shared.
-    static func damagedUnsafeLibrary(_ damage: SectionHeaderDamage, in directory: TemporaryDirectory) throws -> (library: String, rules: String) {
+    static func damagedUnsafeLibrary(_ damage: SectionHeaderDamage, in directory: TemporaryDirectory) throws -> (
+        library: String, rules: String
+    ) {
         let intact = try Fixtures.compile("linkchain.c", to: directory.path("libintact.so"), flags: ["-shared", "-DUNSAFE"])
         let library = directory.path("libunsafe.so")
         try damage.applied(to: Data(contentsOf: intact)).write(to: library)
         try FileManager.default.removeItem(at: intact)
         let rules = directory.path("rules.json")
-        try #"{"format": 1, "name": "t", "version": "1", "rules": [{"id": "TST001", "api": "kit_shared", "category": "unavailable-api", "severity": "error", "match": [{"symbol": "kit_shared"}], "message": "unavailable", "fixit": "f", "source": "s"}]}"#
+        try
+            #"{"format": 1, "name": "t", "version": "1", "rules": [{"id": "TST001", "api": "kit_shared", "category": "unavailable-api", "severity": "error", "match": [{"symbol": "kit_shared"}], "message": "unavailable", "fixit": "f", "source": "s"}]}"#
             .write(to: rules, atomically: true, encoding: .utf8)
         return (library.path, rules.path)
     }
@@ -121,7 +126,10 @@ import Testing
         let verdicts = try #require((report["images"] as? [[String: Any]])?.compactMap { $0["verdict"] as? String })
         #expect(!verdicts.contains("unsafe"), "no image is unsafe without an error finding listed for it")
         let page = try String(contentsOfFile: html, encoding: .utf8)
-        #expect(page.contains("<strong>libPhotoEditorExtension.so</strong> (share extension): <span class=\"verdict extension-safe\">extension-safe</span>"))
+        #expect(
+            page.contains(
+                "<strong>libPhotoEditorExtension.so</strong> (share extension): <span class=\"verdict extension-safe\">extension-safe</span>"
+            ))
         #expect(!page.contains("<span class=\"verdict unsafe\">"))
         let text = try Command.linkcheck(["check", "--baseline", baseline] + roles + [images])
         #expect(text.standardOutput.hasSuffix("; \(count) findings in the baseline\n"))
@@ -147,11 +155,13 @@ import Testing
     @Test func anAppOnlyFrameworkReadInPartFailsTheRun() throws {
         let directory = try Fixtures.temporaryDirectory()
         let app = try MachOFixtures.AppBundle(named: "Feed", in: directory.url)
-        let corpus = Fixtures.corpusDirectory.appendingPathComponent("macho/jpsim__CardsAgainst/Carthage/Build/iOS/SVProgressHUD.framework/SVProgressHUD")
+        let corpus = Fixtures.corpusDirectory.appendingPathComponent(
+            "macho/jpsim__CardsAgainst/Carthage/Build/iOS/SVProgressHUD.framework/SVProgressHUD")
         let framework = try MachOFixtures.thin(corpus, architecture: "arm64", to: app.addFramework(named: "SVProgressHUD"))
-        try MachOFixtures.link(MachOFixtures.Image(
-            sources: MachOFixtures.sources("app-main.m"), product: .executable, rpaths: ["@executable_path/Frameworks"],
-            frameworks: ["UIKit", "Foundation", "CoreFoundation"], inputs: [framework]),
+        try MachOFixtures.link(
+            MachOFixtures.Image(
+                sources: MachOFixtures.sources("app-main.m"), product: .executable, rpaths: ["@executable_path/Frameworks"],
+                frameworks: ["UIKit", "Foundation", "CoreFoundation"], inputs: [framework]),
             to: app.executable)
         // The cut falls in the string table: the symbols' names are lost.
         try Data(contentsOf: framework).prefix(100_000).write(to: framework)
@@ -161,9 +171,10 @@ import Testing
         let findings = try #require(report["findings"] as? [[String: Any]])
         let partial = findings.filter { $0["rule"] as? String == "INSP001" }
         // The framework's own, and the app's through it: warnings, as only the app runs it.
-        #expect(partial.map { "\($0["kind"]!) \($0["severity"]!) \(URL(fileURLWithPath: $0["image"] as! String).lastPathComponent)" } == [
-            "transitive warning Feed", "partial-inspection warning SVProgressHUD", "partial-inspection warning SVProgressHUD",
-        ], "\(partial)")
+        #expect(
+            partial.map { "\($0["kind"]!) \($0["severity"]!) \(URL(fileURLWithPath: $0["image"] as! String).lastPathComponent)" } == [
+                "transitive warning Feed", "partial-inspection warning SVProgressHUD", "partial-inspection warning SVProgressHUD",
+            ], "\(partial)")
         #expect(!findings.contains { $0["severity"] as? String == "error" }, "nothing else fails the run")
         let summary = try #require(report["summary"] as? [String: Any])
         #expect(summary["complete"] as? Bool == false)
@@ -177,7 +188,12 @@ import Testing
         #expect(invocation["exitCode"] as? Int == 1)
         let notifications = (invocation["toolExecutionNotifications"] as? [[String: Any]] ?? [])
             .compactMap { ($0["message"] as? [String: Any])?["text"] as? String }
-        #expect(notifications.contains { $0.hasPrefix("\(app.url.path)/Frameworks/SVProgressHUD.framework/SVProgressHUD was read only in part: LC_SYMTAB at file offset 0x850: ") }, "\(notifications)")
+        #expect(
+            notifications.contains {
+                $0.hasPrefix(
+                    "\(app.url.path)/Frameworks/SVProgressHUD.framework/SVProgressHUD was read only in part: LC_SYMTAB at file offset 0x850: "
+                )
+            }, "\(notifications)")
         let text = try Command.linkcheck(["check", app.url.path])
         #expect(text.status == 1)
         // The text gives one line for the file, saying how many more
@@ -192,7 +208,8 @@ import Testing
     @Test func aSuppressionOfINSP001IsAConfigurationError() throws {
         let directory = try Fixtures.temporaryDirectory()
         let config = directory.path("linkcheck.json")
-        try #"{"suppressions": [{"rule": "INSP001", "image": "libFoundation.so", "reason": "known"}]}"#.write(to: config, atomically: true, encoding: .utf8)
+        try #"{"suppressions": [{"rule": "INSP001", "image": "libFoundation.so", "reason": "known"}]}"#.write(
+            to: config, atomically: true, encoding: .utf8)
         let output = try Command.linkcheck(["check", "--config", config.path, Self.library])
         #expect(output.status == 2)
         #expect(output.standardError.contains("$.suppressions[0].rule: INSP001 cannot be suppressed"), "\(output.standardError)")

@@ -58,7 +58,8 @@ import Testing
     @Test(arguments: ["x86_64-linux-gnu", "aarch64-linux-gnu"])
     func conditionalTailCallsToPLTEqualObjdumps(target: String) throws {
         let directory = try Fixtures.temporaryDirectory()
-        let library = try Fixtures.compile("conditional-tail-calls.c", to: directory.path("libcond.so"), target: target, flags: ["-shared", "-O2"])
+        let library = try Fixtures.compile(
+            "conditional-tail-calls.c", to: directory.path("libcond.so"), target: target, flags: ["-shared", "-O2"])
         let analysis = try #require(try CallSiteAnalyzer.analyze(path: library.path))
         let expected = try Self.objdumpPLTCalls(library)
         #expect(expected.values.sorted() == ["dlopen", "kit_open", "kit_open"])
@@ -87,7 +88,10 @@ import Testing
             guard case .function(let callee) = site.callee, let caller = site.caller else { return nil }
             return "\(names[caller]) → \(names[callee])"
         }
-        #expect(Set(internalCalls).isSuperset(of: ["share_photo → open_in_app", "load_plugin → os_version", "use_static_copy → kit_shared_static"]))
+        #expect(
+            Set(internalCalls).isSuperset(of: [
+                "share_photo → open_in_app", "load_plugin → os_version", "use_static_copy → kit_shared_static",
+            ]))
         #expect(analysis.functions.first { $0.name == "share_photo" }?.isExported == true)
         #expect(analysis.functions.first { $0.name == "open_in_app" }?.isExported == false)
     }
@@ -105,7 +109,9 @@ import Testing
             slots[UInt64(match[0], radix: 16)!] = match[1]
         }
         var expected: [UInt64: String] = [:]
-        for match in try Browser.captures(#"\n\s*([0-9a-f]+):\s+(?:callq?|jmpq?)\s+\*0x[0-9a-f]+\(%rip\)\s+# 0x([0-9a-f]+)"#, in: disassembly) {
+        for match in try Browser.captures(
+            #"\n\s*([0-9a-f]+):\s+(?:callq?|jmpq?)\s+\*0x[0-9a-f]+\(%rip\)\s+# 0x([0-9a-f]+)"#, in: disassembly)
+        {
             if let name = slots[UInt64(match[1], radix: 16)!] { expected[UInt64(match[0], radix: 16)!] = name }
         }
         #expect(Set(expected.values) == ["kit_shared", "kit_open", "dlopen", "uname"])
@@ -122,18 +128,23 @@ import Testing
     @Test(.enabled(if: Readelf.isAvailable, "needs readelf"))
     func aGOTSlotHoldsTheFunctionAtItsSymbolsAddressWhenTheNameIsDefinedTwice() throws {
         let directory = try Fixtures.temporaryDirectory()
-        let local = try Fixtures.compile("local-twin.c", code: """
-            __attribute__((noinline, used)) static int twin(void) { return 1; }
-            int call_local_twin(void) { return twin() + 1; }
-            """, to: directory.path("local-twin.o"), flags: ["-c"])
-        let library = try Fixtures.compile("exported-twin.c", code: """
-            __attribute__((noinline)) int twin(void) { return 2; }
-            int call_exported_twin(void) { return twin() + 3; }
-            """, to: directory.path("libtwins.so"), flags: ["-shared", "-fsemantic-interposition", local.path])
+        let local = try Fixtures.compile(
+            "local-twin.c",
+            code: """
+                __attribute__((noinline, used)) static int twin(void) { return 1; }
+                int call_local_twin(void) { return twin() + 1; }
+                """, to: directory.path("local-twin.o"), flags: ["-c"])
+        let library = try Fixtures.compile(
+            "exported-twin.c",
+            code: """
+                __attribute__((noinline)) int twin(void) { return 2; }
+                int call_exported_twin(void) { return twin() + 3; }
+                """, to: directory.path("libtwins.so"), flags: ["-shared", "-fsemantic-interposition", local.path])
         let symbols = try Command.run("readelf", ["--dyn-syms", "-W", library.path]).standardOutput
-        let exported = try #require(symbols.split(separator: "\n").first { $0.hasSuffix(" twin") }.flatMap {
-            UInt64($0.split(separator: " ")[1], radix: 16)
-        })
+        let exported = try #require(
+            symbols.split(separator: "\n").first { $0.hasSuffix(" twin") }.flatMap {
+                UInt64($0.split(separator: " ")[1], radix: 16)
+            })
         let analysis = try #require(try CallSiteAnalyzer.analyze(path: library.path))
         let twins = analysis.functions.filter { $0.name == "twin" }
         #expect(twins.count == 2, "a local and an exported twin: \(twins)")
@@ -181,7 +192,8 @@ import Testing
         let library = try Self.build("aarch64-linux-gnu", ["-fno-plt"], in: directory)
         let analysis = try #require(try CallSiteAnalyzer.analyze(path: library.path))
         let disassembly = try ELFDisassembly.of(library.path)
-        let registerBranches = Set(try Browser.captures(#"\n\s*([0-9a-f]+):\s+(?:blr|br)\s+x\d+"#, in: disassembly).map { UInt64($0[0], radix: 16)! })
+        let registerBranches = Set(
+            try Browser.captures(#"\n\s*([0-9a-f]+):\s+(?:blr|br)\s+x\d+"#, in: disassembly).map { UInt64($0[0], radix: 16)! })
         let found = Self.imported(analysis)
         #expect(Set(found.values) == ["kit_shared", "kit_open", "dlopen", "uname"])
         #expect(Set(found.keys).isSubset(of: registerBranches), "each is a blr/br through a GOT slot")
@@ -194,11 +206,13 @@ import Testing
     /// (4 MB): what follows the pages given back is still decoded.
     @Test func callsBeyondTheCodeGivenBackAreFound() throws {
         let directory = try Fixtures.temporaryDirectory()
-        let library = try Fixtures.compile("padded.c", code: """
-            void kit_shared(void);
-            __asm__(".text\\n.globl padding\\n.type padding,@function\\npadding:\\n.fill 5000000,1,0x90\\n.size padding,.-padding\\n");
-            void after_padding(void) { kit_shared(); }
-            """, to: directory.path("libpadded.so"), flags: ["-shared", "-O2", "-fno-optimize-sibling-calls"])
+        let library = try Fixtures.compile(
+            "padded.c",
+            code: """
+                void kit_shared(void);
+                __asm__(".text\\n.globl padding\\n.type padding,@function\\npadding:\\n.fill 5000000,1,0x90\\n.size padding,.-padding\\n");
+                void after_padding(void) { kit_shared(); }
+                """, to: directory.path("libpadded.so"), flags: ["-shared", "-O2", "-fno-optimize-sibling-calls"])
         let analysis = try #require(try CallSiteAnalyzer.analyze(path: library.path))
         #expect(analysis.codeSize > 5_000_000)
         let site = try #require(Self.site(analysis, calling: "kit_shared"))
@@ -212,14 +226,17 @@ import Testing
         let directory = try Fixtures.temporaryDirectory()
         let library = try Self.build("armv7-linux-gnueabihf", in: directory)
         #expect(try CallSiteAnalyzer.analyze(path: library.path) == nil)
-        #expect(!CallSiteAnalyzer.supports(Machine(code: 40, elfClass: .elf32, dataEncoding: .lsb).architecture(elfClass: .elf32, dataEncoding: .lsb)))
+        #expect(
+            !CallSiteAnalyzer.supports(
+                Machine(code: 40, elfClass: .elf32, dataEncoding: .lsb).architecture(elfClass: .elf32, dataEncoding: .lsb)))
     }
 
     @Test func theToolchainsFoundationCallsDlopenFromCFBundle() throws {
         let path = "/opt/swift/usr/lib/swift/linux/libFoundation.so"
         try #require(FileManager.default.fileExists(atPath: path))
         let analysis = try #require(try CallSiteAnalyzer.analyze(path: path))
-        let callers = Set(analysis.callSites.filter { $0.callee == .imported("dlopen") }.compactMap { $0.caller.map { analysis.functions[$0].name } })
+        let callers = Set(
+            analysis.callSites.filter { $0.callee == .imported("dlopen") }.compactMap { $0.caller.map { analysis.functions[$0].name } })
         #expect(callers.isSuperset(of: ["_CFBundleDlfcnLoadBundle", "_CFBundleDlfcnLoadFramework"]))
     }
 
@@ -255,7 +272,8 @@ import Testing
             let index = try #require(try CodeIndex.analyze(image, interest: interest, mode: .targeted))
             let sites = index.callsToImport.values.flatMap { $0 } + index.callsToFunction.values.flatMap { $0 }
             let paths = Set(sites.compactMap(\.caller)).map { index.pathFromExported(to: $0).map { index.functions[$0].name } }
-            return sites.map { "\($0.address) \($0.caller.map { index.functions[$0].name } ?? "-")" }.sorted() + paths.map { "\($0)" }.sorted()
+            return sites.map { "\($0.address) \($0.caller.map { index.functions[$0].name } ?? "-")" }.sorted()
+                + paths.map { "\($0)" }.sorted()
         }
         let widest = Int(linkcheck_block_width())
         defer { linkcheck_limit_block_width(0) }

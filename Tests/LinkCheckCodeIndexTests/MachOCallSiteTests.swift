@@ -30,8 +30,14 @@ import Testing
         ("kkoless__LocationsApp/Carthage/Build/tvOS/SnapKit.framework/SnapKit", nil),
         ("kkoless__LocationsApp/Carthage/Build/SnapKit.xcframework/macos-arm64_x86_64/SnapKit.framework/Versions/A/SnapKit", "arm64"),
         ("kkoless__LocationsApp/Carthage/Build/SnapKit.xcframework/macos-arm64_x86_64/SnapKit.framework/Versions/A/SnapKit", "x86_64"),
-        ("stotic-dev__SampleSearchBookAppByMoya/Carthage/Build/RxRelay.xcframework/ios-arm64_x86_64-maccatalyst/RxRelay.framework/RxRelay", "arm64"),
-        ("stotic-dev__SampleSearchBookAppByMoya/Carthage/Build/RxRelay.xcframework/ios-arm64_x86_64-maccatalyst/RxRelay.framework/RxRelay", "x86_64"),
+        (
+            "stotic-dev__SampleSearchBookAppByMoya/Carthage/Build/RxRelay.xcframework/ios-arm64_x86_64-maccatalyst/RxRelay.framework/RxRelay",
+            "arm64"
+        ),
+        (
+            "stotic-dev__SampleSearchBookAppByMoya/Carthage/Build/RxRelay.xcframework/ios-arm64_x86_64-maccatalyst/RxRelay.framework/RxRelay",
+            "x86_64"
+        ),
     ]
 
     /// The image of `path` for the slice `arch` (`nil`: a thin file's
@@ -55,7 +61,7 @@ import Testing
     /// labels of that address.
     static func label(_ site: CallSite, _ analysis: CodeAnalysis, _ reading: MachOCallOracle.Reading) -> String? {
         guard let function = analysis.functions.last(where: { $0.address <= site.address && reading.labels[$0.address] != nil }),
-              let labels = reading.labels[function.address]
+            let labels = reading.labels[function.address]
         else { return nil }
         return labels.contains(function.name) ? labels.last : function.name
     }
@@ -80,7 +86,8 @@ import Testing
     static func disagreements(_ path: URL, arch: String?) throws -> (count: Int, differences: [String]) {
         let analysis = try analysis(path, arch: arch)
         let reading = try MachOCallOracle.read(path, arch: arch)
-        let bound = Set(try MachOOracle.bindings(path, arch: arch).map { $0.symbol.hasPrefix("_") ? String($0.symbol.dropFirst()) : $0.symbol })
+        let bound = Set(
+            try MachOOracle.bindings(path, arch: arch).map { $0.symbol.hasPrefix("_") ? String($0.symbol.dropFirst()) : $0.symbol })
         var differences: [String] = []
         for (address, call) in ours(analysis, reading).sorted(by: { $0.key < $1.key }) {
             guard let expected = reading.calls[address] else {
@@ -160,8 +167,9 @@ import Testing
         let path = Self.corpus.appendingPathComponent(file)
         let analysis = try Self.analysis(path, arch: arch)
         let listed = try MachOCallOracle.functions(path, arch: arch)
-        let text = try #require(try MachOFile(path: path.path).images.first { arch == nil || $0.cpu.name == arch }?.sections
-            .first { $0.segmentName == "__TEXT" && $0.name == "__text" })
+        let text = try #require(
+            try MachOFile(path: path.path).images.first { arch == nil || $0.cpu.name == arch }?.sections
+                .first { $0.segmentName == "__TEXT" && $0.name == "__text" })
         let inText = analysis.functions.filter { $0.address >= text.address && $0.address - text.address < text.size }
         #expect(Set(inText.map(\.address)) == Set(listed.symbols.keys).union(listed.starts.filter { $0 - text.address < text.size }))
         #expect(inText.allSatisfy { (listed.symbols[$0.address] ?? ["sub_" + String($0.address, radix: 16)]).contains($0.name) })
@@ -184,17 +192,21 @@ import Testing
         let slices = try MachOFile(path: path.path).slices
         let slice = try #require(slices.first { $0.cpu?.name == arch })
         #expect(slice.fileOffset > 0 || slices.count == 1)
-        #expect(analysis.callSites.allSatisfy { $0.fileOffset >= UInt64(slice.fileOffset) && $0.fileOffset < UInt64(slice.fileOffset + slice.size) })
+        #expect(
+            analysis.callSites.allSatisfy {
+                $0.fileOffset >= UInt64(slice.fileOffset) && $0.fileOffset < UInt64(slice.fileOffset + slice.size)
+            })
     }
 
     // MARK: - What the fixture's source says
 
     /// The message sends of `selector`, as (caller, callee, class).
     static func sends(_ index: CodeIndex, _ selector: String) -> Set<String> {
-        Set((index.callsToSelector[selector] ?? []).map { site in
-            let callee = if case .imported(let name) = site.callee { name } else { "?" }
-            return "\(site.caller.map { index.functions[$0].name } ?? "?") \(callee) \(site.receiverClass ?? "_")"
-        })
+        Set(
+            (index.callsToSelector[selector] ?? []).map { site in
+                let callee = if case .imported(let name) = site.callee { name } else { "?" }
+                return "\(site.caller.map { index.functions[$0].name } ?? "?") \(callee) \(site.receiverClass ?? "_")"
+            })
     }
 
     @Test(arguments: fixtureSlices)
@@ -202,10 +214,11 @@ import Testing
         let index = try Self.index(try fixture.path(), arch: arch)
         // UIApplication's own, an instance's (the result of +self), another
         // class's, and Swift's (through objc_opt_self).
-        #expect(Self.sends(index, "sharedApplication") == [
-            "cs_application objc_msgSend UIApplication", "cs_can_open objc_msgSend _", "cs_panel_width objc_msgSend CSPanel",
-            "cs_swift_shared_application objc_msgSend UIApplication",
-        ])
+        #expect(
+            Self.sends(index, "sharedApplication") == [
+                "cs_application objc_msgSend UIApplication", "cs_can_open objc_msgSend _", "cs_panel_width objc_msgSend CSPanel",
+                "cs_swift_shared_application objc_msgSend UIApplication",
+            ])
         #expect(Self.sends(index, "openURL:") == ["cs_present_login objc_msgSend _"])
         #expect(Self.sends(index, "self") == ["cs_can_open objc_msgSend UIApplication"])
         #expect(Self.sends(index, "init") == ["-[CSUploader init] objc_msgSendSuper2 _"])
@@ -219,11 +232,14 @@ import Testing
     @Test(arguments: fixtureSlices)
     func dlopenGetsItsLiteral(fixture: MachOFixture, arch: String) throws {
         let index = try Self.index(try fixture.path(), arch: arch)
-        let loads = (index.callsToImport["dlopen"] ?? []).map { "\(index.functions[$0.caller!].name) \($0.throughGOT) \($0.firstArgument ?? "-")" }
-        #expect(Set(loads) == [
-            "cs_load_plugin false @rpath/Plugin.framework/Plugin", "cs_load_named false -",
-            "cs_load_through_got true @rpath/Camera.framework/Camera",
-        ])
+        let loads = (index.callsToImport["dlopen"] ?? []).map {
+            "\(index.functions[$0.caller!].name) \($0.throughGOT) \($0.firstArgument ?? "-")"
+        }
+        #expect(
+            Set(loads) == [
+                "cs_load_plugin false @rpath/Plugin.framework/Plugin", "cs_load_named false -",
+                "cs_load_through_got true @rpath/Camera.framework/Camera",
+            ])
     }
 
     /// `NSClassFromString(@"UIApplication")` passes a constant `CFString`
@@ -242,8 +258,9 @@ import Testing
     @Test func cfStringArgumentsEqualObjdumps() throws {
         let sneaky = try MachOFixtures.photosApp().appendingPathComponent("Frameworks/Sneaky.framework/Sneaky")
         let reading = try MachOCallOracle.read(sneaky, arch: nil)
-        #expect(reading.calls.values.filter { $0.callee.hasSuffix("FromString") }.compactMap(\.firstArgument).sorted()
-            == ["UIApplication", "openURL:", "sharedApplication"])
+        #expect(
+            reading.calls.values.filter { $0.callee.hasSuffix("FromString") }.compactMap(\.firstArgument).sorted()
+                == ["UIApplication", "openURL:", "sharedApplication"])
         let (_, differences) = try Self.disagreements(sneaky, arch: nil)
         #expect(differences == [])
     }

@@ -1,8 +1,9 @@
 import Foundation
-@testable import LinkCheckELF
 import LinkCheckImage
 import LinkCheckTestSupport
 import Testing
+
+@testable import LinkCheckELF
 
 /// How libelf reaches a file's bytes (``ELFFile/Access``): inspection reads
 /// a small file with `pread(2)` and maps only a large one; code analysis
@@ -13,10 +14,11 @@ import Testing
     /// `/proc/self/maps`, read to its end: its size is 0 to `stat`).
     static func mappedPaths() throws -> Set<String> {
         let maps = try #require(FileHandle(forReadingAtPath: "/proc/self/maps")).readToEnd() ?? Data()
-        return Set(String(decoding: maps, as: UTF8.self).split(separator: "\n").compactMap { line in
-            line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true).dropFirst(5).first
-                .map { $0.trimmingCharacters(in: .whitespaces) }
-        })
+        return Set(
+            String(decoding: maps, as: UTF8.self).split(separator: "\n").compactMap { line in
+                line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true).dropFirst(5).first
+                    .map { $0.trimmingCharacters(in: .whitespaces) }
+            })
     }
 
     @Test func inspectionReadsASmallFileAndMapsALargeOne() throws {

@@ -11,13 +11,17 @@ import Testing
     /// Builds libdep.so (DEP_1) and libfixture.so.1 linking it.
     static func buildVersionedLibrary(in directory: TemporaryDirectory, extraFlags: [String] = []) throws -> URL {
         let fixtures = Fixtures.sourceDirectory.path
-        try Fixtures.compile("dep.c", to: directory.path("libdep.so"), flags: [
-            "-shared", "-Wl,-soname,libdep.so", "-Wl,--version-script=\(fixtures)/dep.map",
-        ])
-        return try Fixtures.compile("versioned.c", to: directory.path("libfixture.so.1"), flags: [
-            "-shared", "-Wl,-soname,libfixture.so.1", "-Wl,--version-script=\(fixtures)/versioned.map",
-            "-L\(directory.url.path)", "-ldep", "-Wl,-rpath,$ORIGIN/../lib:/opt/fixture", "-Wl,-z,now",
-        ] + extraFlags)
+        try Fixtures.compile(
+            "dep.c", to: directory.path("libdep.so"),
+            flags: [
+                "-shared", "-Wl,-soname,libdep.so", "-Wl,--version-script=\(fixtures)/dep.map",
+            ])
+        return try Fixtures.compile(
+            "versioned.c", to: directory.path("libfixture.so.1"),
+            flags: [
+                "-shared", "-Wl,-soname,libfixture.so.1", "-Wl,--version-script=\(fixtures)/versioned.map",
+                "-L\(directory.url.path)", "-ldep", "-Wl,-rpath,$ORIGIN/../lib:/opt/fixture", "-Wl,-z,now",
+            ] + extraFlags)
     }
 
     @Test func headerAndDynamicSection() throws {
@@ -58,9 +62,10 @@ import Testing
         #expect(imports["dlopen"]?.binding == .global)
 
         let exports = Dictionary(uniqueKeysWithValues: image.exports.map { ($0.name, $0) })
-        #expect(Set(exports.keys) == [
-            "api_v1", "api_v2", "weak_hook", "protected_api", "exported_data", "activation_rule", "load_plugin",
-        ])
+        #expect(
+            Set(exports.keys) == [
+                "api_v1", "api_v2", "weak_hook", "protected_api", "exported_data", "activation_rule", "load_plugin",
+            ])
         #expect(exports["api_v1"]?.version == "LIBFIX_1.0")
         #expect(exports["api_v2"]?.version == "LIBFIX_2.0")
         #expect(exports["api_v1"]?.isVersionHidden == false)
@@ -126,7 +131,7 @@ import Testing
             // "    12: 0000000000001139    22 FUNC    LOCAL  DEFAULT   14 name"
             let fields = line.split(separator: " ").map(String.init)
             guard fields.count >= 8, fields[0].hasSuffix(":"), fields[3] == "FUNC" || fields[3] == "IFUNC", fields[6] != "UND",
-                  fields[4] == "LOCAL" || fields[5] == "HIDDEN" || fields[5] == "INTERNAL"
+                fields[4] == "LOCAL" || fields[5] == "HIDDEN" || fields[5] == "INTERNAL"
             else { continue }
             oracle.append(fields[7])
         }
@@ -150,11 +155,13 @@ import Testing
         let directory = try Fixtures.temporaryDirectory()
         // "x:openURL:" holds "openURL:" after ':' (a name character): no match;
         // "?TRUEPREDICATE" after '?' and "the selector sharedApplication" after ' ': matches.
-        let library = try Fixtures.compile("strings.c", code: """
-            const char *a(void) { return "?TRUEPREDICATE"; }
-            const char *b(void) { return "x:openURL:"; }
-            const char *c(void) { return "the selector sharedApplication"; }
-            """, to: directory.path("libstrings.so"))
+        let library = try Fixtures.compile(
+            "strings.c",
+            code: """
+                const char *a(void) { return "?TRUEPREDICATE"; }
+                const char *b(void) { return "x:openURL:"; }
+                const char *c(void) { return "the selector sharedApplication"; }
+                """, to: directory.path("libstrings.so"))
         let image = try ELFReader.read(path: library.path, strings: ["TRUEPREDICATE", "openURL:", "sharedApplication"])
         #expect(image.stringLiterals == ["TRUEPREDICATE", "sharedApplication"])
     }
@@ -172,11 +179,13 @@ import Testing
             func bytes(_ text: String, at start: Int) -> String {
                 text.utf8.enumerated().map { "[\(start + $0.offset)] = \($0.element)" }.joined(separator: ", ")
             }
-            return try Fixtures.compile("pieces.c", code: """
-                __attribute__((used)) const char blob[\(3 * piece)] = {
-                    \(bytes("sharedApplication", at: across)), \(bytes("xTRUEPREDICATE", at: atStart - 1))
-                };
-                """, to: directory.path("libpieces.so"))
+            return try Fixtures.compile(
+                "pieces.c",
+                code: """
+                    __attribute__((used)) const char blob[\(3 * piece)] = {
+                        \(bytes("sharedApplication", at: across)), \(bytes("xTRUEPREDICATE", at: atStart - 1))
+                    };
+                    """, to: directory.path("libpieces.so"))
         }
         // Where the linker puts the blob in .rodata, from a first build.
         func blobOffset(in library: URL) throws -> Int {
@@ -201,10 +210,12 @@ import Testing
         // lld merges it with the read-only one into one writable section:
         // the literals in it are still read-only data by name.
         let directory = try Fixtures.temporaryDirectory()
-        let library = try Fixtures.compile("writable-rodata.c", code: """
-            __attribute__((section(".rodata"))) char rule[] = "TRUEPREDICATE";
-            char *activation(void) { return rule; }
-            """, to: directory.path("libwritable.so"))
+        let library = try Fixtures.compile(
+            "writable-rodata.c",
+            code: """
+                __attribute__((section(".rodata"))) char rule[] = "TRUEPREDICATE";
+                char *activation(void) { return rule; }
+                """, to: directory.path("libwritable.so"))
         let sections = try Command.run("readelf", ["-S", "-W", library.path]).standardOutput
         let rodata = try #require(sections.split(separator: "\n").first { $0.contains(" .rodata ") })
         #expect(rodata.contains(" WA "), "the fixture's .rodata is writable: \(rodata)")
@@ -308,14 +319,17 @@ import Testing
     /// a file) are each range read once: work stays within the file's size.
     @Test func sectionHeadersRepeatingTheSameBytesAreReadOnce() throws {
         let directory = try Fixtures.temporaryDirectory()
-        let library = try Fixtures.compile("strings.c", code: """
-            int dlopen_count(void);
-            const char *selector(void) { return "sharedApplication"; }
-            int work(int x) { return x * dlopen_count(); }
-            """, to: directory.path("libplain.so"))
+        let library = try Fixtures.compile(
+            "strings.c",
+            code: """
+                int dlopen_count(void);
+                const char *selector(void) { return "sharedApplication"; }
+                int work(int x) { return x * dlopen_count(); }
+                """, to: directory.path("libplain.so"))
         let original = try Data(contentsOf: library)
         let repeated = directory.path("librepeated.so")
-        let withCopies = Self.repeatingSectionHeaders(original, ofType: UInt32(1) /* SHT_PROGBITS */, copies: 3_000)
+        let progbits = UInt32(1)  // SHT_PROGBITS
+        let withCopies = Self.repeatingSectionHeaders(original, ofType: progbits, copies: 3_000)
         try withCopies.write(to: repeated)
         let expected = try ELFReader.read(path: library.path, strings: ["sharedApplication"])
         let image = try ELFReader.read(path: repeated.path, strings: ["sharedApplication"])
@@ -331,10 +345,11 @@ import Testing
         let path = Fixtures.corpusDirectory.appendingPathComponent("object-testfiles/base-strip").path
         let image = try ELFReader.read(path: path)
         #expect(image.dependencyNames == ["libc.so.6"])
-        #expect(Set(image.imports.map(\.name)) == [
-            "_ITM_deregisterTMCloneTable", "printf", "__libc_start_main", "__gmon_start__",
-            "_ITM_registerTMCloneTable", "__cxa_finalize",
-        ])
+        #expect(
+            Set(image.imports.map(\.name)) == [
+                "_ITM_deregisterTMCloneTable", "printf", "__libc_start_main", "__gmon_start__",
+                "_ITM_registerTMCloneTable", "__cxa_finalize",
+            ])
         #expect(image.warnings.map(\.description) == ["no section headers: read through PT_DYNAMIC; symbol versions not read"])
     }
 
@@ -381,8 +396,11 @@ import Testing
         let directory = try Fixtures.temporaryDirectory()
         let library = try Fixtures.compile("dlopen-note.s", to: directory.path("libnote.so"))
         let image = try ELFReader.read(path: library.path)
-        #expect(image.declaredLoads == [DeclaredLoad(
-            sonames: ["libzstd.so.1", "libzstd.so"], feature: "compression", description: "zstd support", priority: "suggested")])
+        #expect(
+            image.declaredLoads == [
+                DeclaredLoad(
+                    sonames: ["libzstd.so.1", "libzstd.so"], feature: "compression", description: "zstd support", priority: "suggested")
+            ])
         #expect(image.warnings.isEmpty)
     }
 }
@@ -431,7 +449,8 @@ import Testing
         let programHeaders = try Self.header(stripped.path, "Start of program headers")
         let firstLoad = segments.split(separator: "\n").filter { line in
             let first = line.trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? ""
-            return first.allSatisfy(\.isUppercase) && !first.isEmpty && first != "Type" && !line.contains("Elf file") && !line.contains("Program Headers")
+            return first.allSatisfy(\.isUppercase) && !first.isEmpty && first != "Type" && !line.contains("Elf file")
+                && !line.contains("Program Headers")
                 && !line.contains("Section to Segment") && !line.contains("Entry point")
         }.firstIndex { $0.trimmingCharacters(in: .whitespaces).hasPrefix("LOAD") }
         let index = try #require(firstLoad)

@@ -1,11 +1,12 @@
 import CMappedFileGuard
 import Foundation
 import LinkCheckCodeIndex
-@testable import LinkCheckELF
 import LinkCheckImage
 import LinkCheckInspection
 import LinkCheckTestSupport
 import Testing
+
+@testable import LinkCheckELF
 
 /// Large and awkward inputs: extended section numbering, many files, files
 /// replaced or truncated while scanned, unreadable files.
@@ -16,7 +17,8 @@ import Testing
         // and symbols in the high sections carry SHN_XINDEX.
         let directory = try Fixtures.temporaryDirectory()
         let source = (0..<66_000).map { "int f\($0)(void) { return \($0); }" }.joined(separator: "\n")
-        let object = try Fixtures.compile("many.c", code: source, to: directory.path("many.o"), flags: ["-c", "-ffunction-sections", "-O0"])
+        let object = try Fixtures.compile(
+            "many.c", code: source, to: directory.path("many.o"), flags: ["-c", "-ffunction-sections", "-O0"])
         let image = try ELFReader.read(path: object.path)
         #expect(image.facts.elf?.symbolTable == .symtab)
         #expect(image.exports.count == 66_000)

@@ -48,10 +48,13 @@ import Testing
         let segments = try Command.run("readelf", ["-l", "-W", intact]).standardOutput
         let fields = try #require(segments.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("DYNAMIC") })
             .split(separator: " ")
-        let (offset, size) = (try #require(UInt64(fields[1].dropFirst(2), radix: 16)), try #require(UInt64(fields[4].dropFirst(2), radix: 16)))
-        #expect(try ELFReader.read(path: damaged).warnings.map(\.description) == [
-            "the section headers disagree with PT_DYNAMIC (no SHT_DYNAMIC section has its \(size) bytes at file offset 0x\(String(offset, radix: 16))): read through PT_DYNAMIC; symbol versions not read",
-        ])
+        let (offset, size) = (
+            try #require(UInt64(fields[1].dropFirst(2), radix: 16)), try #require(UInt64(fields[4].dropFirst(2), radix: 16))
+        )
+        #expect(
+            try ELFReader.read(path: damaged).warnings.map(\.description) == [
+                "the section headers disagree with PT_DYNAMIC (no SHT_DYNAMIC section has its \(size) bytes at file offset 0x\(String(offset, radix: 16))): read through PT_DYNAMIC; symbol versions not read"
+            ])
     }
 
     @Test func aDynsymRetypedAsProgbitsNamesDTSymtabAndDTStrtab() throws {
@@ -59,9 +62,10 @@ import Testing
         let (intact, damaged) = try Self.damagedCopy(.dynsymRetyped, in: directory)
         let (symtab, strtab) = (try Self.dynamicTag(intact, "SYMTAB"), try Self.dynamicTag(intact, "STRTAB"))
         func address(_ text: String) -> String { "0x" + String(UInt64(text.dropFirst(2), radix: 16) ?? 0, radix: 16) }
-        #expect(try ELFReader.read(path: damaged).warnings.map(\.description) == [
-            "the section headers disagree with PT_DYNAMIC (no SHT_DYNSYM section is at DT_SYMTAB \(address(symtab)) with its strings at DT_STRTAB \(address(strtab))): read through PT_DYNAMIC; symbol versions not read",
-        ])
+        #expect(
+            try ELFReader.read(path: damaged).warnings.map(\.description) == [
+                "the section headers disagree with PT_DYNAMIC (no SHT_DYNSYM section is at DT_SYMTAB \(address(symtab)) with its strings at DT_STRTAB \(address(strtab))): read through PT_DYNAMIC; symbol versions not read"
+            ])
     }
 
     /// Program headers random too: libelf rejects the file, or it is read

@@ -41,7 +41,8 @@ import Testing
         for relative in try FileManager.default.subpathsOfDirectory(atPath: folder.path) {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: folder.appendingPathComponent(relative).path, isDirectory: &isDirectory),
-               !isDirectory.boolValue {
+                !isDirectory.boolValue
+            {
                 files.insert(relative)
             }
         }
@@ -66,12 +67,15 @@ import Testing
         let appFiles = try Self.files(under: app)
         #expect(try Self.files(under: folder) == Set(appFiles.map { "Payload/Shop.app/" + $0 }))
         for file in appFiles {
-            #expect(try Data(contentsOf: folder.appendingPathComponent("Payload/Shop.app/" + file)) == Data(contentsOf: app.appendingPathComponent(file)))
+            #expect(
+                try Data(contentsOf: folder.appendingPathComponent("Payload/Shop.app/" + file))
+                    == Data(contentsOf: app.appendingPathComponent(file)))
         }
-        #expect(unpacked.skipped.map { "\($0.path): \($0.reason)" } == [
-            "\(ipa.path):SwiftSupport/iphoneos/libswiftCore.dylib: outside the app (Payload/*.app), not unpacked",
-            "\(ipa.path):iTunesMetadata.plist: outside the app (Payload/*.app), not unpacked",
-        ])
+        #expect(
+            unpacked.skipped.map { "\($0.path): \($0.reason)" } == [
+                "\(ipa.path):SwiftSupport/iphoneos/libswiftCore.dylib: outside the app (Payload/*.app), not unpacked",
+                "\(ipa.path):iTunesMetadata.plist: outside the app (Payload/*.app), not unpacked",
+            ])
         unpacked.remove()
         #expect(try workspace.leftOver().isEmpty)
     }
@@ -86,10 +90,14 @@ import Testing
             #expect(discovery.errors.isEmpty)
             #expect(discovery.archives.map(\.archive) == [ipa.path])
             let images = discovery.files.filter { ImageInspector.isImage(path: $0) }
-            #expect(Set(images.map(discovery.displayPath(of:))) == Set([
-                "Shop", "Frameworks/Uploader.framework/Uploader", "Frameworks/Camera.framework/Camera", "PlugIns/Share.appex/Share",
-                "PlugIns/Stickers.appex/Stickers",
-            ].map { "\(ipa.path):Payload/Shop.app/\($0)" }))
+            #expect(
+                Set(images.map(discovery.displayPath(of:)))
+                    == Set(
+                        [
+                            "Shop", "Frameworks/Uploader.framework/Uploader", "Frameworks/Camera.framework/Camera",
+                            "PlugIns/Share.appex/Share",
+                            "PlugIns/Stickers.appex/Stickers",
+                        ].map { "\(ipa.path):Payload/Shop.app/\($0)" }))
             #expect(images.map { discovery.entry(forFile: $0)?.archive } == Array(repeating: ipa.path, count: 5))
             let share = try #require(images.first { $0.hasSuffix("/Share") }.flatMap(discovery.bundles.placement(ofFile:)))
             #expect(share.role == .appExtension(type: "share"))
@@ -98,8 +106,9 @@ import Testing
             #expect(share.innermost.info?.path == "\(ipa.path):Payload/Shop.app/PlugIns/Share.appex/Info.plist")
             // dyld's search paths are named in the archive, `..` taken out.
             let unpacked = try #require(discovery.archives.first)
-            #expect(discovery.displayPath(of: unpacked.folder + "/Payload/Shop.app/PlugIns/Share.appex/../../Frameworks")
-                == "\(ipa.path):Payload/Shop.app/Frameworks")
+            #expect(
+                discovery.displayPath(of: unpacked.folder + "/Payload/Shop.app/PlugIns/Share.appex/../../Frameworks")
+                    == "\(ipa.path):Payload/Shop.app/Frameworks")
             #expect(!(try workspace.leftOver().isEmpty))
         }
         #expect(try workspace.leftOver().isEmpty)
@@ -151,20 +160,30 @@ import Testing
             #expect(discovery.errors.isEmpty, "\(discovery.errors)")
             #expect(Set(discovery.archives.map(\.archive)) == Set([xcframework, framework, app, payload].map(\.path)))
             let images = discovery.files.filter { ImageInspector.isImage(path: $0) }.map(discovery.displayPath(of:))
-            let shopImages = ["Shop", "Frameworks/Uploader.framework/Uploader", "Frameworks/Camera.framework/Camera", "PlugIns/Share.appex/Share", "PlugIns/Stickers.appex/Stickers"]
-            #expect(Set(images) == Set(
-                ["\(xcframework.path):Kit.xcframework/ios-arm64/Kit.framework/Kit",
-                 "\(xcframework.path):Kit.xcframework/ios-arm64_x86_64-simulator/Kit.framework/Kit",
-                 "\(framework.path):Uploader.framework/Uploader"]
-                + shopImages.map { "\(app.path):Shop.app/\($0)" } + shopImages.map { "\(payload.path):Payload/Shop.app/\($0)" }))
-            #expect(discovery.skipped.map { "\($0.path): \($0.reason)" } == [
-                "\(xcframework.path):__MACOSX/Kit.xcframework/._Info.plist: outside the bundles (Payload/*.app, *.app, *.framework, *.xcframework), not unpacked",
-            ])
+            let shopImages = [
+                "Shop", "Frameworks/Uploader.framework/Uploader", "Frameworks/Camera.framework/Camera", "PlugIns/Share.appex/Share",
+                "PlugIns/Stickers.appex/Stickers",
+            ]
+            #expect(
+                Set(images)
+                    == Set(
+                        [
+                            "\(xcframework.path):Kit.xcframework/ios-arm64/Kit.framework/Kit",
+                            "\(xcframework.path):Kit.xcframework/ios-arm64_x86_64-simulator/Kit.framework/Kit",
+                            "\(framework.path):Uploader.framework/Uploader",
+                        ]
+                            + shopImages.map { "\(app.path):Shop.app/\($0)" } + shopImages.map { "\(payload.path):Payload/Shop.app/\($0)" })
+            )
+            #expect(
+                discovery.skipped.map { "\($0.path): \($0.reason)" } == [
+                    "\(xcframework.path):__MACOSX/Kit.xcframework/._Info.plist: outside the bundles (Payload/*.app, *.app, *.framework, *.xcframework), not unpacked"
+                ])
             let kitImage = try #require(discovery.files.first { discovery.displayPath(of: $0).hasSuffix("ios-arm64/Kit.framework/Kit") })
             let placement = try #require(discovery.bundles.placement(ofFile: kitImage))
             #expect(placement.outermost.displayPath == "\(xcframework.path):Kit.xcframework")
             #expect(placement.library?.identifier == "ios-arm64")
-            let share = try #require(discovery.files.first { discovery.displayPath(of: $0) == "\(app.path):Shop.app/PlugIns/Share.appex/Share" })
+            let share = try #require(
+                discovery.files.first { discovery.displayPath(of: $0) == "\(app.path):Shop.app/PlugIns/Share.appex/Share" })
             #expect(discovery.bundles.placement(ofFile: share)?.role == .appExtension(type: "share"))
         }
     }
@@ -183,7 +202,10 @@ import Testing
         }
         Discovery.withUnpackedInputs(paths: [data.path], temporaryDirectory: workspace.temporary.path) { given in
             #expect(given.errors == [.archive(path: data.path, problem: .noBundle)])
-            #expect(given.errors.first?.description == "\(data.path): it holds no app, framework or xcframework (no Payload/*.app, *.app, *.framework or *.xcframework entry)")
+            #expect(
+                given.errors.first?.description
+                    == "\(data.path): it holds no app, framework or xcframework (no Payload/*.app, *.app, *.framework or *.xcframework entry)"
+            )
         }
         #expect(try workspace.leftOver().isEmpty)
     }
@@ -211,7 +233,10 @@ import Testing
         case .climbingNames:
             ipa = try workspace.archive { zip in
                 try zip.addFile("Payload/A.app/A", contents: binary)
-                for name in ["../evil", "Payload/A.app/../../../evil", "/tmp/evil-\(UUID().uuidString)", "Payload/A.app/..\\..\\evil", "Payload/./A.app/x"] {
+                for name in [
+                    "../evil", "Payload/A.app/../../../evil", "/tmp/evil-\(UUID().uuidString)", "Payload/A.app/..\\..\\evil",
+                    "Payload/./A.app/x",
+                ] {
                     try zip.addFile(name, contents: binary)
                 }
             }
@@ -255,16 +280,20 @@ import Testing
                 #expect(!FileManager.default.fileExists(atPath: workspace.temporary.appendingPathComponent("evil").path))
             case .links:
                 #expect(problem == nil)
-                #expect(discovery.skipped.filter { $0.kind == .link }.map(\.path) == ["Payload/A.app/A", "Payload/A.app/Frameworks"].map { "\(ipa.path):\($0)" })
+                #expect(
+                    discovery.skipped.filter { $0.kind == .link }.map(\.path)
+                        == ["Payload/A.app/A", "Payload/A.app/Frameworks"].map { "\(ipa.path):\($0)" })
                 let unpacked = try #require(discovery.archives.first)
                 // The framework went into a real folder of the private one.
                 let framework = unpacked.folder + "/Payload/A.app/Frameworks/X.framework/X"
                 #expect(discovery.files == [framework])
-                #expect(discovery.errors.map(\.description) == [
-                    "\(ipa.path):Payload/A.app: no executable: no Info.plist of it names its executable (CFBundleExecutable), so it is looked for as 'A', the bundle's name, and A.app/A does not exist",
-                ])
+                #expect(
+                    discovery.errors.map(\.description) == [
+                        "\(ipa.path):Payload/A.app: no executable: no Info.plist of it names its executable (CFBundleExecutable), so it is looked for as 'A', the bundle's name, and A.app/A does not exist"
+                    ])
                 for relative in try FileManager.default.subpathsOfDirectory(atPath: unpacked.folder) {
-                    let type = try FileManager.default.attributesOfItem(atPath: unpacked.folder + "/" + relative)[.type] as? FileAttributeType
+                    let type =
+                        try FileManager.default.attributesOfItem(atPath: unpacked.folder + "/" + relative)[.type] as? FileAttributeType
                     #expect(type != .typeSymbolicLink, "\(relative)")
                 }
             case .bomb:
@@ -282,10 +311,11 @@ import Testing
         #expect(try workspace.leftOver().isEmpty)
     }
 
-    @Test(arguments: [
-        ("Payload/A.app/A", "Payload/A.app/A"), ("Payload/A.app/", "Payload/A.app"), ("../x", nil), ("/x", nil), ("a/../x", nil),
-        ("a//x", nil), ("a/./x", nil), ("a\\..\\x", nil), ("", nil), ("..x/y", "..x/y"), ("a/x..", "a/x.."),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("Payload/A.app/A", "Payload/A.app/A"), ("Payload/A.app/", "Payload/A.app"), ("../x", nil), ("/x", nil), ("a/../x", nil),
+            ("a//x", nil), ("a/./x", nil), ("a\\..\\x", nil), ("", nil), ("..x/y", "..x/y"), ("a/x..", "a/x.."),
+        ] as [(String, String?)])
     func entryNames(name: String, safe: String?) {
         #expect(UnpackedArchive.safeName(name) == safe)
     }

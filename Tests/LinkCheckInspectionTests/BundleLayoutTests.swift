@@ -42,20 +42,22 @@ import Testing
         let app = try MachOFixture.shopApp.path()
         let discovery = Discovery(paths: [app.path])
         let placements = Self.placements(discovery, under: app)
-        #expect(placements.mapValues(\.role) == [
-            "Shop": .app,
-            "Frameworks/Uploader.framework/Uploader": .framework,
-            "Frameworks/Camera.framework/Camera": .framework,
-            "PlugIns/Share.appex/Share": .appExtension(type: "share"),
-            "PlugIns/Stickers.appex/Stickers": .appExtension(type: "imessage"),
-        ])
+        #expect(
+            placements.mapValues(\.role) == [
+                "Shop": .app,
+                "Frameworks/Uploader.framework/Uploader": .framework,
+                "Frameworks/Camera.framework/Camera": .framework,
+                "PlugIns/Share.appex/Share": .appExtension(type: "share"),
+                "PlugIns/Stickers.appex/Stickers": .appExtension(type: "imessage"),
+            ])
         #expect(placements.values.allSatisfy { $0.isExecutable && $0.outermost.path == app.path && $0.containingApp?.path == app.path })
         #expect(placements.mapValues(\.place) == Dictionary(uniqueKeysWithValues: placements.keys.map { ($0, $0) }))
-        #expect(placements.mapValues(\.innermost.folderName) == [
-            "Shop": "Shop.app", "Frameworks/Uploader.framework/Uploader": "Uploader.framework",
-            "Frameworks/Camera.framework/Camera": "Camera.framework", "PlugIns/Share.appex/Share": "Share.appex",
-            "PlugIns/Stickers.appex/Stickers": "Stickers.appex",
-        ])
+        #expect(
+            placements.mapValues(\.innermost.folderName) == [
+                "Shop": "Shop.app", "Frameworks/Uploader.framework/Uploader": "Uploader.framework",
+                "Frameworks/Camera.framework/Camera": "Camera.framework", "PlugIns/Share.appex/Share": "Share.appex",
+                "PlugIns/Stickers.appex/Stickers": "Stickers.appex",
+            ])
         #expect(placements.values.allSatisfy { $0.innermost.layout == .flat })
         #expect(placements["PlugIns/Share.appex/Share"]?.embeddingFolder == app.appendingPathComponent("PlugIns/Share.appex").path)
         #expect(placements["Frameworks/Camera.framework/Camera"]?.embeddingFolder == app.appendingPathComponent("Frameworks").path)
@@ -74,11 +76,15 @@ import Testing
         let xcframework = try MachOFixture.kitXCFramework.path()
         let placements = Self.placements(Discovery(paths: [xcframework.path]), under: xcframework)
         #expect(Set(placements.keys) == ["ios-arm64/Kit.framework/Kit", "ios-arm64_x86_64-simulator/Kit.framework/Kit"])
-        #expect(placements["ios-arm64/Kit.framework/Kit"]?.library == XCFrameworkLibrary(
-            identifier: "ios-arm64", libraryPath: "Kit.framework", platform: "ios", variant: nil, architectures: ["arm64"]))
-        #expect(placements["ios-arm64_x86_64-simulator/Kit.framework/Kit"]?.library == XCFrameworkLibrary(
-            identifier: "ios-arm64_x86_64-simulator", libraryPath: "Kit.framework", platform: "ios", variant: "simulator",
-            architectures: ["arm64", "x86_64"]))
+        #expect(
+            placements["ios-arm64/Kit.framework/Kit"]?.library
+                == XCFrameworkLibrary(
+                    identifier: "ios-arm64", libraryPath: "Kit.framework", platform: "ios", variant: nil, architectures: ["arm64"]))
+        #expect(
+            placements["ios-arm64_x86_64-simulator/Kit.framework/Kit"]?.library
+                == XCFrameworkLibrary(
+                    identifier: "ios-arm64_x86_64-simulator", libraryPath: "Kit.framework", platform: "ios", variant: "simulator",
+                    architectures: ["arm64", "x86_64"]))
         for placement in placements.values {
             #expect(placement.role == .framework)
             #expect(placement.outermost.kind == .xcframework)
@@ -108,15 +114,20 @@ import Testing
             #expect(placement.role == .framework, "\(file)")
             #expect(placement.isExecutable, "\(file)")
             #expect(placement.innermost.layout == (versioned.contains(where: file.hasPrefix) ? .versioned : .flat), "\(file)")
-            let plist = placement.innermost.layout == .versioned
+            let plist =
+                placement.innermost.layout == .versioned
                 ? placement.innermost.path + "/Versions/A/Resources/Info.plist" : placement.innermost.path + "/Info.plist"
             try Self.expectAgreesWithPlutil(placement.innermost.info, file: plist)
         }
-        let snapKit = try #require(frameworks["kkoless__LocationsApp/Carthage/Build/SnapKit.xcframework/macos-arm64_x86_64/SnapKit.framework/Versions/A/SnapKit"])
+        let snapKit = try #require(
+            frameworks["kkoless__LocationsApp/Carthage/Build/SnapKit.xcframework/macos-arm64_x86_64/SnapKit.framework/Versions/A/SnapKit"])
         #expect(snapKit.outermost.folderName == "SnapKit.xcframework")
         #expect(snapKit.outermost.info == nil)
-        #expect(snapKit.library == XCFrameworkLibrary(
-            identifier: "macos-arm64_x86_64", libraryPath: nil, platform: "macos", variant: nil, architectures: ["arm64", "x86_64"]))
+        #expect(
+            snapKit.library
+                == XCFrameworkLibrary(
+                    identifier: "macos-arm64_x86_64", libraryPath: nil, platform: "macos", variant: nil, architectures: ["arm64", "x86_64"])
+        )
         let rxRelay = try #require(frameworks.first { $0.key.hasSuffix("RxRelay.framework/RxRelay") }?.value)
         #expect(rxRelay.library?.variant == "maccatalyst")
         // Not in bundles: gimli-rs's loose test binaries.
@@ -124,13 +135,27 @@ import Testing
     }
 
     @Test(arguments: [
-        ("ios-arm64", XCFrameworkLibrary(identifier: "ios-arm64", libraryPath: nil, platform: "ios", variant: nil, architectures: ["arm64"])),
-        ("ios-arm64_x86_64-simulator", XCFrameworkLibrary(
-            identifier: "ios-arm64_x86_64-simulator", libraryPath: nil, platform: "ios", variant: "simulator", architectures: ["arm64", "x86_64"])),
-        ("watchos-arm64_32_armv7k", XCFrameworkLibrary(
-            identifier: "watchos-arm64_32_armv7k", libraryPath: nil, platform: "watchos", variant: nil, architectures: ["arm64_32", "armv7k"])),
-        ("ios-arm64e_arm64", XCFrameworkLibrary(
-            identifier: "ios-arm64e_arm64", libraryPath: nil, platform: "ios", variant: nil, architectures: ["arm64e", "arm64"])),
+        (
+            "ios-arm64",
+            XCFrameworkLibrary(identifier: "ios-arm64", libraryPath: nil, platform: "ios", variant: nil, architectures: ["arm64"])
+        ),
+        (
+            "ios-arm64_x86_64-simulator",
+            XCFrameworkLibrary(
+                identifier: "ios-arm64_x86_64-simulator", libraryPath: nil, platform: "ios", variant: "simulator",
+                architectures: ["arm64", "x86_64"])
+        ),
+        (
+            "watchos-arm64_32_armv7k",
+            XCFrameworkLibrary(
+                identifier: "watchos-arm64_32_armv7k", libraryPath: nil, platform: "watchos", variant: nil,
+                architectures: ["arm64_32", "armv7k"])
+        ),
+        (
+            "ios-arm64e_arm64",
+            XCFrameworkLibrary(
+                identifier: "ios-arm64e_arm64", libraryPath: nil, platform: "ios", variant: nil, architectures: ["arm64e", "arm64"])
+        ),
     ])
     func libraryFolderNames(name: String, library: XCFrameworkLibrary) {
         #expect(XCFrameworkLibrary(folderName: name) == library)
@@ -149,10 +174,15 @@ import Testing
         ("<?xml version=\"1.0\"?><plist version=\"1.0\"><array/></plist>", "its top level is not a dictionary"),
         (BundleLayoutTests.plist("<key>CFBundleExecutable</key><integer>7</integer>"), "its CFBundleExecutable is not a string"),
         (BundleLayoutTests.plist("<key>NSExtension</key><string>share</string>"), "its NSExtension is not a dictionary"),
-        (BundleLayoutTests.plist("<key>NSExtension</key><dict><key>NSExtensionPointIdentifier</key><true/></dict>"),
-         "its NSExtension.NSExtensionPointIdentifier is not a string"),
-        (BundleLayoutTests.plist("<key>AvailableLibraries</key><array><dict><key>LibraryPath</key><string>Kit.framework</string></dict></array>"),
-         "its AvailableLibraries[0] is not a library (a dictionary with a LibraryIdentifier and a SupportedPlatform)"),
+        (
+            BundleLayoutTests.plist("<key>NSExtension</key><dict><key>NSExtensionPointIdentifier</key><true/></dict>"),
+            "its NSExtension.NSExtensionPointIdentifier is not a string"
+        ),
+        (
+            BundleLayoutTests.plist(
+                "<key>AvailableLibraries</key><array><dict><key>LibraryPath</key><string>Kit.framework</string></dict></array>"),
+            "its AvailableLibraries[0] is not a library (a dictionary with a LibraryIdentifier and a SupportedPlatform)"
+        ),
     ])
     func aDamagedInfoPlistIsAnError(contents: String, reason: String) throws {
         let directory = try Fixtures.temporaryDirectory()
@@ -184,7 +214,10 @@ import Testing
         let handle = try FileHandle(forWritingTo: file)
         try handle.truncate(atOffset: UInt64(InfoPlist.maximumSize + 1))
         try handle.close()
-        #expect(throws: InfoPlist.Problem(path: file.path, reason: "\(InfoPlist.maximumSize + 1) bytes, more than an Info.plist can be (\(InfoPlist.maximumSize))")) {
+        #expect(
+            throws: InfoPlist.Problem(
+                path: file.path, reason: "\(InfoPlist.maximumSize + 1) bytes, more than an Info.plist can be (\(InfoPlist.maximumSize))")
+        ) {
             try InfoPlist(contentsOf: file.path)
         }
     }

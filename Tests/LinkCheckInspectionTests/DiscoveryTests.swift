@@ -33,10 +33,11 @@ import Testing
         let discovery = Discovery(paths: [directory.url.path])
         #expect(discovery.files == [directory.path("lib/libfoo.so.1.2").path], "the file itself, once")
         #expect(discovery.errors.isEmpty, "a loop met in a folder is passed over")
-        #expect(discovery.skipped == [
-            SkippedEntry(path: directory.path("one").path, reason: "a symbolic link loop", kind: .link),
-            SkippedEntry(path: directory.path("two").path, reason: "a symbolic link loop", kind: .link),
-        ])
+        #expect(
+            discovery.skipped == [
+                SkippedEntry(path: directory.path("one").path, reason: "a symbolic link loop", kind: .link),
+                SkippedEntry(path: directory.path("two").path, reason: "a symbolic link loop", kind: .link),
+            ])
     }
 
     /// `d/dangling → /nonexistent` was opened and failed the run, while a
@@ -50,10 +51,14 @@ import Testing
             let discovery = Discovery(paths: [directory.url.path], followingSymbolicLinks: following)
             #expect(discovery.files == [directory.path("lib.so").path])
             #expect(discovery.errors.isEmpty)
-            #expect(discovery.skipped == [
-                SkippedEntry(path: directory.path("dangling").path, reason: "a symbolic link to /nonexistent, which does not exist", kind: .link),
-                SkippedEntry(path: directory.path("through-a-file").path, reason: "a symbolic link to lib.so/x, which does not exist", kind: .link),
-            ])
+            #expect(
+                discovery.skipped == [
+                    SkippedEntry(
+                        path: directory.path("dangling").path, reason: "a symbolic link to /nonexistent, which does not exist", kind: .link),
+                    SkippedEntry(
+                        path: directory.path("through-a-file").path, reason: "a symbolic link to lib.so/x, which does not exist",
+                        kind: .link),
+                ])
         }
     }
 
@@ -62,9 +67,11 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: directory.path("dangling").path, withDestinationPath: "/nonexistent")
         try FileManager.default.createSymbolicLink(atPath: directory.path("loop").path, withDestinationPath: "loop")
         let discovery = Discovery(paths: [directory.path("dangling").path, directory.path("loop").path])
-        #expect(discovery.errors == [
-            .unreadable(path: directory.path("dangling").path, errno: ENOENT), .unreadable(path: directory.path("loop").path, errno: ELOOP),
-        ])
+        #expect(
+            discovery.errors == [
+                .unreadable(path: directory.path("dangling").path, errno: ENOENT),
+                .unreadable(path: directory.path("loop").path, errno: ELOOP),
+            ])
         #expect(discovery.skipped.isEmpty)
     }
 
@@ -82,8 +89,9 @@ import Testing
         #expect(walked.errors == [.invalidFileName(path: repaired)])
         #expect(walked.files.isEmpty)
         #expect(Discovery(paths: [repaired]).errors == [.invalidFileName(path: repaired)])
-        #expect(InspectionError.invalidFileName(path: repaired).description
-            == "\(repaired): the file name is not valid UTF-8, which linkcheck cannot open")
+        #expect(
+            InspectionError.invalidFileName(path: repaired).description
+                == "\(repaired): the file name is not valid UTF-8, which linkcheck cannot open")
         // A name that holds U+FFFD itself is valid UTF-8, and read as such.
         _ = FileManager.default.createFile(atPath: repaired, contents: Data("x".utf8))
         #expect(Discovery(paths: [repaired]).files == [repaired])
@@ -108,17 +116,23 @@ import Testing
         _ = manager.createFile(atPath: directory.path("outside/libout.so").path, contents: Data("x".utf8))
         try manager.createSymbolicLink(atPath: directory.path("tree/elsewhere").path, withDestinationPath: "../outside")
         try manager.createSymbolicLink(atPath: directory.path("tree/libout.so").path, withDestinationPath: "../outside/libout.so")
-        let outside = try #require(realpath(directory.path("outside").path, nil).map { path in
-            defer { free(path) }
-            return String(cString: path)
-        })
+        let outside = try #require(
+            realpath(directory.path("outside").path, nil).map { path in
+                defer { free(path) }
+                return String(cString: path)
+            })
 
         let discovery = Discovery(paths: [directory.path("tree").path])
         #expect(discovery.files == [directory.path("tree/libin.so").path])
-        #expect(discovery.skipped == [
-            SkippedEntry(path: directory.path("tree/elsewhere").path, reason: "a symbolic link to \(outside), outside the given paths", kind: .link),
-            SkippedEntry(path: directory.path("tree/libout.so").path, reason: "a symbolic link to \(outside)/libout.so, outside the given paths", kind: .link),
-        ])
+        #expect(
+            discovery.skipped == [
+                SkippedEntry(
+                    path: directory.path("tree/elsewhere").path, reason: "a symbolic link to \(outside), outside the given paths",
+                    kind: .link),
+                SkippedEntry(
+                    path: directory.path("tree/libout.so").path, reason: "a symbolic link to \(outside)/libout.so, outside the given paths",
+                    kind: .link),
+            ])
         #expect(discovery.errors.isEmpty)
 
         // Given as a root too, the folder is inside the given paths.
@@ -160,7 +174,10 @@ import Testing
         try FileManager.default.createDirectory(at: deepest, withIntermediateDirectories: true)
         let discovery = Discovery(paths: [directory.url.path])
         // The 64th folder down is the first one not walked.
-        #expect(discovery.skipped == [SkippedEntry(path: deepest.deletingLastPathComponent().path, reason: "nested deeper than 64 directories", kind: .folder)])
+        #expect(
+            discovery.skipped == [
+                SkippedEntry(path: deepest.deletingLastPathComponent().path, reason: "nested deeper than 64 directories", kind: .folder)
+            ])
     }
 
     @Test func missingPathsAreErrors() {

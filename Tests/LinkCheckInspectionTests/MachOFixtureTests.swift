@@ -34,9 +34,11 @@ import Testing
     @Test func uploaderWithBindOpcodes() throws {
         let path = try MachOFixture.uploader.path()
         let header = try Oracle.header(path)
-        #expect(header == Oracle.Header(
-            magic: "MH_MAGIC_64", cpuType: "ARM64", cpuSubtype: "ALL", fileType: "DYLIB",
-            flags: ["NOUNDEFS", "DYLDLINK", "TWOLEVEL", "NO_REEXPORTED_DYLIBS"]))
+        #expect(
+            header
+                == Oracle.Header(
+                    magic: "MH_MAGIC_64", cpuType: "ARM64", cpuSubtype: "ALL", fileType: "DYLIB",
+                    flags: ["NOUNDEFS", "DYLDLINK", "TWOLEVEL", "NO_REEXPORTED_DYLIBS"]))
         #expect(try !Oracle.isApplicationExtensionSafe(path))
 
         let commands = try Self.commandNames(path)
@@ -64,11 +66,14 @@ import Testing
     @Test func swiftRuntimeUser() throws {
         let path = try MachOFixture.swiftRuntimeUser.path()
         #expect(try Oracle.header(path).fileType == "DYLIB")
-        #expect(try Oracle.dylibsUsed(path) == [
-            "@rpath/Swifty.framework/Swifty", "/usr/lib/libSystem.B.dylib", "@rpath/libswiftCore.dylib", "@rpath/libswiftFoundation.dylib",
-        ])
-        #expect(try Oracle.loadCommands(path).filter { $0.command == "LC_RPATH" }.compactMap { $0.fields["path"] }
-            == ["/usr/lib/swift", "@executable_path/Frameworks", "@loader_path/Frameworks"])
+        #expect(
+            try Oracle.dylibsUsed(path) == [
+                "@rpath/Swifty.framework/Swifty", "/usr/lib/libSystem.B.dylib", "@rpath/libswiftCore.dylib",
+                "@rpath/libswiftFoundation.dylib",
+            ])
+        #expect(
+            try Oracle.loadCommands(path).filter { $0.command == "LC_RPATH" }.compactMap { $0.fields["path"] }
+                == ["/usr/lib/swift", "@executable_path/Frameworks", "@loader_path/Frameworks"])
         let imports = try Oracle.undefinedSymbols(path)
         #expect(imports["_swift_retain"] == "libswiftCore")
         #expect(imports["_$s10Foundation4DataVN"] == "libswiftFoundation")
@@ -110,11 +115,13 @@ import Testing
             let imports = try Oracle.undefinedSymbols(path, arch: arch)
             #expect(imports["_OBJC_CLASS_$_UIView"] == "UIKit")
             #expect(imports["_OBJC_METACLASS_$_UIView"] == "UIKit")
-            #expect(try Oracle.bindings(path, arch: arch).contains(
-                Binding(section: "__objc_data", library: "UIKit", symbol: "_OBJC_METACLASS_$_UIView")))
-            #expect(try Oracle.selectorReferences(path, arch: arch) == [
-                "dataWithContentsOfURL:", "mainScreen", "scale", "imageWithData:scale:", "setNeedsDisplay",
-            ])
+            #expect(
+                try Oracle.bindings(path, arch: arch).contains(
+                    Binding(section: "__objc_data", library: "UIKit", symbol: "_OBJC_METACLASS_$_UIView")))
+            #expect(
+                try Oracle.selectorReferences(path, arch: arch) == [
+                    "dataWithContentsOfURL:", "mainScreen", "scale", "imageWithData:scale:", "setNeedsDisplay",
+                ])
         }
     }
 
@@ -134,9 +141,10 @@ import Testing
             #expect(try Oracle.selectorReferences(path, arch: arch) == ["respondsToSelector:", "performSelector:withObject:", "openLink:"])
             // The CFString literals' bytes; lld also puts class names and
             // type encodings in __cstring, and selectors in __objc_methname.
-            #expect(Set(try Oracle.cStrings(path, arch: arch).values) == [
-                "UIApplication", "sharedApplication", "openURL:", "SNKLinkOpener", "B24@0:8@16",
-            ])
+            #expect(
+                Set(try Oracle.cStrings(path, arch: arch).values) == [
+                    "UIApplication", "sharedApplication", "openURL:", "SNKLinkOpener", "B24@0:8@16",
+                ])
         }
     }
 
@@ -152,9 +160,11 @@ import Testing
     @Test func thirtyTwoBitOnlyFramework() throws {
         let path = try MachOFixture.codec32.path()
         #expect(try Oracle.architectures(path) == ["armv7"])
-        #expect(try Oracle.header(path) == Oracle.Header(
-            magic: "MH_MAGIC", cpuType: "ARM", cpuSubtype: "V7", fileType: "DYLIB",
-            flags: ["NOUNDEFS", "DYLDLINK", "TWOLEVEL", "NO_REEXPORTED_DYLIBS", "APP_EXTENSION_SAFE"]))
+        #expect(
+            try Oracle.header(path)
+                == Oracle.Header(
+                    magic: "MH_MAGIC", cpuType: "ARM", cpuSubtype: "V7", fileType: "DYLIB",
+                    flags: ["NOUNDEFS", "DYLDLINK", "TWOLEVEL", "NO_REEXPORTED_DYLIBS", "APP_EXTENSION_SAFE"]))
         #expect(try Oracle.isApplicationExtensionSafe(path))
         #expect(try Oracle.dylibsUsed(path) == ["@rpath/Codec.framework/Codec", "/usr/lib/libSystem.B.dylib"])
         #expect(try Oracle.undefinedSymbols(path) == ["dyld_stub_binder": "libSystem"])
@@ -165,9 +175,10 @@ import Testing
     @Test func armv7ObjectiveCDoesNotLink() throws {
         let directory = try Fixtures.temporaryDirectory()
         #expect {
-            try MachOFixtures.link(MachOFixtures.Image(
-                sources: MachOFixtures.photosAppSources("Frameworks/Legacy/LGSettingsMigrator.m"),
-                product: .dylib(installName: "@rpath/Legacy.framework/Legacy"), target: .armv7),
+            try MachOFixtures.link(
+                MachOFixtures.Image(
+                    sources: MachOFixtures.photosAppSources("Frameworks/Legacy/LGSettingsMigrator.m"),
+                    product: .dylib(installName: "@rpath/Legacy.framework/Legacy"), target: .armv7),
                 to: directory.path("Legacy"))
         } throws: { error in
             "\(error)".contains("relocation")
@@ -180,10 +191,12 @@ import Testing
         let directory = try Fixtures.temporaryDirectory()
         let object = try MachOFixtures.compileObject(
             MachOFixtures.sourceDirectory.appendingPathComponent("static-counter.c"), for: .arm64, to: directory.path("counter.o"))
-        let output = try Command.capture(MachOFixtures.Linker.chainedFixups.executable.path, [
-            "-fixup_chains", "-arch", "arm64", "-platform_version", "ios", "15.0", "17.0", "-dylib",
-            "-syslibroot", MachOFixtures.sdk.path, "-lSystem", "-o", directory.path("counter").path, object.path,
-        ])
+        let output = try Command.capture(
+            MachOFixtures.Linker.chainedFixups.executable.path,
+            [
+                "-fixup_chains", "-arch", "arm64", "-platform_version", "ios", "15.0", "17.0", "-dylib",
+                "-syslibroot", MachOFixtures.sdk.path, "-lSystem", "-o", directory.path("counter").path, object.path,
+            ])
         #expect(output.status != 0)
         #expect(output.standardError.contains("This version of lld does not support linking for platform iOS"))
     }
@@ -196,8 +209,9 @@ import Testing
         let bindings = try Oracle.bindings(path)
         #expect(bindings.contains(Binding(section: "__objc_classrefs", library: "UIKit", symbol: "_OBJC_CLASS_$_UIApplication")))
         #expect(bindings.contains(Binding(section: "__got", library: "libobjc", symbol: "_objc_msgSend")))
-        #expect(try Oracle.undefinedSymbols(path).keys.contains("_objc_msgSend$sharedApplication") == false,
-                "the stubs are defined in the image, not imported")
+        #expect(
+            try Oracle.undefinedSymbols(path).keys.contains("_objc_msgSend$sharedApplication") == false,
+            "the stubs are defined in the image, not imported")
     }
 
     @Test func loadableBundle() throws {
@@ -282,10 +296,14 @@ import Testing
         let app = try MachOFixtures.photosApp()
         let files = try #require(FileManager.default.subpaths(atPath: app.path)).filter {
             var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: app.appendingPathComponent($0).path, isDirectory: &isDirectory) && !isDirectory.boolValue
+            return FileManager.default.fileExists(atPath: app.appendingPathComponent($0).path, isDirectory: &isDirectory)
+                && !isDirectory.boolValue
         }
-        #expect(Set(files) == Set(["Photos", "Info.plist", "PlugIns/PhotosShare.appex/PhotosShare", "PlugIns/PhotosShare.appex/Info.plist"]
-            + Self.photosFrameworks.flatMap { ["Frameworks/\($0).framework/\($0)", "Frameworks/\($0).framework/Info.plist"] }))
+        #expect(
+            Set(files)
+                == Set(
+                    ["Photos", "Info.plist", "PlugIns/PhotosShare.appex/PhotosShare", "PlugIns/PhotosShare.appex/Info.plist"]
+                        + Self.photosFrameworks.flatMap { ["Frameworks/\($0).framework/\($0)", "Frameworks/\($0).framework/Info.plist"] }))
 
         let plist = try Data(contentsOf: app.appendingPathComponent("PlugIns/PhotosShare.appex/Info.plist"))
         #expect(plist.starts(with: Array("bplist00".utf8)))
@@ -332,8 +350,9 @@ import Testing
 
         let plugin = frameworks.appendingPathComponent("Plugin.framework/Plugin")
         #expect(try Oracle.selectorReferences(plugin) == ["defaultDeviceWithMediaType:", "startRunning", "isRunning", "stopRunning"])
-        #expect(try Oracle.bindings(plugin).contains(
-            Binding(section: "__objc_classrefs", library: "AVFoundation", symbol: "_OBJC_CLASS_$_AVCaptureSession")))
+        #expect(
+            try Oracle.bindings(plugin).contains(
+                Binding(section: "__objc_classrefs", library: "AVFoundation", symbol: "_OBJC_CLASS_$_AVCaptureSession")))
 
         let photos = app.appendingPathComponent("Photos")
         #expect(try Oracle.header(photos).fileType == "EXECUTE")
@@ -349,10 +368,13 @@ import Testing
         #expect(try Oracle.header(share).fileType == "EXECUTE")
         #expect(try !Oracle.isApplicationExtensionSafe(share))
         #expect(try Oracle.rpaths(share) == ["@executable_path/Frameworks", "@executable_path/../../Frameworks"])
-        #expect(try Oracle.dylibsUsed(share) == Self.sdkDylibs + ["SyncKit", "ImageKit", "Legacy", "Sneaky"].map { "@rpath/\($0).framework/\($0)" })
+        #expect(
+            try Oracle.dylibsUsed(share) == Self.sdkDylibs
+                + ["SyncKit", "ImageKit", "Legacy", "Sneaky"].map { "@rpath/\($0).framework/\($0)" })
         let shareImports = try Oracle.undefinedSymbols(share)
         #expect(shareImports["_NSExtensionMain"] == "Foundation")
         #expect(!shareImports.keys.contains("_OBJC_CLASS_$_UIApplication"))
-        #expect(try Oracle.selectorReferences(share).isSuperset(of: ["extensionContext", "completeRequestReturningItems:completionHandler:"]))
+        #expect(
+            try Oracle.selectorReferences(share).isSuperset(of: ["extensionContext", "completeRequestReturningItems:completionHandler:"]))
     }
 }

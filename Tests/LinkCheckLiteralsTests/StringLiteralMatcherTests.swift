@@ -39,7 +39,8 @@ import Testing
             linkcheck_limit_block_width(Int32(width))
             #expect(Int(linkcheck_block_width()) == width)
             for end in "openURL:".utf8.count..<149 {
-                #expect(Self.scan(patterns, placing: "openURL:", endingAt: end, terminated: true) == ["openURL:"], "width \(width), end \(end)")
+                #expect(
+                    Self.scan(patterns, placing: "openURL:", endingAt: end, terminated: true) == ["openURL:"], "width \(width), end \(end)")
                 #expect(Self.scan(patterns, placing: "openURL:", endingAt: end, terminated: false) == [], "width \(width), end \(end)")
                 let continued = Self.scan(patterns, placing: "openURL:", endingAt: end, before: UInt8(ascii: "x"), terminated: true)
                 #expect(continued == (end == "openURL:".utf8.count ? ["openURL:"] : []), "width \(width), end \(end)")

@@ -14,7 +14,9 @@ struct Bytes {
     mutating func u32BigEndian(_ value: UInt32) { data += withUnsafeBytes(of: value.bigEndian, Array.init) }
     mutating func u64BigEndian(_ value: UInt64) { data += withUnsafeBytes(of: value.bigEndian, Array.init) }
     /// A NUL-padded fixed-width name (`segname[16]`).
-    mutating func name(_ text: String, width: Int = 16) { data += Array(text.utf8.prefix(width)) + Array(repeating: 0, count: max(0, width - text.utf8.count)) }
+    mutating func name(_ text: String, width: Int = 16) {
+        data += Array(text.utf8.prefix(width)) + Array(repeating: 0, count: max(0, width - text.utf8.count))
+    }
     mutating func cString(_ text: String) { data += Array(text.utf8) + [0] }
     mutating func uleb(_ value: UInt64) {
         var rest = value

@@ -19,13 +19,16 @@ import Testing
             "__TEXT", address: base, size: 0x4000, fileOffset: 0, fileSize: 0x4000,
             sections: [
                 HandMadeSection(name: "__objc_methname", segment: "__TEXT", address: base + 0x1000, size: 0x20, offset: 0x1000, flags: 2),
-                HandMadeSection(name: "__objc_stubs", segment: "__TEXT", address: base + 0x2000, size: 0x20, offset: 0x2000, flags: 0x8000_0400),
+                HandMadeSection(
+                    name: "__objc_stubs", segment: "__TEXT", address: base + 0x2000, size: 0x20, offset: 0x2000, flags: 0x8000_0400),
             ])
         let dataSegment = HandMade.segment(
             "__DATA", address: base + 0x4000, size: 0x4000, fileOffset: 0x4000, fileSize: 0x4000,
             sections: [
-                HandMadeSection(name: "__objc_selrefs", segment: "__DATA", address: base + 0x4000, size: 8, offset: 0x4000, flags: 0x1000_0005),
-                HandMadeSection(name: "__objc_classrefs", segment: "__DATA", address: base + 0x4008, size: 8, offset: 0x4008, flags: 0x1000_0000),
+                HandMadeSection(
+                    name: "__objc_selrefs", segment: "__DATA", address: base + 0x4000, size: 8, offset: 0x4000, flags: 0x1000_0005),
+                HandMadeSection(
+                    name: "__objc_classrefs", segment: "__DATA", address: base + 0x4008, size: 8, offset: 0x4008, flags: 0x1000_0000),
             ])
         let linkeditSegment = HandMade.segment(
             "__LINKEDIT", address: base + 0x8000, size: 0x4000, fileOffset: 0x8000, fileSize: UInt64(linkedit.count))
@@ -70,51 +73,62 @@ import Testing
     static let pointerCases: [PointerCase] = [
         // DYLD_CHAINED_PTR_ARM64E: rebase target is a vmaddr, next ×8;
         // an auth bind (auth 1, bind 1) of ordinal 1.
-        PointerCase(format: 1, base: 0x1_0000_0000, entries: [0x1_0000_1000 | 1 << 51, 1 << 63 | 1 << 62 | 1],
-                    rebaseTarget: 0x1_0000_1000, bind: (1, 0)),
+        PointerCase(
+            format: 1, base: 0x1_0000_0000, entries: [0x1_0000_1000 | 1 << 51, 1 << 63 | 1 << 62 | 1],
+            rebaseTarget: 0x1_0000_1000, bind: (1, 0)),
         // DYLD_CHAINED_PTR_64: vmaddr target, next ×4; bind with addend 5 (bits 24-31).
-        PointerCase(format: 2, base: 0x1_0000_0000, entries: [0x1_0000_1000 | 2 << 51, 1 << 63 | 5 << 24 | 1],
-                    rebaseTarget: 0x1_0000_1000, bind: (1, 5)),
+        PointerCase(
+            format: 2, base: 0x1_0000_0000, entries: [0x1_0000_1000 | 2 << 51, 1 << 63 | 5 << 24 | 1],
+            rebaseTarget: 0x1_0000_1000, bind: (1, 5)),
         // DYLD_CHAINED_PTR_32: 26-bit vmaddr target, next (bits 26-30) ×4;
         // bind (bit 31) of ordinal 1 with addend 3 (bits 20-25).
-        PointerCase(format: 3, base: 0, entries: [0x1000 | 2 << 26, 1 << 31 | 3 << 20 | 1], is32Bit: true,
-                    maxValidPointer: 0x10_0000, rebaseTarget: 0x1000, bind: (1, 3)),
+        PointerCase(
+            format: 3, base: 0, entries: [0x1000 | 2 << 26, 1 << 31 | 3 << 20 | 1], is32Bit: true,
+            maxValidPointer: 0x10_0000, rebaseTarget: 0x1000, bind: (1, 3)),
         // The same with two chains in the page (DYLD_CHAINED_PTR_START_MULTI:
         // starts listed from index 1, the last with DYLD_CHAINED_PTR_START_LAST).
-        PointerCase(format: 3, base: 0, entries: [0x1000, 1 << 31 | 1], is32Bit: true, pageStarts: [0x8001, 0x0000, 0x8008],
-                    maxValidPointer: 0x10_0000, rebaseTarget: 0x1000, bind: (1, 0)),
+        PointerCase(
+            format: 3, base: 0, entries: [0x1000, 1 << 31 | 1], is32Bit: true, pageStarts: [0x8001, 0x0000, 0x8008],
+            maxValidPointer: 0x10_0000, rebaseTarget: 0x1000, bind: (1, 0)),
         // A DYLD_CHAINED_PTR_32 target above max_valid_pointer is not a pointer.
-        PointerCase(format: 3, base: 0, entries: [0x20_1000 | 2 << 26, 1 << 31 | 1], is32Bit: true,
-                    maxValidPointer: 0x10_0000, rebaseTarget: nil, bind: (1, 0)),
+        PointerCase(
+            format: 3, base: 0, entries: [0x20_1000 | 2 << 26, 1 << 31 | 1], is32Bit: true,
+            maxValidPointer: 0x10_0000, rebaseTarget: nil, bind: (1, 0)),
         // Formats without binds: one rebase, its next 0 (the classref slot
         // holds no fixup).
         // DYLD_CHAINED_PTR_32_CACHE: 30-bit offset target, next (bits 30-31).
-        PointerCase(format: 4, base: 0x8000_0000, entries: [0x1000], is32Bit: true,
-                    rebaseTarget: 0x8000_1000, bind: nil),
+        PointerCase(
+            format: 4, base: 0x8000_0000, entries: [0x1000], is32Bit: true,
+            rebaseTarget: 0x8000_1000, bind: nil),
         // DYLD_CHAINED_PTR_32_FIRMWARE: 26-bit vmaddr target, next (bits 26-31).
         PointerCase(format: 5, base: 0, entries: [0x1000], is32Bit: true, rebaseTarget: 0x1000, bind: nil),
         // DYLD_CHAINED_PTR_64_OFFSET: the target is an offset from the base.
-        PointerCase(format: 6, base: 0x1_0000_0000, entries: [0x1000 | 2 << 51, 1 << 63 | 1],
-                    rebaseTarget: 0x1_0000_1000, bind: (1, 0)),
+        PointerCase(
+            format: 6, base: 0x1_0000_0000, entries: [0x1000 | 2 << 51, 1 << 63 | 1],
+            rebaseTarget: 0x1_0000_1000, bind: (1, 0)),
         // DYLD_CHAINED_PTR_ARM64E_KERNEL: offset targets, next ×4; a bind
         // with addend -8 (19 signed bits from bit 32).
-        PointerCase(format: 7, base: 0x1_0000_0000, entries: [0x1000 | 2 << 51, 1 << 62 | 0x7_fff8 << 32 | 1],
-                    rebaseTarget: 0x1_0000_1000, bind: (1, -8)),
+        PointerCase(
+            format: 7, base: 0x1_0000_0000, entries: [0x1000 | 2 << 51, 1 << 62 | 0x7_fff8 << 32 | 1],
+            rebaseTarget: 0x1_0000_1000, bind: (1, -8)),
         // DYLD_CHAINED_PTR_64_KERNEL_CACHE: 30-bit offset targets.
         PointerCase(format: 8, base: 0x1_0000_0000, entries: [0x1000], rebaseTarget: 0x1_0000_1000, bind: nil),
         // DYLD_CHAINED_PTR_ARM64E_USERLAND: an auth rebase (32-bit offset), next ×8.
-        PointerCase(format: 9, base: 0x1_0000_0000, entries: [1 << 63 | 0x1000 | 1 << 51, 1 << 62 | 1],
-                    rebaseTarget: 0x1_0000_1000, bind: (1, 0)),
+        PointerCase(
+            format: 9, base: 0x1_0000_0000, entries: [1 << 63 | 0x1000 | 1 << 51, 1 << 62 | 1],
+            rebaseTarget: 0x1_0000_1000, bind: (1, 0)),
         // DYLD_CHAINED_PTR_ARM64E_FIRMWARE: vmaddr targets, next ×4.
-        PointerCase(format: 10, base: 0x1_0000_0000, entries: [0x1_0000_1000 | 2 << 51, 1 << 63 | 1 << 62 | 1],
-                    rebaseTarget: 0x1_0000_1000, bind: (1, 0)),
+        PointerCase(
+            format: 10, base: 0x1_0000_0000, entries: [0x1_0000_1000 | 2 << 51, 1 << 63 | 1 << 62 | 1],
+            rebaseTarget: 0x1_0000_1000, bind: (1, 0)),
         // DYLD_CHAINED_PTR_X86_64_KERNEL_CACHE: next ×1 (to the classref
         // slot, also a rebase).
         PointerCase(format: 11, base: 0x1_0000_0000, entries: [0x1000 | 8 << 51, 0x2000], rebaseTarget: 0x1_0000_1000, bind: nil),
         // DYLD_CHAINED_PTR_ARM64E_USERLAND24: offset targets, next ×8, a
         // 24-bit ordinal with addend 7.
-        PointerCase(format: 12, base: 0x1_0000_0000, entries: [0x1000 | 1 << 51, 1 << 62 | 7 << 32 | 1],
-                    rebaseTarget: 0x1_0000_1000, bind: (1, 7)),
+        PointerCase(
+            format: 12, base: 0x1_0000_0000, entries: [0x1000 | 1 << 51, 1 << 62 | 7 << 32 | 1],
+            rebaseTarget: 0x1_0000_1000, bind: (1, 7)),
     ]
 
     @Test(arguments: pointerCases)
@@ -132,12 +146,19 @@ import Testing
             segmentCount: 3, segment: 1, pageSize: 0x4000, format: test.format, segmentOffset: 0x4000,
             pageStarts: test.pageStarts, pageCount: 1, maxValidPointer: test.maxValidPointer,
             imports: [(1, false, "_OBJC_CLASS_$_UIView"), (1, true, "_OBJC_CLASS_$_UIApplication")])
-        let image = try Self.read(Self.image(
-            base: test.base, data: data.data, linkedit: fixups,
-            commands: [HandMade.linkeditData(0x8000_0034, offset: 0x8000, size: UInt32(fixups.count))]))
+        let image = try Self.read(
+            Self.image(
+                base: test.base, data: data.data, linkedit: fixups,
+                commands: [HandMade.linkeditData(0x8000_0034, offset: 0x8000, size: UInt32(fixups.count))]))
         var expectedWarnings: [String] = []
-        if test.rebaseTarget == nil { expectedWarnings.append("section __DATA,__objc_selrefs at file offset 0x4000: 1 selector references whose selector could not be read") }
-        if test.bind == nil { expectedWarnings.insert("section __DATA,__objc_classrefs at file offset 0x4008: 1 class references whose class could not be named", at: 0) }
+        if test.rebaseTarget == nil {
+            expectedWarnings.append(
+                "section __DATA,__objc_selrefs at file offset 0x4000: 1 selector references whose selector could not be read")
+        }
+        if test.bind == nil {
+            expectedWarnings.insert(
+                "section __DATA,__objc_classrefs at file offset 0x4008: 1 class references whose class could not be named", at: 0)
+        }
         #expect(image.warnings.map(\.description) == expectedWarnings)
         #expect(image.fixupFormat == .chainedFixups)
         #expect(image.imports.map(\.name) == ["_OBJC_CLASS_$_UIView", "_OBJC_CLASS_$_UIApplication"])
@@ -159,7 +180,10 @@ import Testing
             #expect(image.classReferences.isEmpty)
         }
         if test.bind != nil {
-            #expect(image.classReferences == [ObjCClassReference(address: slot + 8, className: "UIApplication", isImported: true, importIndex: 1)])
+            #expect(
+                image.classReferences == [
+                    ObjCClassReference(address: slot + 8, className: "UIApplication", isImported: true, importIndex: 1)
+                ])
         }
     }
 
@@ -191,13 +215,15 @@ import Testing
             addend.u32(UInt32(bitPattern: value))
         }
         let first = Self.importsOnly(format: 2, count: 4, entries: addend.data, names: names)
-        let image = try Self.read(Self.image(linkedit: first, commands: [HandMade.linkeditData(0x8000_0034, offset: 0x8000, size: UInt32(first.count))]))
-        #expect(image.imports == [
-            MachOImport(name: "_main_sym", library: .mainExecutable, source: .chainedFixups, addend: -4),
-            MachOImport(name: "_flat", library: .flatLookup, isWeak: true, source: .chainedFixups, addend: 16),
-            MachOImport(name: "_weak", library: .weakLookup, source: .chainedFixups),
-            MachOImport(name: "_UIView", library: .dylib(1), source: .chainedFixups),
-        ])
+        let image = try Self.read(
+            Self.image(linkedit: first, commands: [HandMade.linkeditData(0x8000_0034, offset: 0x8000, size: UInt32(first.count))]))
+        #expect(
+            image.imports == [
+                MachOImport(name: "_main_sym", library: .mainExecutable, source: .chainedFixups, addend: -4),
+                MachOImport(name: "_flat", library: .flatLookup, isWeak: true, source: .chainedFixups, addend: 16),
+                MachOImport(name: "_weak", library: .weakLookup, source: .chainedFixups),
+                MachOImport(name: "_UIView", library: .dylib(1), source: .chainedFixups),
+            ])
         // DYLD_CHAINED_IMPORT_ADDEND64: lib_ordinal:16 (0xffff main
         // executable), weak_import:1, reserved:15, name_offset:32, addend:64.
         var wide = Bytes()
@@ -207,17 +233,24 @@ import Testing
             wide.u64(UInt64(bitPattern: value))
         }
         let second = Self.importsOnly(format: 3, count: 2, entries: wide.data, names: names)
-        let other = try Self.read(Self.image(linkedit: second, commands: [HandMade.linkeditData(0x8000_0034, offset: 0x8000, size: UInt32(second.count))]))
-        #expect(other.imports == [
-            MachOImport(name: "_main_sym", library: .mainExecutable, isWeak: true, source: .chainedFixups, addend: 1 << 40),
-            MachOImport(name: "_UIView", library: .dylib(1), source: .chainedFixups, addend: -1),
-        ])
+        let other = try Self.read(
+            Self.image(linkedit: second, commands: [HandMade.linkeditData(0x8000_0034, offset: 0x8000, size: UInt32(second.count))]))
+        #expect(
+            other.imports == [
+                MachOImport(name: "_main_sym", library: .mainExecutable, isWeak: true, source: .chainedFixups, addend: 1 << 40),
+                MachOImport(name: "_UIView", library: .dylib(1), source: .chainedFixups, addend: -1),
+            ])
         // Compressed symbol names (symbols_format 1) are not decompressed.
         var compressed = first
         compressed.replaceSubrange(24..<28, with: [1, 0, 0, 0])
-        let third = try Self.read(Self.image(linkedit: compressed, commands: [HandMade.linkeditData(0x8000_0034, offset: 0x8000, size: UInt32(compressed.count))]))
+        let third = try Self.read(
+            Self.image(linkedit: compressed, commands: [HandMade.linkeditData(0x8000_0034, offset: 0x8000, size: UInt32(compressed.count))])
+        )
         #expect(third.imports.isEmpty)
-        #expect(third.warnings.map(\.description).contains { $0.contains("symbols_format 1 (zlib-compressed symbol names) is not decompressed by this reader") })
+        #expect(
+            third.warnings.map(\.description).contains {
+                $0.contains("symbols_format 1 (zlib-compressed symbol names) is not decompressed by this reader")
+            })
     }
 
     @Test func aChainThatRunsPastItsPageStopsThereWithAWarning() throws {
@@ -226,10 +259,15 @@ import Testing
         data.u64(0x1000 | 2 << 51)
         let fixups = HandMade.chainedFixups(
             segmentCount: 3, segment: 1, pageSize: 0x10, format: 6, segmentOffset: 0x4000, pageStarts: [0], imports: [])
-        let image = try Self.read(Self.image(
-            data: data.data, linkedit: fixups, commands: [HandMade.linkeditData(0x8000_0034, offset: 0x8000, size: UInt32(fixups.count))]))
+        let image = try Self.read(
+            Self.image(
+                data: data.data, linkedit: fixups,
+                commands: [HandMade.linkeditData(0x8000_0034, offset: 0x8000, size: UInt32(fixups.count))]))
         #expect(image.rebases == [Rebase(address: 0x4000, target: 0x1000), Rebase(address: 0x4008, target: 0x1000)])
-        #expect(image.warnings.map(\.description).contains { $0.contains("dyld_chained_starts_in_segment 1 (__DATA)") && $0.contains("runs past the page") })
+        #expect(
+            image.warnings.map(\.description).contains {
+                $0.contains("dyld_chained_starts_in_segment 1 (__DATA)") && $0.contains("runs past the page")
+            })
     }
 
     @Test func chainStartsPastTheFixupsDataAreSkippedWithAWarning() throws {
@@ -237,8 +275,9 @@ import Testing
             segmentCount: 3, segment: 1, pageSize: 0x4000, format: 6, segmentOffset: 0x4000, pageStarts: [0],
             imports: [(1, false, "_x")])
         fixups.replaceSubrange(4..<8, with: [0xf0, 0xff, 0, 0])  // starts_offset far past the end
-        let image = try Self.read(Self.image(
-            linkedit: fixups, commands: [HandMade.linkeditData(0x8000_0034, offset: 0x8000, size: UInt32(fixups.count))]))
+        let image = try Self.read(
+            Self.image(
+                linkedit: fixups, commands: [HandMade.linkeditData(0x8000_0034, offset: 0x8000, size: UInt32(fixups.count))]))
         #expect(image.imports.map(\.name) == ["_x"])
         #expect(image.bindings.isEmpty && image.rebases.isEmpty)
         #expect(image.warnings.map(\.description).contains { $0.hasPrefix("dyld_chained_starts_in_image at file offset") })
@@ -250,11 +289,15 @@ import Testing
         // Root: no terminal, one edge "_a" to node 6. Node 6: `_a` at 0x10,
         // one edge "b" back to the root.
         let trie: [UInt8] = [0, 1, 0x5f, 0x61, 0, 6] + [2, 0, 0x10, 1, 0x62, 0, 0]
-        let image = try Self.read(Self.image(
-            linkedit: trie, commands: [HandMade.linkeditData(0x8000_0033, offset: 0x8000, size: UInt32(trie.count))]))
+        let image = try Self.read(
+            Self.image(
+                linkedit: trie, commands: [HandMade.linkeditData(0x8000_0033, offset: 0x8000, size: UInt32(trie.count))]))
         #expect(image.exports.map(\.name) == ["_a"])
         #expect(image.exports.first?.address == 0x10)
-        #expect(image.warnings.map(\.description).contains { $0.hasPrefix("LC_DYLD_EXPORTS_TRIE at file offset 0x8000") && $0.contains("reached twice") })
+        #expect(
+            image.warnings.map(\.description).contains {
+                $0.hasPrefix("LC_DYLD_EXPORTS_TRIE at file offset 0x8000") && $0.contains("reached twice")
+            })
     }
 
     @Test func aDeepExportsTrieIsWalkedWithoutRecursionAndStopsAtItsNameBudget() throws {
@@ -268,8 +311,9 @@ import Testing
             let next = (index + 1) * nodeSize
             trie.data += [1, 0x78, 0, UInt8(next & 0x7f) | 0x80, UInt8((next >> 7) & 0x7f) | 0x80, UInt8(next >> 14)]
         }
-        let image = try Self.read(Self.image(
-            linkedit: trie.data, commands: [HandMade.linkeditData(0x8000_0033, offset: 0x8000, size: UInt32(trie.count))]))
+        let image = try Self.read(
+            Self.image(
+                linkedit: trie.data, commands: [HandMade.linkeditData(0x8000_0033, offset: 0x8000, size: UInt32(trie.count))]))
         #expect(image.exports.count > 1000)
         #expect(image.exports.count < 20_000)
         #expect(image.exports.dropFirst().first?.name == "x")
@@ -292,15 +336,22 @@ import Testing
         stream.u8(0x60)  // REBASE_OPCODE_DO_REBASE_ULEB_TIMES
         stream.uleb(1 << 62)
         stream.u8(0)
-        let image = try Self.read(Self.image(
-            linkedit: stream.data,
-            commands: [HandMade.dyldInfo(rebase: (0x8000 + UInt32(bindSize), UInt32(stream.count - bindSize)), bind: (0x8000, UInt32(bindSize)))]))
+        let image = try Self.read(
+            Self.image(
+                linkedit: stream.data,
+                commands: [
+                    HandMade.dyldInfo(
+                        rebase: (0x8000 + UInt32(bindSize), UInt32(stream.count - bindSize)), bind: (0x8000, UInt32(bindSize)))
+                ]))
         // Every pointer slot of __DATA (0x4000 bytes) once, then outside it.
         #expect(image.bindings.count == 0x4000 / 8)
         #expect(image.rebases.count == 0x4000 / 8)
         #expect(image.imports == [MachOImport(name: "_x", library: .dylib(1), source: .bind)])
-        #expect(image.warnings.map(\.description).contains { $0.hasPrefix("bind opcodes at file offset") && $0.contains("more binds than") })
-        #expect(image.warnings.map(\.description).contains { $0.hasPrefix("rebase opcodes at file offset") && $0.contains("more rebases than") })
+        #expect(
+            image.warnings.map(\.description).contains { $0.hasPrefix("bind opcodes at file offset") && $0.contains("more binds than") })
+        #expect(
+            image.warnings.map(\.description).contains { $0.hasPrefix("rebase opcodes at file offset") && $0.contains("more rebases than") }
+        )
         #expect(image.warnings.map(\.description).contains { $0.contains("outside the segments") })
     }
 
@@ -315,21 +366,36 @@ import Testing
         }
         let strings = [UInt8](repeating: 0x61, count: 60_000)
         let linkedit = symbols.data + strings
-        let image = try Self.read(Self.image(
-            linkedit: linkedit,
-            commands: [HandMade.symtab(symbolsOffset: 0x8000, count: 4000, stringsOffset: 0x8000 + UInt32(symbols.count), stringsSize: UInt32(strings.count))]))
+        let image = try Self.read(
+            Self.image(
+                linkedit: linkedit,
+                commands: [
+                    HandMade.symtab(
+                        symbolsOffset: 0x8000, count: 4000, stringsOffset: 0x8000 + UInt32(symbols.count),
+                        stringsSize: UInt32(strings.count))
+                ]))
         #expect(image.symbols.count == 4000)
         #expect(image.symbols.allSatisfy { $0.name.isEmpty })
-        #expect(image.warnings.map(\.description).contains { $0.contains("4000 symbol names are outside the string table or not NUL-terminated") }, "\(image.warnings)")
+        #expect(
+            image.warnings.map(\.description).contains {
+                $0.contains("4000 symbol names are outside the string table or not NUL-terminated")
+            }, "\(image.warnings)")
     }
 
     @Test func aSymbolTablePastTheEndIsReadAsFarAsItGoes() throws {
-        let image = try Self.read(Self.image(
-            linkedit: [UInt8](repeating: 0, count: 32),
-            commands: [HandMade.symtab(symbolsOffset: 0x8000, count: 0xffff_ffff, stringsOffset: 0x8000, stringsSize: 0xffff_ffff)]))
+        let image = try Self.read(
+            Self.image(
+                linkedit: [UInt8](repeating: 0, count: 32),
+                commands: [HandMade.symtab(symbolsOffset: 0x8000, count: 0xffff_ffff, stringsOffset: 0x8000, stringsSize: 0xffff_ffff)]))
         #expect(image.symbols.count == 2)
-        #expect(image.warnings.map(\.description).contains { $0.contains("the symbol table (4294967295 entries at 0x8000) runs past the end of the image; 2 read") })
-        #expect(image.warnings.map(\.description).contains { $0.contains("the string table (4294967295 bytes at 0x8000) runs past the end of the image; 32 bytes read") })
+        #expect(
+            image.warnings.map(\.description).contains {
+                $0.contains("the symbol table (4294967295 entries at 0x8000) runs past the end of the image; 2 read")
+            })
+        #expect(
+            image.warnings.map(\.description).contains {
+                $0.contains("the string table (4294967295 bytes at 0x8000) runs past the end of the image; 32 bytes read")
+            })
     }
 
     // MARK: load commands
@@ -340,17 +406,26 @@ import Testing
         let image = try Self.read(bytes)
         #expect(image.dependencies.map(\.installName) == ["/usr/lib/libSystem.B.dylib"])
         #expect(image.warnings.count == 2)
-        #expect(image.warnings.map(\.description).first?.hasPrefix("load commands at file offset 0x20: sizeofcmds (4294967280) runs past the end of the image") == true)
-        #expect(image.warnings.map(\.description).last?.hasPrefix("load command 1 at file offset \(hexString(32 + command.count)): runs past the end") == true)
+        #expect(
+            image.warnings.map(\.description).first?.hasPrefix(
+                "load commands at file offset 0x20: sizeofcmds (4294967280) runs past the end of the image") == true)
+        #expect(
+            image.warnings.map(\.description).last?.hasPrefix(
+                "load command 1 at file offset \(hexString(32 + command.count)): runs past the end") == true)
     }
 
     @Test func aLoadCommandOfSizeZeroEndsTheLoadCommands() throws {
         let first = HandMade.dylib(0xc, "/usr/lib/libSystem.B.dylib")
-        let bytes = HandMade.image(commands: [first, HandMade.bare(0xc, cmdsize: 0, size: 8), HandMade.dylib(0xc, "/usr/lib/libobjc.A.dylib")])
+        let bytes = HandMade.image(commands: [
+            first, HandMade.bare(0xc, cmdsize: 0, size: 8), HandMade.dylib(0xc, "/usr/lib/libobjc.A.dylib"),
+        ])
         let image = try Self.read(bytes)
         #expect(image.loadCommands.count == 1)
         #expect(image.dependencies.map(\.installName) == ["/usr/lib/libSystem.B.dylib"])
-        #expect(image.warnings.map(\.description) == ["load command 1 (LC_LOAD_DYLIB) at file offset \(hexString(32 + first.count)): cmdsize 0 is smaller than 8; the rest of the load commands not read"])
+        #expect(
+            image.warnings.map(\.description) == [
+                "load command 1 (LC_LOAD_DYLIB) at file offset \(hexString(32 + first.count)): cmdsize 0 is smaller than 8; the rest of the load commands not read"
+            ])
     }
 
     @Test func malformedCommandsAreSkippedAndTheRestRead() throws {
@@ -361,7 +436,8 @@ import Testing
         segment.replaceSubrange(64..<68, with: [200, 0, 0, 0])
         var badDylib = HandMade.dylib(0xc, "/usr/lib/libbad.dylib")
         badDylib.replaceSubrange(8..<12, with: [0xff, 0, 0, 0])
-        let image = try Self.read(HandMade.image(commands: [segment, badDylib, HandMade.dylib(0x8000_0018, "/usr/lib/libweak.dylib")], size: 0x1000))
+        let image = try Self.read(
+            HandMade.image(commands: [segment, badDylib, HandMade.dylib(0x8000_0018, "/usr/lib/libweak.dylib")], size: 0x1000))
         #expect(image.segments.map(\.name) == ["__TEXT"])
         #expect(image.segments.first?.sections.isEmpty == true)
         #expect(image.dependencies.map(\.installName) == ["/usr/lib/libweak.dylib"])
@@ -393,20 +469,27 @@ import Testing
         #expect(file.warnings.count == 2)
         #expect(file.warnings.map(\.description).first?.hasPrefix("fat_arch 1 (x86_64) at file offset 0x1c: its slice (0x1010..<") == true)
         #expect(file.warnings.map(\.description).first?.contains("overlaps the slice of arm64") == true)
-        #expect(file.warnings.map(\.description).last == "fat_arch 2 (arm) at file offset 0x30: its slice (4096 bytes at 0x3000) runs past the end of the file (8192 bytes); slice skipped")
+        #expect(
+            file.warnings.map(\.description).last
+                == "fat_arch 2 (arm) at file offset 0x30: its slice (4096 bytes at 0x3000) runs past the end of the file (8192 bytes); slice skipped"
+        )
     }
 
     @Test func aHugeNfatArchReadsOnlyTheEntriesThatFit() throws {
         let slice = Self.thinImage()
-        let bytes = HandMade.fat(archs: [(HandMade.arm64, 0, 0x1000, UInt32(slice.count))], nfat: 0xffff_ffff, size: 0x2000, slices: [(0x1000, slice)])
+        let bytes = HandMade.fat(
+            archs: [(HandMade.arm64, 0, 0x1000, UInt32(slice.count))], nfat: 0xffff_ffff, size: 0x2000, slices: [(0x1000, slice)])
         let file = try MachOFile(bytes: bytes, path: Self.path)
         #expect(file.warnings.map(\.description).first?.hasPrefix("fat_header at file offset 0x0: nfat_arch 4294967295 needs") == true)
         // The 409 entries that fit cover the whole file, the slice too: each
         // is skipped (the first overlaps them, the others are zeros: empty),
         // and the warnings stop at their limit with a count of the rest.
         #expect(file.slices.isEmpty)
-        #expect(file.warnings.map(\.description).dropFirst().first == "fat_arch 0 (arm64) at file offset 0x8: its slice at 0x1000 overlaps the fat header; slice skipped")
-        #expect(file.warnings.map(\.description).dropFirst(2).first == "fat_arch 1 (cputype:0) at file offset 0x1c: an empty slice; skipped")
+        #expect(
+            file.warnings.map(\.description).dropFirst().first
+                == "fat_arch 0 (arm64) at file offset 0x8: its slice at 0x1000 overlaps the fat header; slice skipped")
+        #expect(
+            file.warnings.map(\.description).dropFirst(2).first == "fat_arch 1 (cputype:0) at file offset 0x1c: an empty slice; skipped")
         #expect(file.warnings.count == 65)
         #expect(file.warnings.map(\.description).last == "346 more warnings like these")
     }
@@ -440,7 +523,10 @@ import Testing
         #expect(archive.members.map(\.archiveMember) == ["long_member_name.o", "gnu_member_name.o", "short.o"])
         #expect(archive.members.allSatisfy { $0.fileType == .object && $0.warnings.isEmpty })
         #expect(archive.members.first?.fileOffset == 8 + 60 + 8 + 60 + bsdName.count)
-        #expect(archive.warnings.map(\.description) == ["archive member notes.txt at file offset \(hexString(notesAt + 60)): not a Mach-O object; skipped"])
+        #expect(
+            archive.warnings.map(\.description) == [
+                "archive member notes.txt at file offset \(hexString(notesAt + 60)): not a Mach-O object; skipped"
+            ])
     }
 
     @Test func anArchiveMemberHeaderPastTheEndEndsTheArchiveWithAWarning() throws {

@@ -10,8 +10,8 @@ enum MachOCorpus {
     /// `truth.json`'s `files`, read with Foundation.
     static var truthFiles: [[String: Any]] {
         guard let data = try? Data(contentsOf: directory.appendingPathComponent("truth.json")),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let files = object["files"] as? [[String: Any]]
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let files = object["files"] as? [[String: Any]]
         else { return [] }
         return files
     }
@@ -26,7 +26,7 @@ enum MachOCorpus {
     /// recorded for.
     static func truthParameter(_ name: String) -> [String] {
         guard let script = try? String(contentsOf: directory.appendingPathComponent("make_truth.py"), encoding: .utf8),
-              let start = script.range(of: "\n\(name) = [")
+            let start = script.range(of: "\n\(name) = [")
         else { return [] }
         let rest = script[start.upperBound...]
         guard let end = rest.firstIndex(of: "]") else { return [] }

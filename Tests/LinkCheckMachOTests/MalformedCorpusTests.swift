@@ -17,15 +17,22 @@ import Testing
         let whole = try MachOFile(bytes: bytes, path: path)
         // The whole file cut at a stride, and around the end of its first
         // structures (the fat header and its first entries, a Mach header).
-        var cuts = [(bytes: bytes, lengths: Set(stride(from: 0, to: bytes.count, by: max(1, bytes.count / 48))).union([4, 7, 8, 27, 28, 31, 32, 33]))]
+        var cuts = [
+            (
+                bytes: bytes,
+                lengths: Set(stride(from: 0, to: bytes.count, by: max(1, bytes.count / 48))).union([4, 7, 8, 27, 28, 31, 32, 33])
+            )
+        ]
         // Each slice on its own (an archive member, a fat slice), cut around
         // its Mach header and the end of every load command.
         for slice in whole.slices {
             for image in slice.images {
                 let boundaries = [image.header.size] + image.loadCommands.map { $0.offset + $0.size }
-                cuts.append((
-                    Array(bytes[image.fileOffset..<image.fileOffset + image.size]),
-                    Set(boundaries.flatMap { boundary in [-9, -1, 0, 1, 8].map { boundary + $0 } })))
+                cuts.append(
+                    (
+                        Array(bytes[image.fileOffset..<image.fileOffset + image.size]),
+                        Set(boundaries.flatMap { boundary in [-9, -1, 0, 1, 8].map { boundary + $0 } })
+                    ))
             }
         }
         var warned = 0
@@ -33,14 +40,17 @@ import Testing
             for length in lengths.sorted() where length >= 0 && length < data.count {
                 do {
                     let file = try MachOFile(bytes: Array(data[..<length]), path: path)
-                    let warnings = file.warnings + file.slices.flatMap { slice -> [ReadWarning] in
-                        if case .archive(let archive) = slice.contents { return archive.warnings }
-                        return []
-                    } + file.images.flatMap(\.warnings)
+                    let warnings =
+                        file.warnings
+                        + file.slices.flatMap { slice -> [ReadWarning] in
+                            if case .archive(let archive) = slice.contents { return archive.warnings }
+                            return []
+                        } + file.images.flatMap(\.warnings)
                     if !warnings.isEmpty { warned += 1 }
                     // A thin image cut inside its load commands says so.
                     if file.container == .thin, let image = file.images.first,
-                       length < image.header.size + Int(image.header.loadCommandsSize) {
+                        length < image.header.size + Int(image.header.loadCommandsSize)
+                    {
                         #expect(!image.warnings.isEmpty, "\(path) cut at \(length)")
                     }
                 } catch {

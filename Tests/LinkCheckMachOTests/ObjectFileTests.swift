@@ -104,7 +104,9 @@ struct ObjectFileTests {
     @Test func archiveMemberNamesEqualObjdumpArchiveHeaders() throws {
         let directory = try Fixtures.temporaryDirectory()
         let fat = try Self.fatArchive(in: directory)
-        let corpusArchives = MachOCorpus.truthFiles.filter { ($0["kind"] as? String)?.hasSuffix("archive") == true }.map { MachOCorpus.path($0) }
+        let corpusArchives = MachOCorpus.truthFiles.filter { ($0["kind"] as? String)?.hasSuffix("archive") == true }.map {
+            MachOCorpus.path($0)
+        }
         #expect(!corpusArchives.isEmpty)
         for path in [fat.path] + corpusArchives {
             let file = try MachOFile(path: path)
@@ -114,7 +116,9 @@ struct ObjectFileTests {
                 // "mode uid/gid size Www Mmm dd hh:mm:ss yyyy name", the
                 // symbol table's too.
                 let names = try Oracle.objdump(path, arch: arch, ["--archive-headers"]).compactMap { line -> String? in
-                    guard line.hasPrefix("-"), let time = line.range(of: #"\d\d:\d\d:\d\d \d{4} "#, options: .regularExpression) else { return nil }
+                    guard line.hasPrefix("-"), let time = line.range(of: #"\d\d:\d\d:\d\d \d{4} "#, options: .regularExpression) else {
+                        return nil
+                    }
                     return String(line[time.upperBound...])
                 }.filter { !$0.hasPrefix("__.SYMDEF") }
                 #expect(archive.members.compactMap(\.archiveMember) == names, "\(path) \(arch ?? "")")
@@ -133,18 +137,18 @@ struct LocalDefinitionTests {
         let directory = try Fixtures.temporaryDirectory()
         let source = directory.path("local.c")
         try """
-            __attribute__((noinline)) static int helper(int x) { return x * 3; }
-            __attribute__((visibility("hidden"))) int hidden_api(int x) { return helper(x) + 1; }
-            int exported_api(int x) { return hidden_api(x); }
-            int table = 4;
-            """.write(to: source, atomically: true, encoding: .utf8)
+        __attribute__((noinline)) static int helper(int x) { return x * 3; }
+        __attribute__((visibility("hidden"))) int hidden_api(int x) { return helper(x) + 1; }
+        int exported_api(int x) { return hidden_api(x); }
+        int table = 4;
+        """.write(to: source, atomically: true, encoding: .utf8)
         let object = directory.path("local.o")
         try Command.run(Fixtures.clang, ["-target", "arm64-apple-ios15.0", "-O1", "-c", source.path, "-o", object.path])
         let listing = try MachOOracle.nm(["-m"], object)
         let oracle = listing.split(separator: "\n").compactMap { line -> String? in
             // "0000000000000018 (__TEXT,__text) non-external _helper"
             guard line.contains("(__TEXT,__text) non-external _") || line.contains("(__TEXT,__text) private external _"),
-                  let name = line.split(separator: " ").last
+                let name = line.split(separator: " ").last
             else { return nil }
             return String(name.dropFirst())
         }

@@ -22,7 +22,9 @@ struct OracleTests {
             let plain = try Oracle.nm(path, arch: arch, ["-m", "-u", "--no-dyldinfo"])
             for image in slice.images {
                 let expected = plain[image.archiveMember ?? ""] ?? []
-                #expect(image.nlistUndefined.map(Self.nmLine(image)).sorted() == expected.sorted(), "\(path) \(arch ?? "") \(image.archiveMember ?? "")")
+                #expect(
+                    image.nlistUndefined.map(Self.nmLine(image)).sorted() == expected.sorted(),
+                    "\(path) \(arch ?? "") \(image.archiveMember ?? "")")
             }
             // By default llvm-nm adds the symbols of the bind, lazy-bind and
             // weak-bind opcodes missing from the symbol table of an image
@@ -30,9 +32,10 @@ struct OracleTests {
             // chained fixups): ours are the symbol table plus those imports.
             let withDyldInfo = try Oracle.nm(path, arch: arch, ["-m", "-u"])
             for image in slice.images {
-                var names = Set(image.nlistUndefined.map { symbol in
-                    symbol.name + (image.nmLibraryName(symbol).map { " (\($0))" } ?? "")
-                })
+                var names = Set(
+                    image.nlistUndefined.map { symbol in
+                        symbol.name + (image.nmLibraryName(symbol).map { " (\($0))" } ?? "")
+                    })
                 if image.header.flags.contains(.nlistOutOfSyncWithDyldInfo) && image.fixupFormat == .dyldInfo {
                     let known = Set(image.nlistUndefined.map(\.name))
                     for entry in image.imports where !known.contains(entry.name) {
@@ -95,10 +98,13 @@ struct OracleTests {
             var command = ""
             func flush() {
                 if fields["sectname"] != nil {
-                    sections.append(["segname", "sectname", "addr", "size", "offset", "reloff", "nreloc", "reserved1", "reserved2"]
-                        .map { fields[$0].map(Self.number) ?? "-" }.joined(separator: " "))
+                    sections.append(
+                        ["segname", "sectname", "addr", "size", "offset", "reloff", "nreloc", "reserved1", "reserved2"]
+                            .map { fields[$0].map(Self.number) ?? "-" }.joined(separator: " "))
                 } else if command.hasPrefix("LC_SEGMENT") {
-                    segments.append(["segname", "vmaddr", "vmsize", "fileoff", "filesize"].map { fields[$0].map(Self.number) ?? "-" }.joined(separator: " "))
+                    segments.append(
+                        ["segname", "vmaddr", "vmsize", "fileoff", "filesize"].map { fields[$0].map(Self.number) ?? "-" }.joined(
+                            separator: " "))
                 }
                 fields = [:]
             }
@@ -123,10 +129,12 @@ struct OracleTests {
             flush()
             #expect(image.loadCommands.map(\.name) == commands, "\(label)")
             #expect(image.loadCommands.count == Int(image.header.loadCommandCount), "\(label)")
-            #expect(image.segments.map { "\($0.name) \($0.address) \($0.virtualSize) \($0.fileOffset) \($0.fileSize)" } == segments, "\(label)")
-            #expect(image.sections.map {
-                "\($0.segmentName) \($0.name) \($0.address) \($0.size) \($0.fileOffset) \($0.relocationsOffset) \($0.relocationCount) \($0.reserved1) \($0.reserved2)"
-            } == sections, "\(label)")
+            #expect(
+                image.segments.map { "\($0.name) \($0.address) \($0.virtualSize) \($0.fileOffset) \($0.fileSize)" } == segments, "\(label)")
+            #expect(
+                image.sections.map {
+                    "\($0.segmentName) \($0.name) \($0.address) \($0.size) \($0.fileOffset) \($0.relocationsOffset) \($0.relocationCount) \($0.reserved1) \($0.reserved2)"
+                } == sections, "\(label)")
             #expect(image.entryPoint.map { "\($0.offset)" } == entryOffset, "\(label)")
             if let main = image.entryPoint {
                 // LC_MAIN's entryoff is from the base: main's address.
@@ -161,10 +169,13 @@ struct OracleTests {
                     continue
                 }
                 let fields = line.split(separator: " ")
-                guard fields.count >= 2, fields[0].hasPrefix("0x"), let address = UInt64(fields[0].dropFirst(2), radix: 16) else { continue }
+                guard fields.count >= 2, fields[0].hasPrefix("0x"), let address = UInt64(fields[0].dropFirst(2), radix: 16) else {
+                    continue
+                }
                 listed["\(section) \(hex(address))"] = String(fields[fields.count - 1])
             }
-            let ours = image.symbolStubs.map { ("\($0.section) \(hex($0.address))", $0.name, $0.importIndex) }
+            let ours =
+                image.symbolStubs.map { ("\($0.section) \(hex($0.address))", $0.name, $0.importIndex) }
                 + image.symbolPointers.map { ("\($0.section) \(hex($0.address))", $0.name, $0.importIndex) }
             for (key, name, importIndex) in ours {
                 switch listed[key] {
@@ -223,7 +234,9 @@ struct OracleTests {
                 for (option, source) in [("--bind", ImportSource.bind), ("--lazy-bind", .lazyBind), ("--weak-bind", .weakBind)] {
                     for line in try Oracle.objdump(path, arch: arch, [option]) {
                         var fields = line.split(separator: " ").map(String.init)
-                        guard fields.count >= 4, fields[2].hasPrefix("0x"), let address = UInt64(fields[2].dropFirst(2), radix: 16) else { continue }
+                        guard fields.count >= 4, fields[2].hasPrefix("0x"), let address = UInt64(fields[2].dropFirst(2), radix: 16) else {
+                            continue
+                        }
                         if fields.last == "(weak_import)" { fields.removeLast() }
                         let library = source == .weakBind ? "" : fields[fields.count - 2]
                         listed.append("\(source.rawValue) \(hex(address)) \(library) \(fields[fields.count - 1])")
@@ -238,9 +251,11 @@ struct OracleTests {
                     // in SVProgressHUD, in __objc_methname); ours are the stub
                     // operands that need them.
                     let fields = line.split(separator: " ")
-                    guard fields.count >= 4, fields[2].hasPrefix("0x"), let address = UInt64(fields[2].dropFirst(2), radix: 16) else { return nil }
+                    guard fields.count >= 4, fields[2].hasPrefix("0x"), let address = UInt64(fields[2].dropFirst(2), radix: 16) else {
+                        return nil
+                    }
                     guard fields[3] == "text", let segment = image.segments.first(where: { $0.name == fields[0] }),
-                          let first = segment.sections.first
+                        let first = segment.sections.first
                     else { return address }
                     return address - first.address + segment.address
                 }
@@ -258,7 +273,9 @@ struct OracleTests {
                 var listedRebases: [String] = []
                 for line in output.standardOutput.split(separator: "\n") {
                     var fields = line.split(separator: " ").map(String.init)
-                    guard fields.count >= 5, fields[2].hasPrefix("0x"), let address = UInt64(fields[2].dropFirst(2), radix: 16) else { continue }
+                    guard fields.count >= 5, fields[2].hasPrefix("0x"), let address = UInt64(fields[2].dropFirst(2), radix: 16) else {
+                        continue
+                    }
                     if fields[4] == "rebase", let target = UInt64(fields[5].dropFirst(2), radix: 16) {
                         listedRebases.append("\(hex(address)) \(hex(target))")
                     } else if fields[4] == "bind" {
@@ -267,7 +284,9 @@ struct OracleTests {
                     }
                 }
                 #expect(ours.sorted() == listedBinds.sorted(), "\(path) \(arch ?? "")")
-                #expect(image.rebases.map { "\(hex($0.address)) \(hex($0.target ?? 0))" }.sorted() == listedRebases.sorted(), "\(path) \(arch ?? "")")
+                #expect(
+                    image.rebases.map { "\(hex($0.address)) \(hex($0.target ?? 0))" }.sorted() == listedRebases.sorted(),
+                    "\(path) \(arch ?? "")")
             case .none:
                 #expect(image.bindings.isEmpty && image.rebases.isEmpty)
             }
@@ -285,7 +304,8 @@ struct OracleTests {
             for section in image.sections where section.name == "__objc_selrefs" && image.fixupFormat == .dyldInfo {
                 let listed = try Oracle.objdump(path, arch: arch, ["--section=\(section.qualifiedName)"]).compactMap { line -> String? in
                     let fields = line.split(separator: " ")
-                    guard fields.count == 2, let address = UInt64(fields[0], radix: 16), fields[1].hasPrefix("__TEXT:__objc_methname:") else { return nil }
+                    guard fields.count == 2, let address = UInt64(fields[0], radix: 16), fields[1].hasPrefix("__TEXT:__objc_methname:")
+                    else { return nil }
                     return "\(hex(address)) \(fields[1].dropFirst("__TEXT:__objc_methname:".count))"
                 }
                 #expect(image.selectorReferences.map { "\(hex($0.address)) \($0.selector)" } == listed, "\(path) \(arch ?? "")")
@@ -330,7 +350,9 @@ struct OracleTests {
                 let listed = stride(from: 0, to: words.count - 3, by: 4).map { index in
                     "\(hex(section.address + UInt64(index) * UInt64(image.header.pointerSize))) \(hex(words[index + 2])) \(words[index + 3]) \(strings[words[index + 2]] ?? "-")"
                 }
-                #expect(image.cfStrings.map { "\(hex($0.address)) \(hex($0.stringAddress)) \($0.length) \($0.value ?? "-")" } == listed, "\(path) \(arch ?? "")")
+                #expect(
+                    image.cfStrings.map { "\(hex($0.address)) \(hex($0.stringAddress)) \($0.length) \($0.value ?? "-")" } == listed,
+                    "\(path) \(arch ?? "")")
             }
             #expect(image.classReferences.map(\.address) == slots, "\(path) \(arch ?? "")")
             #expect(Set(listed).isSubset(of: ours), "\(path) \(arch ?? ""): \(Set(listed).subtracting(ours))")

@@ -12,20 +12,24 @@ import Testing
     }
 
     @Test func theJSONKeepsAUseByNameAndItsGuards() {
-        let use = ByNameUse(guards: [UseGuard(kind: .respondsToSelector, function: "+[BNCheckedSender currentApplication]"), UseGuard(kind: .extensionCheck)])
-        #expect(CheckJSON().render(Self.report(use)).contains("""
-                  "byName" : {
-                    "guards" : [
-                      {
-                        "function" : "+[BNCheckedSender currentApplication]",
-                        "kind" : "responds-to-selector"
+        let use = ByNameUse(guards: [
+            UseGuard(kind: .respondsToSelector, function: "+[BNCheckedSender currentApplication]"), UseGuard(kind: .extensionCheck),
+        ])
+        #expect(
+            CheckJSON().render(Self.report(use)).contains(
+                """
+                      "byName" : {
+                        "guards" : [
+                          {
+                            "function" : "+[BNCheckedSender currentApplication]",
+                            "kind" : "responds-to-selector"
+                          },
+                          {
+                            "kind" : "extension-check"
+                          }
+                        ]
                       },
-                      {
-                        "kind" : "extension-check"
-                      }
-                    ]
-                  },
-            """))
+                """))
         #expect(CheckJSON().render(Self.report(ByNameUse())).contains("\"byName\" : {\n        \"guards\" : [\n\n        ]\n      },"))
         #expect(!CheckJSON().render(Self.report(nil)).contains("byName"))
     }
@@ -38,7 +42,10 @@ import Testing
         var report = Report(inputs: ["Kit"], rulePacks: [], images: [], findings: [], errors: [], skipped: [], notices: [])
         report.remarks = ["the toolchain's availability check (compiler-rt) in 2 images (A.framework, B<.framework) calls dlopen, dlsym: …"]
         let html = HTMLRenderer().render(report)
-        #expect(html.contains("<dt>Notes</dt><dd><ul class=\"remarks\"><li>the toolchain&#39;s availability check (compiler-rt) in 2 images (A.framework, B&lt;.framework) calls dlopen, dlsym: …</li></ul></dd>"))
+        #expect(
+            html.contains(
+                "<dt>Notes</dt><dd><ul class=\"remarks\"><li>the toolchain&#39;s availability check (compiler-rt) in 2 images (A.framework, B&lt;.framework) calls dlopen, dlsym: …</li></ul></dd>"
+            ))
         #expect(html.components(separatedBy: "availability check (compiler-rt)").count == 2)
         report.remarks = []
         #expect(!HTMLRenderer().render(report).contains("<dt>Notes</dt>"))

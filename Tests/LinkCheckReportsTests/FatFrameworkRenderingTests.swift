@@ -22,14 +22,23 @@ import Testing
         let svProgressHUD = app.appendingPathComponent("Frameworks/SVProgressHUD.framework/SVProgressHUD").path
         let lines = TextRenderer().render(report).split(separator: "\n").map(String.init).filter { $0.hasPrefix(svProgressHUD) }
         let heads = lines.map { line in String(line.dropFirst(svProgressHUD.count).prefix { $0 != "]" }) + "]" }
-        #expect(heads == [
-            " (arm64, armv7, i386, x86_64): error: [AEX001]", ": note: [ARCH004]", " (arm64): warning: [FLAG001]",
-            " (arm64, armv7, i386, x86_64): note: [LOAD008]", " (arm64, armv7, i386, x86_64): note: [LOAD014]",
-        ])
-        #expect(lines[0].hasSuffix("[AEX001] calls +[UIApplication sharedApplication] from -[SVProgressHUD positionHUD:] and 3 more callers (linked by Share)"))
-        #expect(lines[1].hasSuffix("[ARCH004] slices i386, x86_64 are for the simulator and armv7 is 32-bit: no process of this iOS 15.0 app loads them"))
+        #expect(
+            heads == [
+                " (arm64, armv7, i386, x86_64): error: [AEX001]", ": note: [ARCH004]", " (arm64): warning: [FLAG001]",
+                " (arm64, armv7, i386, x86_64): note: [LOAD008]", " (arm64, armv7, i386, x86_64): note: [LOAD014]",
+            ])
+        #expect(
+            lines[0].hasSuffix(
+                "[AEX001] calls +[UIApplication sharedApplication] from -[SVProgressHUD positionHUD:] and 3 more callers (linked by Share)")
+        )
+        #expect(
+            lines[1].hasSuffix(
+                "[ARCH004] slices i386, x86_64 are for the simulator and armv7 is 32-bit: no process of this iOS 15.0 app loads them"))
         let verdicts = TextRenderer().render(report).split(separator: "\n").filter { $0.hasPrefix("Share.appex") }
-        #expect(verdicts == ["Share.appex (share extension): unsafe — SVProgressHUD.framework calls +[UIApplication sharedApplication] from -[SVProgressHUD positionHUD:] and 3 more"])
+        #expect(
+            verdicts == [
+                "Share.appex (share extension): unsafe — SVProgressHUD.framework calls +[UIApplication sharedApplication] from -[SVProgressHUD positionHUD:] and 3 more"
+            ])
         let summary = TextRenderer().render(report).split(separator: "\n").last ?? ""
         // SVProgressHUD's AEX001 and Share's, and Cartography's nine BNDL001
         // (the Swift runtime libraries the app does not embed).
@@ -61,20 +70,31 @@ import Testing
         #expect(!html.contains("linked or loaded by neither"))
         let answers = try Browser.captures(#"<li class="answer ([a-z-]+)" data-image="([^"]*)">"#, in: html)
         #expect(answers == [["unsafe", app.appendingPathComponent("PlugIns/Share.appex/Share").path]])
-        #expect(html.contains("<strong>Share.appex</strong> (share extension): <span class=\"verdict unsafe\">unsafe</span> — <strong>SVProgressHUD.framework</strong> calls <a href=\"#AEX001-SVProgressHUD.framework\"><code>+[UIApplication sharedApplication]</code></a> from <code>-[SVProgressHUD positionHUD:] and 3 more</code>."))
+        #expect(
+            html.contains(
+                "<strong>Share.appex</strong> (share extension): <span class=\"verdict unsafe\">unsafe</span> — <strong>SVProgressHUD.framework</strong> calls <a href=\"#AEX001-SVProgressHUD.framework\"><code>+[UIApplication sharedApplication]</code></a> from <code>-[SVProgressHUD positionHUD:] and 3 more</code>."
+            ))
         let cards = try Browser.captures(#"<article class="card [a-z]+" id="([^"]+)""#, in: html).map { $0[0] }
-        #expect(cards.filter { $0.contains("SVProgressHUD") }.sorted() == [
-            "AEX001-SVProgressHUD.framework", "ARCH004-SVProgressHUD.framework", "FLAG001-SVProgressHUD.framework",
-            "LOAD008-SVProgressHUD.framework", "LOAD014-SVProgressHUD.framework",
-        ])
-        #expect(html.contains("<span class=\"rule\">AEX001</span> UIApplication.shared <span class=\"in\">in</span> <span class=\"image\" title=\"\(app.path)/Frameworks/SVProgressHUD.framework/SVProgressHUD\">SVProgressHUD.framework (arm64, armv7, i386, x86_64)</span></h3>"))
+        #expect(
+            cards.filter { $0.contains("SVProgressHUD") }.sorted() == [
+                "AEX001-SVProgressHUD.framework", "ARCH004-SVProgressHUD.framework", "FLAG001-SVProgressHUD.framework",
+                "LOAD008-SVProgressHUD.framework", "LOAD014-SVProgressHUD.framework",
+            ])
+        #expect(
+            html.contains(
+                "<span class=\"rule\">AEX001</span> UIApplication.shared <span class=\"in\">in</span> <span class=\"image\" title=\"\(app.path)/Frameworks/SVProgressHUD.framework/SVProgressHUD\">SVProgressHUD.framework (arm64, armv7, i386, x86_64)</span></h3>"
+            ))
         let dot = DotRenderer().render(report)
         let nodes = try Browser.captures(#"\n    "([^"]+)" \[label"#, in: dot).map { String($0[0].dropFirst(app.path.count + 1)) }
-        #expect(nodes.sorted() == [
-            "Frameworks/Cartography.framework/Cartography", "Frameworks/MBProgressHUD.framework/MBProgressHUD",
-            "Frameworks/SVProgressHUD.framework/SVProgressHUD", "Photos", "PlugIns/Share.appex/Share",
-        ])
-        #expect(dot.contains("\"\(app.path)/PlugIns/Share.appex/Share\" -> \"\(app.path)/Frameworks/SVProgressHUD.framework/SVProgressHUD\" [color=\"#c9252d\", penwidth=2];"))
+        #expect(
+            nodes.sorted() == [
+                "Frameworks/Cartography.framework/Cartography", "Frameworks/MBProgressHUD.framework/MBProgressHUD",
+                "Frameworks/SVProgressHUD.framework/SVProgressHUD", "Photos", "PlugIns/Share.appex/Share",
+            ])
+        #expect(
+            dot.contains(
+                "\"\(app.path)/PlugIns/Share.appex/Share\" -> \"\(app.path)/Frameworks/SVProgressHUD.framework/SVProgressHUD\" [color=\"#c9252d\", penwidth=2];"
+            ))
     }
 
     /// SARIF gives code scanning one result per finding as a reader takes
@@ -88,7 +108,8 @@ import Testing
         let onSVProgressHUD = results.filter { result in
             let locations = result["locations"] as? [[String: Any]]
             let physical = locations?.first?["physicalLocation"] as? [String: Any]
-            return (physical?["artifactLocation"] as? [String: Any])?["uri"] as? String == "Frameworks/SVProgressHUD.framework/SVProgressHUD"
+            return (physical?["artifactLocation"] as? [String: Any])?["uri"] as? String
+                == "Frameworks/SVProgressHUD.framework/SVProgressHUD"
         }
         #expect(onSVProgressHUD.compactMap { $0["ruleId"] as? String } == ["AEX001", "ARCH004", "FLAG001", "LOAD008", "LOAD014"])
         let aex001 = try #require(onSVProgressHUD.first)
@@ -107,8 +128,9 @@ import Testing
         #expect(file["verdict"] as? String == "unsafe")
         #expect(file["slices"] as? [String] == ["arm64", "armv7", "i386", "x86_64"])
         let images = try #require(document["images"] as? [[String: Any]])
-        #expect(images.filter { $0["file"] as? String == svProgressHUD }.map { $0["verdict"] as? String }
-            == ["unsafe", "not-loaded", "not-loaded", "not-loaded"])
+        #expect(
+            images.filter { $0["file"] as? String == svProgressHUD }.map { $0["verdict"] as? String }
+                == ["unsafe", "not-loaded", "not-loaded", "not-loaded"])
         let findings = try #require(document["findings"] as? [[String: Any]])
         let sharedApplication = findings.filter { $0["file"] as? String == svProgressHUD && $0["rule"] as? String == "AEX001" }
         #expect(sharedApplication.map { $0["image"] as? String } == ["arm64", "armv7", "i386", "x86_64"].map { "\(svProgressHUD)[\($0)]" })

@@ -15,11 +15,15 @@ import Testing
     }
 
     static let rules: RuleSet = {
-        let rule = Rule(id: "TST001", api: "UIApplication.shared", category: .unavailableAPI, severity: .error,
-                        matchers: [.symbol("kit_shared")], message: "unavailable in extensions", fixit: "Pass it in.",
-                        source: "UIKit.h", sdk: SDKRange(platform: .iOS, markedFrom: SDKVersion("9.3")!, markedUntil: SDKVersion("16.5")!, unmarkedFrom: SDKVersion("17.0")!))
-        let string = Rule(id: "TST002", api: "TRUEPREDICATE", category: .configuration, severity: .error,
-                          matchers: [.string("TRUEPREDICATE")], message: "a placeholder", fixit: "Replace it.", source: "Guide")
+        let rule = Rule(
+            id: "TST001", api: "UIApplication.shared", category: .unavailableAPI, severity: .error,
+            matchers: [.symbol("kit_shared")], message: "unavailable in extensions", fixit: "Pass it in.",
+            source: "UIKit.h",
+            sdk: SDKRange(
+                platform: .iOS, markedFrom: SDKVersion("9.3")!, markedUntil: SDKVersion("16.5")!, unmarkedFrom: SDKVersion("17.0")!))
+        let string = Rule(
+            id: "TST002", api: "TRUEPREDICATE", category: .configuration, severity: .error,
+            matchers: [.string("TRUEPREDICATE")], message: "a placeholder", fixit: "Replace it.", source: "Guide")
         return RuleSet.build(packs: [RulePack(path: "t.json", name: "t", version: "1", rules: [rule, string])]).0
     }()
 
@@ -47,7 +51,8 @@ import Testing
 
     /// The cards' opening tags: severity, rule, image.
     static func cards(_ html: String) throws -> [[String]] {
-        try Browser.captures(#"<article class="card [a-z]+" id="([^"]*)" data-severity="([a-z]+)" data-rule="([^"]*)" data-image="([^"]*)""#, in: html)
+        try Browser.captures(
+            #"<article class="card [a-z]+" id="([^"]*)" data-severity="([a-z]+)" data-rule="([^"]*)" data-image="([^"]*)""#, in: html)
     }
 
     @Test func everyStringIsEscaped() {
@@ -55,9 +60,12 @@ import Testing
         let report = Report(
             inputs: [hostile], rulePacks: [RulePackSummary(name: hostile, version: hostile, path: hostile)],
             images: [Self.image("/t/\(hostile)")],
-            findings: [Finding(rule: "TST001", severity: .error, category: .unavailableAPI, kind: .importedSymbol,
-                               image: "/t/\(hostile)", symbol: hostile, demangled: hostile, chain: [hostile, hostile],
-                               message: hostile, fixit: hostile, source: hostile)],
+            findings: [
+                Finding(
+                    rule: "TST001", severity: .error, category: .unavailableAPI, kind: .importedSymbol,
+                    image: "/t/\(hostile)", symbol: hostile, demangled: hostile, chain: [hostile, hostile],
+                    message: hostile, fixit: hostile, source: hostile)
+            ],
             errors: [.malformed(path: hostile, format: .elf, structure: hostile, reason: hostile)], skipped: [], notices: [hostile])
         let html = HTMLRenderer().render(report)
         #expect(!html.contains("<script>alert"))
@@ -73,8 +81,9 @@ import Testing
     /// is still drawn as it is.
     @Test func labelsAreTheNamesCharacterForCharacter() throws {
         let name = #"lib&amp;&#65;\N\G\n"q".so"#
-        let html = HTMLRenderer().render(Report(
-            inputs: [], rulePacks: [], images: [Self.image("/t/\(name)")], findings: [], errors: [], skipped: [], notices: []))
+        let html = HTMLRenderer().render(
+            Report(
+                inputs: [], rulePacks: [], images: [Self.image("/t/\(name)")], findings: [], errors: [], skipped: [], notices: []))
         let label = try #require(try Browser.captures(#"<g id="lcn0"[^>]*>.*?<text [^>]*>([^<]*)</text>"#, in: html).first?.first)
         #expect(label == #"lib&amp;amp;&amp;#65;\N\G\n&quot;q&quot;.so"#)
     }
@@ -89,10 +98,11 @@ import Testing
             findings: [], errors: [], skipped: [], notices: [])
         let html = HTMLRenderer().render(report)
         let labels = try Browser.captures(#"<g id="lcn\d+" data-image="([^"]*)"[^>]*>.*?<text [^>]*>([^<]*)</text>"#, in: html)
-        #expect(Dictionary(uniqueKeysWithValues: labels.map { ($0[0], $0[1]) }) == [
-            "/a/x86/libcodec.so": "x86/libcodec.so", "/a/arm/libcodec.so": "a/arm/libcodec.so",
-            "/b/arm/libcodec.so": "b/arm/libcodec.so", "/a/libz.so": "libz.so",
-        ])
+        #expect(
+            Dictionary(uniqueKeysWithValues: labels.map { ($0[0], $0[1]) }) == [
+                "/a/x86/libcodec.so": "x86/libcodec.so", "/a/arm/libcodec.so": "a/arm/libcodec.so",
+                "/b/arm/libcodec.so": "b/arm/libcodec.so", "/a/libz.so": "libz.so",
+            ])
         #expect(html.contains("<span class=\"chip extension-safe\" data-image=\"/b/arm/libcodec.so\">b/arm/libcodec.so <small>"))
     }
 
@@ -108,7 +118,10 @@ import Testing
         let html = HTMLRenderer().render(report)
         let geometry = try GraphGeometry(html: html)
         #expect(Set(geometry.nodes.keys) == ["/t/libExt.so", "/t/libKit.so", "/t/libUI.so"])
-        #expect(Set(geometry.edges.map { "\($0.from) → \($0.to)" }) == ["/t/libExt.so → /t/libKit.so", "/t/libExt.so → /t/libUI.so", "/t/libKit.so → /t/libUI.so"])
+        #expect(
+            Set(geometry.edges.map { "\($0.from) → \($0.to)" }) == [
+                "/t/libExt.so → /t/libKit.so", "/t/libExt.so → /t/libUI.so", "/t/libKit.so → /t/libUI.so",
+            ])
         #expect(html.contains("<g id=\"lcn0\" data-image=\"/t/libExt.so\" class=\"node unsafe extension\">"))
         #expect(html.contains("<title>libExt.so links libKit.so</title>"))
         #expect(!html.contains("xlink"), "nothing of Graphviz's document outside the drawing")
@@ -124,7 +137,8 @@ import Testing
         for framework in 4..<26 { links[framework].append("/t/lib\(framework + 4).so") }
         if cycle { links[29].append("/t/lib9.so") }
         let images = (0..<30).map { Self.image("/t/lib\($0).so", role: $0 < 4 ? .extension : .framework, links: links[$0]) }
-        let html = HTMLRenderer().render(Report(inputs: [], rulePacks: [], images: images, findings: [], errors: [], skipped: [], notices: []))
+        let html = HTMLRenderer().render(
+            Report(inputs: [], rulePacks: [], images: images, findings: [], errors: [], skipped: [], notices: []))
         let geometry = try GraphGeometry(html: html)
         #expect(geometry.nodes.count == 30)
         #expect(geometry.edges.count == links.joined().count)
@@ -159,14 +173,22 @@ import Testing
         let report = Self.report(Self.app, Self.roles)
         let html = HTMLRenderer().render(report)
         let cards = try Self.cards(html)
-        #expect(cards.map { [$0[1], $0[2], $0[3]] } == [
-            ["error", "TST001", "/t/libUploader.so"],
-            ["note", "TST001", "/t/libLegacy.so"],
-        ])
-        let card = try #require(try Browser.captures(#"(<article class="card error" id="TST001-libUploader.so".*?</article>)"#, in: html).first?.first)
-        #expect(card.contains("Reaches <span class=\"reach error\" data-image=\"/t/libShare.so\"><strong>libShare.so</strong> (share extension) through libSync.so <small>error</small></span> <span class=\"reach error\" data-image=\"/t/libWidget.so\"><strong>libWidget.so</strong> (widget extension) through libSync.so <small>error</small></span> <span class=\"reach note\" data-image=\"/t/libApp.so\"><strong>libApp.so</strong> (app) through libSync.so <small>note</small></span>"))
+        #expect(
+            cards.map { [$0[1], $0[2], $0[3]] } == [
+                ["error", "TST001", "/t/libUploader.so"],
+                ["note", "TST001", "/t/libLegacy.so"],
+            ])
+        let card = try #require(
+            try Browser.captures(#"(<article class="card error" id="TST001-libUploader.so".*?</article>)"#, in: html).first?.first)
+        #expect(
+            card.contains(
+                "Reaches <span class=\"reach error\" data-image=\"/t/libShare.so\"><strong>libShare.so</strong> (share extension) through libSync.so <small>error</small></span> <span class=\"reach error\" data-image=\"/t/libWidget.so\"><strong>libWidget.so</strong> (widget extension) through libSync.so <small>error</small></span> <span class=\"reach note\" data-image=\"/t/libApp.so\"><strong>libApp.so</strong> (app) through libSync.so <small>note</small></span>"
+            ))
         #expect(card.contains("<p class=\"fixit\"><strong>Fix:</strong> Pass it in.</p>"))
-        #expect(card.contains("<p class=\"source\">Source: UIKit.h · Marked in SDKs: iOS 9.3–16.5 (not marked from 17.0) · <a class=\"permalink\" href=\"#TST001-libUploader.so\">#TST001-libUploader.so</a></p>"))
+        #expect(
+            card.contains(
+                "<p class=\"source\">Source: UIKit.h · Marked in SDKs: iOS 9.3–16.5 (not marked from 17.0) · <a class=\"permalink\" href=\"#TST001-libUploader.so\">#TST001-libUploader.so</a></p>"
+            ))
         // Legacy's note is where what only the app runs is, collapsed.
         #expect(try Browser.captures(#"<details class="group" id="group-app-only">.*?id="(TST001-libLegacy.so)""#, in: html).count == 1)
     }
@@ -179,12 +201,16 @@ import Testing
         let report = Self.report(images, Self.roles)
         let html = HTMLRenderer().render(report)
         let answers = try Browser.captures(#"(<li class="answer [^"]*" data-image="[^"]*">.*?</li>)\n"#, in: html).map { $0[0] }
-        #expect(answers == [
-            "<li class=\"answer unsafe\" data-image=\"/t/libShare.so\"><strong>libShare.so</strong> (share extension): <span class=\"verdict unsafe\">unsafe</span> — <strong>libSync.so</strong> links <strong>libUploader.so</strong>, which imports <a href=\"#TST001-libUploader.so\"><code>kit_shared</code></a>.</li>",
-            "<li class=\"answer unsafe\" data-image=\"/t/libWidget.so\"><strong>libWidget.so</strong> (widget extension): <span class=\"verdict unsafe\">unsafe</span> — <strong>libSync.so</strong> links <strong>libUploader.so</strong>, which imports <a href=\"#TST001-libUploader.so\"><code>kit_shared</code></a>.</li>",
-        ])
+        #expect(
+            answers == [
+                "<li class=\"answer unsafe\" data-image=\"/t/libShare.so\"><strong>libShare.so</strong> (share extension): <span class=\"verdict unsafe\">unsafe</span> — <strong>libSync.so</strong> links <strong>libUploader.so</strong>, which imports <a href=\"#TST001-libUploader.so\"><code>kit_shared</code></a>.</li>",
+                "<li class=\"answer unsafe\" data-image=\"/t/libWidget.so\"><strong>libWidget.so</strong> (widget extension): <span class=\"verdict unsafe\">unsafe</span> — <strong>libSync.so</strong> links <strong>libUploader.so</strong>, which imports <a href=\"#TST001-libUploader.so\"><code>kit_shared</code></a>.</li>",
+            ])
         let answer = try #require(try Browser.captures(#"(<section id="answer">.*?</section>)"#, in: html).first?.first)
-        #expect(answer.contains("<p class=\"quiet\">Containing app: <span class=\"chip app-only\" data-image=\"/t/libApp.so\">libApp.so <small>app-only</small></span>, which may use any API; frameworks only the app links or loads: <span class=\"chip app-only\" data-image=\"/t/libLegacy.so\">libLegacy.so <small>app-only</small></span>.</p>"))
+        #expect(
+            answer.contains(
+                "<p class=\"quiet\">Containing app: <span class=\"chip app-only\" data-image=\"/t/libApp.so\">libApp.so <small>app-only</small></span>, which may use any API; frameworks only the app links or loads: <span class=\"chip app-only\" data-image=\"/t/libLegacy.so\">libLegacy.so <small>app-only</small></span>.</p>"
+            ))
         let first = try #require(html.range(of: "<li class=\"answer"))
         #expect(!html[..<first.lowerBound].contains("<section id=\"graph\""), "the answer comes before the graph")
     }
@@ -195,7 +221,8 @@ import Testing
     @Test func theAnswerIsGroupedByApp() throws {
         func placement(_ app: String) -> BundlePlacement {
             let folder = BundleFolder(path: "/t/\(app)", displayPath: app, kind: .app, layout: .flat, info: nil)
-            return BundlePlacement(outermost: folder, innermost: folder, containingApp: folder, place: "", isExecutable: false, role: nil, library: nil)
+            return BundlePlacement(
+                outermost: folder, innermost: folder, containingApp: folder, place: "", isExecutable: false, role: nil, library: nil)
         }
         var report = Self.report(Self.app, Self.roles)
         for index in report.images.indices {
@@ -209,10 +236,14 @@ import Testing
         let answer = try #require(try Browser.captures(#"(<section id="answer">.*?</section>)"#, in: html).first?.first)
         let headings = try Browser.captures(#"<h3 class="bundle"[^>]*>([^<]*)</h3>"#, in: answer).map { $0[0] }
         #expect(headings == ["Share.app", "Widget.app", "Images in no bundle"])
-        let order = try Browser.captures(#"<h3 class="bundle"[^>]*>([^<]*)</h3>|<li class="answer [a-z-]+" data-image="([^"]*)">"#, in: answer)
-            .map { $0[0].isEmpty ? $0[1] : $0[0] }
+        let order = try Browser.captures(
+            #"<h3 class="bundle"[^>]*>([^<]*)</h3>|<li class="answer [a-z-]+" data-image="([^"]*)">"#, in: answer
+        )
+        .map { $0[0].isEmpty ? $0[1] : $0[0] }
         #expect(order == ["Share.app", "/t/libShare.so", "Widget.app", "/t/libWidget.so", "Images in no bundle", "/t/libLegacy.so"])
-        #expect(answer.contains("Containing app: <span class=\"chip app-only\" data-image=\"/t/libApp.so\">"), "the loose app is answered in its group")
+        #expect(
+            answer.contains("Containing app: <span class=\"chip app-only\" data-image=\"/t/libApp.so\">"),
+            "the loose app is answered in its group")
 
         for index in report.images.indices { report.images[index].bundle = placement("Photos.app") }
         #expect(!HTMLRenderer().render(report).contains("<h3 class=\"bundle\""))
@@ -225,65 +256,92 @@ import Testing
         let app = try MachOFixture.loadingApp.path()
         let report = try ShippedRules.check(app)
         let html = HTMLRenderer().render(report)
-        let answer = try #require(try Browser.captures(#"(<li class="answer [^"]*" data-image="[^"]*/Ext">.*?</li>)"#, in: html).first?.first)
-        #expect(answer.contains("<strong>Loader.framework</strong> loads <strong>Uploader.framework</strong>, which calls <a href=\"#AEX001-Uploader.framework\"><code>+[UIApplication sharedApplication]</code></a> from <code>present_login</code>"), "\(answer)")
+        let answer = try #require(
+            try Browser.captures(#"(<li class="answer [^"]*" data-image="[^"]*/Ext">.*?</li>)"#, in: html).first?.first)
+        #expect(
+            answer.contains(
+                "<strong>Loader.framework</strong> loads <strong>Uploader.framework</strong>, which calls <a href=\"#AEX001-Uploader.framework\"><code>+[UIApplication sharedApplication]</code></a> from <code>present_login</code>"
+            ), "\(answer)")
         let rows = try Browser.captures(#"<tr data-image="([^"]*)">(?:<td>.*?</td>){4}<td>([^<]*)</td>"#, in: html)
         let linkedBy = Dictionary(uniqueKeysWithValues: rows.map { (String($0[0].dropFirst(app.path.count + 1)), $0[1]) })
-        #expect(linkedBy == [
-            "Loads": "",
-            "PlugIns/Ext.appex/Ext": "",
-            "Frameworks/Loader.framework/Loader": "Ext.appex",
-            "Frameworks/Uploader.framework/Uploader": "Loads.app, Ext.appex",
-        ])
+        #expect(
+            linkedBy == [
+                "Loads": "",
+                "PlugIns/Ext.appex/Ext": "",
+                "Frameworks/Loader.framework/Loader": "Ext.appex",
+                "Frameworks/Uploader.framework/Uploader": "Loads.app, Ext.appex",
+            ])
     }
 
     /// Without roles, the unsafe images lead, each with its causes.
     @Test func withoutRolesTheUnsafeFrameworksLead() throws {
-        let report = Self.report([
-            TestImages.elf("/t/libSync.so", needs: ["libUploader.so"]),
-            TestImages.elf("/t/libUploader.so", imports: ["kit_shared"]),
-            TestImages.elf("/t/libSafe.so"),
-        ], Policy())
+        let report = Self.report(
+            [
+                TestImages.elf("/t/libSync.so", needs: ["libUploader.so"]),
+                TestImages.elf("/t/libUploader.so", imports: ["kit_shared"]),
+                TestImages.elf("/t/libSafe.so"),
+            ], Policy())
         let html = HTMLRenderer().render(report)
         let answers = try Browser.captures(#"<li class="answer ([a-z-]+)" data-image="([^"]*)">"#, in: html)
         #expect(answers == [["unsafe", "/t/libSync.so"], ["unsafe", "/t/libUploader.so"]])
-        #expect(html.contains("<strong>libUploader.so</strong>: <span class=\"verdict unsafe\">unsafe</span> — it imports <a href=\"#TST001-libUploader.so\"><code>kit_shared</code></a>.</li>"))
-        #expect(html.contains("<p class=\"quiet\">Extension-safe: <span class=\"chip extension-safe\" data-image=\"/t/libSafe.so\">libSafe.so <small>extension-safe</small></span>.</p>"))
+        #expect(
+            html.contains(
+                "<strong>libUploader.so</strong>: <span class=\"verdict unsafe\">unsafe</span> — it imports <a href=\"#TST001-libUploader.so\"><code>kit_shared</code></a>.</li>"
+            ))
+        #expect(
+            html.contains(
+                "<p class=\"quiet\">Extension-safe: <span class=\"chip extension-safe\" data-image=\"/t/libSafe.so\">libSafe.so <small>extension-safe</small></span>.</p>"
+            ))
     }
 
     /// Notes that an image provides an API are one collapsed group; a
     /// provides note of an (image, rule) that has an error stays on its card.
     @Test func providedNotesAreGroupedAndNoPairIsOnTwoCards() throws {
         let provides = { (image: String, rule: String) in
-            Finding(rule: rule, severity: .note, category: .unavailableAPI, kind: .providedSymbol, image: image, symbol: "s",
-                    message: "provides it")
+            Finding(
+                rule: rule, severity: .note, category: .unavailableAPI, kind: .providedSymbol, image: image, symbol: "s",
+                message: "provides it")
         }
-        var error = Finding(rule: "TST001", severity: .error, category: .unavailableAPI, kind: .staticCall, image: "/t/libExt.so",
-                            symbol: "s", message: "calls s: unavailable in extensions")
+        var error = Finding(
+            rule: "TST001", severity: .error, category: .unavailableAPI, kind: .staticCall, image: "/t/libExt.so",
+            symbol: "s", message: "calls s: unavailable in extensions")
         error.callSites = (0..<5).map { FindingCallSite(function: "f\($0)", demangled: nil, address: 0x100 + UInt64($0), fileOffset: 0) }
         let report = Report(
             inputs: [], rulePacks: [], rules: Dictionary(Self.rules.rules.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }),
             images: [Self.image("/t/libExt.so", role: .extension, verdict: .unsafe), Self.image("/t/libUIKit.so")],
-            findings: [error, provides("/t/libExt.so", "TST001"), provides("/t/libUIKit.so", "TST001"), provides("/t/libUIKit.so", "TST002")],
+            findings: [
+                error, provides("/t/libExt.so", "TST001"), provides("/t/libUIKit.so", "TST001"), provides("/t/libUIKit.so", "TST002"),
+            ],
             errors: [], skipped: [], notices: [])
         let html = HTMLRenderer().render(report)
-        #expect(try Self.cards(html).map { [$0[2], $0[3]] } == [["TST001", "/t/libExt.so"], ["TST001", "/t/libUIKit.so"], ["TST002", "/t/libUIKit.so"]])
-        let group = try #require(try Browser.captures(#"(<details class="group" id="group-provided">.*?</details>\n)"#, in: html).first?.first)
+        #expect(
+            try Self.cards(html).map { [$0[2], $0[3]] } == [
+                ["TST001", "/t/libExt.so"], ["TST001", "/t/libUIKit.so"], ["TST002", "/t/libUIKit.so"],
+            ])
+        let group = try #require(
+            try Browser.captures(#"(<details class="group" id="group-provided">.*?</details>\n)"#, in: html).first?.first)
         #expect(try Self.cards(group).map(\.[3]) == ["/t/libUIKit.so", "/t/libUIKit.so"])
         // The error's card: both findings, each with its severity; the
         // call sites after the first three collapsed.
         let card = try #require(try Browser.captures(#"(<article class="card error".*?</article>)"#, in: html).first?.first)
         #expect(card.contains("<span class=\"level error\">error</span>"))
         #expect(card.contains("<span class=\"level note\">note</span>"))
-        #expect(card.contains("<code title=\"f2\">f2</code> at <code>0x102</code> <details class=\"more inline\"><summary>and 2 more</summary><code title=\"f3\">f3</code> at <code>0x103</code>, "))
+        #expect(
+            card.contains(
+                "<code title=\"f2\">f2</code> at <code>0x102</code> <details class=\"more inline\"><summary>and 2 more</summary><code title=\"f3\">f3</code> at <code>0x103</code>, "
+            ))
         #expect(html.contains("it calls <a href=\"#TST001-libExt.so\"><code>s</code></a> from <code>f0 and 4 more</code>"))
     }
 
     /// The footer gives the command line, words quoted as a shell needs.
     @Test func theFooterSaysHowToReproduceTheRun() {
         var report = Report(inputs: [], rulePacks: [], images: [], findings: [], errors: [], skipped: [], notices: [])
-        report.invocation = Invocation(arguments: ["check", "--html", "my report.html", "it's", "PhotoEditor"], workingDirectory: "/w/Samples")
+        report.invocation = Invocation(
+            arguments: ["check", "--html", "my report.html", "it's", "PhotoEditor"], workingDirectory: "/w/Samples")
         let html = HTMLRenderer().render(report)
-        #expect(html.contains("<code class=\"command\">cd /w/Samples &amp;&amp; linkcheck check --html &#39;my report.html&#39; &#39;it&#39;\\&#39;&#39;s&#39; PhotoEditor</code>"))
+        #expect(
+            html.contains(
+                "<code class=\"command\">cd /w/Samples &amp;&amp; linkcheck check --html &#39;my report.html&#39; &#39;it&#39;\\&#39;&#39;s&#39; PhotoEditor</code>"
+            ))
     }
 }

@@ -51,13 +51,17 @@ import Testing
     @Test func everyGraphOutputNamesTheSameEdges() throws {
         let graph = try #require(try JSONSerialization.jsonObject(with: Data(GraphJSON().render(Self.graphReport).utf8)) as? [String: Any])
         let edges = try #require(graph["edges"] as? [[String: String]])
-        #expect(edges == [
-            ["from": "lib/libA.so", "to": "lib/libB.so", "kind": "needed"],
-            ["from": "lib/libA.so", "to": "lib/libC.so", "kind": "dlopen"],
-        ])
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(CheckJSON().render(Self.graphReport).utf8)) as? [String: Any])
+        #expect(
+            edges == [
+                ["from": "lib/libA.so", "to": "lib/libB.so", "kind": "needed"],
+                ["from": "lib/libA.so", "to": "lib/libC.so", "kind": "dlopen"],
+            ])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(CheckJSON().render(Self.graphReport).utf8)) as? [String: Any])
         #expect((document["graph"] as? [String: Any])?["edges"] as? [[String: String]] == edges)
         let dot = DotRenderer().render(Self.graphReport)
-        #expect(dot.contains("  \"lib/libA.so\" -> \"lib/libB.so\";\n  \"lib/libA.so\" -> \"lib/libC.so\" [style=dashed, label=\"dlopen\"];\n"), "\(dot)")
+        #expect(
+            dot.contains("  \"lib/libA.so\" -> \"lib/libB.so\";\n  \"lib/libA.so\" -> \"lib/libC.so\" [style=dashed, label=\"dlopen\"];\n"),
+            "\(dot)")
     }
 }

@@ -9,25 +9,31 @@ import Testing
 /// The text and JSON renderers on a report built in code.
 @Suite struct RendererTests {
     static let rules = [
-        Rule(id: "AEX001", api: "UIApplication.shared", category: .unavailableAPI, severity: .error, matchers: [],
-             message: "bad.", fixit: "Do y.", source: "UIApplication.h"),
-        Rule(id: "LOAD001", api: "dlopen", category: .conditionalLoading, severity: .note, matchers: [],
-             message: "review.", fixit: "Keep it behind a version check.", source: "dlfcn.h"),
+        Rule(
+            id: "AEX001", api: "UIApplication.shared", category: .unavailableAPI, severity: .error, matchers: [],
+            message: "bad.", fixit: "Do y.", source: "UIApplication.h"),
+        Rule(
+            id: "LOAD001", api: "dlopen", category: .conditionalLoading, severity: .note, matchers: [],
+            message: "review.", fixit: "Keep it behind a version check.", source: "dlfcn.h"),
     ]
     static let report = Report(
         inputs: ["lib"],
         rulePacks: [RulePackSummary(name: "p", version: "1", path: "Rules/p.json")],
         rules: Dictionary(uniqueKeysWithValues: rules.map { ($0.id, $0) }),
-        images: [ImageReport(
-            image: TestImages.elf("lib/libA.so", soname: "libA.so", needs: ["libc.so.6"]),
-            role: AssignedRole(role: .framework, extensionType: nil), verdict: .unsafe, links: [], provides: [], external: false)],
+        images: [
+            ImageReport(
+                image: TestImages.elf("lib/libA.so", soname: "libA.so", needs: ["libc.so.6"]),
+                role: AssignedRole(role: .framework, extensionType: nil), verdict: .unsafe, links: [], provides: [], external: false)
+        ],
         findings: [
-            Finding(rule: "AEX001", severity: .error, category: .unavailableAPI, kind: .importedSymbol,
-                    image: "lib/libA.so", symbol: "$s5UIKit13UIApplicationC6sharedACvgZ",
-                    demangled: "static UIKit.UIApplication.shared.getter : UIKit.UIApplication",
-                    message: "imports 'x': bad.", fixit: "Do y.", source: "UIApplication.h"),
-            Finding(rule: "LOAD001", severity: .note, category: .conditionalLoading, kind: .importedSymbol,
-                    image: "lib/libA.so", symbol: "dlopen", message: "imports 'dlopen': review."),
+            Finding(
+                rule: "AEX001", severity: .error, category: .unavailableAPI, kind: .importedSymbol,
+                image: "lib/libA.so", symbol: "$s5UIKit13UIApplicationC6sharedACvgZ",
+                demangled: "static UIKit.UIApplication.shared.getter : UIKit.UIApplication",
+                message: "imports 'x': bad.", fixit: "Do y.", source: "UIApplication.h"),
+            Finding(
+                rule: "LOAD001", severity: .note, category: .conditionalLoading, kind: .importedSymbol,
+                image: "lib/libA.so", symbol: "dlopen", message: "imports 'dlopen': review."),
         ],
         errors: [.malformed(path: "lib/bad.so", format: .elf, structure: "ELF header", reason: "invalid ELF file data")],
         skipped: [SkippedEntry(path: "lib/README", reason: "not an ELF or Mach-O file")],
@@ -37,16 +43,17 @@ import Testing
     /// short clang-style line per finding, each rule's explanation once,
     /// then the summary.
     @Test func textIsTheAnswerThenOneClangStyleLinePerFindingThenTheRulesThenASummary() {
-        #expect(TextRenderer().render(Self.report) == """
-            libA.so: unsafe — it imports static UIKit.UIApplication.shared.getter : UIKit.UIApplication
-            lib/libA.so: error: [AEX001] imports static UIKit.UIApplication.shared.getter : UIKit.UIApplication
-            lib/libA.so: note: [LOAD001] imports dlopen
-            lib/bad.so: error: cannot inspect: malformed ELF: ELF header: invalid ELF file data
-            note: [AEX001] bad; fix: Do y.
-            note: [LOAD001] review; fix: Keep it behind a version check.
-            linkcheck: 1 image, 1 error, 0 warnings, 1 note; 1 file skipped, 1 file failed
+        #expect(
+            TextRenderer().render(Self.report) == """
+                libA.so: unsafe — it imports static UIKit.UIApplication.shared.getter : UIKit.UIApplication
+                lib/libA.so: error: [AEX001] imports static UIKit.UIApplication.shared.getter : UIKit.UIApplication
+                lib/libA.so: note: [LOAD001] imports dlopen
+                lib/bad.so: error: cannot inspect: malformed ELF: ELF header: invalid ELF file data
+                note: [AEX001] bad; fix: Do y.
+                note: [LOAD001] review; fix: Keep it behind a version check.
+                linkcheck: 1 image, 1 error, 0 warnings, 1 note; 1 file skipped, 1 file failed
 
-            """)
+                """)
     }
 
     @Test func colourOnlyWhenAsked() {
@@ -80,10 +87,11 @@ import Testing
         #expect(errors.first?["path"] == "lib/bad.so")
         var summary = try #require(document["summary"] as? [String: Any])
         #expect(summary.removeValue(forKey: "complete") as? Bool == false, "a file failed")
-        #expect(summary as? [String: Int] == [
-            "images": 1, "errors": 1, "warnings": 0, "notes": 1, "skipped": 1, "failed": 1, "foldersPassedOver": 0,
-            "linksNotFollowed": 0, "incomplete": 0, "needsReview": 0, "baselined": 0, "exitStatus": 2,
-        ])
+        #expect(
+            summary as? [String: Int] == [
+                "images": 1, "errors": 1, "warnings": 0, "notes": 1, "skipped": 1, "failed": 1, "foldersPassedOver": 0,
+                "linksNotFollowed": 0, "incomplete": 0, "needsReview": 0, "baselined": 0, "exitStatus": 2,
+            ])
     }
 
     @Test func jsonIsDeterministic() {
@@ -117,21 +125,23 @@ import Testing
         notices: [])
 
     @Test func foldersPassedOverAreNamedOncePerReason() {
-        #expect(TextRenderer().render(Self.report) == """
-            linkcheck: note: passed over 2 folders nested deeper than 64 directories, whose files are not read (exit status 2): lib/a/deep, lib/b/deep
-            linkcheck: 0 images, 0 errors, 0 warnings, 0 notes; 1 file skipped, 0 files failed, 1 link not followed
+        #expect(
+            TextRenderer().render(Self.report) == """
+                linkcheck: note: passed over 2 folders nested deeper than 64 directories, whose files are not read (exit status 2): lib/a/deep, lib/b/deep
+                linkcheck: 0 images, 0 errors, 0 warnings, 0 notes; 1 file skipped, 0 files failed, 1 link not followed
 
-            """)
+                """)
     }
 
     @Test func verboseNamesEveryFileSkippedAndLinkNotFollowed() {
-        #expect(TextRenderer(verbose: true).render(Self.report) == """
-            lib/README: note: skipped: not an ELF or Mach-O file
-            lib/root: note: not followed: a symbolic link to /, outside the given paths
-            linkcheck: note: passed over 2 folders nested deeper than 64 directories, whose files are not read (exit status 2): lib/a/deep, lib/b/deep
-            linkcheck: 0 images, 0 errors, 0 warnings, 0 notes; 1 file skipped, 0 files failed, 1 link not followed
+        #expect(
+            TextRenderer(verbose: true).render(Self.report) == """
+                lib/README: note: skipped: not an ELF or Mach-O file
+                lib/root: note: not followed: a symbolic link to /, outside the given paths
+                linkcheck: note: passed over 2 folders nested deeper than 64 directories, whose files are not read (exit status 2): lib/a/deep, lib/b/deep
+                linkcheck: 0 images, 0 errors, 0 warnings, 0 notes; 1 file skipped, 0 files failed, 1 link not followed
 
-            """)
+                """)
     }
 
     @Test func jsonCountsEachKindAndNamesIt() throws {
@@ -149,8 +159,11 @@ import Testing
     @Test func aNewlineInAFileNameKeepsTheDiagnosticOnOneLine() {
         let report = Report(
             inputs: [], rulePacks: [], images: [],
-            findings: [Finding(rule: "LOAD001", severity: .note, category: .conditionalLoading, kind: .importedSymbol,
-                               image: "lib/odd\nname.so", symbol: "dlopen", message: "imports 'dlopen': review.")],
+            findings: [
+                Finding(
+                    rule: "LOAD001", severity: .note, category: .conditionalLoading, kind: .importedSymbol,
+                    image: "lib/odd\nname.so", symbol: "dlopen", message: "imports 'dlopen': review.")
+            ],
             errors: [], skipped: [], notices: [])
         let lines = TextRenderer().render(report).split(separator: "\n")
         #expect(lines.first == "lib/odd\\u{a}name.so: note: [LOAD001] imports dlopen")

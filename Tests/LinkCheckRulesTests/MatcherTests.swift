@@ -5,8 +5,9 @@ import Testing
 
 @Suite struct MatcherTests {
     static func ruleSet(_ matchers: [Matcher], demangler: Demangler = Demangler()) -> RuleSet {
-        let rule = Rule(id: "TST001", api: "api", category: .unavailableAPI, severity: .error, matchers: matchers,
-                        message: "m", fixit: "f", source: "s")
+        let rule = Rule(
+            id: "TST001", api: "api", category: .unavailableAPI, severity: .error, matchers: matchers,
+            message: "m", fixit: "f", source: "s")
         return RuleSet.build(packs: [RulePack(path: "t.json", name: "t", version: "1", rules: [rule])], demangler: demangler).0
     }
 
@@ -40,7 +41,9 @@ import Testing
         #expect(Self.matches(.swift("UIKit.UIApplication.open"), Self.openThunk), "dispatch thunk")
         #expect(Self.matches(.swift("UIKit.UIApplication.open"), Self.openDescriptor), "method descriptor")
         #expect(Self.matches(.swift("UIKit.UIApplication"), "$s5UIKit13UIApplicationCMa"), "a type path covers its metadata accessor")
-        #expect(Self.matches(.swift("AVFoundation.AVCaptureSession.init"), "$s12AVFoundation16AVCaptureSessionCACycfC"), "__allocating_init counts as init")
+        #expect(
+            Self.matches(.swift("AVFoundation.AVCaptureSession.init"), "$s12AVFoundation16AVCaptureSessionCACycfC"),
+            "__allocating_init counts as init")
     }
 
     @Test func swiftPathDoesNotMatchALongerNameOrAParameterType() {
@@ -167,8 +170,9 @@ import Testing
     }
 
     @Test func owningModuleWithoutADemangling() {
-        #expect(SwiftDeclarationPath.owningModule(ofMangled: "$s9AnalyticsAAO3ExtE7startupyyFZ", demangled: nil) == "Analytics",
-                "the extended type's module")
+        #expect(
+            SwiftDeclarationPath.owningModule(ofMangled: "$s9AnalyticsAAO3ExtE7startupyyFZ", demangled: nil) == "Analytics",
+            "the extended type's module")
         #expect(SwiftDeclarationPath.owningModule(ofMangled: "kit_shared", demangled: nil) == nil)
     }
 
@@ -192,17 +196,23 @@ import Testing
         let sharedApplication = try #require(ObjCName("+[UIApplication sharedApplication]"))
         let openURL = try #require(ObjCName("-[UIApplication openURL:options:completionHandler:]"))
         let session = try #require(ObjCName("AVCaptureSession"))
-        #expect(sharedApplication.className == "UIApplication" && sharedApplication.selector == "sharedApplication" && sharedApplication.isClassMethod)
+        #expect(
+            sharedApplication.className == "UIApplication" && sharedApplication.selector == "sharedApplication"
+                && sharedApplication.isClassMethod)
         #expect(openURL.selector == "openURL:options:completionHandler:" && !openURL.isClassMethod)
         #expect(session.selector == nil && session.description == "AVCaptureSession")
-        for bad in ["+[UIApplication]", "-[UIApplication open URL:]", "[UIApplication sharedApplication]", "9Class", "+[UIApplication openURL::x]", ""] {
+        for bad in [
+            "+[UIApplication]", "-[UIApplication open URL:]", "[UIApplication sharedApplication]", "9Class", "+[UIApplication openURL::x]",
+            "",
+        ] {
             #expect(ObjCName(bad) == nil, "\(bad)")
         }
         let rules = Self.ruleSet([.objc(sharedApplication), .objc(openURL), .objc(session)])
         // A method needs both its class and its selector referenced.
         #expect(rules.rules(matchingClasses: ["UIApplication"], selectors: ["sharedApplication"]).count == 1)
         #expect(rules.rules(matchingClasses: ["UIApplication"], selectors: ["openURL:"]).isEmpty, "a shorter selector is another method")
-        #expect(rules.rules(matchingClasses: ["UIScreen"], selectors: ["sharedApplication"]).isEmpty, "another class's selector of that name")
+        #expect(
+            rules.rules(matchingClasses: ["UIScreen"], selectors: ["sharedApplication"]).isEmpty, "another class's selector of that name")
         #expect(rules.rules(matchingClasses: ["AVCaptureSession"], selectors: []).map(\.matcher) == [.objc(session)])
     }
 
@@ -216,8 +226,13 @@ import Testing
             #expect(ObjCName(bad) == nil, "\(bad)")
         }
         let rules = Self.ruleSet([.objc(read)])
-        #expect(rules.rules(matchingClasses: [], selectors: ["readMultipleBlocksWithConfiguration:completionHandler:"]).map(\.matcher) == [.objc(read)])
-        #expect(rules.rules(matchingClasses: ["NFCISO15693Tag"], selectors: ["readSingleBlockWithRequestFlags:blockNumber:completionHandler:"]).isEmpty)
+        #expect(
+            rules.rules(matchingClasses: [], selectors: ["readMultipleBlocksWithConfiguration:completionHandler:"]).map(\.matcher) == [
+                .objc(read)
+            ])
+        #expect(
+            rules.rules(matchingClasses: ["NFCISO15693Tag"], selectors: ["readSingleBlockWithRequestFlags:blockNumber:completionHandler:"])
+                .isEmpty)
     }
 
     @Test func neededLibrary() {
@@ -238,7 +253,9 @@ import Testing
         let patterns = ["*/libCoreKE.*", "lib[CX]oreKE.so", "lib\\CoreKE*", "*KE.so*"]
         let rules = Self.ruleSet(patterns.map(Matcher.library))
         for name in ["libCoreKE.so", "/System/libCoreKE.dylib", "libXoreKE.so", "libCoreKE.so.1", "libcore.so"] {
-            #expect(rules.rules(matchingLibrary: name).map(\.matcher) == patterns.filter { Glob.matches($0, name) }.map(Matcher.library), "\(name)")
+            #expect(
+                rules.rules(matchingLibrary: name).map(\.matcher) == patterns.filter { Glob.matches($0, name) }.map(Matcher.library),
+                "\(name)")
         }
     }
 

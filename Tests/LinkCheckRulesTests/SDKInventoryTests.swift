@@ -129,8 +129,9 @@ import Testing
             let header = URL(fileURLWithPath: marking["header_or_interface"]).lastPathComponent
             #expect(rule.source.contains(header), "\(marking): \(rule.id)'s source does not name \(header)")
             let macro = marking["marking_macro"].hasPrefix("@available") ? "@available(iOSApplicationExtension" : marking["marking_macro"]
-            #expect(rule.source.contains(macro + "(") || rule.source.contains(macro + " ") || rule.source.contains(macro + ","),
-                    "\(marking): \(rule.id)'s source does not name \(macro)")
+            #expect(
+                rule.source.contains(macro + "(") || rule.source.contains(macro + " ") || rule.source.contains(macro + ","),
+                "\(marking): \(rule.id)'s source does not name \(macro)")
         }
     }
 

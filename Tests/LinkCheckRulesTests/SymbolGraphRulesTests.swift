@@ -48,11 +48,17 @@ import Testing
         let pack = SymbolGraphRules.pack(try Self.annotations(), name: "kit", idPrefix: "KIT")
         #expect(pack.rules.map(\.id) == ["KIT001", "KIT002", "KIT003"])
         #expect(pack.rules[2].message == "Kit.Widget.shared is unavailable in app extensions: Use the context.")
-        #expect(pack.rules[1].source == "Kit: @available(macOSApplicationExtension, unavailable) on Widget.open(path:) (s:3Kit6WidgetC4open4pathSbSS_tF)")
+        #expect(
+            pack.rules[1].source
+                == "Kit: @available(macOSApplicationExtension, unavailable) on Widget.open(path:) (s:3Kit6WidgetC4open4pathSbSS_tF)")
         let outcome = RulePackLoader.load(data: RulePackWriter.json(pack), path: "kit.json")
         let loaded = outcome.pack
         #expect(outcome.problems.isEmpty)
-        #expect(loaded?.rules == pack.rules.map { rule in var copy = rule; copy.pack = "kit"; return copy })
+        #expect(
+            loaded?.rules
+                == pack.rules.map { rule in
+                    var copy = rule; copy.pack = "kit"; return copy
+                })
         let rules = RuleSet.build(packs: [try #require(loaded)]).0
         // The getter a client imports, and the allocating initializer.
         #expect(rules.rules(matchingSymbol: "$s3Kit6WidgetC6sharedACvgZ").map(\.rule.id) == ["KIT003"])
@@ -62,19 +68,28 @@ import Testing
 
     /// Fields of the wrong type were read as absent, so such a graph gave
     /// 0 rules without a word.
-    @Test(arguments: [
-        (#"{"module": {"name": "Kit"}, "symbols": {"a": 1}}"#, "$.symbols", "expected an array"),
-        (#"{"module": {"name": "Kit"}, "symbols": [{"identifier": {"precise": "s:1"}, "pathComponents": ["a"], "availability": ["iOSAppExtension"]}]}"#,
-         "$.symbols[0].availability[0]", "expected an object"),
-        (#"{"module": {"name": "Kit"}, "symbols": [{"identifier": {"precise": "s:1"}, "pathComponents": ["a"], "availability": [{"domain": "iOSAppExtension", "isUnconditionallyUnavailable": 1}]}]}"#,
-         "$.symbols[0].availability[0].isUnconditionallyUnavailable", "expected true or false"),
-        (#"{"module": {"name": "Kit"}, "symbols": [{"identifier": {"precise": 7}, "pathComponents": ["a"]}]}"#,
-         "$.symbols[0].identifier.precise", "expected a string"),
-        (#"{"module": {"name": "Kit"}, "symbols": [{"identifier": {"precise": "s:1"}, "pathComponents": "a"}]}"#,
-         "$.symbols[0].pathComponents", "expected an array"),
-        (#"{"module": "Kit", "symbols": []}"#, "$.module", "expected an object"),
-        (#"{"module": {"name": "Kit"}}"#, "$", "missing required field 'symbols'"),
-    ] as [(String, String, String)])
+    @Test(
+        arguments: [
+            (#"{"module": {"name": "Kit"}, "symbols": {"a": 1}}"#, "$.symbols", "expected an array"),
+            (
+                #"{"module": {"name": "Kit"}, "symbols": [{"identifier": {"precise": "s:1"}, "pathComponents": ["a"], "availability": ["iOSAppExtension"]}]}"#,
+                "$.symbols[0].availability[0]", "expected an object"
+            ),
+            (
+                #"{"module": {"name": "Kit"}, "symbols": [{"identifier": {"precise": "s:1"}, "pathComponents": ["a"], "availability": [{"domain": "iOSAppExtension", "isUnconditionallyUnavailable": 1}]}]}"#,
+                "$.symbols[0].availability[0].isUnconditionallyUnavailable", "expected true or false"
+            ),
+            (
+                #"{"module": {"name": "Kit"}, "symbols": [{"identifier": {"precise": 7}, "pathComponents": ["a"]}]}"#,
+                "$.symbols[0].identifier.precise", "expected a string"
+            ),
+            (
+                #"{"module": {"name": "Kit"}, "symbols": [{"identifier": {"precise": "s:1"}, "pathComponents": "a"}]}"#,
+                "$.symbols[0].pathComponents", "expected an array"
+            ),
+            (#"{"module": "Kit", "symbols": []}"#, "$.module", "expected an object"),
+            (#"{"module": {"name": "Kit"}}"#, "$", "missing required field 'symbols'"),
+        ] as [(String, String, String)])
     func aSymbolGraphOfTheWrongTypesIsAnErrorWithItsJSONPath(json: String, jsonPath: String, problem: String) throws {
         let directory = try Fixtures.temporaryDirectory()
         try json.write(to: directory.path("Kit.symbols.json"), atomically: true, encoding: .utf8)

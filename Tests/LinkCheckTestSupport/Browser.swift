@@ -19,7 +19,10 @@ public enum Browser {
     /// the serialized DOM (`--dump-dom`); with `screenshot`, also writes a
     /// PNG of the window's view of the page there.
     public static func load(_ file: URL, screenshot: URL? = nil, width: Int = 1400, height: Int = 2400) throws -> Page {
-        guard let chromium = executable else { throw CommandFailure(command: "chromium", output: CommandOutput(status: 127, standardOutput: "", standardError: "chromium is not installed")) }
+        guard let chromium = executable else {
+            throw CommandFailure(
+                command: "chromium", output: CommandOutput(status: 127, standardOutput: "", standardError: "chromium is not installed"))
+        }
         let flags = [
             "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
             "--enable-logging=stderr", "--v=0", "--window-size=\(width),\(height)", "--hide-scrollbars",
@@ -41,9 +44,13 @@ public enum Browser {
     /// into the DOM (as attributes of `<html>`).
     public static func measure(_ page: URL, script: String, width: Int = 1400, height: Int = 1800) throws -> Page {
         let html = try String(contentsOf: page, encoding: .utf8)
-        guard let end = html.range(of: "</body>", options: .backwards) else { throw CommandFailure(command: "measure", output: CommandOutput(status: 1, standardOutput: "", standardError: "no </body> in \(page.path)")) }
+        guard let end = html.range(of: "</body>", options: .backwards) else {
+            throw CommandFailure(
+                command: "measure", output: CommandOutput(status: 1, standardOutput: "", standardError: "no </body> in \(page.path)"))
+        }
         let copy = page.deletingLastPathComponent().appendingPathComponent("measure-" + page.lastPathComponent)
-        try (html[..<end.lowerBound] + "<script>" + script + "</script>" + html[end.lowerBound...]).write(to: copy, atomically: true, encoding: .utf8)
+        try (html[..<end.lowerBound] + "<script>" + script + "</script>" + html[end.lowerBound...]).write(
+            to: copy, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: copy) }
         return try load(copy, width: width, height: height)
     }

@@ -79,7 +79,11 @@ private final class ErrorBuffer: @unchecked Sendable {
 
     var data: Data {
         get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue; finished = true } }
+        set {
+            lock.withLock {
+                stored = newValue; finished = true
+            }
+        }
     }
 
     var done: Bool { lock.withLock { finished } }

@@ -60,9 +60,11 @@ public enum Fixtures {
             try code.write(to: file, atomically: true, encoding: .utf8)
             input = file.path
         }
-        try Command.run(clang, [
-            "--target=\(target)", "-fuse-ld=lld", "-nostdlib", "-fPIC", "-O1",
-        ] + flags + [input, "-o", output.path])
+        try Command.run(
+            clang,
+            [
+                "--target=\(target)", "-fuse-ld=lld", "-nostdlib", "-fPIC", "-O1",
+            ] + flags + [input, "-o", output.path])
         return output
     }
 

@@ -29,8 +29,12 @@ public struct GraphGeometry {
             while index + 3 < controlPoints.count {
                 let (p0, p1, p2, p3) = (controlPoints[index], controlPoints[index + 1], controlPoints[index + 2], controlPoints[index + 3])
                 for step in 1...steps {
-                    let t = Double(step) / Double(steps), u = 1 - t
-                    let a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, d = t * t * t
+                    let t = Double(step) / Double(steps)
+                    let u = 1 - t
+                    let a = u * u * u
+                    let b = 3 * u * u * t
+                    let c = 3 * u * t * t
+                    let d = t * t * t
                     points.append((a * p0.x + b * p1.x + c * p2.x + d * p3.x, a * p0.y + b * p1.y + c * p2.y + d * p3.y))
                 }
                 index += 3
@@ -54,7 +58,8 @@ public struct GraphGeometry {
                 .replacingOccurrences(of: "&amp;", with: "&")
         }
         nodes = [:]
-        for match in try Browser.captures(#"<g id="lcn\d+" data-image="([^"]*)" class="[^"]*">.*?<polygon [^>]*points="([^"]+)""#, in: html) {
+        for match in try Browser.captures(#"<g id="lcn\d+" data-image="([^"]*)" class="[^"]*">.*?<polygon [^>]*points="([^"]+)""#, in: html)
+        {
             let numbers = match[1].split(whereSeparator: { $0 == " " || $0 == "," }).compactMap { Double($0) }
             guard numbers.count >= 8, numbers.count % 2 == 0 else { throw GeometryError(text: match[1]) }
             let xs = stride(from: 0, to: numbers.count, by: 2).map { numbers[$0] }
@@ -71,7 +76,9 @@ public struct GraphGeometry {
             guard numbers.count % 2 == 0, points.count >= 4, (points.count - 1) % 3 == 0 else {
                 throw GeometryError(text: d)
             }
-            return Edge(from: unescape(match[0]), to: unescape(match[1]), classes: match[2].split(separator: " ").map(String.init), controlPoints: points)
+            return Edge(
+                from: unescape(match[0]), to: unescape(match[1]), classes: match[2].split(separator: " ").map(String.init),
+                controlPoints: points)
         }
     }
 
@@ -94,7 +101,8 @@ public struct GraphGeometry {
             for b in edges[(index + 1)...] {
                 let near = { (p: (x: Double, y: Double), q: (x: Double, y: Double)) in hypot(p.x - q.x, p.y - q.y) < distance }
                 if a.from == b.from && near(a.controlPoints.first!, b.controlPoints.first!)
-                    || a.to == b.to && near(a.controlPoints.last!, b.controlPoints.last!) {
+                    || a.to == b.to && near(a.controlPoints.last!, b.controlPoints.last!)
+                {
                     pairs.append((a, b))
                 }
             }

@@ -20,9 +20,14 @@ public enum JSONSchema {
     /// schema file `schema`: status 0 when it matches, else non-zero with
     /// the reason on standard error.
     public static func validate(_ document: String, against schema: String) throws -> CommandOutput {
-        try Command.capture("python3", ["-c", """
-            import json, sys, jsonschema
-            jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
-            """, document, schema])
+        try Command.capture(
+            "python3",
+            [
+                "-c",
+                """
+                import json, sys, jsonschema
+                jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
+                """, document, schema,
+            ])
     }
 }

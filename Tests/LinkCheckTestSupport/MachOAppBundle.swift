@@ -25,10 +25,12 @@ extension MachOFixtures {
         public init(named name: String, in directory: URL) throws {
             self.name = name
             url = directory.appendingPathComponent("\(name).app")
-            try Self.writeInfo(in: url, [
-                "CFBundleExecutable": name, "CFBundleIdentifier": "com.example.\(name)", "CFBundlePackageType": "APPL",
-                "MinimumOSVersion": "15.0", "UIRequiredDeviceCapabilities": ["arm64"],
-            ], format: .xml)
+            try Self.writeInfo(
+                in: url,
+                [
+                    "CFBundleExecutable": name, "CFBundleIdentifier": "com.example.\(name)", "CFBundlePackageType": "APPL",
+                    "MinimumOSVersion": "15.0", "UIRequiredDeviceCapabilities": ["arm64"],
+                ], format: .xml)
         }
 
         /// `Name.app/Name`.
@@ -44,9 +46,11 @@ extension MachOFixtures {
         /// - Throws: a file system error.
         public func addFramework(named name: String) throws -> URL {
             let framework = frameworksDirectory.appendingPathComponent("\(name).framework")
-            try Self.writeInfo(in: framework, [
-                "CFBundleExecutable": name, "CFBundleIdentifier": "com.example.\(name)", "CFBundlePackageType": "FMWK",
-            ], format: .xml)
+            try Self.writeInfo(
+                in: framework,
+                [
+                    "CFBundleExecutable": name, "CFBundleIdentifier": "com.example.\(name)", "CFBundlePackageType": "FMWK",
+                ], format: .xml)
             return framework.appendingPathComponent(name)
         }
 
@@ -64,11 +68,13 @@ extension MachOFixtures {
             binaryPlist: Bool = false
         ) throws -> URL {
             let appex = url.appendingPathComponent("PlugIns/\(name).appex")
-            try Self.writeInfo(in: appex, [
-                "CFBundleExecutable": name, "CFBundleIdentifier": "com.example.\(self.name).\(name)",
-                "CFBundlePackageType": "XPC!",
-                "NSExtension": ["NSExtensionPointIdentifier": extensionPoint, "NSExtensionPrincipalClass": principalClass],
-            ], format: binaryPlist ? .binary : .xml)
+            try Self.writeInfo(
+                in: appex,
+                [
+                    "CFBundleExecutable": name, "CFBundleIdentifier": "com.example.\(self.name).\(name)",
+                    "CFBundlePackageType": "XPC!",
+                    "NSExtension": ["NSExtensionPointIdentifier": extensionPoint, "NSExtensionPrincipalClass": principalClass],
+                ], format: binaryPlist ? .binary : .xml)
             return appex.appendingPathComponent(name)
         }
 

@@ -154,9 +154,12 @@ public enum MachOCallOracle {
         var functions = Functions()
         for line in try MachOOracle.nm(["-m", "--defined-only"], path, arch: arch).split(separator: "\n") {
             // "00000000000040d4 (__TEXT,__text) non-external +[CSPanel sharedApplication]"
-            guard let section = line.range(of: " (__TEXT,__text) "), let address = UInt64(line[..<section.lowerBound], radix: 16) else { continue }
+            guard let section = line.range(of: " (__TEXT,__text) "), let address = UInt64(line[..<section.lowerBound], radix: 16) else {
+                continue
+            }
             var rest = line[section.upperBound...]
-            for kind in ["non-external (was a private external) ", "non-external ", "weak external ", "external "] where rest.hasPrefix(kind) {
+            for kind in ["non-external (was a private external) ", "non-external ", "weak external ", "external "]
+            where rest.hasPrefix(kind) {
                 rest = rest.dropFirst(kind.count)
                 break
             }
@@ -229,7 +232,8 @@ public enum MachOCallOracle {
         var references = References()
         let sections = try MachOOracle.sections(path, arch: arch)
         if try MachOOracle.usesChainedFixups(path, arch: arch) {
-            let methodNames = sections.contains("__objc_methname")
+            let methodNames =
+                sections.contains("__objc_methname")
                 ? try MachOOracle.cStrings(path, arch: arch, section: "__TEXT,__objc_methname") : [:]
             for line in try objdump(["--dyld-info"]) {
                 // "__DATA  __objc_selrefs   0xC000  0x001000000000427E rebase   0x427E"
@@ -250,7 +254,7 @@ public enum MachOCallOracle {
             for line in try objdump(["--section=\(segment),__objc_selrefs"]) {
                 // "000000000000c028  __TEXT:__cstring:openURL:"
                 guard let slot = UInt64(line.prefix { $0 != " " }, radix: 16), let text = line.range(of: "  __TEXT:"),
-                      let colon = line[text.upperBound...].firstIndex(of: ":")
+                    let colon = line[text.upperBound...].firstIndex(of: ":")
                 else { continue }
                 references.selectors[slot] = String(line[line.index(after: colon)...])
             }
@@ -264,7 +268,8 @@ public enum MachOCallOracle {
                 var bytes: [UInt8] = []
                 for field in fields.dropFirst() {
                     guard let value = UInt32(field, radix: 16) else { continue }
-                    bytes += field.count == 8 ? (0..<4).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } : [UInt8(truncatingIfNeeded: value)]
+                    bytes +=
+                        field.count == 8 ? (0..<4).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } : [UInt8(truncatingIfNeeded: value)]
                 }
                 for offset in stride(from: 0, to: bytes.count - 7, by: 8) {
                     let pointer = bytes[offset..<offset + 8].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
@@ -275,7 +280,9 @@ public enum MachOCallOracle {
         for line in try objdump(["--bind"]) {
             // "__DATA   __objc_classrefs   0x0000C060 pointer         0 UIKit            _OBJC_CLASS_$_UIApplication"
             let fields = line.split(separator: " ")
-            guard fields.count >= 7, fields[1] == "__objc_classrefs", let slot = hex(fields[2]), fields[6].hasPrefix(classPrefix) else { continue }
+            guard fields.count >= 7, fields[1] == "__objc_classrefs", let slot = hex(fields[2]), fields[6].hasPrefix(classPrefix) else {
+                continue
+            }
             references.classes[slot] = String(fields[6].dropFirst(classPrefix.count))
         }
         return references
@@ -303,7 +310,7 @@ public enum MachOCallOracle {
         init?(_ line: Substring) {
             let columns = line.split(separator: "\t", maxSplits: 3, omittingEmptySubsequences: false)
             guard columns.count >= 3, columns[0].hasSuffix(":"),
-                  let address = UInt64(columns[0].dropLast().trimmingCharacters(in: .whitespaces), radix: 16)
+                let address = UInt64(columns[0].dropLast().trimmingCharacters(in: .whitespaces), radix: 16)
             else { return nil }
             self.address = address
             bytes = columns[1].split(separator: " ").compactMap { UInt8($0, radix: 16) }
@@ -433,7 +440,8 @@ public enum MachOCallOracle {
                     return nil
                 }
                 return transfer
-            case "cbz", "cbnz", "tbz", "tbnz", _ where mnemonic.hasPrefix("b."):
+            case "cbz", "cbnz", "tbz", "tbnz",
+                _ where mnemonic.hasPrefix("b."):
                 // A conditional branch: a tail call on one path; its target
                 // is the last operand.
                 guard let target = operands.last else { return nil }
@@ -476,15 +484,18 @@ public enum MachOCallOracle {
                     break
                 }
             }
-            let readsOnly = mnemonic.hasPrefix("st") || mnemonic.hasPrefix("b.") || mnemonic.hasPrefix("cb") || mnemonic.hasPrefix("tb")
+            let readsOnly =
+                mnemonic.hasPrefix("st") || mnemonic.hasPrefix("b.") || mnemonic.hasPrefix("cb") || mnemonic.hasPrefix("tb")
                 || ["cmp", "cmn", "tst", "ccmp", "ccmn", "fcmp", "ret", "nop", "prfm", "brk"].contains(mnemonic)
             guard !readsOnly else { return nil }
             if let destination = operands.first, Self.isRegister(destination) { self[destination] = nil }
             if mnemonic == "ldp" || mnemonic == "ldpsw", operands.count > 1 { self[operands[1]] = nil }
             // Pre-indexed (`[sp, #-0x10]!`) and post-indexed (`[sp], #0x20`)
             // addresses write their base back.
-            for (index, memory) in operands.enumerated() where memory.hasPrefix("[")
-                && (memory.hasSuffix("!") || index + 1 < operands.count && operands[index + 1].hasPrefix("#")) {
+            for (index, memory) in operands.enumerated()
+            where memory.hasPrefix("[")
+                && (memory.hasSuffix("!") || index + 1 < operands.count && operands[index + 1].hasPrefix("#"))
+            {
                 self[memory.dropFirst().split(separator: ",")[0].trimmingCharacters(in: CharacterSet(charactersIn: " ]!"))] = nil
             }
             if let destination = operands.first, Self.isWide(destination) { self[destination] = assigned }
@@ -518,7 +529,9 @@ public enum MachOCallOracle {
                 var address: UInt64?
                 if operands.count == 1 {
                     let target = operands[0]
-                    address = target.hasPrefix("*%") ? slot(String(target.dropFirst()))
+                    address =
+                        target.hasPrefix("*%")
+                        ? slot(String(target.dropFirst()))
                         : target.hasPrefix("*") ? ripSlot(String(target.dropFirst())) : Self.immediate(target)
                 }
                 guard let transfer = names.transfer(to: address, tail: tail) else {
@@ -572,8 +585,10 @@ public enum MachOCallOracle {
             let first = x86 ? "rdi" : "x0"
             var call = Call(address: address, function: function, callee: callee, isTailCall: tail)
             if case .address(_, let literal) = self[first] { call.firstArgument = literal }
-            let sends = ["objc_msgSend", "objc_msgSend_stret", "objc_msgSend_fpret", "objc_msgSend_fp2ret", "objc_msgSendSuper",
-                         "objc_msgSendSuper_stret", "objc_msgSendSuper2", "objc_msgSendSuper2_stret"]
+            let sends = [
+                "objc_msgSend", "objc_msgSend_stret", "objc_msgSend_fpret", "objc_msgSend_fp2ret", "objc_msgSendSuper",
+                "objc_msgSendSuper_stret", "objc_msgSendSuper2", "objc_msgSendSuper2_stret",
+            ]
             if sends.contains(callee) {
                 let stret = x86 && callee.hasSuffix("_stret")
                 let (receiver, selector) = x86 ? (stret ? ("rsi", "rdx") : ("rdi", "rsi")) : ("x0", "x1")

@@ -189,54 +189,65 @@ public enum MachOFixture: String, CaseIterable, Sendable {
         typealias Image = MachOFixtures.Image
         switch self {
         case .uploader, .uploaderChained:
-            return try MachOFixtures.link(Image(
-                sources: Self.uploaderSources, product: .dylib(installName: "@rpath/Uploader.framework/Uploader"),
-                linker: self == .uploader ? .opcodes : .chainedFixups, frameworks: Self.uploaderFrameworks),
+            return try MachOFixtures.link(
+                Image(
+                    sources: Self.uploaderSources, product: .dylib(installName: "@rpath/Uploader.framework/Uploader"),
+                    linker: self == .uploader ? .opcodes : .chainedFixups, frameworks: Self.uploaderFrameworks),
                 to: directory.appendingPathComponent("Uploader"))
 
         case .imageKitFat, .sneakyFatChained:
-            let (name, sources, linker, frameworks): (String, [URL], MachOFixtures.Linker, [String]) = self == .imageKitFat
+            let (name, sources, linker, frameworks): (String, [URL], MachOFixtures.Linker, [String]) =
+                self == .imageKitFat
                 ? ("ImageKit", MachOFixtures.photosAppSources("Frameworks/ImageKit/ImageKit.m"), .opcodes, Self.uploaderFrameworks)
-                : ("Sneaky", MachOFixtures.photosAppSources("Frameworks/Sneaky/SNKLinkOpener.m"), .chainedFixups, ["Foundation", "CoreFoundation"])
+                : (
+                    "Sneaky", MachOFixtures.photosAppSources("Frameworks/Sneaky/SNKLinkOpener.m"), .chainedFixups,
+                    ["Foundation", "CoreFoundation"]
+                )
             let slices = try [MachOFixtures.Target.arm64, .x86_64Simulator].map { target in
-                try MachOFixtures.link(Image(
-                    sources: sources, product: .dylib(installName: "@rpath/\(name).framework/\(name)"), target: target,
-                    linker: linker, applicationExtensionSafe: true, frameworks: frameworks),
+                try MachOFixtures.link(
+                    Image(
+                        sources: sources, product: .dylib(installName: "@rpath/\(name).framework/\(name)"), target: target,
+                        linker: linker, applicationExtensionSafe: true, frameworks: frameworks),
                     to: directory.appendingPathComponent("\(name)-\(target.arch)"))
             }
             return try MachOFixtures.fat(slices, to: directory.appendingPathComponent(name))
 
         case .legacySimulator:
-            return try MachOFixtures.link(Image(
-                sources: MachOFixtures.photosAppSources("Frameworks/Legacy/LGSettingsMigrator.m"),
-                product: .dylib(installName: "@rpath/Legacy.framework/Legacy"), target: .arm64Simulator),
+            return try MachOFixtures.link(
+                Image(
+                    sources: MachOFixtures.photosAppSources("Frameworks/Legacy/LGSettingsMigrator.m"),
+                    product: .dylib(installName: "@rpath/Legacy.framework/Legacy"), target: .arm64Simulator),
                 to: directory.appendingPathComponent("Legacy"))
 
         case .codec32:
-            return try MachOFixtures.link(Image(
-                sources: MachOFixtures.sources("codec32.c"), product: .dylib(installName: "@rpath/Codec.framework/Codec"),
-                target: .armv7, applicationExtensionSafe: true, frameworks: [], libraries: ["System"]),
+            return try MachOFixtures.link(
+                Image(
+                    sources: MachOFixtures.sources("codec32.c"), product: .dylib(installName: "@rpath/Codec.framework/Codec"),
+                    target: .armv7, applicationExtensionSafe: true, frameworks: [], libraries: ["System"]),
                 to: directory.appendingPathComponent("Codec"))
 
         case .selectorStubs:
-            return try MachOFixtures.link(Image(
-                sources: MachOFixtures.sources("selector-stubs.s"), product: .dylib(installName: "@rpath/Stubs.framework/Stubs"),
-                linker: .chainedFixups, frameworks: ["UIKit"]),
+            return try MachOFixtures.link(
+                Image(
+                    sources: MachOFixtures.sources("selector-stubs.s"), product: .dylib(installName: "@rpath/Stubs.framework/Stubs"),
+                    linker: .chainedFixups, frameworks: ["UIKit"]),
                 to: directory.appendingPathComponent("Stubs"))
 
         case .callSites, .callSitesChained:
             let slices = try [MachOFixtures.Target.arm64, .x86_64Simulator].map { target in
-                try MachOFixtures.link(Image(
-                    sources: MachOFixtures.sources("callsites.m", "callsites-\(target.arch).s"),
-                    product: .dylib(installName: "@rpath/CallSites.framework/CallSites"), target: target,
-                    linker: self == .callSites ? .opcodes : .chainedFixups, frameworks: Self.uploaderFrameworks),
+                try MachOFixtures.link(
+                    Image(
+                        sources: MachOFixtures.sources("callsites.m", "callsites-\(target.arch).s"),
+                        product: .dylib(installName: "@rpath/CallSites.framework/CallSites"), target: target,
+                        linker: self == .callSites ? .opcodes : .chainedFixups, frameworks: Self.uploaderFrameworks),
                     to: directory.appendingPathComponent("CallSites-\(target.arch)"))
             }
             return try MachOFixtures.fat(slices, to: directory.appendingPathComponent("CallSites"))
 
         case .plugInBundle:
-            return try MachOFixtures.link(Image(sources: MachOFixtures.sources("plugin-bundle.m"), product: .bundle),
-                                          to: directory.appendingPathComponent("FilterPlugin.bundle/FilterPlugin"))
+            return try MachOFixtures.link(
+                Image(sources: MachOFixtures.sources("plugin-bundle.m"), product: .bundle),
+                to: directory.appendingPathComponent("FilterPlugin.bundle/FilterPlugin"))
 
         case .staticFramework:
             let archives = try [MachOFixtures.Target.arm64, .x86_64Simulator].map { target in
@@ -250,55 +261,65 @@ public enum MachOFixture: String, CaseIterable, Sendable {
             return try MachOFixtures.fat(archives, to: directory.appendingPathComponent("Tracker.framework/Tracker"))
 
         case .shareExtensionChained:
-            return try MachOFixtures.link(Image(
-                sources: MachOFixtures.sources("share-extension.m"), product: .executable, linker: .chainedFixups,
-                applicationExtensionSafe: true, rpaths: ["@executable_path/../../Frameworks"], frameworks: Self.uploaderFrameworks,
-                inputs: MachOFixtures.sources("Uploader.tbd"), linkerFlags: ["-e", "_NSExtensionMain"]),
+            return try MachOFixtures.link(
+                Image(
+                    sources: MachOFixtures.sources("share-extension.m"), product: .executable, linker: .chainedFixups,
+                    applicationExtensionSafe: true, rpaths: ["@executable_path/../../Frameworks"], frameworks: Self.uploaderFrameworks,
+                    inputs: MachOFixtures.sources("Uploader.tbd"), linkerFlags: ["-e", "_NSExtensionMain"]),
                 to: directory.appendingPathComponent("Share"))
 
         case .appWithShareExtension:
             let app = try MachOFixtures.AppBundle(named: "Mini", in: directory)
-            try MachOFixtures.link(Image(
-                sources: Self.uploaderSources, product: .dylib(installName: "@rpath/Uploader.framework/Uploader"),
-                frameworks: Self.uploaderFrameworks),
+            try MachOFixtures.link(
+                Image(
+                    sources: Self.uploaderSources, product: .dylib(installName: "@rpath/Uploader.framework/Uploader"),
+                    frameworks: Self.uploaderFrameworks),
                 to: app.addFramework(named: "Uploader"))
-            try MachOFixtures.link(Image(
-                sources: MachOFixtures.sources("app-main.m"), product: .executable, rpaths: ["@executable_path/Frameworks"],
-                frameworks: Self.uploaderFrameworks + ["Uploader"], frameworkSearchPaths: [app.frameworksDirectory]),
+            try MachOFixtures.link(
+                Image(
+                    sources: MachOFixtures.sources("app-main.m"), product: .executable, rpaths: ["@executable_path/Frameworks"],
+                    frameworks: Self.uploaderFrameworks + ["Uploader"], frameworkSearchPaths: [app.frameworksDirectory]),
                 to: app.executable)
-            try MachOFixtures.link(Image(
-                sources: MachOFixtures.sources("share-extension.m"), product: .executable, applicationExtensionSafe: true,
-                rpaths: ["@executable_path/Frameworks", "@executable_path/../../Frameworks"],
-                frameworks: Self.uploaderFrameworks + ["Uploader"], frameworkSearchPaths: [app.frameworksDirectory],
-                linkerFlags: ["-e", "_NSExtensionMain"]),
+            try MachOFixtures.link(
+                Image(
+                    sources: MachOFixtures.sources("share-extension.m"), product: .executable, applicationExtensionSafe: true,
+                    rpaths: ["@executable_path/Frameworks", "@executable_path/../../Frameworks"],
+                    frameworks: Self.uploaderFrameworks + ["Uploader"], frameworkSearchPaths: [app.frameworksDirectory],
+                    linkerFlags: ["-e", "_NSExtensionMain"]),
                 to: app.addExtension(named: "Share", principalClass: "SXShareViewController", binaryPlist: true))
             return app.url
 
         case .shopApp:
             let app = try MachOFixtures.AppBundle(named: "Shop", in: directory)
-            try MachOFixtures.link(Image(
-                sources: Self.uploaderSources, product: .dylib(installName: "@rpath/Uploader.framework/Uploader"),
-                frameworks: Self.uploaderFrameworks),
+            try MachOFixtures.link(
+                Image(
+                    sources: Self.uploaderSources, product: .dylib(installName: "@rpath/Uploader.framework/Uploader"),
+                    frameworks: Self.uploaderFrameworks),
                 to: app.addFramework(named: "Uploader"))
-            try MachOFixtures.link(Image(
-                sources: MachOFixtures.photosAppSources("Frameworks/Plugin/Plugin.m"),
-                product: .dylib(installName: "@rpath/Camera.framework/Camera"), frameworks: ["AVFoundation", "Foundation", "CoreFoundation"]),
+            try MachOFixtures.link(
+                Image(
+                    sources: MachOFixtures.photosAppSources("Frameworks/Plugin/Plugin.m"),
+                    product: .dylib(installName: "@rpath/Camera.framework/Camera"),
+                    frameworks: ["AVFoundation", "Foundation", "CoreFoundation"]),
                 to: app.addFramework(named: "Camera"))
-            try MachOFixtures.link(Image(
-                sources: MachOFixtures.sources("app-main.m"), product: .executable, rpaths: ["@executable_path/Frameworks"],
-                frameworks: Self.uploaderFrameworks + ["Uploader", "Camera"], frameworkSearchPaths: [app.frameworksDirectory]),
+            try MachOFixtures.link(
+                Image(
+                    sources: MachOFixtures.sources("app-main.m"), product: .executable, rpaths: ["@executable_path/Frameworks"],
+                    frameworks: Self.uploaderFrameworks + ["Uploader", "Camera"], frameworkSearchPaths: [app.frameworksDirectory]),
                 to: app.executable)
-            try MachOFixtures.link(Image(
-                sources: MachOFixtures.sources("share-extension.m"), product: .executable, applicationExtensionSafe: true,
-                rpaths: ["@executable_path/../../Frameworks"],
-                frameworks: Self.uploaderFrameworks + ["Uploader"], frameworkSearchPaths: [app.frameworksDirectory],
-                linkerFlags: ["-e", "_NSExtensionMain"]),
+            try MachOFixtures.link(
+                Image(
+                    sources: MachOFixtures.sources("share-extension.m"), product: .executable, applicationExtensionSafe: true,
+                    rpaths: ["@executable_path/../../Frameworks"],
+                    frameworks: Self.uploaderFrameworks + ["Uploader"], frameworkSearchPaths: [app.frameworksDirectory],
+                    linkerFlags: ["-e", "_NSExtensionMain"]),
                 to: app.addExtension(named: "Share", principalClass: "SXShareViewController", binaryPlist: true))
-            try MachOFixtures.link(Image(
-                sources: MachOFixtures.sources("message-extension.m"), product: .executable, applicationExtensionSafe: true,
-                rpaths: ["@executable_path/../../Frameworks"],
-                frameworks: Self.uploaderFrameworks + ["Camera"], frameworkSearchPaths: [app.frameworksDirectory],
-                linkerFlags: ["-e", "_NSExtensionMain"]),
+            try MachOFixtures.link(
+                Image(
+                    sources: MachOFixtures.sources("message-extension.m"), product: .executable, applicationExtensionSafe: true,
+                    rpaths: ["@executable_path/../../Frameworks"],
+                    frameworks: Self.uploaderFrameworks + ["Camera"], frameworkSearchPaths: [app.frameworksDirectory],
+                    linkerFlags: ["-e", "_NSExtensionMain"]),
                 to: app.addExtension(
                     named: "Stickers", extensionPoint: "com.apple.message-payload-provider", principalClass: "MXMessagesViewController"))
             return app.url
@@ -307,55 +328,69 @@ public enum MachOFixture: String, CaseIterable, Sendable {
             let xcframework = directory.appendingPathComponent("Kit.xcframework")
             let sources = MachOFixtures.photosAppSources("Frameworks/ImageKit/ImageKit.m")
             @discardableResult func kit(_ target: MachOFixtures.Target, to output: URL) throws -> URL {
-                try MachOFixtures.link(Image(
-                    sources: sources, product: .dylib(installName: "@rpath/Kit.framework/Kit"), target: target,
-                    applicationExtensionSafe: true, frameworks: Self.uploaderFrameworks),
+                try MachOFixtures.link(
+                    Image(
+                        sources: sources, product: .dylib(installName: "@rpath/Kit.framework/Kit"), target: target,
+                        applicationExtensionSafe: true, frameworks: Self.uploaderFrameworks),
                     to: output)
             }
             let device = xcframework.appendingPathComponent("ios-arm64/Kit.framework")
             let simulator = xcframework.appendingPathComponent("ios-arm64_x86_64-simulator/Kit.framework")
             try kit(.arm64, to: device.appendingPathComponent("Kit"))
-            try MachOFixtures.fat([
-                try kit(.x86_64Simulator, to: directory.appendingPathComponent("Kit-x86_64-simulator")),
-                try kit(.arm64Simulator, to: directory.appendingPathComponent("Kit-arm64-simulator")),
-            ], to: simulator.appendingPathComponent("Kit"))
+            try MachOFixtures.fat(
+                [
+                    try kit(.x86_64Simulator, to: directory.appendingPathComponent("Kit-x86_64-simulator")),
+                    try kit(.arm64Simulator, to: directory.appendingPathComponent("Kit-arm64-simulator")),
+                ], to: simulator.appendingPathComponent("Kit"))
             for framework in [device, simulator] {
-                try MachOFixtures.writeInfoPlist([
-                    "CFBundleExecutable": "Kit", "CFBundleIdentifier": "com.example.Kit", "CFBundlePackageType": "FMWK",
-                    "MinimumOSVersion": "15.0",
-                ], in: framework, format: .binary)
+                try MachOFixtures.writeInfoPlist(
+                    [
+                        "CFBundleExecutable": "Kit", "CFBundleIdentifier": "com.example.Kit", "CFBundlePackageType": "FMWK",
+                        "MinimumOSVersion": "15.0",
+                    ], in: framework, format: .binary)
             }
-            try MachOFixtures.writeInfoPlist([
-                "CFBundlePackageType": "XFWK", "XCFrameworkFormatVersion": "1.0",
-                "AvailableLibraries": [
-                    ["LibraryIdentifier": "ios-arm64", "LibraryPath": "Kit.framework", "SupportedArchitectures": ["arm64"],
-                     "SupportedPlatform": "ios"],
-                    ["LibraryIdentifier": "ios-arm64_x86_64-simulator", "LibraryPath": "Kit.framework",
-                     "SupportedArchitectures": ["arm64", "x86_64"], "SupportedPlatform": "ios", "SupportedPlatformVariant": "simulator"],
-                ],
-            ], in: xcframework, format: .xml)
+            try MachOFixtures.writeInfoPlist(
+                [
+                    "CFBundlePackageType": "XFWK", "XCFrameworkFormatVersion": "1.0",
+                    "AvailableLibraries": [
+                        [
+                            "LibraryIdentifier": "ios-arm64", "LibraryPath": "Kit.framework", "SupportedArchitectures": ["arm64"],
+                            "SupportedPlatform": "ios",
+                        ],
+                        [
+                            "LibraryIdentifier": "ios-arm64_x86_64-simulator", "LibraryPath": "Kit.framework",
+                            "SupportedArchitectures": ["arm64", "x86_64"], "SupportedPlatform": "ios",
+                            "SupportedPlatformVariant": "simulator",
+                        ],
+                    ],
+                ], in: xcframework, format: .xml)
             return xcframework
 
         case .loadingApp, .loadingFrameworksAlone:
             let withExtension = self == .loadingApp
             let app = try MachOFixtures.AppBundle(named: "Loads", in: directory)
-            try MachOFixtures.link(Image(
-                sources: Self.uploaderSources, product: .dylib(installName: "@rpath/Uploader.framework/Uploader"),
-                frameworks: Self.uploaderFrameworks),
+            try MachOFixtures.link(
+                Image(
+                    sources: Self.uploaderSources, product: .dylib(installName: "@rpath/Uploader.framework/Uploader"),
+                    frameworks: Self.uploaderFrameworks),
                 to: app.addFramework(named: "Uploader"))
-            try MachOFixtures.link(Image(
-                sources: MachOFixtures.sources("framework-loader.c"), product: .dylib(installName: "@rpath/Loader.framework/Loader"),
-                applicationExtensionSafe: true, frameworks: [], libraries: ["System"]),
+            try MachOFixtures.link(
+                Image(
+                    sources: MachOFixtures.sources("framework-loader.c"), product: .dylib(installName: "@rpath/Loader.framework/Loader"),
+                    applicationExtensionSafe: true, frameworks: [], libraries: ["System"]),
                 to: app.addFramework(named: "Loader"))
-            try MachOFixtures.link(Image(
-                sources: MachOFixtures.sources("app-main.m"), product: .executable, rpaths: ["@executable_path/Frameworks"],
-                frameworks: Self.uploaderFrameworks + (withExtension ? ["Uploader"] : []), frameworkSearchPaths: [app.frameworksDirectory]),
+            try MachOFixtures.link(
+                Image(
+                    sources: MachOFixtures.sources("app-main.m"), product: .executable, rpaths: ["@executable_path/Frameworks"],
+                    frameworks: Self.uploaderFrameworks + (withExtension ? ["Uploader"] : []),
+                    frameworkSearchPaths: [app.frameworksDirectory]),
                 to: app.executable)
             if withExtension {
-                try MachOFixtures.link(Image(
-                    sources: MachOFixtures.sources("loading-extension.c"), product: .executable, applicationExtensionSafe: true,
-                    rpaths: ["@executable_path/../../Frameworks"], frameworks: ["Loader"], libraries: ["System"],
-                    frameworkSearchPaths: [app.frameworksDirectory], linkerFlags: ["-e", "_NSExtensionMain"]),
+                try MachOFixtures.link(
+                    Image(
+                        sources: MachOFixtures.sources("loading-extension.c"), product: .executable, applicationExtensionSafe: true,
+                        rpaths: ["@executable_path/../../Frameworks"], frameworks: ["Loader"], libraries: ["System"],
+                        frameworkSearchPaths: [app.frameworksDirectory], linkerFlags: ["-e", "_NSExtensionMain"]),
                     to: app.addExtension(named: "Ext", principalClass: "ExtViewController"))
             }
             return app.url
@@ -363,74 +398,92 @@ public enum MachOFixture: String, CaseIterable, Sendable {
         case .macApp:
             let mac = MachOFixtures.Target(arch: "arm64", triple: "arm64-apple-macos13.0", platform: "macos", minimumOS: "13.0")
             let contents = directory.appendingPathComponent("Mail.app/Contents")
-            try MachOFixtures.writeInfoPlist([
-                "CFBundleExecutable": "Mail", "CFBundleIdentifier": "com.example.Mail", "CFBundlePackageType": "APPL",
-                "LSMinimumSystemVersion": "13.0",
-            ], in: contents, format: .xml)
+            try MachOFixtures.writeInfoPlist(
+                [
+                    "CFBundleExecutable": "Mail", "CFBundleIdentifier": "com.example.Mail", "CFBundlePackageType": "APPL",
+                    "LSMinimumSystemVersion": "13.0",
+                ], in: contents, format: .xml)
             let kit = contents.appendingPathComponent("Frameworks/Kit.framework")
-            try MachOFixtures.writeInfoPlist([
-                "CFBundleExecutable": "Kit", "CFBundleIdentifier": "com.example.Kit", "CFBundlePackageType": "FMWK",
-            ], in: kit.appendingPathComponent("Versions/A/Resources"), format: .xml)
-            try MachOFixtures.link(Image(
-                sources: MachOFixtures.sources("mac-kit.c"), product: .dylib(installName: "@rpath/Kit.framework/Versions/A/Kit"),
-                target: mac, frameworks: [], libraries: ["System"], sdk: "14.0"),
+            try MachOFixtures.writeInfoPlist(
+                [
+                    "CFBundleExecutable": "Kit", "CFBundleIdentifier": "com.example.Kit", "CFBundlePackageType": "FMWK",
+                ], in: kit.appendingPathComponent("Versions/A/Resources"), format: .xml)
+            try MachOFixtures.link(
+                Image(
+                    sources: MachOFixtures.sources("mac-kit.c"), product: .dylib(installName: "@rpath/Kit.framework/Versions/A/Kit"),
+                    target: mac, frameworks: [], libraries: ["System"], sdk: "14.0"),
                 to: kit.appendingPathComponent("Versions/A/Kit"))
             let files = FileManager.default
             try files.createSymbolicLink(atPath: kit.appendingPathComponent("Versions/Current").path, withDestinationPath: "A")
             try files.createSymbolicLink(atPath: kit.appendingPathComponent("Kit").path, withDestinationPath: "Versions/Current/Kit")
-            try files.createSymbolicLink(atPath: kit.appendingPathComponent("Resources").path, withDestinationPath: "Versions/Current/Resources")
-            try MachOFixtures.link(Image(
-                sources: MachOFixtures.sources("mac-main.c"), product: .executable, target: mac,
-                rpaths: ["@executable_path/../Frameworks"], frameworks: [], libraries: ["System"],
-                inputs: [kit.appendingPathComponent("Versions/A/Kit")], sdk: "14.0"),
+            try files.createSymbolicLink(
+                atPath: kit.appendingPathComponent("Resources").path, withDestinationPath: "Versions/Current/Resources")
+            try MachOFixtures.link(
+                Image(
+                    sources: MachOFixtures.sources("mac-main.c"), product: .executable, target: mac,
+                    rpaths: ["@executable_path/../Frameworks"], frameworks: [], libraries: ["System"],
+                    inputs: [kit.appendingPathComponent("Versions/A/Kit")], sdk: "14.0"),
                 to: contents.appendingPathComponent("MacOS/Mail"))
             let share = contents.appendingPathComponent("PlugIns/Share.appex/Contents")
-            try MachOFixtures.writeInfoPlist([
-                "CFBundleExecutable": "Share", "CFBundleIdentifier": "com.example.Mail.Share", "CFBundlePackageType": "XPC!",
-                "NSExtension": ["NSExtensionPointIdentifier": "com.apple.share-services", "NSExtensionPrincipalClass": "ShareViewController"],
-            ], in: share, format: .xml)
-            try MachOFixtures.link(Image(
-                sources: MachOFixtures.sources("mac-main.c"), product: .executable, target: mac, applicationExtensionSafe: true,
-                rpaths: ["@executable_path/../../../../Frameworks"], frameworks: [], libraries: ["System"],
-                inputs: [kit.appendingPathComponent("Versions/A/Kit")], sdk: "14.0"),
+            try MachOFixtures.writeInfoPlist(
+                [
+                    "CFBundleExecutable": "Share", "CFBundleIdentifier": "com.example.Mail.Share", "CFBundlePackageType": "XPC!",
+                    "NSExtension": [
+                        "NSExtensionPointIdentifier": "com.apple.share-services", "NSExtensionPrincipalClass": "ShareViewController",
+                    ],
+                ], in: share, format: .xml)
+            try MachOFixtures.link(
+                Image(
+                    sources: MachOFixtures.sources("mac-main.c"), product: .executable, target: mac, applicationExtensionSafe: true,
+                    rpaths: ["@executable_path/../../../../Frameworks"], frameworks: [], libraries: ["System"],
+                    inputs: [kit.appendingPathComponent("Versions/A/Kit")], sdk: "14.0"),
                 to: share.appendingPathComponent("MacOS/Share"))
             return directory.appendingPathComponent("Mail.app")
 
         case .swiftRuntimeUser:
-            return try MachOFixtures.link(Image(
-                sources: MachOFixtures.sources("swift-runtime-user.c"), product: .dylib(installName: "@rpath/Swifty.framework/Swifty"),
-                applicationExtensionSafe: true, rpaths: ["/usr/lib/swift", "@executable_path/Frameworks", "@loader_path/Frameworks"],
-                frameworks: [], libraries: ["System"], inputs: MachOFixtures.sources("libswiftCore.tbd", "libswiftFoundation.tbd")),
+            return try MachOFixtures.link(
+                Image(
+                    sources: MachOFixtures.sources("swift-runtime-user.c"), product: .dylib(installName: "@rpath/Swifty.framework/Swifty"),
+                    applicationExtensionSafe: true, rpaths: ["/usr/lib/swift", "@executable_path/Frameworks", "@loader_path/Frameworks"],
+                    frameworks: [], libraries: ["System"], inputs: MachOFixtures.sources("libswiftCore.tbd", "libswiftFoundation.tbd")),
                 to: directory.appendingPathComponent("Swifty"))
 
         case .callers, .callersStripped, .callersChained, .byNameGuarded, .swiftProbe, .swiftNames:
-            let (name, sources): (String, [String]) = switch self {
-            case .callers, .callersStripped, .callersChained: ("Callers", ["callers.m"])
-            case .byNameGuarded: ("ByName", ["by-name-guarded.m"])
-            case .swiftProbe: ("SwiftKit", ["swift-compatibility-shim.c", "swift-probe.m"])
-            default: ("SwiftKit", ["swift-compatibility-shim.c", "swift-names.m"])
-            }
+            let (name, sources): (String, [String]) =
+                switch self {
+                case .callers, .callersStripped, .callersChained: ("Callers", ["callers.m"])
+                case .byNameGuarded: ("ByName", ["by-name-guarded.m"])
+                case .swiftProbe: ("SwiftKit", ["swift-compatibility-shim.c", "swift-probe.m"])
+                default: ("SwiftKit", ["swift-compatibility-shim.c", "swift-names.m"])
+                }
             let swift = name == "SwiftKit"
             let targets: [MachOFixtures.Target] = self == .callersChained || self == .swiftNames ? [.arm64] : [.arm64, .x86_64Simulator]
             let slices = try targets.map { target in
-                let slice = try MachOFixtures.link(Image(
-                    sources: sources.map { MachOFixtures.sourceDirectory.appendingPathComponent($0) }, product: .dylib(installName: "@rpath/\(name).framework/\(name)"), target: target,
-                    linker: self == .callersChained ? .chainedFixups : .opcodes,
-                    rpaths: swift ? ["/usr/lib/swift", "@executable_path/Frameworks", "@loader_path/Frameworks"] : [],
-                    frameworks: name == "Callers" ? Self.uploaderFrameworks : ["Foundation", "CoreFoundation"],
-                    inputs: swift ? MachOFixtures.sources("libswiftCore.tbd", "libswiftFoundation.tbd") : [],
-                    compilerFlags: ["-fobjc-arc"]),
+                let slice = try MachOFixtures.link(
+                    Image(
+                        sources: sources.map { MachOFixtures.sourceDirectory.appendingPathComponent($0) },
+                        product: .dylib(installName: "@rpath/\(name).framework/\(name)"), target: target,
+                        linker: self == .callersChained ? .chainedFixups : .opcodes,
+                        rpaths: swift ? ["/usr/lib/swift", "@executable_path/Frameworks", "@loader_path/Frameworks"] : [],
+                        frameworks: name == "Callers" ? Self.uploaderFrameworks : ["Foundation", "CoreFoundation"],
+                        inputs: swift ? MachOFixtures.sources("libswiftCore.tbd", "libswiftFoundation.tbd") : [],
+                        compilerFlags: ["-fobjc-arc"]),
                     to: directory.appendingPathComponent("\(name)-\(target.arch)"))
                 return self == .callersStripped ? try MachOFixtures.stripLocalSymbols(slice) : slice
             }
             let output = directory.appendingPathComponent(name)
-            if slices.count == 1 { try FileManager.default.moveItem(at: slices[0], to: output) } else { try MachOFixtures.fat(slices, to: output) }
+            if slices.count == 1 {
+                try FileManager.default.moveItem(at: slices[0], to: output)
+            } else {
+                try MachOFixtures.fat(slices, to: output)
+            }
             return output
 
         case .thirtyTwoBitExecutable:
-            return try MachOFixtures.link(Image(
-                sources: MachOFixtures.sources("codec32.c"), product: .executable, target: .armv7, frameworks: [],
-                libraries: ["System"], linkerFlags: ["-e", "_codec_version"]),
+            return try MachOFixtures.link(
+                Image(
+                    sources: MachOFixtures.sources("codec32.c"), product: .executable, target: .armv7, frameworks: [],
+                    libraries: ["System"], linkerFlags: ["-e", "_codec_version"]),
                 to: directory.appendingPathComponent("Old"))
         }
     }

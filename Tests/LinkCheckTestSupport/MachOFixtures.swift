@@ -199,9 +199,11 @@ public enum MachOFixtures {
         to object: URL
     ) throws -> URL {
         try FileManager.default.createDirectory(at: object.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Command.run(Fixtures.clang, compilerArguments(target, applicationExtensionSafe, includePaths) + flags + [
-            "-c", "-o", object.path, source.path,
-        ])
+        try Command.run(
+            Fixtures.clang,
+            compilerArguments(target, applicationExtensionSafe, includePaths) + flags + [
+                "-c", "-o", object.path, source.path,
+            ])
         return object
     }
 
@@ -217,8 +219,9 @@ public enum MachOFixtures {
             let object = objects.path("\(index)-\(source.lastPathComponent).o")
             switch image.linker {
             case .opcodes:
-                try compileObject(source, for: image.target, applicationExtensionSafe: image.applicationExtensionSafe,
-                                  includePaths: image.includePaths, flags: image.compilerFlags, to: object)
+                try compileObject(
+                    source, for: image.target, applicationExtensionSafe: image.applicationExtensionSafe,
+                    includePaths: image.includePaths, flags: image.compilerFlags, to: object)
             case .chainedFixups:
                 try assembleWithoutBuildVersion(source, image, to: object)
             }
@@ -293,8 +296,9 @@ public enum MachOFixtures {
     @discardableResult
     public static func staticArchive(_ objects: [URL], to output: URL) throws -> URL {
         try FileManager.default.createDirectory(at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Command.run(toolchainBin.appendingPathComponent("llvm-ar").path,
-                        ["rcs", "--format=darwin", output.path] + objects.map(\.path))
+        try Command.run(
+            toolchainBin.appendingPathComponent("llvm-ar").path,
+            ["rcs", "--format=darwin", output.path] + objects.map(\.path))
         return output
     }
 
@@ -315,17 +319,21 @@ public enum MachOFixtures {
         if source.pathExtension == "s" {
             try FileManager.default.copyItem(at: source, to: assembly)
         } else {
-            try Command.run(Fixtures.clang, compilerArguments(image.target, image.applicationExtensionSafe, image.includePaths)
-                + image.compilerFlags + [
-                "-S", "-o", assembly.path, source.path,
-            ])
+            try Command.run(
+                Fixtures.clang,
+                compilerArguments(image.target, image.applicationExtensionSafe, image.includePaths)
+                    + image.compilerFlags + [
+                        "-S", "-o", assembly.path, source.path,
+                    ])
         }
         let text = try String(contentsOf: assembly, encoding: .utf8)
         let kept = text.split(separator: "\n", omittingEmptySubsequences: false)
             .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix(".build_version ") }
         try kept.joined(separator: "\n").write(to: assembly, atomically: true, encoding: .utf8)
-        try Command.run(Fixtures.clang, [
-            "-cc1as", "-triple", "\(image.target.arch)-apple-darwin", "-filetype", "obj", "-o", object.path, assembly.path,
-        ])
+        try Command.run(
+            Fixtures.clang,
+            [
+                "-cc1as", "-triple", "\(image.target.arch)-apple-darwin", "-filetype", "obj", "-o", object.path, assembly.path,
+            ])
     }
 }

@@ -108,7 +108,8 @@ public enum MachOOracle {
     public static func header(_ path: URL, arch: String? = nil) throws -> Header {
         let lines = try objdumpLines(path, arch, ["--private-header"])
         guard let index = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix("magic ") }),
-              index + 1 < lines.count else {
+            index + 1 < lines.count
+        else {
             throw OracleFailure(description: "llvm-objdump printed no Mach header for \(path.path)")
         }
         // "MH_MAGIC_64   ARM64        ALL  0x00       DYLIB    16       1608   NOUNDEFS DYLDLINK TWOLEVEL"
@@ -214,11 +215,12 @@ public enum MachOOracle {
     /// The pointer formats of the chained fixups' segments
     /// (`DYLD_CHAINED_PTR_64`), from `llvm-objdump --chained-fixups`.
     public static func chainedPointerFormats(_ path: URL, arch: String? = nil) throws -> Set<String> {
-        Set(try objdumpLines(path, arch, ["--chained-fixups"]).compactMap { line in
-            // "  pointer_format = 2 (DYLD_CHAINED_PTR_64)"
-            guard line.contains("pointer_format = "), let open = line.firstIndex(of: "("), line.hasSuffix(")") else { return nil }
-            return String(line[line.index(after: open)..<line.index(before: line.endIndex)])
-        })
+        Set(
+            try objdumpLines(path, arch, ["--chained-fixups"]).compactMap { line in
+                // "  pointer_format = 2 (DYLD_CHAINED_PTR_64)"
+                guard line.contains("pointer_format = "), let open = line.firstIndex(of: "("), line.hasSuffix(")") else { return nil }
+                return String(line[line.index(after: open)..<line.index(before: line.endIndex)])
+            })
     }
 
     /// The section names (`__objc_selrefs`, `__objc_stubs`), in order.
@@ -259,7 +261,8 @@ public enum MachOOracle {
                 // "__DATA  __objc_selrefs  0xC010  0x00100000000040B4 rebase   0x40B4"
                 let fields = line.split(separator: " ")
                 guard fields.count >= 6, fields[1] == "__objc_selrefs", fields[4] == "rebase",
-                      let target = UInt64(fields[5].dropFirst(2), radix: 16) else { continue }
+                    let target = UInt64(fields[5].dropFirst(2), radix: 16)
+                else { continue }
                 guard let name = strings[target] else {
                     throw OracleFailure(description: "selector reference to 0x\(String(target, radix: 16)) is no C string in \(path.path)")
                 }
@@ -272,7 +275,8 @@ public enum MachOOracle {
             for line in try objdumpLines(path, arch, ["--section=\(segment),__objc_selrefs"]) {
                 // "000000000000c0b0  __TEXT:__cstring:openURL:" (segment:section:string)
                 guard let segment = line.range(of: "  __TEXT:"),
-                      let section = line[segment.upperBound...].firstIndex(of: ":") else { continue }
+                    let section = line[segment.upperBound...].firstIndex(of: ":")
+                else { continue }
                 selectors.insert(String(line[line.index(after: section)...]))
             }
         }

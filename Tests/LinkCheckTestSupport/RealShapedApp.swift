@@ -36,15 +36,17 @@ extension MachOFixtures {
                 try app.embed(framework: framework)
             }
             let frameworks = ["UIKit", "Foundation", "CoreFoundation"]
-            try link(Image(
-                sources: sources("app-main.m"), product: .executable, rpaths: ["@executable_path/Frameworks"],
-                frameworks: frameworks + ["SVProgressHUD", "MBProgressHUD", "Cartography"],
-                frameworkSearchPaths: [app.frameworksDirectory]),
+            try link(
+                Image(
+                    sources: sources("app-main.m"), product: .executable, rpaths: ["@executable_path/Frameworks"],
+                    frameworks: frameworks + ["SVProgressHUD", "MBProgressHUD", "Cartography"],
+                    frameworkSearchPaths: [app.frameworksDirectory]),
                 to: app.executable)
-            try link(Image(
-                sources: sources("hud-share-extension.m"), product: .executable, applicationExtensionSafe: true,
-                rpaths: ["@executable_path/../../Frameworks"], frameworks: frameworks + ["SVProgressHUD"],
-                frameworkSearchPaths: [app.frameworksDirectory], linkerFlags: ["-e", "_NSExtensionMain"]),
+            try link(
+                Image(
+                    sources: sources("hud-share-extension.m"), product: .executable, applicationExtensionSafe: true,
+                    rpaths: ["@executable_path/../../Frameworks"], frameworks: frameworks + ["SVProgressHUD"],
+                    frameworkSearchPaths: [app.frameworksDirectory], linkerFlags: ["-e", "_NSExtensionMain"]),
                 to: app.addExtension(named: "Share", principalClass: "HUDShareViewController"))
             return app.url
         }

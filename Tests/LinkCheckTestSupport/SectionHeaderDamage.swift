@@ -23,7 +23,9 @@ public enum SectionHeaderDamage: String, CaseIterable, Sendable {
             Int(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) })
         }
         // Elf64_Ehdr: e_shoff at 0x28, e_shentsize at 0x3a, e_shnum at 0x3c.
-        let (tableOffset, entrySize, count) = (integer(0x28, as: UInt64.self), integer(0x3a, as: UInt16.self), integer(0x3c, as: UInt16.self))
+        let (tableOffset, entrySize, count) = (
+            integer(0x28, as: UInt64.self), integer(0x3a, as: UInt16.self), integer(0x3c, as: UInt16.self)
+        )
         let table = tableOffset..<(tableOffset + entrySize * count)
         var generator = SplitMix64(seed: seed)
         switch self {

@@ -14,7 +14,9 @@ public enum ShippedRules {
     ///   each pack that does not load with its problems.
     public static func packs() throws -> [RulePack] {
         let paths = DefaultRulePacks.paths()
-        guard !paths.isEmpty else { throw ShippedRulesFailure(description: "no shipped rule pack found (DefaultRulePacks.paths() is empty)") }
+        guard !paths.isEmpty else {
+            throw ShippedRulesFailure(description: "no shipped rule pack found (DefaultRulePacks.paths() is empty)")
+        }
         var packs: [RulePack] = []
         var problems: [String] = []
         for path in paths {

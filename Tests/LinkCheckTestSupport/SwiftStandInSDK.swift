@@ -38,11 +38,13 @@ public enum SwiftStandInSDK {
                 let sources = try [sampleSourceDirectory, sourceDirectory].flatMap { root in
                     try swiftFiles(in: root.appendingPathComponent(module))
                 }
-                try Command.run(Fixtures.swiftc, [
-                    "-swift-version", swiftVersion, "-emit-module", "-parse-as-library", "-enable-library-evolution",
-                    "-module-name", module, "-I", directory.path,
-                    "-emit-module-path", directory.appendingPathComponent("\(module).swiftmodule").path,
-                ] + sources.map(\.path))
+                try Command.run(
+                    Fixtures.swiftc,
+                    [
+                        "-swift-version", swiftVersion, "-emit-module", "-parse-as-library", "-enable-library-evolution",
+                        "-module-name", module, "-I", directory.path,
+                        "-emit-module-path", directory.appendingPathComponent("\(module).swiftmodule").path,
+                    ] + sources.map(\.path))
             }
             return directory
         }

@@ -23,8 +23,10 @@ extension BundleFolder {
         let places = [executablePath(version: version)] + (layout == .versioned ? [executableName] : [])
         // CFBundleExecutable names a file in the bundle's executable folder, never a path.
         guard !executableName.isEmpty, !executableName.contains("/"), executableName != ".", executableName != ".." else {
-            return .failure(BundleExecutableProblem(
-                executable: executableName, fromInfoPlist: info?.executable != nil, place: folderName + "/" + places[0], reason: .notAFileName))
+            return .failure(
+                BundleExecutableProblem(
+                    executable: executableName, fromInfoPlist: info?.executable != nil, place: folderName + "/" + places[0],
+                    reason: .notAFileName))
         }
         var first: BundleExecutableProblem.Reason?
         for place in places {
@@ -33,9 +35,10 @@ extension BundleFolder {
             case .failure(let reason): first = first ?? reason
             }
         }
-        return .failure(BundleExecutableProblem(
-            executable: executableName, fromInfoPlist: info?.executable != nil, place: folderName + "/" + places[0],
-            reason: first ?? .missing))
+        return .failure(
+            BundleExecutableProblem(
+                executable: executableName, fromInfoPlist: info?.executable != nil, place: folderName + "/" + places[0],
+                reason: first ?? .missing))
     }
 
     /// The regular file at `place` (relative to ``path``), links followed,

@@ -146,7 +146,9 @@ public struct BundleLayout: Sendable, Equatable {
     }
 
     /// The bundle folder kinds, by extension.
-    static let kinds: [String: BundleFolder.Kind] = ["app": .app, "appex": .appExtension, "framework": .framework, "xcframework": .xcframework]
+    static let kinds: [String: BundleFolder.Kind] = [
+        "app": .app, "appex": .appExtension, "framework": .framework, "xcframework": .xcframework,
+    ]
 
     /// The bundle folder extensions as a folder's name ends in them, in
     /// bytes: `.app`, `.appex`, `.framework`, `.xcframework`.
@@ -160,9 +162,10 @@ public struct BundleLayout: Sendable, Equatable {
         var file = file
         return file.withUTF8 { bytes in
             bytes.indices.contains { slash in
-                bytes[slash] == UInt8(ascii: "/") && folderSuffixes.contains { suffix in
-                    slash >= suffix.count && bytes[(slash - suffix.count)..<slash].elementsEqual(suffix)
-                }
+                bytes[slash] == UInt8(ascii: "/")
+                    && folderSuffixes.contains { suffix in
+                        slash >= suffix.count && bytes[(slash - suffix.count)..<slash].elementsEqual(suffix)
+                    }
             }
         }
     }
@@ -179,7 +182,8 @@ public struct BundleLayout: Sendable, Equatable {
             let key = path + "\u{0}" + (version ?? "")
             if folders[key] == nil {
                 let folder = folder(path, kind: kind, next: next, version: version)
-                folders[key] = FoundFolder(folder: folder, version: version, executable: kind == .xcframework ? nil : folder.findExecutable(version: version))
+                folders[key] = FoundFolder(
+                    folder: folder, version: version, executable: kind == .xcframework ? nil : folder.findExecutable(version: version))
             }
             let found = folders[key]!
             chain.append((found.folder, try? found.executable?.get(), index, version))
@@ -189,7 +193,8 @@ public struct BundleLayout: Sendable, Equatable {
         // A versioned framework's binary is also reached as the top-level
         // link `X.framework/X`, which a copy may have made a file; an
         // executable that is a link inside the bundle is its target.
-        let isExecutable = inner.folder.kind != .xcframework
+        let isExecutable =
+            inner.folder.kind != .xcframework
             && (inside == inner.folder.executablePath(version: inner.version)
                 || inner.folder.layout == .versioned && inside == inner.folder.executableName
                 || file == inner.executable)
@@ -204,7 +209,8 @@ public struct BundleLayout: Sendable, Equatable {
         } else if isExecutable && inner.folder.kind == .app {
             role = .app
         } else if chain.contains(where: { $0.folder.kind == .framework || $0.folder.kind == .xcframework })
-            || (file as NSString).deletingLastPathComponent == inner.folder.frameworksFolder {
+            || (file as NSString).deletingLastPathComponent == inner.folder.frameworksFolder
+        {
             role = .framework
         } else {
             role = nil
@@ -219,20 +225,22 @@ public struct BundleLayout: Sendable, Equatable {
     /// folders present, and its `Info.plist`.
     private mutating func folder(_ path: String, kind: BundleFolder.Kind, next: String?, version: String?) -> BundleFolder {
         let manager = FileManager.default
-        let layout: BundleFolder.Layout = switch kind {
-        case .app, .appExtension: next == "Contents" || manager.fileExists(atPath: path + "/Contents/Info.plist") ? .contents : .flat
-        case .framework: next == "Versions" || manager.fileExists(atPath: path + "/Versions") ? .versioned : .flat
-        case .xcframework: .flat
-        }
-        let candidates: [String] = switch layout {
-        case .flat: [path + "/Info.plist"]
-        case .contents: [path + "/Contents/Info.plist"]
-        case .versioned:
-            [path + "/Versions/\(version ?? "Current")/Resources/Info.plist", path + "/Resources/Info.plist"]
-                // Without the Current link (a copy that dropped it), the one version there is.
-                + ((try? manager.contentsOfDirectory(atPath: path + "/Versions")) ?? []).filter { $0 != "Current" }.sorted()
-                .map { path + "/Versions/\($0)/Resources/Info.plist" }
-        }
+        let layout: BundleFolder.Layout =
+            switch kind {
+            case .app, .appExtension: next == "Contents" || manager.fileExists(atPath: path + "/Contents/Info.plist") ? .contents : .flat
+            case .framework: next == "Versions" || manager.fileExists(atPath: path + "/Versions") ? .versioned : .flat
+            case .xcframework: .flat
+            }
+        let candidates: [String] =
+            switch layout {
+            case .flat: [path + "/Info.plist"]
+            case .contents: [path + "/Contents/Info.plist"]
+            case .versioned:
+                [path + "/Versions/\(version ?? "Current")/Resources/Info.plist", path + "/Resources/Info.plist"]
+                    // Without the Current link (a copy that dropped it), the one version there is.
+                    + ((try? manager.contentsOfDirectory(atPath: path + "/Versions")) ?? []).filter { $0 != "Current" }.sorted()
+                    .map { path + "/Versions/\($0)/Resources/Info.plist" }
+            }
         var info: InfoPlist?
         if let plist = candidates.first(where: manager.fileExists(atPath:)) {
             do {

@@ -73,7 +73,9 @@ public struct InfoPlist: Sendable, Hashable, Encodable {
         guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else {
             throw Problem(path: path, reason: "cannot read it")
         }
-        guard size <= Self.maximumSize else { throw Problem(path: path, reason: "\(size) bytes, more than an Info.plist can be (\(Self.maximumSize))") }
+        guard size <= Self.maximumSize else {
+            throw Problem(path: path, reason: "\(size) bytes, more than an Info.plist can be (\(Self.maximumSize))")
+        }
         guard let data = FileManager.default.contents(atPath: path) else { throw Problem(path: path, reason: "cannot read it") }
         let value: Any
         do {
@@ -90,7 +92,9 @@ public struct InfoPlist: Sendable, Hashable, Encodable {
     /// - Throws: ``Problem`` for a key linkcheck uses whose value has the
     ///   wrong type, named by its key path (`NSExtension.NSExtensionPointIdentifier`).
     init(path: String, dictionary top: [String: Any]) throws(Problem) {
-        func value<T>(_ key: String, in dictionary: [String: Any], at keyPath: String = "", as type: T.Type, named kind: String) throws(Problem) -> T? {
+        func value<T>(_ key: String, in dictionary: [String: Any], at keyPath: String = "", as type: T.Type, named kind: String)
+            throws(Problem) -> T?
+        {
             guard let found = dictionary[key] else { return nil }
             guard let typed = found as? T else { throw Problem(path: path, reason: "its \(keyPath)\(key) is not \(kind)") }
             return typed
@@ -105,8 +109,13 @@ public struct InfoPlist: Sendable, Hashable, Encodable {
         version = try string("CFBundleShortVersionString")
         let nsExtension = try value("NSExtension", in: top, as: [String: Any].self, named: "a dictionary")
         let attributes = try value("EXAppExtensionAttributes", in: top, as: [String: Any].self, named: "a dictionary")
-        let point = try nsExtension.map { dictionary throws(Problem) in try string("NSExtensionPointIdentifier", in: dictionary, at: "NSExtension.") } ?? nil
-        let kitPoint = try attributes.map { dictionary throws(Problem) in try string("EXExtensionPointIdentifier", in: dictionary, at: "EXAppExtensionAttributes.") } ?? nil
+        let point =
+            try nsExtension.map { dictionary throws(Problem) in try string("NSExtensionPointIdentifier", in: dictionary, at: "NSExtension.")
+            } ?? nil
+        let kitPoint =
+            try attributes.map { dictionary throws(Problem) in
+                try string("EXExtensionPointIdentifier", in: dictionary, at: "EXAppExtensionAttributes.")
+            } ?? nil
         extensionPoint = point ?? kitPoint
         let iOSMinimum = try string("MinimumOSVersion")
         let macOSMinimum = try string("LSMinimumSystemVersion")
@@ -114,7 +123,10 @@ public struct InfoPlist: Sendable, Hashable, Encodable {
         var libraries: [XCFrameworkLibrary] = []
         for (index, item) in (try value("AvailableLibraries", in: top, as: [Any].self, named: "an array") ?? []).enumerated() {
             guard let library = (item as? [String: Any]).flatMap(XCFrameworkLibrary.init(availableLibrary:)) else {
-                throw Problem(path: path, reason: "its AvailableLibraries[\(index)] is not a library (a dictionary with a LibraryIdentifier and a SupportedPlatform)")
+                throw Problem(
+                    path: path,
+                    reason:
+                        "its AvailableLibraries[\(index)] is not a library (a dictionary with a LibraryIdentifier and a SupportedPlatform)")
             }
             libraries.append(library)
         }

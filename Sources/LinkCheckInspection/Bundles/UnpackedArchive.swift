@@ -116,7 +116,8 @@ public final class UnpackedArchive: @unchecked Sendable, Equatable {
                 archive: archive, kind: kind, folder: folder, byteLimit: limits.bytes(forArchiveOfSize: size),
                 entryLimit: limits.entries(forArchiveOfSize: size))
             try unpacker.run()
-            return UnpackedArchive(archive: archive, kind: kind, folder: folder, skipped: unpacker.skipped, holdsBundle: unpacker.holdsBundle)
+            return UnpackedArchive(
+                archive: archive, kind: kind, folder: folder, skipped: unpacker.skipped, holdsBundle: unpacker.holdsBundle)
         } catch {
             UnpackFolderRegistry.shared.remove(folder)
             throw .archive(path: archive, problem: error)
@@ -133,7 +134,7 @@ public final class UnpackedArchive: @unchecked Sendable, Equatable {
         guard !text.isEmpty, !text.hasPrefix("/") else { return nil }
         let components = text.split(separator: "/", omittingEmptySubsequences: false)
         guard components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }),
-              !components.contains(where: { $0.split(separator: "\\").contains("..") })
+            !components.contains(where: { $0.split(separator: "\\").contains("..") })
         else { return nil }
         return String(text)
     }
@@ -159,7 +160,8 @@ public final class UnpackedArchive: @unchecked Sendable, Equatable {
 
     /// `mkdtemp(3)` of `directory/linkcheck-XXXXXX`, registered for removal.
     private static func makePrivateFolder(in directory: String) throws(ArchiveProblem) -> String {
-        var template = Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString.dropLast()) + Array("linkcheck-XXXXXX".utf8CString)
+        var template =
+            Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString.dropLast()) + Array("linkcheck-XXXXXX".utf8CString)
         var failure: Int32 = 0
         let made = UnpackFolderRegistry.shared.add {
             guard let made = mkdtemp(&template) else {
@@ -216,13 +218,16 @@ private struct Unpacker {
             }
             let display = "\(archive):\(entry.name)"
             guard let name = UnpackedArchive.safeName(entry.name) else {
-                skipped.append(SkippedEntry(path: display, reason: "an entry whose name climbs out of the archive (absolute, or with ..), not unpacked"))
+                skipped.append(
+                    SkippedEntry(
+                        path: display, reason: "an entry whose name climbs out of the archive (absolute, or with ..), not unpacked"))
                 continue
             }
             let parts = name.split(separator: "/")
             guard isInBundle(parts) else {
                 if entry.kind != .directory {
-                    let bundles = kind == .ipa ? "the app (Payload/*.app)" : "the bundles (Payload/*.app, *.app, *.framework, *.xcframework)"
+                    let bundles =
+                        kind == .ipa ? "the app (Payload/*.app)" : "the bundles (Payload/*.app, *.app, *.framework, *.xcframework)"
                     skipped.append(SkippedEntry(path: display, reason: "outside \(bundles), not unpacked"))
                 }
                 continue
@@ -232,7 +237,10 @@ private struct Unpacker {
                 continue
             case .symbolicLink, .hardLink:
                 let kind = entry.kind == .symbolicLink ? "symbolic" : "hard"
-                skipped.append(SkippedEntry(path: display, reason: "a \(kind) link in the archive\(entry.linkTarget.map { " (to \($0))" } ?? ""), not unpacked", kind: .link))
+                skipped.append(
+                    SkippedEntry(
+                        path: display, reason: "a \(kind) link in the archive\(entry.linkTarget.map { " (to \($0))" } ?? ""), not unpacked",
+                        kind: .link))
             case .other:
                 skipped.append(SkippedEntry(path: display, reason: "not a regular file"))
             case .file:

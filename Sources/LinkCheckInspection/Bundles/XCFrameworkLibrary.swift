@@ -28,7 +28,9 @@ public struct XCFrameworkLibrary: Sendable, Hashable, Encodable {
     /// An `AvailableLibraries` entry; `nil` without `LibraryIdentifier` and
     /// `SupportedPlatform`.
     init?(availableLibrary entry: [String: Any]) {
-        guard let identifier = entry["LibraryIdentifier"] as? String, let platform = entry["SupportedPlatform"] as? String else { return nil }
+        guard let identifier = entry["LibraryIdentifier"] as? String, let platform = entry["SupportedPlatform"] as? String else {
+            return nil
+        }
         self.init(
             identifier: identifier, libraryPath: entry["LibraryPath"] as? String, platform: platform,
             variant: entry["SupportedPlatformVariant"] as? String, architectures: entry["SupportedArchitectures"] as? [String] ?? [])
@@ -43,7 +45,9 @@ public struct XCFrameworkLibrary: Sendable, Hashable, Encodable {
         guard parts.count == 2 || parts.count == 3, !parts[0].isEmpty else { return nil }
         if parts.count == 3 { guard ["simulator", "maccatalyst"].contains(parts[2]) else { return nil } }
         guard let architectures = Self.architectures(in: parts[1]) else { return nil }
-        self.init(identifier: name, libraryPath: nil, platform: parts[0], variant: parts.count == 3 ? parts[2] : nil, architectures: architectures)
+        self.init(
+            identifier: name, libraryPath: nil, platform: parts[0], variant: parts.count == 3 ? parts[2] : nil, architectures: architectures
+        )
     }
 
     /// Apple's architecture names, longest first where one starts another.
@@ -55,7 +59,10 @@ public struct XCFrameworkLibrary: Sendable, Hashable, Encodable {
         var rest = Substring(text)
         var found: [String] = []
         while !rest.isEmpty {
-            guard let name = architectureNames.first(where: { rest.hasPrefix($0) && (rest.count == $0.count || rest.dropFirst($0.count).hasPrefix("_")) })
+            guard
+                let name = architectureNames.first(where: {
+                    rest.hasPrefix($0) && (rest.count == $0.count || rest.dropFirst($0.count).hasPrefix("_"))
+                })
             else { return nil }
             found.append(name)
             rest = rest.dropFirst(name.count)

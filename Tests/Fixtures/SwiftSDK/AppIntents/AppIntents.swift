@@ -16,9 +16,13 @@ public struct NeedsForegroundError: Error {
 @available(iOSApplicationExtension, unavailable)
 @available(macOSApplicationExtension, unavailable)
 extension ForegroundContinuableIntent {
-    public func needsToContinueInForegroundError(_ dialog: String? = nil, continuation: (@MainActor () async throws -> Void)? = nil) -> any Error {
+    public func needsToContinueInForegroundError(_ dialog: String? = nil, continuation: (@MainActor () async throws -> Void)? = nil)
+        -> any Error
+    {
         NeedsForegroundError(dialog: dialog)
     }
 
-    public func requestToContinueInForeground(_ dialog: String? = nil, continuation: (@MainActor () async throws -> Void)? = nil) async throws {}
+    public func requestToContinueInForeground(_ dialog: String? = nil, continuation: (@MainActor () async throws -> Void)? = nil)
+        async throws
+    {}
 }

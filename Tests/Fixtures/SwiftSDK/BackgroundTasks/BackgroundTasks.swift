@@ -28,7 +28,8 @@ open class BGTaskScheduler {
     init() {}
 
     @available(iOSApplicationExtension, unavailable, message: "Only the host application may register launch handlers")
-    open func register(forTaskWithIdentifier identifier: String, using queue: AnyObject?, launchHandler: @escaping (BGTask) -> Void) -> Bool {
+    open func register(forTaskWithIdentifier identifier: String, using queue: AnyObject?, launchHandler: @escaping (BGTask) -> Void) -> Bool
+    {
         true
     }
 

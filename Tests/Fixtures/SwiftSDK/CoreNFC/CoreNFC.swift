@@ -43,10 +43,12 @@ public protocol NFCISO15693Tag: AnyObject {
     func readSingleBlock(requestFlags: Int, blockNumber: UInt8, completionHandler: @escaping ([UInt8]?, (any Error)?) -> Void)
 
     @available(iOSApplicationExtension, unavailable, message: "Not available to extensions")
-    func sendCustomCommand(commandConfiguration: NFCISO15693CustomCommandConfiguration, completionHandler: @escaping ([UInt8]?, (any Error)?) -> Void)
+    func sendCustomCommand(
+        commandConfiguration: NFCISO15693CustomCommandConfiguration, completionHandler: @escaping ([UInt8]?, (any Error)?) -> Void)
 
     @available(iOSApplicationExtension, unavailable, message: "Not available to extensions")
-    func readMultipleBlocks(readConfiguration: NFCISO15693ReadMultipleBlocksConfiguration, completionHandler: @escaping ([UInt8]?, (any Error)?) -> Void)
+    func readMultipleBlocks(
+        readConfiguration: NFCISO15693ReadMultipleBlocksConfiguration, completionHandler: @escaping ([UInt8]?, (any Error)?) -> Void)
 }
 
 open class NFCReaderSession {

@@ -8,7 +8,9 @@ open class HKHealthStore {
         false
     }
 
-    open func requestAuthorization(toShare typesToShare: Set<String>?, read typesToRead: Set<String>?, completion: @escaping (Bool, (any Error)?) -> Void) {}
+    open func requestAuthorization(
+        toShare typesToShare: Set<String>?, read typesToRead: Set<String>?, completion: @escaping (Bool, (any Error)?) -> Void
+    ) {}
 
     @available(iOSApplicationExtension, unavailable, message: "Not available to extensions")
     open func handleAuthorizationForExtension(completion: @escaping (Bool, (any Error)?) -> Void) {}

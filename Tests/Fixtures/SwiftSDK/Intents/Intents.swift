@@ -9,12 +9,18 @@ open class INUserContext {
 }
 
 open class INPreferences {
-    @available(iOSApplicationExtension, unavailable, message: "siriAuthorizationStatus is not available to extensions. The main app is responsible for Siri authorization.")
+    @available(
+        iOSApplicationExtension, unavailable,
+        message: "siriAuthorizationStatus is not available to extensions. The main app is responsible for Siri authorization."
+    )
     open class func siriAuthorizationStatus() -> Int {
         0
     }
 
-    @available(iOSApplicationExtension, unavailable, message: "requestSiriAuthorization is not available to extensions. The main app is responsible for Siri authorization.")
+    @available(
+        iOSApplicationExtension, unavailable,
+        message: "requestSiriAuthorization is not available to extensions. The main app is responsible for Siri authorization."
+    )
     open class func requestSiriAuthorization(_ handler: @escaping (Int) -> Void) {}
 
     open class func siriLanguageCode() -> String {
@@ -29,12 +35,21 @@ open class INVocabulary {
         INVocabulary()
     }
 
-    @available(iOSApplicationExtension, unavailable, message: "INVocabulary is not available to extensions. The main app is responsible for providing all vocabulary.")
+    @available(
+        iOSApplicationExtension, unavailable,
+        message: "INVocabulary is not available to extensions. The main app is responsible for providing all vocabulary."
+    )
     open func setVocabularyStrings(_ vocabulary: [String], of type: Int) {}
 
-    @available(iOSApplicationExtension, unavailable, message: "INVocabulary is not available to extensions. The main app is responsible for providing all vocabulary.")
+    @available(
+        iOSApplicationExtension, unavailable,
+        message: "INVocabulary is not available to extensions. The main app is responsible for providing all vocabulary."
+    )
     open func setVocabulary(_ vocabulary: [String], of type: Int) {}
 
-    @available(iOSApplicationExtension, unavailable, message: "INVocabulary is not available to extensions. The main app is responsible for providing all vocabulary.")
+    @available(
+        iOSApplicationExtension, unavailable,
+        message: "INVocabulary is not available to extensions. The main app is responsible for providing all vocabulary."
+    )
     open func removeAllVocabularyStrings() {}
 }

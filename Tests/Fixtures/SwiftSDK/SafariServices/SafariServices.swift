@@ -8,5 +8,8 @@ open class SFSafariApplication {
     open class func showPreferencesForExtension(withIdentifier identifier: String, completionHandler: (((any Error)?) -> Void)? = nil) {}
 
     @available(macOSApplicationExtension, unavailable, message: "Not available to extensions")
-    open class func dispatchMessage(withName messageName: String, toExtensionWithIdentifier identifier: String, userInfo: [String: String]? = nil, completionHandler: (((any Error)?) -> Void)? = nil) {}
+    open class func dispatchMessage(
+        withName messageName: String, toExtensionWithIdentifier identifier: String, userInfo: [String: String]? = nil,
+        completionHandler: (((any Error)?) -> Void)? = nil
+    ) {}
 }

@@ -18,7 +18,9 @@ open class UIActionSheet {
     public let title: String?
 
     @available(iOSApplicationExtension, unavailable, message: "Use UIAlertController instead.")
-    public init(title: String?, delegate: AnyObject?, cancelButtonTitle: String?, destructiveButtonTitle: String?, otherButtonTitles: String...) {
+    public init(
+        title: String?, delegate: AnyObject?, cancelButtonTitle: String?, destructiveButtonTitle: String?, otherButtonTitles: String...
+    ) {
         self.title = title
     }
 
