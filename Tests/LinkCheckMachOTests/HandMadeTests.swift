@@ -160,7 +160,7 @@ import Testing
                 "section __DATA,__objc_classrefs at file offset 0x4008: 1 class references whose class could not be named", at: 0)
         }
         #expect(image.warnings.map(\.description) == expectedWarnings)
-        #expect(image.fixupFormat == .chainedFixups)
+        #expect(image.fixupFormat == .chained)
         #expect(image.imports.map(\.name) == ["_OBJC_CLASS_$_UIView", "_OBJC_CLASS_$_UIApplication"])
         #expect(image.imports.map(\.isWeak) == [false, true])
         #expect(image.dependency(for: image.imports[1].library)?.installName == "/System/Library/Frameworks/UIKit.framework/UIKit")

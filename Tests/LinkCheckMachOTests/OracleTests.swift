@@ -36,7 +36,7 @@ struct OracleTests {
                     image.nlistUndefined.map { symbol in
                         symbol.name + (image.nmLibraryName(symbol).map { " (\($0))" } ?? "")
                     })
-                if image.header.flags.contains(.nlistOutOfSyncWithDyldInfo) && image.fixupFormat == .dyldInfo {
+                if image.header.flags.contains(.nlistOutOfSyncWithDyldInfo) && image.fixupFormat == .opcodes {
                     let known = Set(image.nlistUndefined.map(\.name))
                     for entry in image.imports where !known.contains(entry.name) {
                         names.insert("\(entry.name) (from \(image.objdumpLibraryName(entry.library)))")
@@ -229,7 +229,7 @@ struct OracleTests {
                 return "\(entry.source == .chainedFixups ? "" : entry.source.rawValue) \(hex(binding.address)) \(library) \(entry.name)"
             }
             switch image.fixupFormat {
-            case .dyldInfo:
+            case .opcodes:
                 var listed: [String] = []
                 for (option, source) in [("--bind", ImportSource.bind), ("--lazy-bind", .lazyBind), ("--weak-bind", .weakBind)] {
                     for line in try Oracle.objdump(path, arch: arch, [option]) {
@@ -260,7 +260,7 @@ struct OracleTests {
                     return address - first.address + segment.address
                 }
                 #expect(image.rebases.map(\.address).sorted() == rebases.sorted(), "\(path) \(arch ?? "")")
-            case .chainedFixups:
+            case .chained:
                 // llvm-objdump decodes only DYLD_CHAINED_PTR_64(_OFFSET) and
                 // ARM64E chains; it stops at the others (32-bit, USERLAND24).
                 let output = try Oracle.objdumpOutput(path, arch: arch, ["--dyld-info"])
@@ -301,7 +301,7 @@ struct OracleTests {
             let arch = Oracle.arch(of: slice, in: file)
             // Selector references, where objdump names them (images with bind
             // opcodes; it cannot follow chained rebases).
-            for section in image.sections where section.name == "__objc_selrefs" && image.fixupFormat == .dyldInfo {
+            for section in image.sections where section.name == "__objc_selrefs" && image.fixupFormat == .opcodes {
                 let listed = try Oracle.objdump(path, arch: arch, ["--section=\(section.qualifiedName)"]).compactMap { line -> String? in
                     let fields = line.split(separator: " ")
                     guard fields.count == 2, let address = UInt64(fields[0], radix: 16), fields[1].hasPrefix("__TEXT:__objc_methname:")
@@ -329,7 +329,7 @@ struct OracleTests {
             // __cfstring entries (isa, flags, str, length; pointer-sized
             // words) from the section's hex dump, their characters from the
             // __cstring dump.
-            for section in image.sections where section.name == "__cfstring" && image.fixupFormat == .dyldInfo {
+            for section in image.sections where section.name == "__cfstring" && image.fixupFormat == .opcodes {
                 var words: [UInt64] = []
                 for line in try Oracle.objdump(path, arch: arch, ["--section=\(section.qualifiedName)"]) {
                     let columns = line.split(separator: "\t")
