@@ -141,7 +141,7 @@ public struct Analyzer: Sendable {
         let checks =
             ArchitectureChecks(graph: graph, policy: policy, unloadable: severity.unloadable).findings() + bundle.findings
             + MissingLibraries(graph: graph, severity: severity).findings()
-            .filter { !bundle.replacedMissing.contains([$0.image, $0.symbol ?? ""]) }
+            .filter { !bundle.replacedMissing.contains(BundleChecks.Dependency(image: $0.image, installName: $0.symbol ?? "")) }
         // A loaded library's verdict, from all that is known of it but
         // what it loads in turn: only an extension-safe one is called so.
         let known = Dictionary(grouping: own.joined() + transitive.map(\.finding) + checks, by: \.image)

@@ -22,9 +22,16 @@ struct BundleChecks {
     let severity: SeverityPolicy
     let bundles: BundleLayout
 
-    /// The findings, and the dependencies (image name, install name) whose
-    /// `LINK001` a `BNDL001` replaces.
-    func findings() -> (findings: [Finding], replacedMissing: Set<[String]>) {
+    /// A dependency of an image: the image's name and the install name it
+    /// links.
+    struct Dependency: Hashable {
+        var image: String
+        var installName: String
+    }
+
+    /// The findings, and the dependencies whose `LINK001` a `BNDL001`
+    /// replaces.
+    func findings() -> (findings: [Finding], replacedMissing: Set<Dependency>) {
         let images = graph.images
         // One finding per file: the first slice (or member) names it.
         var firstImage: [String: Int] = [:]
@@ -33,11 +40,11 @@ struct BundleChecks {
             firstImage[images[index].path] = index
         }
         var findings: [Finding] = []
-        var replaced = Set<[String]>()
+        var replaced = Set<Dependency>()
         for missing in graph.missing where missing.image < graph.scannedCount {
             guard let finding = notEmbedded(missing) else { continue }
             findings.append(finding)
-            replaced.insert([finding.image, missing.needed])
+            replaced.insert(Dependency(image: finding.image, installName: missing.needed))
         }
         for (path, index) in firstImage.sorted(by: { $0.key < $1.key }) {
             guard let placement = bundles.placement(ofFile: path), let app = placement.containingApp else { continue }

@@ -160,7 +160,7 @@ struct OwnFindings {
         switch kind {
         case .objcByName: true
         case .stringLiteral:
-            image.format == .macho && image.platform?.platform != .macOS && rules.objcMethodNames.selectors.contains(subject)
+            SymbolMatches.selectorStringsMayBeUsesByName(in: image) && rules.objcMethodNames.selectors.contains(subject)
         default: false
         }
     }

@@ -46,8 +46,16 @@ public struct SymbolMatches: Sendable {
         objc = rules.rules(matchingClasses: classes, selectors: Set(image.selectorReferences))
         looksUpClassesByName = rules.hasObjCMatchers && ObjCByName.looksUpClasses(image)
         holdsSelectorNames =
-            image.format == .macho && image.platform?.platform != .macOS
+            Self.selectorStringsMayBeUsesByName(in: image)
             && image.stringLiterals.contains(where: rules.objcMethodNames.selectors.contains)
+    }
+
+    /// Whether a selector's name held as a string in `image` may be a use by
+    /// name: in a Mach-O image not for macOS (whose AppKit has selectors of
+    /// the same names, `-[NSApplication sharedApplication]`). Whether it is
+    /// one is up to what its code does with the string.
+    static func selectorStringsMayBeUsesByName(in image: BinaryImage) -> Bool {
+        image.format == .macho && image.platform?.platform != .macOS
     }
 
     /// Whether call sites matter for the image: it imports a symbol some rule

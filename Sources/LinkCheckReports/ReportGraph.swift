@@ -25,6 +25,12 @@ struct ReportGraph {
         var unsafe: Bool
     }
 
+    /// Two images (indices into ``images``) that an edge joins, from the
+    /// linking or loading image to the one it links or loads.
+    struct Pair: Hashable {
+        var from, to: Int
+    }
+
     /// The nodes, in report order.
     var images: [ImageReport]
     var edges: [Edge]
@@ -42,27 +48,27 @@ struct ReportGraph {
         // An error finding marks its chain (the extension down to the image
         // that uses the API), the link from that image to the one that
         // provides the API, and for an unsafe load, the dlopen edge.
-        var unsafePairs = Set<[Int]>()
+        var unsafePairs = Set<Pair>()
         for finding in report.findings
         where finding.severity == .error
             && (finding.category.makesUnsafe || finding.kind == .loadedLibrary)
         {
             let chain = finding.chainImages.compactMap { index[$0] }
-            for (from, to) in zip(chain, chain.dropFirst()) { unsafePairs.insert([from, to]) }
+            for (from, to) in zip(chain, chain.dropFirst()) { unsafePairs.insert(Pair(from: from, to: to)) }
             guard let user = index[finding.chainImages.last ?? finding.image] else { continue }
             for provider in report.images[user].links.compactMap({ index[$0] })
             where report.images[provider].provides.contains(finding.rule) {
-                unsafePairs.insert([user, provider])
+                unsafePairs.insert(Pair(from: user, to: provider))
             }
             if finding.kind == .loadedLibrary {
                 for load in report.images[user].loads where load.name == finding.symbol {
-                    if let target = load.image.flatMap({ index[$0] }) { unsafePairs.insert([user, target]) }
+                    if let target = load.image.flatMap({ index[$0] }) { unsafePairs.insert(Pair(from: user, to: target)) }
                 }
             }
         }
         self.edges = edges.map { edge in
             var edge = edge
-            edge.unsafe = unsafePairs.contains([edge.from, edge.to])
+            edge.unsafe = unsafePairs.contains(Pair(from: edge.from, to: edge.to))
             return edge
         }
     }
