@@ -4,7 +4,7 @@ import LinkCheckRules
 
 /// Puts call sites and call paths on findings, naming functions as people
 /// read them.
-struct CallLocator: Sendable {
+public struct CallLocator: Sendable {
     let demangler: Demangler
 
     /// `ShareKit.Sharer.openInApp(photoID: Swift.String)` for a function
@@ -33,8 +33,9 @@ struct CallLocator: Sendable {
         }
     }
 
-    /// `'demangled' (raw)`, or `'raw'` when demangling changes nothing.
-    static func quoted(_ symbol: String, _ demangled: String?) -> String {
+    /// `'demangled' (raw)`, or `'raw'` when demangling changes nothing: how
+    /// findings' words quote a symbol.
+    public static func quoted(_ symbol: String, _ demangled: String?) -> String {
         guard let demangled, demangled != symbol else { return "'\(symbol)'" }
         return "'\(demangled)' (\(symbol))"
     }

@@ -33,7 +33,7 @@ enum RoleNotices {
         }
     }
 
-    /// A warning per image whose bundle gives it one role and a name
+    /// A warning per file whose bundle gives it one role and a name
     /// assigns another (`--app PhotosShare` on an `.appex`'s executable):
     /// the name wins, and the warning says what the bundle said.
     /// `names[i]` and `roles[i]` are image `i`'s ``Policy/names(of:)`` and
@@ -41,9 +41,13 @@ enum RoleNotices {
     static func bundleRolesOverridden(
         _ policy: Policy, _ images: [BinaryImage], names: [Set<String>], roles: [AssignedRole], bundles: BundleLayout
     ) -> [String] {
-        images.indices.sorted { images[$0].path < images[$1].path }.compactMap { index in
+        // One notice per file: the slices of a fat file share its path.
+        var noticed: Set<String> = []
+        return images.indices.sorted { images[$0].path < images[$1].path }.compactMap { index in
             let image = images[index]
-            guard let given = Policy.roleGivenByBundle(of: image, bundles: bundles), let named = policy.roleAssignedByName(names[index])
+            guard noticed.insert(image.path).inserted,
+                let given = Policy.roleGivenByBundle(of: image, bundles: bundles),
+                let named = policy.roleAssignedByName(names[index])
             else { return nil }
             let role = roles[index]
             guard role != given else { return nil }

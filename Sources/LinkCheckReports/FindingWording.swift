@@ -11,9 +11,9 @@ extension FindingDetail {
     public var words: String {
         switch self {
         case .imports(let symbol, let demangled):
-            "imports \(Self.quoted(symbol, demangled))"
+            "imports \(CallLocator.quoted(symbol, demangled))"
         case .callsLinkedInCopy(let function, let demangled):
-            "calls \(Self.quoted(function, demangled)), whose code is linked into this image"
+            "calls \(CallLocator.quoted(function, demangled)), whose code is linked into this image"
         case .references(let name, let subclasses):
             "references \(name) (\(Self.referenced(name, subclasses: subclasses)))"
         case .looksUpByName(let className, let selector, let lookUps, let selectorMakers):
@@ -47,12 +47,6 @@ extension FindingDetail {
         return name.isProtocolMethod
             ? "the selector \(selector) of the protocol \(name.className)"
             : "\(theClass)\(subclasses.isEmpty ? "" : ",") and the selector \(selector)"
-    }
-
-    /// `'demangled' (raw)`, or `'raw'` when demangling changes nothing.
-    static func quoted(_ symbol: String, _ demangled: String?) -> String {
-        guard let demangled, demangled != symbol else { return "'\(symbol)'" }
-        return "'\(demangled)' (\(symbol))"
     }
 }
 

@@ -503,6 +503,23 @@ import Testing
             ])
     }
 
+    /// A role name that overrides the bundle of a fat framework warns once
+    /// for the file, not once per slice: SVProgressHUD (Carthage, four
+    /// slices) named an extension.
+    @Test func aRoleNameOverridingAFatFrameworksBundleWarnsOnce() throws {
+        let framework = Fixtures.corpusDirectory.appendingPathComponent(
+            "macho/jpsim__CardsAgainst/Carthage/Build/iOS/SVProgressHUD.framework")
+        let output = try Command.capture(
+            Fixtures.linkcheckExecutable, ["check", "--extension", "SVProgressHUD", framework.path], currentDirectory: framework)
+        let notices = output.standardOutput.split(separator: "\n").filter { $0.contains("role name") }
+        #expect(
+            notices == [
+                "linkcheck: warning: role name 'SVProgressHUD' makes \(framework.path)/SVProgressHUD an app extension, "
+                    + "though its bundle makes it an embedded framework; the name wins"
+            ])
+        #expect(output.status == 1, "SVProgressHUD calls +[UIApplication sharedApplication]")
+    }
+
     /// `--app PhotosShare` names the share extension's executable: the name
     /// wins over the bundle, and a warning says what the bundle made it;
     /// `--extension PhotosShare` without a type keeps the bundle's type and
