@@ -52,11 +52,10 @@ struct BundleChecks {
             if placement.role == .framework, placement.embeddingFolder != app.frameworksFolder {
                 findings.append(
                     Finding(
-                        builtIn: BuiltInRules.misplacedFramework, kind: .bundle, image: image.name,
-                        symbol: framework(of: placement),
-                        detail:
-                            "\(framework(of: placement)) is in \(inside(placement.embeddingFolder, of: placement)), not in \(app.folderName)'s Frameworks folder"
-                    ))
+                        bundle: BuiltInRules.misplacedFramework, image: image.name, symbol: framework(of: placement),
+                        problem: .misplacedFramework(
+                            framework: framework(of: placement), folder: inside(placement.embeddingFolder, of: placement),
+                            app: app.folderName)))
             }
             guard severity.roles[index].role == .extension, placement.isExecutable, placement.innermost.kind == .appExtension else {
                 continue
@@ -66,19 +65,19 @@ struct BundleChecks {
             for name in shared.sorted() {
                 findings.append(
                     Finding(
-                        builtIn: BuiltInRules.duplicateFramework, kind: .bundle, image: image.name, symbol: name,
-                        detail:
-                            "\(extensionBundle.folderName) embeds its own copy of \(name) in \(inside(extensionBundle.frameworksFolder, of: placement)), which \(app.folderName) also embeds"
-                    ))
+                        bundle: BuiltInRules.duplicateFramework, image: image.name, symbol: name,
+                        problem: .ownCopy(
+                            extensionBundle: extensionBundle.folderName, framework: name,
+                            folder: inside(extensionBundle.frameworksFolder, of: placement), app: app.folderName)))
             }
             let slices = (0..<graph.scannedCount).filter { images[$0].path == path }
             let has64Bit = slices.contains { images[$0].architecture.is64Bit || images[$0].architecture.name == "arm64_32" }
             if !has64Bit {
-                let names = slices.map { images[$0].architecture.name }.sorted().joined(separator: ", ")
                 findings.append(
                     Finding(
-                        builtIn: BuiltInRules.extensionNot64Bit, kind: .bundle, image: image.name,
-                        detail: "the extension \(extensionBundle.folderName) has no 64-bit slice (\(names))"))
+                        bundle: BuiltInRules.extensionNot64Bit, image: image.name,
+                        problem: .extensionNot64Bit(
+                            extensionBundle: extensionBundle.folderName, slices: slices.map { images[$0].architecture.name }.sorted())))
             }
         }
         return (findings, replaced)
@@ -103,24 +102,17 @@ struct BundleChecks {
         }
         guard !processes.isEmpty else { return nil }
         let folders = missing.searched.map { bundles.displayPath(of: BundleLayout.lexicallyNormal($0)) }
-        let searched = folders.isEmpty ? "" : " (dyld looks in \(folders.joined(separator: ", ")))"
-        let who = Set(processes).sorted()
-        let consequence =
+        let launchFailure: BundleProblem.LaunchFailure =
             switch severity.roles[missing.image].role {
-            case .extension: "the extension would not launch"
-            case .app: "the app would not launch"
-            default: "\(who.joined(separator: ", ")), which load\(who.count == 1 ? "s" : "") it, would not launch"
+            case .extension: .theExtension
+            case .app: .theApp
+            default: .processes(Set(processes).sorted())
             }
-        let problem: String
-        if let found = missing.foundByInstallName {
-            let foundIn = bundles.displayPath(of: LdSoSearch.directory(of: graph.images[found].path))
-            problem = "which dyld would not find\(searched): the only copy is in \(foundIn)"
-        } else {
-            problem = "which \(app.folderName) does not embed\(searched)"
-        }
+        let onlyCopyIn = missing.foundByInstallName.map { bundles.displayPath(of: LdSoSearch.directory(of: graph.images[$0].path)) }
         return Finding(
-            builtIn: BuiltInRules.frameworkNotEmbedded, kind: .bundle, image: image.name, symbol: missing.needed,
-            detail: "needs \(missing.needed), \(problem): \(consequence)")
+            bundle: BuiltInRules.frameworkNotEmbedded, image: image.name, symbol: missing.needed,
+            problem: .notEmbedded(
+                library: missing.needed, searched: folders, onlyCopyIn: onlyCopyIn, app: app.folderName, launchFailure: launchFailure))
     }
 
     /// The names of the framework bundles (and loose libraries) whose files

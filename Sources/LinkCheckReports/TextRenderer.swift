@@ -123,7 +123,9 @@ public struct TextRenderer: ReportRenderer {
         VerdictLineMarkup(
             words: { $0 }, label: { $0 }, note: { "(\($0))" }, verdict: \.rawValue,
             causes: { causes in
-                causes.first.map { $0.sentence() + (causes.count > 1 ? "; \(count(causes.count - 1, "more cause"))" : "") }
+                causes.first.map {
+                    $0.sentence(detailWords: \.words) + (causes.count > 1 ? "; \(count(causes.count - 1, "more cause"))" : "")
+                }
             }
         ).write(line, label: label)
     }

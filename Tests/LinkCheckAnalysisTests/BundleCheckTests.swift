@@ -112,7 +112,13 @@ import Testing
                 "PlugIns/Share.appex/Frameworks/Uploader.framework/Uploader: error BNDL003 Uploader.framework",
                 "PlugIns/Share.appex/Share: warning BNDL002 Uploader.framework",
             ])
-        let messages = report.findings.filter { $0.category == .bundle }.map(\.message)
+        // The copy has the identifier of the app's: two bundles with one.
+        #expect(
+            Self.findings(report, in: app, rules: ["BNDL007"]) == [
+                "Frameworks/Uploader.framework/Uploader: error BNDL007 com.example.Uploader",
+                "PlugIns/Share.appex/Frameworks/Uploader.framework/Uploader: error BNDL007 com.example.Uploader",
+            ])
+        let messages = report.findings.filter { ["BNDL002", "BNDL003"].contains($0.rule) }.map(\.message)
         #expect(
             messages.first?.hasPrefix(
                 "Uploader.framework is in Shop.app/PlugIns/Share.appex/Frameworks, not in Shop.app's Frameworks folder: the App Store rejects"
