@@ -145,22 +145,27 @@ public enum BuiltInRules {
             "a containing app and its extensions share one copy of an embedded framework, in the app's Frameworks folder: a second copy in the extension only adds size, and the two can drift apart",
         fixit: "Embed the framework in the app target only, and let the extension reach it through @executable_path/../../Frameworks.",
         source: "App Extension Programming Guide: Using an Embedded Framework to Share Code")
-    /// A framework outside the app's `Frameworks` folder.
+    /// A framework outside the app's `Frameworks` folder, or a bundle
+    /// nested where it may not be (ITMS-90206, ITMS-90205).
     public static let misplacedFramework = builtIn(
-        id: "BNDL003", api: "embedded framework placement", category: .bundle, severity: .error,
+        id: "BNDL003", api: "bundle structure: Frameworks folders, nested bundles", category: .bundle, severity: .error,
         message:
-            "the App Store rejects an app whose frameworks are anywhere but the app's own Frameworks folder (in an extension, inside another framework, beside the executable)",
-        fixit: "Embed the framework in the containing app's Frameworks folder only, and link it from the extension.",
+            "App Store Connect refuses an app whose frameworks are anywhere but the app's own Frameworks folder (ITMS-90206: a Frameworks folder in an extension or a framework), or whose extensions or frameworks hold other bundles (ITMS-90205)",
+        fixit:
+            "Embed the framework in the containing app's Frameworks folder only, and link it from the extension (CocoaPods, Carthage: embed in the app target only); move a nested extension to the app's PlugIns folder.",
         source:
-            "App Extension Programming Guide: embedded frameworks go in the Frameworks copy destination; App Store Connect: invalid bundle structure"
+            "App Store Connect ITMS-90206, ITMS-90205 (CocoaPods/CocoaPods#3905, #6289); App Extension Programming Guide: embedded frameworks go in the Frameworks copy destination"
     )
-    /// An extension without a 64-bit slice.
+    /// The containing app, or an extension, without a 64-bit slice
+    /// (ITMS-90086, ITMS-9000).
     public static let extensionNot64Bit = builtIn(
-        id: "BNDL004", api: "64-bit extension", category: .bundle, severity: .error,
+        id: "BNDL004", api: "64-bit app and extensions", category: .bundle, severity: .error,
         message:
-            "the App Store rejects an app whose extensions do not include the platform's 64-bit architecture (arm64 on iOS, x86_64 or arm64 on macOS)",
-        fixit: "Build the extension target for arm64 (ARCHS = $(ARCHS_STANDARD)).",
-        source: "App Extension Programming Guide: every extension must include the 64-bit architecture of its platform")
+            "App Store Connect refuses an app whose executable or extensions do not include the platform's 64-bit architecture, arm64 on iOS, x86_64 or arm64 on macOS (ITMS-90086; ITMS-9000: missing architectures [arm64])",
+        fixit: "Build the app and extension targets for arm64 (ARCHS = $(ARCHS_STANDARD)).",
+        source:
+            "App Store Connect ITMS-90086, ITMS-9000 (lionheart/openradar-mirror#3203); App Extension Programming Guide: the app and every extension must include the 64-bit architecture of its platform"
+    )
 
     /// Simulator slices in a file of a device app (ITMS-90087).
     public static let simulatorSlices = builtIn(

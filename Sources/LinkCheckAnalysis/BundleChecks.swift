@@ -15,8 +15,10 @@ import LinkCheckInspection
 /// - `BNDL002`: an extension that embeds its own copy of a framework the
 ///   containing app embeds too.
 /// - `BNDL003`: a framework anywhere but the containing app's `Frameworks`
-///   folder.
-/// - `BNDL004`: an extension without a 64-bit slice.
+///   folder (ITMS-90206), or an extension or app inside another extension
+///   or a framework (ITMS-90205).
+/// - `BNDL004`: the containing app, or an extension, without a 64-bit
+///   slice (ITMS-90086, ITMS-9000).
 struct BundleChecks {
     let graph: LinkGraph
     let severity: SeverityPolicy
@@ -57,9 +59,27 @@ struct BundleChecks {
                             framework: framework(of: placement), folder: inside(placement.embeddingFolder, of: placement),
                             app: app.folderName)))
             }
-            guard severity.roles[index].role == .extension, placement.isExecutable, placement.innermost.kind == .appExtension else {
-                continue
+            if let nested = nestedIn(placement) {
+                findings.append(
+                    Finding(
+                        bundle: BuiltInRules.misplacedFramework, image: image.name, symbol: placement.innermost.folderName,
+                        problem: .nestedBundle(bundle: placement.innermost.folderName, folder: nested)))
             }
+            let isApp = placement.innermost.kind == .app
+            guard placement.isExecutable, isApp || placement.innermost.kind == .appExtension,
+                isApp || severity.roles[index].role == .extension
+            else { continue }
+            let slices = (0..<graph.scannedCount).filter { images[$0].path == path }
+            let has64Bit = slices.contains { images[$0].architecture.is64Bit || images[$0].architecture.name == "arm64_32" }
+            if !has64Bit {
+                findings.append(
+                    Finding(
+                        bundle: BuiltInRules.extensionNot64Bit, image: image.name,
+                        problem: .not64Bit(
+                            bundle: placement.innermost.folderName, isApp: isApp,
+                            slices: slices.map { images[$0].architecture.name }.sorted())))
+            }
+            guard !isApp else { continue }
             let extensionBundle = placement.innermost
             let shared = embeddedFrameworks(in: extensionBundle.frameworksFolder).intersection(embeddedFrameworks(in: app.frameworksFolder))
             for name in shared.sorted() {
@@ -69,15 +89,6 @@ struct BundleChecks {
                         problem: .ownCopy(
                             extensionBundle: extensionBundle.folderName, framework: name,
                             folder: inside(extensionBundle.frameworksFolder, of: placement), app: app.folderName)))
-            }
-            let slices = (0..<graph.scannedCount).filter { images[$0].path == path }
-            let has64Bit = slices.contains { images[$0].architecture.is64Bit || images[$0].architecture.name == "arm64_32" }
-            if !has64Bit {
-                findings.append(
-                    Finding(
-                        bundle: BuiltInRules.extensionNot64Bit, image: image.name,
-                        problem: .extensionNot64Bit(
-                            extensionBundle: extensionBundle.folderName, slices: slices.map { images[$0].architecture.name }.sorted())))
             }
         }
         return (findings, replaced)
@@ -113,6 +124,20 @@ struct BundleChecks {
             bundle: BuiltInRules.frameworkNotEmbedded, image: image.name, symbol: missing.needed,
             problem: .notEmbedded(
                 library: missing.needed, searched: folders, onlyCopyIn: onlyCopyIn, app: app.folderName, launchFailure: launchFailure))
+    }
+
+    /// The extension or app that `placement`'s file is the executable of,
+    /// when it lies inside another extension or a framework of the app
+    /// (`Shop.app/PlugIns/Share.appex/PlugIns/Inner.appex`): that bundle's
+    /// folder, as ``inside(_:of:)`` names it; `nil` otherwise.
+    private func nestedIn(_ placement: BundlePlacement) -> String? {
+        let bundle = placement.innermost
+        guard placement.isExecutable, [.app, .appExtension].contains(bundle.kind), placement.containingApp != nil,
+            bundle.path.hasPrefix(placement.outermost.path + "/")
+        else { return nil }
+        let between = bundle.path.dropFirst(placement.outermost.path.count + 1).split(separator: "/").dropLast()
+        guard let holder = between.lastIndex(where: { $0.hasSuffix(".appex") || $0.hasSuffix(".framework") }) else { return nil }
+        return inside(placement.outermost.path + "/" + between[...holder].joined(separator: "/"), of: placement)
     }
 
     /// The names of the framework bundles (and loose libraries) whose files

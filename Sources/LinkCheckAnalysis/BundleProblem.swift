@@ -17,9 +17,12 @@ public enum BundleProblem: Sendable, Equatable {
     /// `BNDL003`: `framework` is in `folder`, not in `app`'s own
     /// `Frameworks` folder.
     case misplacedFramework(framework: String, folder: String, app: String)
-    /// `BNDL004`: the extension bundle `extensionBundle` has no 64-bit
-    /// slice, only `slices` (architecture names, sorted).
-    case extensionNot64Bit(extensionBundle: String, slices: [String])
+    /// `BNDL003`: the extension or app `bundle` is inside `folder`, another
+    /// extension or a framework.
+    case nestedBundle(bundle: String, folder: String)
+    /// `BNDL004`: `bundle`, the containing app (`isApp`) or an extension,
+    /// has no 64-bit slice, only `slices` (architecture names, sorted).
+    case not64Bit(bundle: String, isApp: Bool, slices: [String])
 
     /// `BNDL005`: the `file` (its place in the app: `Shop.app/Frameworks/Kit.framework/Kit`)
     /// has the simulator `slices` (architecture names, sorted).
@@ -57,8 +60,10 @@ public enum BundleProblem: Sendable, Equatable {
     public var appStoreCode: String? {
         switch self {
         case .notEmbedded, .ownCopy, .frameworkNewerThanApp: nil
-        case .misplacedFramework: "ITMS-90206"
-        case .extensionNot64Bit: "ITMS-90086"
+        case .misplacedFramework(_, let folder, _):
+            folder.contains(".appex/") || folder.contains(".framework/") ? "ITMS-90206" : "ITMS-90205"
+        case .nestedBundle: "ITMS-90205"
+        case .not64Bit: "ITMS-90086"
         case .simulatorSlices: "ITMS-90087"
         case .strayBinary: "ITMS-90171"
         case .sharedIdentifier, .identifierNotPrefixed: "ITMS-90685"

@@ -96,6 +96,19 @@ public struct ReportAnswer: Sendable {
         return groups
     }
 
+    /// The codes App Store Connect would refuse the upload of `group`'s
+    /// app with (``BundleProblem/appStoreCode`` of its bundle errors:
+    /// `ITMS-90087`), sorted, each once; empty when none.
+    public func uploadRefusals(for group: [ImageReport]) -> [String] {
+        let names = Set(group.map(\.name))
+        let codes = report.findings.compactMap { finding -> String? in
+            guard finding.severity == .error, names.contains(finding.image), case .detail(.bundle(let problem), _, _) = finding.statement
+            else { return nil }
+            return problem.appStoreCode
+        }
+        return Set(codes).sorted()
+    }
+
     /// The lines for `group` (the report's images, or one group's): each
     /// extension, then each framework no extension or app links or loads
     /// that is not extension-safe; without extensions, each image other

@@ -88,8 +88,10 @@ extension BundleProblem {
             return "\(extensionBundle) embeds its own copy of \(framework) in \(folder), which \(app) also embeds"
         case .misplacedFramework(let framework, let folder, let app):
             return "\(framework) is in \(folder), not in \(app)'s Frameworks folder"
-        case .extensionNot64Bit(let extensionBundle, let slices):
-            return "the extension \(extensionBundle) has no 64-bit slice (\(slices.joined(separator: ", ")))"
+        case .nestedBundle(let bundle, let folder):
+            return "\(bundle) is inside \(folder)"
+        case .not64Bit(let bundle, let isApp, let slices):
+            return "the \(isApp ? "app" : "extension") \(bundle) has no 64-bit slice (\(slices.joined(separator: ", ")))"
         case .simulatorSlices(let file, let slices):
             return "\(file) has \(slices.count == 1 ? "a slice" : "slices") for the simulator (\(slices.joined(separator: ", ")))"
         case .strayBinary(let file):

@@ -4,12 +4,12 @@ import LinkCheckRules
 import LinkCheckTestSupport
 import Testing
 
-/// What App Store Connect would refuse on upload (``BuiltInRules/uploadChecks``,
-/// `BNDL005`–`BNDL013`), each rule proved as a rule pack's are, by its
-/// examples: a copy of Shop.app (``MachOFixture/shopApp``) put together
-/// wrongly gets exactly the rule's findings, and the same copy fixed gets
-/// none of the upload checks' findings. Shop.app itself gets no bundle
-/// finding (``BundleCheckTests/rolesComeFromTheBundle()``).
+/// What App Store Connect would refuse on upload (`BNDL003`, `BNDL004` and
+/// ``BuiltInRules/uploadChecks``, `BNDL005`–`BNDL013`), each rule proved as
+/// a rule pack's are, by its examples: a copy of Shop.app
+/// (``MachOFixture/shopApp``) put together wrongly gets exactly the rule's
+/// findings, and the same copy fixed gets no bundle finding at all, as
+/// Shop.app itself (``BundleCheckTests/rolesComeFromTheBundle()``).
 @Suite struct UploadCheckTests {
     /// One rule's example: what breaks the app, the rule's findings it
     /// must give (`place-in-app: severity rule symbol`), and what fixes it
@@ -58,7 +58,32 @@ import Testing
         try FileManager.default.copyItem(at: binary, to: executable)
     }
 
+    /// Puts back the file `place` of Shop.app as the fixture has it.
+    static func restore(_ place: String, in app: URL) throws {
+        let file = app.appendingPathComponent(place)
+        try FileManager.default.removeItem(at: file)
+        try FileManager.default.copyItem(at: try MachOFixture.shopApp.path().appendingPathComponent(place), to: file)
+    }
+
     static let examples: [Example] = [
+        Example(
+            rule: "BNDL003", name: "an extension inside another extension",
+            expected: ["PlugIns/Stickers.appex/PlugIns/Share.appex/Share: error BNDL003 Share.appex"],
+            breakApp: { app in
+                let plugIns = app.appendingPathComponent("PlugIns/Stickers.appex/PlugIns")
+                try FileManager.default.createDirectory(at: plugIns, withIntermediateDirectories: true)
+                try FileManager.default.copyItem(
+                    at: app.appendingPathComponent("PlugIns/Share.appex"), to: plugIns.appendingPathComponent("Share.appex"))
+            },
+            fixApp: { app in try FileManager.default.removeItem(at: app.appendingPathComponent("PlugIns/Stickers.appex/PlugIns")) }),
+        Example(
+            rule: "BNDL004", name: "a 32-bit app",
+            expected: ["Shop: error BNDL004 "],
+            breakApp: { app in
+                try FileManager.default.removeItem(at: app.appendingPathComponent("Shop"))
+                try FileManager.default.copyItem(at: try MachOFixture.thirtyTwoBitExecutable.path(), to: app.appendingPathComponent("Shop"))
+            },
+            fixApp: { app in try restore("Shop", in: app) }),
         Example(
             rule: "BNDL005", name: "a framework with a simulator slice",
             expected: ["Frameworks/ImageKit.framework/ImageKit[arm64]: error BNDL005 "],
@@ -126,19 +151,14 @@ import Testing
                 try MachOFixtures.compileObject(
                     MachOFixtures.photosAppSources("Frameworks/Plugin/Plugin.m")[0], for: .arm64, flags: ["-fembed-bitcode"], to: camera)
             },
-            fixApp: { app in
-                try FileManager.default.removeItem(at: app.appendingPathComponent("Frameworks/Camera.framework/Camera"))
-                try FileManager.default.copyItem(
-                    at: try MachOFixture.shopApp.path().appendingPathComponent("Frameworks/Camera.framework/Camera"),
-                    to: app.appendingPathComponent("Frameworks/Camera.framework/Camera"))
-            }),
+            fixApp: { app in try restore("Frameworks/Camera.framework/Camera", in: app) }),
     ]
 
-    /// The upload checks' findings of `app` (of `rule` alone, when given):
+    /// The bundle findings of `app` (of `rule` alone, when given):
     /// `place-in-app: severity rule symbol`.
-    static func uploadFindings(_ app: URL, rule: String? = nil) throws -> (Report, [String]) {
+    static func bundleFindings(_ app: URL, rule: String? = nil) throws -> (Report, [String]) {
         let report = try ShippedRules.check(app)
-        let ids = Set(BuiltInRules.uploadChecks.map(\.id))
+        let ids = Set(BuiltInRules.all.filter { $0.category == .bundle }.map(\.id))
         return (report, BundleCheckTests.findings(report, in: app, rules: rule.map { [$0] } ?? ids))
     }
 
@@ -146,15 +166,19 @@ import Testing
     func theRuleFindsItsExampleAndNotTheAppFixed(_ example: Example) throws {
         let (copy, app) = try BundleCheckTests.shopCopy(example.breakApp)
         defer { withExtendedLifetime(copy) {} }
-        let (broken, found) = try Self.uploadFindings(app, rule: example.rule)
+        let (broken, found) = try Self.bundleFindings(app, rule: example.rule)
         #expect(found == example.expected)
         // Each finding names its ITMS code and the fix.
         for finding in broken.findings where finding.rule == example.rule {
             let rule = try #require(broken.rules[example.rule])
             #expect(finding.fixit == rule.fixit && !rule.fixit.isEmpty)
-            #expect(rule.message.contains("ITMS-") || example.rule == BuiltInRules.frameworkNewerThanApp.id)
+            guard case .detail(.bundle(let problem), _, _) = finding.statement else {
+                Issue.record("\(finding.rule) has no typed bundle problem")
+                continue
+            }
+            #expect(problem.appStoreCode.map { finding.message.contains($0) } ?? (example.rule == BuiltInRules.frameworkNewerThanApp.id))
         }
         try example.fixApp(app)
-        #expect(try Self.uploadFindings(app).1 == [])
+        #expect(try Self.bundleFindings(app).1 == [])
     }
 }
