@@ -56,7 +56,9 @@ struct HTMLAnswer {
         guard report.scope == .all else {
             let passes =
                 "<li class=\"answer extension-safe\"><span class=\"verdict extension-safe\">passes</span> \(escapeHTML(TextRenderer.passesBundleChecks))</li>"
-            return "<ul class=\"answers\">\n\((loud.isEmpty ? [passes] : loud).joined(separator: "\n"))\n</ul>\n"
+            // What could not be read is never a pass (``uninspected()`` says it).
+            let answers = loud.isEmpty && report.complete ? [passes] : loud
+            return answers.isEmpty ? "" : "<ul class=\"answers\">\n\(answers.joined(separator: "\n"))\n</ul>\n"
         }
         loud += lines.map(line)
         var quiet: [String] = []

@@ -43,7 +43,7 @@ public struct TextRenderer: ReportRenderer {
             if !refusals.isEmpty {
                 lines.append(
                     Self.oneLine("\(group.bundle ?? "linkcheck"): \(Self.rejectedOnUpload) \(refusals.joined(separator: ", ")) (below)"))
-            } else if report.scope == .bundle, let bundle = group.bundle {
+            } else if report.scope == .bundle, report.complete, let bundle = group.bundle {
                 lines.append(Self.oneLine("\(bundle): \(Self.passesBundleChecks)"))
             }
             // The bundle checks alone match no API: no verdict is theirs.
@@ -75,7 +75,7 @@ public struct TextRenderer: ReportRenderer {
     static let rejectedOnUpload = "would be rejected on upload:"
 
     /// What the answer of `--only bundle` says of a bundle with no upload
-    /// refusal.
+    /// refusal, in a run that read every input whole.
     static let passesBundleChecks = "passes the bundle checks (--only bundle: no API was checked)"
 
     /// `1 rule`, `3 rules`: `number` and the English `noun`, plural unless
