@@ -94,10 +94,14 @@ struct UploadChecks {
         let image = slices[0].name
         let place = file.placement.outermost.folderName + "/" + file.placement.place
         var findings: [Finding] = []
-        let simulator = file.slices.filter { unloadable.reasons[$0] == .simulator }.map { images[$0].architecture.name }.sorted()
-        if !simulator.isEmpty {
+        // On the first simulator slice, as the note on the slices no
+        // process loads (``UnloadableSlices``) is.
+        let simulator = file.slices.filter { unloadable.reasons[$0] == .simulator }
+        if let first = simulator.first {
             findings.append(
-                Finding(bundle: BuiltInRules.simulatorSlices, image: image, problem: .simulatorSlices(file: place, slices: simulator)))
+                Finding(
+                    bundle: BuiltInRules.simulatorSlices, image: images[first].name,
+                    problem: .simulatorSlices(file: place, slices: simulator.map { images[$0].architecture.name }.sorted())))
         }
         let folder = ((file.placement.outermost.path + "/" + file.placement.place) as NSString).deletingLastPathComponent
         if file.app.layout == .flat, !file.placement.isExecutable, (folder as NSString).lastPathComponent != "Frameworks" {

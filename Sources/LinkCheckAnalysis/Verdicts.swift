@@ -19,12 +19,10 @@ enum Verdicts {
     /// by name is listed for it (``Finding/APIUseEvidence/review``); else `extension-safe`.
     static func verdict(findings: [Finding], appOnly: Bool, notLoaded: Bool = false, launchBlocked: Bool = false) -> Verdict {
         if launchBlocked { return .unsafe }
-        if notLoaded && !findings.contains(where: { $0.severity == .error }) { return .notLoaded }
-        if findings.contains(where: {
-            $0.severity == .error && !BuiltInRules.isCompleteness($0.rule) && !BuiltInRules.isUploadCheck($0.rule)
-        }) {
-            return .unsafe
-        }
+        // What App Store Connect would refuse is said apart (``UploadChecks``).
+        let errors = findings.filter { $0.severity == .error && !BuiltInRules.isUploadCheck($0.rule) }
+        if notLoaded && errors.isEmpty { return .notLoaded }
+        if errors.contains(where: { !BuiltInRules.isCompleteness($0.rule) }) { return .unsafe }
         if findings.contains(where: { BuiltInRules.isCompleteness($0.rule) }) { return .incomplete }
         let usesUnsafeAPI = findings.contains { $0.rule == BuiltInRules.unsafeLoad.id || $0.apiUse == .use }
         if usesUnsafeAPI && appOnly { return .appOnly }

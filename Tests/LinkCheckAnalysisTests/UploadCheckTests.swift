@@ -86,7 +86,7 @@ import Testing
             fixApp: { app in try restore("Shop", in: app) }),
         Example(
             rule: "BNDL005", name: "a framework with a simulator slice",
-            expected: ["Frameworks/ImageKit.framework/ImageKit[arm64]: error BNDL005 "],
+            expected: ["Frameworks/ImageKit.framework/ImageKit[x86_64]: error BNDL005 "],
             breakApp: { app in try embed(try MachOFixture.imageKitFat.path(), as: "ImageKit", in: app) },
             fixApp: { app in try embed(try MachOFixture.imageKitFat.thinSlice("arm64"), as: "ImageKit", in: app) }),
         Example(
