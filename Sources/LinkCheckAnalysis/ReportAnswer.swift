@@ -109,6 +109,12 @@ public struct ReportAnswer: Sendable {
         return Set(codes).sorted()
     }
 
+    /// Whether one of `images` lies in an app, where the upload checks
+    /// look (a framework or xcframework alone is not uploaded).
+    public static func holdsAnApp(_ images: [ImageReport]) -> Bool {
+        images.contains { $0.bundle?.containingApp != nil }
+    }
+
     /// The lines for `group` (the report's images, or one group's): each
     /// extension, then each framework no extension or app links or loads
     /// that is not extension-safe; without extensions, each image other
