@@ -11,8 +11,8 @@ import LinkCheckRules
 /// - `BNDL005` (ITMS-90087): simulator slices in a file of a device app
 ///   (``UnloadableSlices``).
 /// - `BNDL006` (ITMS-90171): a Mach-O file that is no bundle's
-///   `CFBundleExecutable` and no library in a `Frameworks` folder, in an
-///   iOS-style (flat) app.
+///   `CFBundleExecutable`, no library in a `Frameworks` folder and no
+///   watch app's `_WatchKitStub`, in an iOS-style (flat) app.
 /// - `BNDL007` (ITMS-90685): two bundles of one app with one
 ///   `CFBundleIdentifier`; an extension whose identifier does not start
 ///   with its app's and a dot.
@@ -103,8 +103,12 @@ struct UploadChecks {
                     bundle: BuiltInRules.simulatorSlices, image: images[first].name,
                     problem: .simulatorSlices(file: place, slices: simulator.map { images[$0].architecture.name }.sorted())))
         }
+        // A library in a Frameworks folder is allowed, and so is the stub a
+        // watch app holds (`_WatchKitStub/WK`).
         let folder = ((file.placement.outermost.path + "/" + file.placement.place) as NSString).deletingLastPathComponent
-        if file.app.layout == .flat, !file.placement.isExecutable, (folder as NSString).lastPathComponent != "Frameworks" {
+        if file.app.layout == .flat, !file.placement.isExecutable,
+            !["Frameworks", "_WatchKitStub"].contains((folder as NSString).lastPathComponent)
+        {
             findings.append(Finding(bundle: BuiltInRules.strayBinary, image: image, problem: .strayBinary(file: place)))
         }
         if slices.contains(where: { $0.facts.macho?.hasBitcode == true }) {

@@ -96,7 +96,13 @@ import Testing
                 try FileManager.default.createDirectory(at: app.appendingPathComponent("Tools"), withIntermediateDirectories: true)
                 try FileManager.default.copyItem(at: try MachOFixture.uploader.path(), to: app.appendingPathComponent("Tools/uploader"))
             },
-            fixApp: { app in try FileManager.default.removeItem(at: app.appendingPathComponent("Tools")) }),
+            // A library in the Frameworks folder is allowed (the Swift
+            // runtime's libraries were embedded so).
+            fixApp: { app in
+                try FileManager.default.moveItem(
+                    at: app.appendingPathComponent("Tools/uploader"), to: app.appendingPathComponent("Frameworks/libuploader.dylib"))
+                try FileManager.default.removeItem(at: app.appendingPathComponent("Tools"))
+            }),
         Example(
             rule: "BNDL007", name: "two frameworks with one identifier",
             expected: [
