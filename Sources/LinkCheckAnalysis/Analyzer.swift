@@ -13,7 +13,8 @@ import LinkCheckRules
 /// 3. transitive findings (``Propagation``): an image that links an image
 ///    with an unsafe finding gets it too, with the chain;
 /// 4. what code loads (``LoadedLibraries``), architecture
-///    (``ArchitectureChecks``), the app bundle (``BundleChecks``), missing
+///    (``ArchitectureChecks``), the app bundle (``BundleChecks``), what App
+///    Store Connect would refuse on upload (``UploadChecks``), missing
 ///    libraries (``MissingLibraries``), and Mach-O frameworks'
 ///    `MH_APP_EXTENSION_SAFE` against their code (``ExtensionSafeFlagCheck``);
 /// 5. the baseline, then verdicts (``Verdicts``) from what remains;
@@ -140,6 +141,7 @@ public struct Analyzer: Sendable {
         let bundle = BundleChecks(graph: graph, severity: severity, bundles: bundles).findings()
         let checks =
             ArchitectureChecks(graph: graph, policy: policy, unloadable: severity.unloadable).findings() + bundle.findings
+            + UploadChecks(graph: graph, bundles: bundles, unloadable: severity.unloadable).findings()
             + MissingLibraries(graph: graph, severity: severity).findings()
             .filter { !bundle.replacedMissing.contains(BundleChecks.Dependency(image: $0.image, installName: $0.symbol ?? "")) }
         // A loaded library's verdict, from all that is known of it but

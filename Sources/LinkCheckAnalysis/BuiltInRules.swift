@@ -145,22 +145,116 @@ public enum BuiltInRules {
             "a containing app and its extensions share one copy of an embedded framework, in the app's Frameworks folder: a second copy in the extension only adds size, and the two can drift apart",
         fixit: "Embed the framework in the app target only, and let the extension reach it through @executable_path/../../Frameworks.",
         source: "App Extension Programming Guide: Using an Embedded Framework to Share Code")
-    /// A framework outside the app's `Frameworks` folder.
+    /// A framework outside the app's `Frameworks` folder, or a bundle
+    /// nested where it may not be (ITMS-90206, ITMS-90205).
     public static let misplacedFramework = builtIn(
-        id: "BNDL003", api: "embedded framework placement", category: .bundle, severity: .error,
+        id: "BNDL003", api: "bundle structure: Frameworks folders, nested bundles", category: .bundle, severity: .error,
         message:
-            "the App Store rejects an app whose frameworks are anywhere but the app's own Frameworks folder (in an extension, inside another framework, beside the executable)",
-        fixit: "Embed the framework in the containing app's Frameworks folder only, and link it from the extension.",
+            "App Store Connect refuses an app whose frameworks are anywhere but the app's own Frameworks folder (ITMS-90206: a Frameworks folder in an extension or a framework), or whose extensions or frameworks hold other bundles (ITMS-90205)",
+        fixit:
+            "Embed the framework in the containing app's Frameworks folder only, and link it from the extension (CocoaPods, Carthage: embed in the app target only); move a nested extension to the app's PlugIns folder.",
         source:
-            "App Extension Programming Guide: embedded frameworks go in the Frameworks copy destination; App Store Connect: invalid bundle structure"
+            "App Store Connect ITMS-90206, ITMS-90205 (CocoaPods/CocoaPods#3905, #6289); App Extension Programming Guide: embedded frameworks go in the Frameworks copy destination"
     )
-    /// An extension without a 64-bit slice.
+    /// The containing app, or an extension, without a 64-bit slice
+    /// (ITMS-90086, ITMS-9000).
     public static let extensionNot64Bit = builtIn(
-        id: "BNDL004", api: "64-bit extension", category: .bundle, severity: .error,
+        id: "BNDL004", api: "64-bit app and extensions", category: .bundle, severity: .error,
         message:
-            "the App Store rejects an app whose extensions do not include the platform's 64-bit architecture (arm64 on iOS, x86_64 or arm64 on macOS)",
-        fixit: "Build the extension target for arm64 (ARCHS = $(ARCHS_STANDARD)).",
-        source: "App Extension Programming Guide: every extension must include the 64-bit architecture of its platform")
+            "App Store Connect refuses an app whose executable or extensions do not include the platform's 64-bit architecture, arm64 on iOS, x86_64 or arm64 on macOS (ITMS-90086; ITMS-9000: missing architectures [arm64])",
+        fixit: "Build the app and extension targets for arm64 (ARCHS = $(ARCHS_STANDARD)).",
+        source:
+            "App Store Connect ITMS-90086, ITMS-9000 (lionheart/openradar-mirror#3203); App Extension Programming Guide: the app and every extension must include the 64-bit architecture of its platform"
+    )
+
+    /// Simulator slices in a file of a device app (ITMS-90087).
+    public static let simulatorSlices = builtIn(
+        id: "BNDL005", api: "simulator slices", category: .bundle, severity: .error,
+        message:
+            "App Store Connect refuses an app whose binaries hold slices for the simulator (ITMS-90087: Unsupported Architectures)",
+        fixit:
+            "Embed the device build of the framework (an xcframework's ios-arm64 library), or strip the simulator slices from the copy (lipo -remove x86_64 -remove i386).",
+        source: "App Store Connect ITMS-90087 (JonasGessner/JGProgressHUD#54); dyld: a fat file's slice is chosen by platform")
+    /// A Mach-O file that is no bundle's executable and no library in a
+    /// `Frameworks` folder (ITMS-90171).
+    public static let strayBinary = builtIn(
+        id: "BNDL006", api: "binary outside a bundle's executable", category: .bundle, severity: .error,
+        message:
+            "App Store Connect refuses an app that holds a binary other than a bundle's CFBundleExecutable or a library in a Frameworks folder (ITMS-90171: Invalid Bundle Structure)",
+        fixit:
+            "Remove the file from the app (a build product copied as a resource, a static library, a tool), or embed it as a framework.",
+        source: "App Store Connect ITMS-90171 (naoty/Timepiece#71)")
+    /// Two bundles with one identifier; an extension's identifier not
+    /// under its app's (ITMS-90685).
+    public static let bundleIdentifier = builtIn(
+        id: "BNDL007", api: "CFBundleIdentifier", category: .bundle, severity: .error,
+        message:
+            "App Store Connect refuses an app in which two bundles share a CFBundleIdentifier, or an extension's does not start with its app's and a dot (ITMS-90685)",
+        fixit:
+            "Give each bundle its own identifier, and each extension its app's followed by a dot and a name (com.example.app.share; Xcode: PRODUCT_BUNDLE_IDENTIFIER).",
+        source: "App Store Connect ITMS-90685 (CocoaPods/CocoaPods#6289); App Extension Programming Guide: an extension's bundle identifier"
+    )
+    /// An extension's versions differ from its app's (ITMS-90473).
+    public static let versionMismatch = builtIn(
+        id: "BNDL008", api: "extension version", category: .bundle, severity: .warning,
+        message:
+            "App Store Connect warns when an extension's CFBundleVersion or CFBundleShortVersionString differs from its containing app's (ITMS-90473); the delivery goes through",
+        fixit: "Give the extension target the app's version and build number (Xcode: MARKETING_VERSION, CURRENT_PROJECT_VERSION).",
+        source: "App Store Connect WARNING ITMS-90473 (woocommerce/woocommerce-ios#10718, OneSignal/OneSignal-Flutter-SDK#63)")
+    /// A bundle without `CFBundleVersion` or `CFBundleShortVersionString`
+    /// (ITMS-90056, ITMS-90057).
+    public static let missingVersion = builtIn(
+        id: "BNDL009", api: "CFBundleVersion, CFBundleShortVersionString", category: .bundle, severity: .error,
+        message:
+            "App Store Connect refuses a bundle whose Info.plist lacks CFBundleVersion (ITMS-90056) or CFBundleShortVersionString (ITMS-90057)",
+        fixit: "Add the key to the bundle's Info.plist (Xcode: CURRENT_PROJECT_VERSION, MARKETING_VERSION).",
+        source: "App Store Connect ITMS-90056, ITMS-90057 (BelledonneCommunications/linphone-iphone#402)")
+    /// A binary whose minimum OS is newer than its bundle's
+    /// `MinimumOSVersion` (ITMS-90208).
+    public static let minimumOSNewerThanInfoPlist = builtIn(
+        id: "BNDL010", api: "MinimumOSVersion", category: .bundle, severity: .error,
+        message:
+            "App Store Connect refuses a bundle whose binary needs a newer OS (LC_BUILD_VERSION, LC_VERSION_MIN_*) than its Info.plist's MinimumOSVersion says (ITMS-90208)",
+        fixit:
+            "Build the binary for the bundle's deployment target, or raise MinimumOSVersion to the binary's (Xcode: IPHONEOS_DEPLOYMENT_TARGET).",
+        source: "App Store Connect ITMS-90208 (elias8/libghostty#127); <mach-o/loader.h>: LC_BUILD_VERSION minos")
+    /// An embedded framework whose minimum OS is newer than the app's.
+    public static let frameworkNewerThanApp = builtIn(
+        id: "BNDL011", api: "embedded framework's minimum OS", category: .bundle, severity: .warning,
+        message:
+            "dyld does not load a framework built for a newer OS than the one it runs on, so on the oldest OS the app supports the app, or an extension that links it, would not launch",
+        fixit: "Build the framework for the app's deployment target, or raise the app's MinimumOSVersion to the framework's.",
+        source: "dyld: a dylib built for a newer OS than the running one is not loaded; <mach-o/loader.h>: LC_BUILD_VERSION minos")
+    /// An extension's `NSExtension` without what its point needs
+    /// (ITMS-90362, ITMS-90363).
+    public static let extensionKeys = builtIn(
+        id: "BNDL012", api: "NSExtension", category: .bundle, severity: .error,
+        message:
+            "App Store Connect refuses an extension whose NSExtension dictionary lacks NSExtensionPointIdentifier, or, for an extension point that needs one, both NSExtensionPrincipalClass and NSExtensionMainStoryboard (ITMS-90362, ITMS-90363)",
+        fixit: "Add the key to the extension's NSExtension dictionary in its Info.plist (Xcode's extension templates set them).",
+        source:
+            "App Store Connect ITMS-90362, ITMS-90363 (owncloud/client#4156); App Extension Programming Guide: Info.plist NSExtension keys")
+    /// A binary with bitcode (ITMS-90482).
+    public static let bitcode = builtIn(
+        id: "BNDL013", api: "bitcode (__LLVM segment)", category: .bundle, severity: .error,
+        message: "App Store Connect refuses binaries that contain bitcode, since Xcode 14 (ITMS-90482: Invalid Executable)",
+        fixit:
+            "Build without bitcode (ENABLE_BITCODE = NO), or strip it from a vendor's framework (xcrun bitcode_strip -r BINARY -o BINARY).",
+        source: "App Store Connect ITMS-90482 (krzyzanowskim/OpenSSL#191); Xcode 14 release notes: bitcode deprecated")
+
+    /// The bundle checks whose findings say only what App Store Connect
+    /// would do on upload (``UploadChecks``): they do not make an image
+    /// unsafe for extensions, nor stop one at launch.
+    static func isUploadCheck(_ rule: String) -> Bool {
+        uploadChecks.contains { $0.id == rule }
+    }
+
+    /// The rules of ``UploadChecks``: what App Store Connect refuses (or
+    /// warns about) on upload, `BNDL005`–`BNDL013`.
+    public static let uploadChecks = [
+        simulatorSlices, strayBinary, bundleIdentifier, versionMismatch, missingVersion, minimumOSNewerThanInfoPlist,
+        frameworkNewerThanApp, extensionKeys, bitcode,
+    ]
 
     /// The C dynamic-loader functions whose definition outside the C
     /// library is an interposition (`<dlfcn.h>`).
@@ -180,11 +274,12 @@ public enum BuiltInRules {
             source: source, pack: "built-in")
     }
 
-    public static let all = [
-        thirtyTwoBit, missingArchitecture, linkMismatch, unloadedSlices, loaderInterposition, partialInspection, missingLibrary,
-        unreadableLibrary,
-        unflaggedFramework, flagNotEvidence,
-        unsafeLoad, safeLoad, missingLoad, guardedLoad, unguardedLoad,
-        frameworkNotEmbedded, duplicateFramework, misplacedFramework, extensionNot64Bit,
-    ]
+    public static let all =
+        [
+            thirtyTwoBit, missingArchitecture, linkMismatch, unloadedSlices, loaderInterposition, partialInspection, missingLibrary,
+            unreadableLibrary,
+            unflaggedFramework, flagNotEvidence,
+            unsafeLoad, safeLoad, missingLoad, guardedLoad, unguardedLoad,
+            frameworkNotEmbedded, duplicateFramework, misplacedFramework, extensionNot64Bit,
+        ] + uploadChecks
 }

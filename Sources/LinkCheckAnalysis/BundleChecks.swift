@@ -15,8 +15,10 @@ import LinkCheckInspection
 /// - `BNDL002`: an extension that embeds its own copy of a framework the
 ///   containing app embeds too.
 /// - `BNDL003`: a framework anywhere but the containing app's `Frameworks`
-///   folder.
-/// - `BNDL004`: an extension without a 64-bit slice.
+///   folder (ITMS-90206), or an extension or app inside another extension
+///   or a framework (ITMS-90205).
+/// - `BNDL004`: the containing app, or an extension, without a 64-bit
+///   slice (ITMS-90086, ITMS-9000).
 struct BundleChecks {
     let graph: LinkGraph
     let severity: SeverityPolicy
@@ -52,33 +54,41 @@ struct BundleChecks {
             if placement.role == .framework, placement.embeddingFolder != app.frameworksFolder {
                 findings.append(
                     Finding(
-                        builtIn: BuiltInRules.misplacedFramework, kind: .bundle, image: image.name,
-                        symbol: framework(of: placement),
-                        detail:
-                            "\(framework(of: placement)) is in \(inside(placement.embeddingFolder, of: placement)), not in \(app.folderName)'s Frameworks folder"
-                    ))
+                        bundle: BuiltInRules.misplacedFramework, image: image.name, symbol: framework(of: placement),
+                        problem: .misplacedFramework(
+                            framework: framework(of: placement), folder: inside(placement.embeddingFolder, of: placement),
+                            app: app.folderName)))
             }
-            guard severity.roles[index].role == .extension, placement.isExecutable, placement.innermost.kind == .appExtension else {
-                continue
+            if let nested = nestedIn(placement) {
+                findings.append(
+                    Finding(
+                        bundle: BuiltInRules.misplacedFramework, image: image.name, symbol: placement.innermost.folderName,
+                        problem: .nestedBundle(bundle: placement.innermost.folderName, folder: nested)))
             }
+            let isApp = placement.innermost.kind == .app
+            guard placement.isExecutable, isApp || placement.innermost.kind == .appExtension,
+                isApp || severity.roles[index].role == .extension
+            else { continue }
+            let slices = (0..<graph.scannedCount).filter { images[$0].path == path }
+            let has64Bit = slices.contains { images[$0].architecture.is64Bit || images[$0].architecture.name == "arm64_32" }
+            if !has64Bit {
+                findings.append(
+                    Finding(
+                        bundle: BuiltInRules.extensionNot64Bit, image: image.name,
+                        problem: .not64Bit(
+                            bundle: placement.innermost.folderName, isApp: isApp,
+                            slices: slices.map { images[$0].architecture.name }.sorted())))
+            }
+            guard !isApp else { continue }
             let extensionBundle = placement.innermost
             let shared = embeddedFrameworks(in: extensionBundle.frameworksFolder).intersection(embeddedFrameworks(in: app.frameworksFolder))
             for name in shared.sorted() {
                 findings.append(
                     Finding(
-                        builtIn: BuiltInRules.duplicateFramework, kind: .bundle, image: image.name, symbol: name,
-                        detail:
-                            "\(extensionBundle.folderName) embeds its own copy of \(name) in \(inside(extensionBundle.frameworksFolder, of: placement)), which \(app.folderName) also embeds"
-                    ))
-            }
-            let slices = (0..<graph.scannedCount).filter { images[$0].path == path }
-            let has64Bit = slices.contains { images[$0].architecture.is64Bit || images[$0].architecture.name == "arm64_32" }
-            if !has64Bit {
-                let names = slices.map { images[$0].architecture.name }.sorted().joined(separator: ", ")
-                findings.append(
-                    Finding(
-                        builtIn: BuiltInRules.extensionNot64Bit, kind: .bundle, image: image.name,
-                        detail: "the extension \(extensionBundle.folderName) has no 64-bit slice (\(names))"))
+                        bundle: BuiltInRules.duplicateFramework, image: image.name, symbol: name,
+                        problem: .ownCopy(
+                            extensionBundle: extensionBundle.folderName, framework: name,
+                            folder: inside(extensionBundle.frameworksFolder, of: placement), app: app.folderName)))
             }
         }
         return (findings, replaced)
@@ -103,24 +113,31 @@ struct BundleChecks {
         }
         guard !processes.isEmpty else { return nil }
         let folders = missing.searched.map { bundles.displayPath(of: BundleLayout.lexicallyNormal($0)) }
-        let searched = folders.isEmpty ? "" : " (dyld looks in \(folders.joined(separator: ", ")))"
-        let who = Set(processes).sorted()
-        let consequence =
+        let launchFailure: BundleProblem.LaunchFailure =
             switch severity.roles[missing.image].role {
-            case .extension: "the extension would not launch"
-            case .app: "the app would not launch"
-            default: "\(who.joined(separator: ", ")), which load\(who.count == 1 ? "s" : "") it, would not launch"
+            case .extension: .theExtension
+            case .app: .theApp
+            default: .processes(Set(processes).sorted())
             }
-        let problem: String
-        if let found = missing.foundByInstallName {
-            let foundIn = bundles.displayPath(of: LdSoSearch.directory(of: graph.images[found].path))
-            problem = "which dyld would not find\(searched): the only copy is in \(foundIn)"
-        } else {
-            problem = "which \(app.folderName) does not embed\(searched)"
-        }
+        let onlyCopyIn = missing.foundByInstallName.map { bundles.displayPath(of: LdSoSearch.directory(of: graph.images[$0].path)) }
         return Finding(
-            builtIn: BuiltInRules.frameworkNotEmbedded, kind: .bundle, image: image.name, symbol: missing.needed,
-            detail: "needs \(missing.needed), \(problem): \(consequence)")
+            bundle: BuiltInRules.frameworkNotEmbedded, image: image.name, symbol: missing.needed,
+            problem: .notEmbedded(
+                library: missing.needed, searched: folders, onlyCopyIn: onlyCopyIn, app: app.folderName, launchFailure: launchFailure))
+    }
+
+    /// The extension or app that `placement`'s file is the executable of,
+    /// when it lies inside another extension or a framework of the app
+    /// (`Shop.app/PlugIns/Share.appex/PlugIns/Inner.appex`): that bundle's
+    /// folder, as ``inside(_:of:)`` names it; `nil` otherwise.
+    private func nestedIn(_ placement: BundlePlacement) -> String? {
+        let bundle = placement.innermost
+        guard placement.isExecutable, [.app, .appExtension].contains(bundle.kind), placement.containingApp != nil,
+            bundle.path.hasPrefix(placement.outermost.path + "/")
+        else { return nil }
+        let between = bundle.path.dropFirst(placement.outermost.path.count + 1).split(separator: "/").dropLast()
+        guard let holder = between.lastIndex(where: { $0.hasSuffix(".appex") || $0.hasSuffix(".framework") }) else { return nil }
+        return inside(placement.outermost.path + "/" + between[...holder].joined(separator: "/"), of: placement)
     }
 
     /// The names of the framework bundles (and loose libraries) whose files

@@ -3,7 +3,7 @@
 /// links Uploader.framework, which calls +[UIApplication
 /// sharedApplication] from present_login"). The answer
 /// (``ReportAnswer``) gives an image's causes; the HTML report and the text
-/// output word them with ``sentence(words:image:object:function:)``.
+/// output word them with ``sentence(detailWords:words:image:object:function:)``.
 public struct Cause: Sendable, Equatable {
     /// What a cause acts on, and the problem it belongs to.
     public struct Object: Sendable, Equatable {
@@ -25,6 +25,9 @@ public struct Cause: Sendable, Equatable {
     public var hops: [String]
     /// ``FindingAction/verb``.
     public var verb: String
+    /// ``FindingAction/detail``: what the cause says in place of ``verb``,
+    /// worded by the reports.
+    public var detail: FindingDetail?
     /// What the findings act on, each once, in order.
     public var objects: [Object]
     /// ``FindingAction/from``.
@@ -33,19 +36,24 @@ public struct Cause: Sendable, Equatable {
     /// `which dyld would not find: the extension would not launch`.
     public var consequence: String?
 
-    public init(route: [String], hops: [String], verb: String, objects: [Object], from: String?, consequence: String? = nil) {
+    public init(
+        route: [String], hops: [String], verb: String, objects: [Object], from: String?, consequence: String? = nil,
+        detail: FindingDetail? = nil
+    ) {
         (self.route, self.hops, self.verb, self.objects, self.from, self.consequence) = (route, hops, verb, objects, from, consequence)
+        self.detail = detail
     }
 
-    /// The cause in words. `words` renders the sentence's own words,
-    /// `image` an image's name, `object` an object, `function` the calling
-    /// function; by default each is the plain text.
+    /// The cause in words. `detailWords` words a typed ``detail``
+    /// (`FindingDetail.words` in LinkCheckReports); `words` renders the
+    /// sentence's own words, `image` an image's name, `object` an object,
+    /// `function` the calling function; by default each is the plain text.
     public func sentence(
-        words: (String) -> String = { $0 }, image: (String) -> String = { $0 },
+        detailWords: (FindingDetail) -> String, words: (String) -> String = { $0 }, image: (String) -> String = { $0 },
         object: (Object) -> String = { $0.text }, function: (String) -> String = { $0 }
     ) -> String {
         let objects = self.objects.map(object)
-        var action = words(verb)
+        var action = words(detail.map(detailWords) ?? verb)
         if !objects.isEmpty { action += " " + FindingAction.list(objects) }
         if let from { action += words(" from ") + function(from) }
         if let consequence { action += words(", " + consequence) }

@@ -7,9 +7,12 @@ import LinkCheckRules
 /// to the rule.
 public struct FindingAction: Sendable, Equatable {
     /// `calls`, `imports`, `references`, `calls by name`, `holds the
-    /// string`, `links`, `loads`; for a finding of another kind (none with
-    /// a ``FindingDetail``), its own words (``Finding/detail(rule:)``).
+    /// string`, `links`, `loads`; for a finding of another kind, its own
+    /// words (``Finding/detail(rule:)``), or empty when ``detail`` says it.
     public var verb: String
+    /// For a finding of a kind without a verb whose statement is typed (a
+    /// bundle problem): what it says, which the reports word.
+    public var detail: FindingDetail?
     /// The API, string or library acted on; `nil` when ``verb`` says it all.
     public var object: String?
     /// The calling functions (``FindingCallSite/label``), each once, in
@@ -37,8 +40,11 @@ public struct FindingAction: Sendable, Equatable {
         case .loadedLibrary:
             (verb, object) = ("loads", finding.symbol ?? name)
         default:
-            // The kinds with a typed detail are all above.
-            (verb, object) = (finding.detail(rule: rule) ?? finding.kind.rawValue, nil)
+            if case .detail(let detail, _, _) = finding.statement {
+                (verb, object, self.detail) = ("", nil, detail)
+            } else {
+                (verb, object) = (finding.detail(rule: rule) ?? finding.kind.rawValue, nil)
+            }
             callers = []
         }
     }

@@ -10,8 +10,8 @@ import LinkCheckRules
 ///
 /// Typed so far: the kinds ``Finding/Kind/importedSymbol``,
 /// ``Finding/Kind/staticCall``, ``Finding/Kind/objcReference``,
-/// ``Finding/Kind/objcByName``, ``Finding/Kind/stringLiteral`` and
-/// ``Finding/Kind/neededLibrary``. Findings of the other kinds carry their
+/// ``Finding/Kind/objcByName``, ``Finding/Kind/stringLiteral``,
+/// ``Finding/Kind/neededLibrary`` and ``Finding/Kind/bundle``. Findings of the other kinds carry their
 /// message as words (``Finding/Statement/words(_:)``).
 public enum FindingDetail: Sendable, Equatable {
     /// The image imports `symbol` (raw), `demangled` when demangling
@@ -44,4 +44,6 @@ public enum FindingDetail: Sendable, Equatable {
     /// The image links `library` (its install name or DT_NEEDED name)
     /// through its `format`'s dependency record (DT_NEEDED, LC_LOAD_DYLIB).
     case links(library: String, format: BinaryFormat)
+    /// How the image's app bundle is put together (``Finding/Kind/bundle``).
+    case bundle(BundleProblem)
 }

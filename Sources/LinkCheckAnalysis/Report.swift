@@ -55,6 +55,8 @@ public struct Report: Sendable {
     /// extensions and frameworks; an xcframework's libraries), in path
     /// order; empty when no image is in a bundle.
     public var bundles: [BundleSummary] = []
+    /// Which checks the run made (``limited(to:)``).
+    public var scope: CheckScope = .all
 
     public init(
         inputs: [String], rulePacks: [RulePackSummary], rules: [String: Rule] = [:], date: Date = Date(),

@@ -96,6 +96,25 @@ public struct ReportAnswer: Sendable {
         return groups
     }
 
+    /// The codes App Store Connect would refuse the upload of `group`'s
+    /// app with (``BundleProblem/appStoreCode`` of its bundle errors:
+    /// `ITMS-90087`), sorted, each once; empty when none.
+    public func uploadRefusals(for group: [ImageReport]) -> [String] {
+        let names = Set(group.map(\.name))
+        let codes = report.findings.compactMap { finding -> String? in
+            guard finding.severity == .error, names.contains(finding.image), case .detail(.bundle(let problem), _, _) = finding.statement
+            else { return nil }
+            return problem.appStoreCode
+        }
+        return Set(codes).sorted()
+    }
+
+    /// Whether one of `images` lies in an app, where the upload checks
+    /// look (a framework or xcframework alone is not uploaded).
+    public static func holdsAnApp(_ images: [ImageReport]) -> Bool {
+        images.contains { $0.bundle?.containingApp != nil }
+    }
+
     /// The lines for `group` (the report's images, or one group's): each
     /// extension, then each framework no extension or app links or loads
     /// that is not extension-safe; without extensions, each image other
@@ -170,6 +189,10 @@ public struct ReportAnswer: Sendable {
         let route = images[finding.image].map { $0.role == .extension ? [] : [$0.shortName] } ?? [finding.image]
         let problems = [ProblemReach.Key(image: finding.image, rule: finding.rule)]
         guard finding.rule == BuiltInRules.frameworkNotEmbedded.id, let library = finding.symbol else {
+            if case .detail(.bundle(let problem), _, _) = finding.statement {
+                return Cause(
+                    route: problem.namesItsImage ? [] : route, hops: ["links"], verb: "", objects: [], from: nil, detail: .bundle(problem))
+            }
             guard let name = route.first, let detail = finding.detail(rule: report.rules[finding.rule]) else { return nil }
             // Words that name the image already stand alone.
             return Cause(route: detail.hasPrefix(name) ? [] : route, hops: ["links"], verb: detail, objects: [], from: nil)
@@ -187,22 +210,26 @@ public struct ReportAnswer: Sendable {
     /// the bundle errors (BNDL001…) of the images it links or loads, which
     /// stop it at launch (``launchCause(_:)``).
     func causes(of image: ImageReport) -> [Cause] {
+        // What App Store Connect would refuse is said apart, not as a cause.
+        let isError = { (finding: Finding) in finding.severity == .error && !BuiltInRules.isUploadCheck(finding.rule) }
         let isCause: (Finding) -> Bool =
             switch image.verdict {
             case .needsReview: { $0.apiUse == .review }
-            case .appOnly, .incomplete: { $0.severity == .error || $0.apiUse == .use || $0.rule == BuiltInRules.unsafeLoad.id }
-            default: { $0.severity == .error }
+            case .appOnly, .incomplete: { isError($0) || $0.apiUse == .use || $0.rule == BuiltInRules.unsafeLoad.id }
+            default: isError
             }
         var causes: [(cause: Cause, problem: ProblemReach.Key)] = []
         for finding in report.findings {
             let launch =
                 image.role == .extension && finding.image != image.name && finding.category == .bundle
-                && finding.severity == .error && images[finding.image]?.reachedBy.contains(image.name) == true
+                && finding.severity == .error && !BuiltInRules.isUploadCheck(finding.rule)
+                && images[finding.image]?.reachedBy.contains(image.name) == true
             guard launch || (finding.image == image.name && isCause(finding)) else { continue }
             let own = ProblemReach.Key(image: finding.image, rule: finding.rule)
             if image.role == .extension, let cause = launchCause(finding) {
                 if let index = causes.firstIndex(where: {
-                    $0.cause.route == cause.route && $0.cause.verb == cause.verb && $0.cause.consequence == cause.consequence
+                    $0.cause.route == cause.route && $0.cause.verb == cause.verb && $0.cause.detail == cause.detail
+                        && $0.cause.consequence == cause.consequence
                 }) {
                     causes[index].cause.objects += cause.objects.filter { object in
                         !causes[index].cause.objects.contains { $0.text == object.text }
@@ -228,15 +255,17 @@ public struct ReportAnswer: Sendable {
             let action = action(of: finding)
             let object = action.object.map { Cause.Object(text: $0, problems: problems) }
             if let index = causes.firstIndex(where: {
-                $0.cause.route == route && $0.cause.hops == hops && $0.cause.verb == action.verb && $0.cause.from == action.from
-                    && object != nil && !$0.cause.objects.isEmpty
+                $0.cause.route == route && $0.cause.hops == hops && $0.cause.verb == action.verb && $0.cause.detail == action.detail
+                    && $0.cause.from == action.from && object != nil && !$0.cause.objects.isEmpty
             }) {
                 if let object, !causes[index].cause.objects.contains(where: { $0.text == object.text }) {
                     causes[index].cause.objects.append(object)
                 }
                 if reach.reachesFurther(problem, than: causes[index].problem) { causes[index].problem = problem }
             } else {
-                let cause = Cause(route: route, hops: hops, verb: action.verb, objects: object.map { [$0] } ?? [], from: action.from)
+                let cause = Cause(
+                    route: route, hops: hops, verb: action.verb, objects: object.map { [$0] } ?? [], from: action.from,
+                    detail: action.detail)
                 causes.append((cause, problem))
             }
         }

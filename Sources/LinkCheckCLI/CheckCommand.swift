@@ -63,6 +63,11 @@ enum CheckCommand {
                     "Make every use by name of an API unavailable in extensions (NSClassFromString, performSelector:, a selector from a string) an error, as a direct use is; by default a warning (linkcheck.json: \"byNameUses\": \"error\")."
             ),
             .init(
+                name: "only", value: "CHECKS",
+                help:
+                    "bundle: only the bundle checks, what App Store Connect would refuse on upload (ITMS codes) and how the app is put together; no rule packs, no call sites: fast, for a step before upload."
+            ),
+            .init(
                 name: "verbose", value: nil,
                 help: "Name every file skipped and every symbolic link not followed (by default the summary counts them)."),
         ])
@@ -116,8 +121,11 @@ enum CheckCommand {
         // The inputs are walked while the rule packs load: neither needs
         // the other. The files of an .ipa live in a private folder while
         // the run reads them: removed however this returns or throws.
-        let (extraPacks, includeDefaults) = (parsed.all("rules"), !parsed.has("no-default-rules"))
-        let configuration = settings.configuration
+        let scope = try checkScope(parsed)
+        // The bundle checks alone match no API: no rule pack is loaded.
+        let bundleOnly = scope == .bundle
+        let (extraPacks, includeDefaults) = bundleOnly ? ([], false) : (parsed.all("rules"), !parsed.has("no-default-rules"))
+        let configuration = bundleOnly ? nil : settings.configuration
         return try Discovery.withUnpackedInputs(
             paths: parsed.positionals, followingSymbolicLinks: parsed.has("follow-symlinks"), jobs: jobs
         ) {
@@ -133,7 +141,8 @@ enum CheckCommand {
             try OutputConflicts.refuse(outputs, reads: settings.reads(parsed, rules: rules), images: discovered)
             let report = CheckRun.check(
                 discovered, rules: rules, policy: settings.policy, resolver: settings.resolver,
-                callSites: try callSiteMode(parsed), invocation: invocation, jobs: jobs)
+                callSites: bundleOnly ? nil : try callSiteMode(parsed), invocation: invocation, jobs: jobs
+            ).limited(to: scope)
             // Libraries found while resolving are known only now.
             try OutputConflicts.refuse(outputs, reads: report.filesRead.map { .init(role: "the library", path: $0) })
             if let path = parsed.last("write-baseline"), !writeBaseline(of: report, to: path) { return nil }
@@ -165,6 +174,19 @@ enum CheckCommand {
             throw UsageError("unknown call-site mode '\(value)' (\(CallSiteMode.allCases.map(\.rawValue).joined(separator: " or ")))")
         }
         return mode
+    }
+
+    /// `--only CHECKS` (default: every check). `bundle` contradicts the
+    /// options that choose rules or call sites.
+    static func checkScope(_ parsed: ParsedArguments) throws -> CheckScope {
+        guard let value = parsed.last("only") else { return .all }
+        guard let scope = CheckScope(rawValue: value), scope != .all else {
+            throw UsageError("unknown checks '\(value)' for --only (bundle)")
+        }
+        for option in ["rules", "call-sites"] where parsed.last(option) != nil {
+            throw UsageError("--only \(value) and --\(option) contradict each other: the bundle checks match no rule and analyse no call")
+        }
+        return scope
     }
 
     static func jobCount(_ value: String?) throws -> Int {

@@ -31,6 +31,10 @@ public struct CheckJSON: ReportRenderer {
         var notices: [String]
         var remarks: [String]
         var bundles: [BundleEntry]
+        /// `bundle` for a run of the bundle checks alone (`--only
+        /// bundle`): its verdicts are not an answer on APIs; absent
+        /// otherwise.
+        var scope: String?
         var graph: GraphJSON.Document
 
         init(_ report: Report) {
@@ -54,6 +58,7 @@ public struct CheckJSON: ReportRenderer {
             notices = report.notices
             remarks = report.remarks
             bundles = report.bundles.map(BundleEntry.init)
+            scope = report.scope == .all ? nil : report.scope.rawValue
             graph = GraphJSON.Document(ReportGraph(report))
         }
     }

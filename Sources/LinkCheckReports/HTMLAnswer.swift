@@ -43,7 +43,24 @@ struct HTMLAnswer {
         let extensions = group.filter { $0.role == .extension }
         let apps = group.filter { $0.role == .app }
         let lines = answer.lines(for: group)
-        var loud = lines.map(line)
+        let refusals = answer.uploadRefusals(for: group)
+        var loud =
+            (refusals.isEmpty
+                ? []
+                : [
+                    "<li class=\"answer unsafe\"><span class=\"verdict unsafe\">\(escapeHTML(String(TextRenderer.rejectedOnUpload.dropLast())))</span> "
+                        + "App Store Connect would refuse the upload: \(escapeHTML(refusals.joined(separator: ", "))) "
+                        + "(<a href=\"#findings\">the bundle findings below</a>).</li>"
+                ])
+        // The bundle checks alone match no API: no verdict is theirs.
+        guard report.scope == .all else {
+            let passes =
+                "<li class=\"answer extension-safe\"><span class=\"verdict extension-safe\">passes</span> \(escapeHTML(TextRenderer.passesBundleChecks))</li>"
+            // What could not be read is never a pass (``uninspected()`` says it).
+            let answers = loud.isEmpty && report.complete && ReportAnswer.holdsAnApp(group) ? [passes] : loud
+            return answers.isEmpty ? "" : "<ul class=\"answers\">\n\(answers.joined(separator: "\n"))\n</ul>\n"
+        }
+        loud += lines.map(line)
         var quiet: [String] = []
         if !extensions.isEmpty {
             let linked = group.filter { image in image.role == .framework && image.reachedBy.contains { images[$0]?.role == .extension } }
@@ -117,7 +134,7 @@ struct HTMLAnswer {
     /// first card of its problems that has one.
     func sentence(_ cause: Cause) -> String {
         cause.sentence(
-            words: escapeHTML, image: { "<strong>\(escapeHTML($0))</strong>" },
+            detailWords: \.words, words: escapeHTML, image: { "<strong>\(escapeHTML($0))</strong>" },
             object: { object in
                 let text = "<code>\(escapeHTML(object.text))</code>"
                 return object.problems.lazy.compactMap { cardIDs[$0] }.first.map { "<a href=\"#\(escapeHTML($0))\">\(text)</a>" } ?? text

@@ -6,7 +6,9 @@ import LinkCheckRules
 /// Renders a ``Report`` as compiler-style diagnostics: first what each
 /// bundle among the inputs holds (``BundleSummary/line``: `Photos.app: 1
 /// app, 1 extension (PhotosShare, share), 6 embedded frameworks`), then the
-/// answer (``ReportAnswer``), one verdict line per extension (and per
+/// answer (``ReportAnswer``): for an app App Store Connect would refuse,
+/// `Photos.app: would be rejected on upload: ITMS-90087 (below)`, then one
+/// verdict line per extension (and per
 /// image that is not extension-safe without roles): `PhotosShare.appex
 /// (share extension): unsafe — SyncKit.framework links Uploader.framework,
 /// which calls +[UIApplication sharedApplication] from present_login; 1
@@ -37,6 +39,15 @@ public struct TextRenderer: ReportRenderer {
         let answer = ReportAnswer(report)
         let labels = ImageLabels(report.images)
         for group in answer.groups {
+            let refusals = answer.uploadRefusals(for: group.images)
+            if !refusals.isEmpty {
+                lines.append(
+                    Self.oneLine("\(group.bundle ?? "linkcheck"): \(Self.rejectedOnUpload) \(refusals.joined(separator: ", ")) (below)"))
+            } else if report.scope == .bundle, report.complete, let bundle = group.bundle, ReportAnswer.holdsAnApp(group.images) {
+                lines.append(Self.oneLine("\(bundle): \(Self.passesBundleChecks)"))
+            }
+            // The bundle checks alone match no API: no verdict is theirs.
+            guard report.scope == .all else { continue }
             lines += answer.lines(for: group.images).map { Self.oneLine(Self.verdictLine($0, label: labels[$0.image.name])) }
         }
         let findingLines = FindingLine(report, answer: answer)
@@ -57,6 +68,15 @@ public struct TextRenderer: ReportRenderer {
         lines.append(Self.summary(report))
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// What the answer says, before the extensions' verdicts, of an app App
+    /// Store Connect would refuse, followed by the codes:
+    /// `Shop.app: would be rejected on upload: ITMS-90087, ITMS-90685`.
+    static let rejectedOnUpload = "would be rejected on upload:"
+
+    /// What the answer of `--only bundle` says of a bundle with no upload
+    /// refusal, in a run that read every input whole.
+    static let passesBundleChecks = "passes the bundle checks (--only bundle: no API was checked)"
 
     /// `1 rule`, `3 rules`: `number` and the English `noun`, plural unless
     /// it is 1.
@@ -123,7 +143,9 @@ public struct TextRenderer: ReportRenderer {
         VerdictLineMarkup(
             words: { $0 }, label: { $0 }, note: { "(\($0))" }, verdict: \.rawValue,
             causes: { causes in
-                causes.first.map { $0.sentence() + (causes.count > 1 ? "; \(count(causes.count - 1, "more cause"))" : "") }
+                causes.first.map {
+                    $0.sentence(detailWords: \.words) + (causes.count > 1 ? "; \(count(causes.count - 1, "more cause"))" : "")
+                }
             }
         ).write(line, label: label)
     }

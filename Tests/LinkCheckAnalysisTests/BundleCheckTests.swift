@@ -7,7 +7,8 @@ import LinkCheckRules
 import LinkCheckTestSupport
 import Testing
 
-/// Roles from the bundle, and the bundle checks (`BNDL001`–`BNDL004`), on
+/// Roles from the bundle, and the bundle checks (`BNDL001`–`BNDL004`; the
+/// upload checks' examples are ``UploadCheckTests``), on
 /// `Shop.app` (``MachOFixture/shopApp``) and copies of it put together
 /// wrongly.
 @Suite struct BundleCheckTests {
@@ -112,10 +113,16 @@ import Testing
                 "PlugIns/Share.appex/Frameworks/Uploader.framework/Uploader: error BNDL003 Uploader.framework",
                 "PlugIns/Share.appex/Share: warning BNDL002 Uploader.framework",
             ])
-        let messages = report.findings.filter { $0.category == .bundle }.map(\.message)
+        // The copy has the identifier of the app's: two bundles with one.
+        #expect(
+            Self.findings(report, in: app, rules: ["BNDL007"]) == [
+                "Frameworks/Uploader.framework/Uploader: error BNDL007 com.example.Uploader",
+                "PlugIns/Share.appex/Frameworks/Uploader.framework/Uploader: error BNDL007 com.example.Uploader",
+            ])
+        let messages = report.findings.filter { ["BNDL002", "BNDL003"].contains($0.rule) }.map(\.message)
         #expect(
             messages.first?.hasPrefix(
-                "Uploader.framework is in Shop.app/PlugIns/Share.appex/Frameworks, not in Shop.app's Frameworks folder: the App Store rejects"
+                "Uploader.framework is in Shop.app/PlugIns/Share.appex/Frameworks, not in Shop.app's Frameworks folder: App Store Connect refuses"
             ) == true)
         #expect(
             messages.last?.hasPrefix(
@@ -253,7 +260,7 @@ import Testing
             ])
         #expect(
             report.findings.first { $0.rule == "BNDL004" }?.message.hasPrefix(
-                "the extension Old.appex has no 64-bit slice (armv7): the App Store rejects") == true)
+                "the extension Old.appex has no 64-bit slice (armv7): App Store Connect refuses") == true)
         #expect(
             report.images.first { $0.name.hasSuffix("/Old") }.map { "\($0.role.rawValue) \($0.extensionType ?? "-")" }
                 == "extension keyboard")

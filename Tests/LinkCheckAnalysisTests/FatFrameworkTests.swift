@@ -66,8 +66,15 @@ import Testing
         let verdicts = report.images.filter { $0.path == svProgressHUD }.map { [$0.identity.slice ?? "", $0.verdict.rawValue] }
         #expect(verdicts == [["arm64", "unsafe"], ["armv7", "not-loaded"], ["i386", "not-loaded"], ["x86_64", "not-loaded"]])
         let errors = report.findings.filter { $0.severity == .error && $0.image.hasPrefix(svProgressHUD) }
-        #expect(errors.map(\.image) == [svProgressHUD + "[arm64]"])
-        #expect(errors.map(\.rule) == ["AEX001"])
+        // The arm64 slice's use of the API, and the file's simulator slices,
+        // which App Store Connect refuses (ITMS-90087).
+        #expect(errors.map(\.image) == [svProgressHUD + "[arm64]", svProgressHUD + "[i386]"])
+        #expect(errors.map(\.rule) == ["AEX001", "BNDL005"])
+        #expect(
+            errors.last?.aboutFile == true
+                && errors.last?.message.hasPrefix(
+                    "Photos.app/Frameworks/SVProgressHUD.framework/SVProgressHUD has slices for the simulator (i386, x86_64): App Store Connect refuses"
+                ) == true)
         let simulator = try #require(report.findings.first { $0.rule == "AEX001" && $0.image == svProgressHUD + "[x86_64]" })
         #expect(simulator.severity == .note)
         #expect(simulator.message.contains("(no process of the app loads this slice)"))
@@ -98,7 +105,7 @@ import Testing
         let groups = grouping.findings.filter { $0.file == svProgressHUD }
         #expect(
             groups.map { [$0.lead.rule] + $0.slices } == [
-                ["AEX001", "arm64", "armv7", "i386", "x86_64"], ["ARCH004"], ["FLAG001", "arm64"],
+                ["AEX001", "arm64", "armv7", "i386", "x86_64"], ["ARCH004"], ["BNDL005"], ["FLAG001", "arm64"],
                 ["LOAD008", "arm64", "armv7", "i386", "x86_64"], ["LOAD014", "arm64", "armv7", "i386", "x86_64"],
             ])
         let sharedApplication = try #require(groups.first)

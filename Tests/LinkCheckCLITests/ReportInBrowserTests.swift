@@ -22,15 +22,16 @@ struct ReportInBrowserTests {
         return (html, json)
     }
 
-    /// What the layout shows, measured in the browser: the first lines of
-    /// text, where the first error card and the graph end (CSS pixels from
+    /// What the layout shows, measured in the browser: the first four lines
+    /// of text (the title, the summary, what App Store Connect would refuse
+    /// when it would, the first verdict), where the first error card and the graph end (CSS pixels from
     /// the top of the page), and the colours of an unsafe edge and an error
     /// card's border.
     static let measurement = """
         (function () {
           var root = document.documentElement;
           var bottom = function (element) { return element ? String(element.getBoundingClientRect().bottom + window.scrollY) : ""; };
-          root.setAttribute("data-first-lines", document.body.innerText.split("\\n").filter(function (l) { return l.trim(); }).slice(0, 3).join(" | "));
+          root.setAttribute("data-first-lines", document.body.innerText.split("\\n").filter(function (l) { return l.trim(); }).slice(0, 4).join(" | "));
           root.setAttribute("data-first-error-bottom", bottom(document.querySelector("article.card[data-severity=error]")));
           root.setAttribute("data-graph-bottom", bottom(document.getElementById("graph")));
           var edge = document.querySelector("svg.graph .edge.unsafe path"), card = document.querySelector("article.card.error");
@@ -226,6 +227,12 @@ struct ReportInBrowserTests {
         // errors only: openURL: is a warning with the SDK Uploader records).
         let firstLines = try Self.measured("data-first-lines", in: page)
         #expect(firstLines.contains("PhotosShare.appex (share extension): unsafe"), "\(firstLines)")
+        // Before it, what App Store Connect would refuse: ImageKit's
+        // simulator slice.
+        #expect(
+            firstLines.contains(
+                "would be rejected on upload App Store Connect would refuse the upload: ITMS-90087 (the bundle findings below). | PhotosShare.appex"
+            ), "\(firstLines)")
         #expect(
             page.dom.contains(
                 "<strong>SyncKit.framework</strong> links <strong>Uploader.framework</strong>, which calls <a href=\"#AEX001-Uploader.framework\"><code>+[UIApplication sharedApplication]</code></a> from <code>present_login</code>."

@@ -102,8 +102,10 @@ import Testing
         let (lines, html) = try Self.check("Review.app", in: directory)
         let libraries = ["Core", "CoreGraphics", "CoreImage", "Darwin", "Dispatch", "Foundation", "ObjectiveC", "Security", "UIKit"]
             .map { "@rpath/libswift\($0).dylib" }
+        // Cartography's simulator slices: the upload would be refused too.
+        #expect(lines.dropFirst().first == "Review.app: would be rejected on upload: ITMS-90087 (below)")
         #expect(
-            lines.dropFirst().first
+            lines.dropFirst(2).first
                 == "Share.appex (share extension): unsafe — Cartography.framework needs \(libraries.dropLast().joined(separator: ", ")) and \(libraries.last!), which dyld would not find: the extension would not launch",
             "\(lines)")
         #expect(
@@ -111,6 +113,13 @@ import Testing
                 "<strong>Cartography.framework</strong> needs <a href=\"#BNDL001-Cartography.framework\"><code>@rpath/libswiftCore.dylib</code></a>, "
             ), "\(html)")
         #expect(html.contains(", which dyld would not find: the extension would not launch."))
+        // The upload's refusal comes before the extensions' verdicts.
+        let rejected = try #require(
+            html.range(
+                of:
+                    "<span class=\"verdict unsafe\">would be rejected on upload</span> App Store Connect would refuse the upload: ITMS-90087"
+            ))
+        #expect(rejected.lowerBound < (html.range(of: "Cartography.framework</strong> needs")?.lowerBound ?? html.startIndex))
     }
 
     /// An xcframework of an unsafe framework, one slice per platform: each

@@ -200,6 +200,29 @@ import Testing
         #expect(placement.role == .framework)
     }
 
+    /// The keys the upload checks read: `CFBundleVersion` and the
+    /// `NSExtension` entry's; one of the wrong type reads as absent (the
+    /// check that wants it then says it is missing), the plist still read.
+    @Test func theKeysTheUploadChecksReadAreRead() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let file = directory.path("Info.plist")
+        try BundleLayoutTests.plist(
+            "<key>CFBundleVersion</key><string>240</string><key>NSExtension</key><dict>"
+                + "<key>NSExtensionPointIdentifier</key><string>com.apple.share-services</string>"
+                + "<key>NSExtensionMainStoryboard</key><string>MainInterface</string>"
+                + "<key>NSExtensionPrincipalClass</key><integer>1</integer></dict>"
+        ).write(to: file, atomically: true, encoding: .utf8)
+        let info = try InfoPlist(contentsOf: file.path)
+        #expect(info.bundleVersion == "240")
+        #expect(
+            info.nsExtension
+                == InfoPlist.ExtensionKeys(
+                    pointIdentifier: "com.apple.share-services", principalClass: nil, mainStoryboard: "MainInterface"))
+        try BundleLayoutTests.plist("<key>CFBundleVersion</key><integer>240</integer>").write(to: file, atomically: true, encoding: .utf8)
+        let bare = try InfoPlist(contentsOf: file.path)
+        #expect(bare.bundleVersion == nil && bare.nsExtension == nil)
+    }
+
     /// An XML property list whose top dictionary holds `keys`.
     static func plist(_ keys: String) -> String {
         "<?xml version=\"1.0\"?><plist version=\"1.0\"><dict>\(keys)</dict></plist>"

@@ -24,8 +24,9 @@ import Testing
         let heads = lines.map { line in String(line.dropFirst(svProgressHUD.count).prefix { $0 != "]" }) + "]" }
         #expect(
             heads == [
-                " (arm64, armv7, i386, x86_64): error: [AEX001]", ": note: [ARCH004]", " (arm64): warning: [FLAG001]",
-                " (arm64, armv7, i386, x86_64): note: [LOAD008]", " (arm64, armv7, i386, x86_64): note: [LOAD014]",
+                " (arm64, armv7, i386, x86_64): error: [AEX001]", ": note: [ARCH004]", ": error: [BNDL005]",
+                " (arm64): warning: [FLAG001]", " (arm64, armv7, i386, x86_64): note: [LOAD008]",
+                " (arm64, armv7, i386, x86_64): note: [LOAD014]",
             ])
         #expect(
             lines[0].hasSuffix(
@@ -40,9 +41,11 @@ import Testing
                 "Share.appex (share extension): unsafe — SVProgressHUD.framework calls +[UIApplication sharedApplication] from -[SVProgressHUD positionHUD:] and 3 more"
             ])
         let summary = TextRenderer().render(report).split(separator: "\n").last ?? ""
-        // SVProgressHUD's AEX001 and Share's, and Cartography's nine BNDL001
-        // (the Swift runtime libraries the app does not embed).
-        #expect(summary.hasPrefix("linkcheck: 5 images, 11 errors, "), "one image per file, one finding per group: \(summary)")
+        // SVProgressHUD's AEX001 and Share's, Cartography's nine BNDL001
+        // (the Swift runtime libraries the app does not embed), and what App
+        // Store Connect would refuse: the three fat frameworks' simulator
+        // slices (BNDL005) and MBProgressHUD's bitcode (BNDL013).
+        #expect(summary.hasPrefix("linkcheck: 5 images, 15 errors, "), "one image per file, one finding per group: \(summary)")
     }
 
     /// A note held only by slices no process loads is left out of what a
@@ -56,7 +59,10 @@ import Testing
         #expect(!unloaded.isEmpty && unloaded.allSatisfy { $0.severity == .note })
         #expect(Set(unloaded.map(\.image)) == ["\(mbProgressHUD)[armv7]", "\(mbProgressHUD)[i386]"])
         let lines = TextRenderer().render(report).split(separator: "\n").map(String.init).filter { $0.hasPrefix(mbProgressHUD) }
-        #expect(lines.map { String($0.dropFirst(mbProgressHUD.count).prefix { $0 != "]" }) + "]" } == [": note: [ARCH004]"])
+        #expect(
+            lines.map { String($0.dropFirst(mbProgressHUD.count).prefix { $0 != "]" }) + "]" } == [
+                ": note: [ARCH004]", ": error: [BNDL005]", ": error: [BNDL013]",
+            ])
         #expect(!HTMLRenderer().render(report).contains("LOAD013-MBProgressHUD"))
         #expect(CheckJSON().render(report).contains("\"LOAD013\""))
     }
@@ -77,7 +83,8 @@ import Testing
         let cards = try Browser.captures(#"<article class="card [a-z]+" id="([^"]+)""#, in: html).map { $0[0] }
         #expect(
             cards.filter { $0.contains("SVProgressHUD") }.sorted() == [
-                "AEX001-SVProgressHUD.framework", "ARCH004-SVProgressHUD.framework", "FLAG001-SVProgressHUD.framework",
+                "AEX001-SVProgressHUD.framework", "ARCH004-SVProgressHUD.framework", "BNDL005-SVProgressHUD.framework",
+                "FLAG001-SVProgressHUD.framework",
                 "LOAD008-SVProgressHUD.framework", "LOAD014-SVProgressHUD.framework",
             ])
         #expect(
@@ -111,7 +118,8 @@ import Testing
             return (physical?["artifactLocation"] as? [String: Any])?["uri"] as? String
                 == "Frameworks/SVProgressHUD.framework/SVProgressHUD"
         }
-        #expect(onSVProgressHUD.compactMap { $0["ruleId"] as? String } == ["AEX001", "ARCH004", "FLAG001", "LOAD008", "LOAD014"])
+        #expect(
+            onSVProgressHUD.compactMap { $0["ruleId"] as? String } == ["AEX001", "ARCH004", "BNDL005", "FLAG001", "LOAD008", "LOAD014"])
         let aex001 = try #require(onSVProgressHUD.first)
         #expect(aex001["level"] as? String == "error")
         #expect((aex001["properties"] as? [String: Any])?["slices"] as? [String] == ["arm64", "armv7", "i386", "x86_64"])

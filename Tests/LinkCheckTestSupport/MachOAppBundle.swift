@@ -78,10 +78,16 @@ extension MachOFixtures {
             return appex.appendingPathComponent(name)
         }
 
+        /// Writes `info`, with the versions every bundle of an app has
+        /// (``MachOFixtures/versionKeys``).
         private static func writeInfo(in bundle: URL, _ info: [String: Any], format: PropertyListSerialization.PropertyListFormat) throws {
-            try MachOFixtures.writeInfoPlist(info, in: bundle, format: format)
+            try MachOFixtures.writeInfoPlist(info.merging(MachOFixtures.versionKeys) { own, _ in own }, in: bundle, format: format)
         }
     }
+
+    /// `CFBundleShortVersionString` 1.0 and `CFBundleVersion` 1: App Store
+    /// Connect refuses a bundle of an app without them (ITMS-90056, 90057).
+    public static var versionKeys: [String: Any] { ["CFBundleShortVersionString": "1.0", "CFBundleVersion": "1"] }
 
     /// Writes `info` as `bundle/Info.plist` (creating the folder), in XML
     /// or binary form.

@@ -402,12 +402,13 @@ public enum MachOFixture: String, CaseIterable, Sendable {
                 [
                     "CFBundleExecutable": "Mail", "CFBundleIdentifier": "com.example.Mail", "CFBundlePackageType": "APPL",
                     "LSMinimumSystemVersion": "13.0",
-                ], in: contents, format: .xml)
+                ].merging(MachOFixtures.versionKeys) { own, _ in own }, in: contents, format: .xml)
             let kit = contents.appendingPathComponent("Frameworks/Kit.framework")
             try MachOFixtures.writeInfoPlist(
                 [
                     "CFBundleExecutable": "Kit", "CFBundleIdentifier": "com.example.Kit", "CFBundlePackageType": "FMWK",
-                ], in: kit.appendingPathComponent("Versions/A/Resources"), format: .xml)
+                ].merging(MachOFixtures.versionKeys) { own, _ in own }, in: kit.appendingPathComponent("Versions/A/Resources"), format: .xml
+            )
             try MachOFixtures.link(
                 Image(
                     sources: MachOFixtures.sources("mac-kit.c"), product: .dylib(installName: "@rpath/Kit.framework/Versions/A/Kit"),
@@ -431,7 +432,7 @@ public enum MachOFixture: String, CaseIterable, Sendable {
                     "NSExtension": [
                         "NSExtensionPointIdentifier": "com.apple.share-services", "NSExtensionPrincipalClass": "ShareViewController",
                     ],
-                ], in: share, format: .xml)
+                ].merging(MachOFixtures.versionKeys) { own, _ in own }, in: share, format: .xml)
             try MachOFixtures.link(
                 Image(
                     sources: MachOFixtures.sources("mac-main.c"), product: .executable, target: mac, applicationExtensionSafe: true,

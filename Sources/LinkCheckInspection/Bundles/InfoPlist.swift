@@ -17,6 +17,9 @@ public struct InfoPlist: Sendable, Hashable, Encodable {
     public var packageType: String?
     /// `CFBundleShortVersionString`.
     public var version: String?
+    /// `CFBundleVersion`, the build number (`240`); `nil` when absent or
+    /// not a string.
+    public var bundleVersion: String?
     /// `NSExtension.NSExtensionPointIdentifier`, or for an ExtensionKit
     /// extension `EXAppExtensionAttributes.EXExtensionPointIdentifier`
     /// (`com.apple.share-services`).
@@ -26,6 +29,26 @@ public struct InfoPlist: Sendable, Hashable, Encodable {
     public var minimumOS: String?
     /// An xcframework's `AvailableLibraries`, in order.
     public var libraries: [XCFrameworkLibrary]
+    /// The `NSExtension` dictionary's keys the App Store checks, when the
+    /// dictionary is there.
+    public var nsExtension: ExtensionKeys?
+
+    /// What an app extension's `NSExtension` dictionary names: each `nil`
+    /// when absent or not a string.
+    public struct ExtensionKeys: Sendable, Hashable {
+        /// `NSExtensionPointIdentifier` (`com.apple.share-services`).
+        public var pointIdentifier: String?
+        /// `NSExtensionPrincipalClass` (`ShareViewController`).
+        public var principalClass: String?
+        /// `NSExtensionMainStoryboard` (`MainInterface`).
+        public var mainStoryboard: String?
+
+        public init(pointIdentifier: String? = nil, principalClass: String? = nil, mainStoryboard: String? = nil) {
+            self.pointIdentifier = pointIdentifier
+            self.principalClass = principalClass
+            self.mainStoryboard = mainStoryboard
+        }
+    }
 
     enum CodingKeys: String, CodingKey {
         case path, executable, identifier, packageType, version, extensionPoint, minimumOS
@@ -33,7 +56,8 @@ public struct InfoPlist: Sendable, Hashable, Encodable {
 
     public init(
         path: String, executable: String? = nil, identifier: String? = nil, packageType: String? = nil, version: String? = nil,
-        extensionPoint: String? = nil, minimumOS: String? = nil, libraries: [XCFrameworkLibrary] = []
+        extensionPoint: String? = nil, minimumOS: String? = nil, libraries: [XCFrameworkLibrary] = [], bundleVersion: String? = nil,
+        nsExtension: ExtensionKeys? = nil
     ) {
         self.path = path
         self.executable = executable
@@ -43,6 +67,8 @@ public struct InfoPlist: Sendable, Hashable, Encodable {
         self.extensionPoint = extensionPoint
         self.minimumOS = minimumOS
         self.libraries = libraries
+        self.bundleVersion = bundleVersion
+        self.nsExtension = nsExtension
     }
 
     /// The largest `Info.plist` read, in bytes: real ones are a few
@@ -107,6 +133,7 @@ public struct InfoPlist: Sendable, Hashable, Encodable {
         identifier = try string("CFBundleIdentifier")
         packageType = try string("CFBundlePackageType")
         version = try string("CFBundleShortVersionString")
+        bundleVersion = top["CFBundleVersion"] as? String
         let nsExtension = try value("NSExtension", in: top, as: [String: Any].self, named: "a dictionary")
         let attributes = try value("EXAppExtensionAttributes", in: top, as: [String: Any].self, named: "a dictionary")
         let point =
@@ -117,6 +144,11 @@ public struct InfoPlist: Sendable, Hashable, Encodable {
                 try string("EXExtensionPointIdentifier", in: dictionary, at: "EXAppExtensionAttributes.")
             } ?? nil
         extensionPoint = point ?? kitPoint
+        self.nsExtension = nsExtension.map {
+            ExtensionKeys(
+                pointIdentifier: point, principalClass: $0["NSExtensionPrincipalClass"] as? String,
+                mainStoryboard: $0["NSExtensionMainStoryboard"] as? String)
+        }
         let iOSMinimum = try string("MinimumOSVersion")
         let macOSMinimum = try string("LSMinimumSystemVersion")
         minimumOS = iOSMinimum ?? macOSMinimum
