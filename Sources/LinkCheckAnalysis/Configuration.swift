@@ -78,14 +78,14 @@ public struct Configuration: Sendable, Equatable {
 /// One accepted finding: `rule` on `image` (file name, SONAME or module
 /// name), for `symbol` when given (raw or demangled), with the `reason`.
 public struct Suppression: Sendable, Equatable {
-    public var rule: String
+    public var rule: RuleID
     public var image: String
     public var symbol: String?
     public var reason: String
     /// Where it is written: `$.suppressions[2]`.
     public var jsonPath: String
 
-    public init(rule: String, image: String, symbol: String? = nil, reason: String, jsonPath: String) {
+    public init(rule: RuleID, image: String, symbol: String? = nil, reason: String, jsonPath: String) {
         self.rule = rule
         self.image = image
         self.symbol = symbol
@@ -262,7 +262,7 @@ private struct ConfigurationReader {
         let image = text("image", required: true)
         let symbol = text("symbol", required: false)
         let reason = text("reason", required: true)
-        guard let rule, let image, let reason else { return nil }
+        guard let rule = rule.map({ RuleID(rawValue: $0) }), let image, let reason else { return nil }
         guard !BuiltInRules.isCompleteness(rule) else {
             report(
                 "\(path).rule",

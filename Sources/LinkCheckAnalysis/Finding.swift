@@ -58,7 +58,7 @@ public struct Finding: Sendable, Equatable {
     }
 
     /// The rule id, e.g. `AEX001` or a built-in `ARCH001`.
-    public var rule: String
+    public var rule: RuleID
     public var severity: Severity
     /// The rule's category (`unavailable-api`, …; `architecture` for the
     /// built-in architecture checks).
@@ -176,7 +176,7 @@ public struct Finding: Sendable, Equatable {
     }
 
     public init(
-        rule: String, severity: Severity, category: RuleCategory, kind: Kind, image: String,
+        rule: RuleID, severity: Severity, category: RuleCategory, kind: Kind, image: String,
         symbol: String? = nil, demangled: String? = nil, chain: [String] = [], statement: Statement,
         fixit: String? = nil, source: String? = nil
     ) {
@@ -187,7 +187,7 @@ public struct Finding: Sendable, Equatable {
 
     /// A finding whose statement is `message`, in words.
     public init(
-        rule: String, severity: Severity, category: RuleCategory, kind: Kind, image: String,
+        rule: RuleID, severity: Severity, category: RuleCategory, kind: Kind, image: String,
         symbol: String? = nil, demangled: String? = nil, chain: [String] = [], message: String,
         fixit: String? = nil, source: String? = nil
     ) {

@@ -2,6 +2,7 @@ import Foundation
 import LinkCheckAnalysis
 import LinkCheckImage
 import LinkCheckInspection
+import LinkCheckRules
 
 /// The `--format json` document of `linkcheck check`, schema version 2
 /// (described in `Documentation/check-report.schema.json`). Keys are sorted,
@@ -162,7 +163,7 @@ public struct CheckJSON: ReportRenderer {
         var extensionType: String?
         var verdict: String
         var links: [String]
-        var provides: [String]
+        var provides: [RuleID]
         var external: Bool
         var loads: [Load]
         var callSites: String
@@ -225,7 +226,8 @@ public struct CheckJSON: ReportRenderer {
     }
 
     struct FindingEntry: Encodable {
-        var rule, severity, category, kind, image, message: String
+        var rule: RuleID
+        var severity, category, kind, image, message: String
         /// The finding as the text output's line gives it after the
         /// severity (``FindingLine/text(_:)``).
         var text: String

@@ -2,7 +2,7 @@
 /// an app extension, loaded from a rule pack (see `Rules/README.md`).
 public struct Rule: Sendable, Equatable {
     /// Stable identifier, e.g. `AEX001`.
-    public var id: String
+    public var id: RuleID
     /// The API's human name, e.g. `UIApplication.shared`.
     public var api: String
     public var category: RuleCategory
@@ -27,7 +27,7 @@ public struct Rule: Sendable, Equatable {
     public var pack: String
 
     public init(
-        id: String, api: String, category: RuleCategory, severity: Severity, matchers: [Matcher],
+        id: RuleID, api: String, category: RuleCategory, severity: Severity, matchers: [Matcher],
         message: String, fixit: String, source: String, allowedIn: [String] = [], sdk: SDKRange? = nil,
         examples: RuleExamples = RuleExamples(), pack: String = ""
     ) {

@@ -26,7 +26,7 @@ import Testing
         image.hasPrefix(app.path + "/") ? String(image.dropFirst(app.path.count + 1)) : image
     }
 
-    static func findings(_ report: Report, in app: URL, rules: Set<String>? = nil) -> [String] {
+    static func findings(_ report: Report, in app: URL, rules: Set<RuleID>? = nil) -> [String] {
         report.findings.filter { rules?.contains($0.rule) ?? true }.map {
             "\(inside(app, $0.image)): \($0.severity.rawValue) \($0.rule) \($0.symbol ?? "")"
         }

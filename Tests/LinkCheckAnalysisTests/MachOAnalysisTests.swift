@@ -43,7 +43,7 @@ import Testing
         #expect(share.first?.path == ["-[UPUploader retry:]", "present_login", "+[UIApplication sharedApplication]"])
         // A selector the code sends is a selector reference, not a string
         // (lld merges __objc_methname into __cstring).
-        #expect(!report.findings.contains { $0.image.hasSuffix("/Uploader") && $0.rule.hasPrefix("SEL") })
+        #expect(!report.findings.contains { $0.image.hasSuffix("/Uploader") && $0.rule.rawValue.hasPrefix("SEL") })
         let verdicts = Dictionary(
             uniqueKeysWithValues: report.images.map { ($0.name.replacingOccurrences(of: app + "/", with: ""), $0.verdict) })
         #expect(verdicts["PlugIns/PhotosShare.appex/PhotosShare"] == .unsafe)
@@ -61,7 +61,7 @@ import Testing
     /// is on the call path, so the load is guarded (DLOP010), not DLOP011.
     @Test func aVersionCheckInTheCallerGuardsTheLoad() throws {
         let (report, app) = try Self.photosReport()
-        let loads = report.findings.filter { $0.image == "\(app)/Photos" && $0.rule.hasPrefix("DLOP01") }
+        let loads = report.findings.filter { $0.image == "\(app)/Photos" && $0.rule.rawValue.hasPrefix("DLOP01") }
         #expect(loads.map { "\($0.severity.rawValue) \($0.rule) \($0.symbol ?? "")" } == ["note DLOP010 dlopen"])
         #expect(
             loads.first?.message.hasPrefix(

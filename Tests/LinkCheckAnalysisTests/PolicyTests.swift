@@ -244,7 +244,7 @@ import Testing
         PolicyTests.image("libUnsafe.so", imports: ["kit_shared"]),
     ]
 
-    static func suppression(_ rule: String, _ image: String, symbol: String? = nil, index: Int = 0) -> Suppression {
+    static func suppression(_ rule: RuleID, _ image: String, symbol: String? = nil, index: Int = 0) -> Suppression {
         Suppression(rule: rule, image: image, symbol: symbol, reason: "accepted", jsonPath: "$.suppressions[\(index)]")
     }
 
