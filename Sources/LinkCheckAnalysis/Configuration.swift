@@ -16,7 +16,7 @@ public struct Configuration: Sendable, Equatable {
     /// The file it was read from.
     public var path: String
     /// Extension name → extension type (`share`, `imessage`, …).
-    public var extensions: [String: String] = [:]
+    public var extensions: [String: ExtensionType] = [:]
     /// The containing app's image name(s).
     public var apps: [String] = []
     /// Images that are embedded frameworks, by name.
@@ -178,14 +178,12 @@ private struct ConfigurationReader {
                         report("$.extensions", "an extension name is empty")
                         continue
                     }
-                    guard let type = type as? String else {
+                    guard let typeName = type as? String else {
                         report("$.extensions.\(name)", "expected an extension type (a string)")
                         continue
                     }
-                    guard knownExtensionTypes.contains(type) else {
-                        report(
-                            "$.extensions.\(name)",
-                            "unknown extension type '\(type)' (known: \(knownExtensionTypes.sorted().joined(separator: ", ")))")
+                    guard let type = ExtensionType(rawValue: typeName) else {
+                        report("$.extensions.\(name)", ExtensionType.unknown(typeName))
                         continue
                     }
                     configuration.extensions[name] = type

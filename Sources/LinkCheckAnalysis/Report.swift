@@ -162,7 +162,7 @@ public struct ImageReport: Sendable, Equatable {
     public var binary: BinaryImage
     public var role: Role
     /// The extension type, for extensions that were given one.
-    public var extensionType: String?
+    public var extensionType: ExtensionType?
     public var verdict: Verdict
     /// The reported images this one links (names), in dependency order.
     public var links: [String]

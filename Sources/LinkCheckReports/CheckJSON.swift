@@ -96,14 +96,16 @@ public struct CheckJSON: ReportRenderer {
 
     struct ExtensionEntry: Encodable {
         var name: String
-        var type, extensionPoint: String?
+        var type: ExtensionType?
+        var extensionPoint: String?
     }
 
     /// Where an image sits in its bundles (``BundlePlacement``).
     struct PlacementEntry: Encodable {
         var outermost, outermostKind, place, bundle, kind, layout: String
         var isExecutable: Bool
-        var role, extensionType: String?
+        var role: String?
+        var extensionType: ExtensionType?
         var info: InfoPlist?
         var library: XCFrameworkLibrary?
 
@@ -160,7 +162,7 @@ public struct CheckJSON: ReportRenderer {
         var member: String?
         var bundle: PlacementEntry?
         var role: String
-        var extensionType: String?
+        var extensionType: ExtensionType?
         var verdict: String
         var links: [String]
         var provides: [RuleID]

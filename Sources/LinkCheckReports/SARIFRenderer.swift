@@ -204,7 +204,7 @@ public struct SARIFRenderer: ReportRenderer {
     struct RuleProperties: Encodable {
         var category, source, pack: String
         var tags: [String]
-        var allowedIn: [String]?
+        var allowedIn: [ExtensionType]?
     }
 
     struct Invocation: Encodable {

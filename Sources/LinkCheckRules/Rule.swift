@@ -17,7 +17,7 @@ public struct Rule: Sendable, Equatable {
     public var source: String
     /// Extension types in which the API is allowed anyway (camera capture in
     /// `imessage`).
-    public var allowedIn: [String]
+    public var allowedIn: [ExtensionType]
     /// The SDKs in which the API is marked unavailable (``SDKRange``);
     /// `nil` for a restriction no header marks.
     public var sdk: SDKRange?
@@ -28,7 +28,7 @@ public struct Rule: Sendable, Equatable {
 
     public init(
         id: RuleID, api: String, category: RuleCategory, severity: Severity, matchers: [Matcher],
-        message: String, fixit: String, source: String, allowedIn: [String] = [], sdk: SDKRange? = nil,
+        message: String, fixit: String, source: String, allowedIn: [ExtensionType] = [], sdk: SDKRange? = nil,
         examples: RuleExamples = RuleExamples(), pack: String = ""
     ) {
         self.id = id
@@ -138,8 +138,3 @@ public enum RuleCategory: String, Sendable, CaseIterable, Codable {
         }
     }
 }
-
-/// The extension types a rule's `allowedIn` and a role may name (the
-/// `NSExtensionPointIdentifier` kinds, shortened): those of
-/// ``ExtensionPoints/types``.
-public let knownExtensionTypes: Set<String> = Set(ExtensionPoints.types.values)

@@ -168,13 +168,16 @@ private struct PackReader {
         let source = string(object, "source", path)
         let sdk = object["sdk"].flatMap { sdkRange($0, "\(path).sdk") }
         let examples = object["examples"].flatMap { ruleExamples($0, "\(path).examples") } ?? RuleExamples()
-        var allowedIn: [String] = []
+        var allowedIn: [ExtensionType] = []
         if let value = object["allowedIn"] {
             if let list = value as? [String] {
-                for (index, type) in list.enumerated() where !knownExtensionTypes.contains(type) {
-                    report("\(path).allowedIn[\(index)]", .invalidValue("unknown extension type '\(type)'"))
+                for (index, name) in list.enumerated() {
+                    guard let type = ExtensionType(rawValue: name) else {
+                        report("\(path).allowedIn[\(index)]", .invalidValue("unknown extension type '\(name)'"))
+                        continue
+                    }
+                    allowedIn.append(type)
                 }
-                allowedIn = list
             } else {
                 report("\(path).allowedIn", .wrongType(expected: "an array of strings"))
             }
@@ -273,15 +276,16 @@ private struct PackReader {
                 ))
         }
         let code = string(object, "code", path)
-        let extensionType = string(object, "extension", path, required: false)
-        if let extensionType, !extensionType.isEmpty, !knownExtensionTypes.contains(extensionType) {
-            report("\(path).extension", .invalidValue("unknown extension type '\(extensionType)'"))
+        let extensionName = string(object, "extension", path, required: false)
+        let extensionType = extensionName.flatMap(ExtensionType.init(rawValue:))
+        if let extensionName, extensionType == nil {
+            report("\(path).extension", .invalidValue("unknown extension type '\(extensionName)'"))
         }
         var appOnly = false
         if let flag = object["appOnly"] {
             if let value = jsonBoolean(flag) { appOnly = value } else { report("\(path).appOnly", .wrongType(expected: "true or false")) }
         }
-        if appOnly && extensionType != nil {
+        if appOnly && extensionName != nil {
             report(path, .invalidValue("an example is checked either in an extension or as an app-only framework, not both"))
         }
         var libraries: [String] = []

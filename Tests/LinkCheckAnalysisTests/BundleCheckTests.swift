@@ -40,7 +40,7 @@ import Testing
             uniqueKeysWithValues: report.images.map {
                 (
                     Self.inside(app, $0.name),
-                    [$0.role.rawValue, $0.extensionType, $0.verdict.rawValue].compactMap { $0 }.joined(separator: " ")
+                    [$0.role.rawValue, $0.extensionType?.rawValue, $0.verdict.rawValue].compactMap { $0 }.joined(separator: " ")
                 )
             })
         // Camera's capture is allowed in the iMessage extension, the only
@@ -82,9 +82,11 @@ import Testing
     @Test func rolesGivenByNameOverrideTheBundle() throws {
         let (copy, app) = try Self.shopCopy()
         defer { withExtendedLifetime(copy) {} }
-        let report = try ShippedRules.check(app, policy: Policy(extensions: ["Stickers": "share"], apps: ["Share"]))
+        let report = try ShippedRules.check(app, policy: Policy(extensions: ["Stickers": .share], apps: ["Share"]))
         let roles = Dictionary(
-            uniqueKeysWithValues: report.images.map { (Self.inside(app, $0.name), "\($0.role.rawValue) \($0.extensionType ?? "-")") })
+            uniqueKeysWithValues: report.images.map {
+                (Self.inside(app, $0.name), "\($0.role.rawValue) \($0.extensionType?.rawValue ?? "-")")
+            })
         #expect(roles["PlugIns/Stickers.appex/Stickers"] == "extension share")
         #expect(roles["PlugIns/Share.appex/Share"] == "app -")
         #expect(roles["Shop"] == "app -")
@@ -255,7 +257,7 @@ import Testing
             report.findings.first { $0.rule == "BNDL004" }?.message.hasPrefix(
                 "the extension Old.appex has no 64-bit slice (armv7): the App Store rejects") == true)
         #expect(
-            report.images.first { $0.name.hasSuffix("/Old") }.map { "\($0.role.rawValue) \($0.extensionType ?? "-")" }
+            report.images.first { $0.name.hasSuffix("/Old") }.map { "\($0.role.rawValue) \($0.extensionType?.rawValue ?? "-")" }
                 == "extension keyboard")
     }
 
@@ -367,7 +369,8 @@ import Testing
             uniqueKeysWithValues: report.images.map {
                 (
                     Self.inside(app, $0.name),
-                    [$0.role.rawValue, $0.extensionType, $0.binary.platform?.platform.rawValue].compactMap { $0 }.joined(separator: " ")
+                    [$0.role.rawValue, $0.extensionType?.rawValue, $0.binary.platform?.platform.rawValue].compactMap { $0 }.joined(
+                        separator: " ")
                 )
             })
         #expect(
@@ -405,7 +408,7 @@ import Testing
         let moved = try ShippedRules.check(app)
         let extensions = moved.images.filter { $0.role == .extension }
         #expect(extensions.map { Self.inside(app, $0.name) } == ["Contents/Extensions/Share.appex/Contents/MacOS/Share"])
-        #expect(extensions.first?.links == [kit] && extensions.first?.extensionType == "share")
+        #expect(extensions.first?.links == [kit] && extensions.first?.extensionType == .share)
         #expect(Self.findings(moved, in: app) == Self.findings(report, in: app))
     }
 
@@ -425,7 +428,8 @@ import Testing
             ])
         #expect(report.exitStatus == 2)
         #expect(
-            report.images.first { $0.name.hasSuffix("/Stickers") }.map { "\($0.role.rawValue) \($0.extensionType ?? "-")" } == "extension -"
+            report.images.first { $0.name.hasSuffix("/Stickers") }.map { "\($0.role.rawValue) \($0.extensionType?.rawValue ?? "-")" }
+                == "extension -"
         )
     }
     /// The error of each bundle `report` could not check, its path relative
@@ -451,7 +455,7 @@ import Testing
             ])
         #expect(report.errors.count == 1)
         #expect(report.exitStatus == 2)
-        #expect(!report.images.contains { $0.role == .extension && $0.extensionType == "share" })
+        #expect(!report.images.contains { $0.role == .extension && $0.extensionType == .share })
     }
 
     /// A CFBundleExecutable that is no file name (a path out of the
@@ -506,7 +510,7 @@ import Testing
         defer { withExtendedLifetime(copy) {} }
         let report = try ShippedRules.check(app)
         #expect(report.errors.isEmpty)
-        let share = try #require(report.images.first { $0.role == .extension && $0.extensionType == "share" })
+        let share = try #require(report.images.first { $0.role == .extension && $0.extensionType == .share })
         #expect(Self.inside(app, share.name) == "PlugIns/Share.appex/bin/Share")
         #expect(share.verdict == .unsafe)
         #expect(
@@ -535,7 +539,7 @@ import Testing
                 "Shop.app/PlugIns/Share.appex: no executable: its Info.plist's CFBundleExecutable is 'Share', and Share.appex/Share is \(what)"
             ])
         #expect(report.exitStatus == 2)
-        #expect(!report.images.contains { $0.role == .extension && $0.extensionType == "share" })
+        #expect(!report.images.contains { $0.role == .extension && $0.extensionType == .share })
     }
 
     /// A framework without its binary, and an app whose executable is named

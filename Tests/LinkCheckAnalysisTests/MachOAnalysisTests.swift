@@ -12,7 +12,7 @@ import Testing
 /// `MH_APP_EXTENSION_SAFE` beside the code's evidence, dyld's search, and
 /// architecture by slice, on the PhotosApp sample built from source.
 @Suite struct MachOAnalysisTests {
-    static let roles = Policy(extensions: ["PhotosShare": "share"], apps: ["Photos"])
+    static let roles = Policy(extensions: ["PhotosShare": .share], apps: ["Photos"])
 
     /// The PhotosApp bundle, checked with the default rules and its roles.
     static func photosReport(_ bundle: URL? = nil, policy: Policy = roles, callSites: CallSiteMode? = .targeted) throws -> (Report, String)
@@ -255,7 +255,7 @@ import Testing
         let (report, app) = try Self.photosReport(policy: Policy())
         #expect(Self.image(report, "Photos", in: app)?.role == .app)
         #expect(
-            Self.image(report, "PlugIns/PhotosShare.appex/PhotosShare", in: app).map { "\($0.role) \($0.extensionType ?? "")" }
+            Self.image(report, "PlugIns/PhotosShare.appex/PhotosShare", in: app).map { "\($0.role) \($0.extensionType?.rawValue ?? "")" }
                 == "extension share")
         #expect(Self.image(report, "PlugIns/PhotosShare.appex/PhotosShare", in: app)?.verdict == .unsafe)
     }

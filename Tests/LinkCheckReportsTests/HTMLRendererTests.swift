@@ -47,7 +47,7 @@ import Testing
         TestImages.elf("/t/libUploader.so", imports: ["kit_shared"]),
         TestImages.elf("/t/libLegacy.so", imports: ["kit_shared"]),
     ]
-    static let roles = Policy(extensions: ["Share": "share", "Widget": "widget"], apps: ["App"])
+    static let roles = Policy(extensions: ["Share": .share, "Widget": .widget], apps: ["App"])
 
     /// The cards' opening tags: severity, rule, image.
     static func cards(_ html: String) throws -> [[String]] {
