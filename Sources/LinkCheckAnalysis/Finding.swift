@@ -171,6 +171,9 @@ public struct Finding: Sendable, Equatable {
     /// What the finding shows of a use of an API unavailable in extensions.
     public var apiUse: APIUseEvidence {
         if byName != nil && severity == .warning { return markingLifted ? .none : .review }
+        // A provider's warning: the API's code is linked in and whether it
+        // is called is unknown (call sites were not analysed).
+        if kind == .providedSymbol && severity == .warning { return category.makesUnsafe && !markingLifted ? .review : .none }
         let unsafeUse = kind != .providedSymbol && category.makesUnsafe
         return unsafeUse && !markingLifted && !unconfirmed ? .use : .none
     }
