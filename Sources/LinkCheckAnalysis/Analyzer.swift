@@ -147,7 +147,7 @@ public struct Analyzer: Sendable {
         // A loaded library's verdict, from all that is known of it but
         // what it loads in turn: only an extension-safe one is called so.
         let known = Dictionary(grouping: own.joined() + transitive.map(\.finding) + checks, by: \.image)
-        let loadedVerdict = { (target: Int) -> (verdict: Verdict, rules: [String]) in
+        let loadedVerdict = { (target: Int) -> (verdict: Verdict, rules: [RuleID]) in
             let findings = (known[images[target].name] ?? []).filter { $0.severity != .note }
             return (Verdicts.verdict(findings: findings, appOnly: false), Array(Set(findings.map(\.rule))).sorted())
         }

@@ -19,7 +19,7 @@ import LinkCheckRules
 /// images, chains and severities.
 public struct Baseline: Sendable, Equatable {
     public struct Entry: Sendable, Hashable, Codable, Comparable {
-        public var rule: String
+        public var rule: RuleID
         public var severity: Severity
         /// The image's key (``Baseline/imageKey(of:placement:inputs:external:)``).
         public var image: String
@@ -29,7 +29,7 @@ public struct Baseline: Sendable, Equatable {
         /// the API; `nil` for an image's own finding.
         public var chain: [String]?
 
-        public init(rule: String, severity: Severity, image: String, symbol: String?, chain: [String]?) {
+        public init(rule: RuleID, severity: Severity, image: String, symbol: String?, chain: [String]?) {
             self.rule = rule
             self.severity = severity
             self.image = image
@@ -53,7 +53,7 @@ public struct Baseline: Sendable, Equatable {
         /// `note` is out of shape, said so.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            rule = try container.decode(String.self, forKey: .rule)
+            rule = try container.decode(RuleID.self, forKey: .rule)
             let name = try container.decode(String.self, forKey: .severity)
             guard let severity = Severity(rawValue: name) else {
                 throw DecodingError.dataCorruptedError(

@@ -72,7 +72,7 @@ public enum BuiltInRules {
 
     /// The completeness findings: an image, or a library it needs, could be
     /// read only in part. Such an image is never called safe (``Verdict/incomplete``).
-    static func isCompleteness(_ rule: String) -> Bool {
+    static func isCompleteness(_ rule: RuleID) -> Bool {
         rule == partialInspection.id || rule == unreadableLibrary.id
     }
 
@@ -267,7 +267,7 @@ public enum BuiltInRules {
 
     /// A rule of the built-in pack: no matchers (the check is code).
     private static func builtIn(
-        id: String, api: String, category: RuleCategory, severity: Severity, message: String, fixit: String, source: String
+        id: RuleID, api: String, category: RuleCategory, severity: Severity, message: String, fixit: String, source: String
     ) -> Rule {
         Rule(
             id: id, api: api, category: category, severity: severity, matchers: [], message: message, fixit: fixit,

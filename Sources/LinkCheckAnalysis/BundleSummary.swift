@@ -1,6 +1,7 @@
 import Foundation
 import LinkCheckImage
 import LinkCheckInspection
+import LinkCheckRules
 
 /// What one outermost bundle among the inputs holds, with the roles its
 /// images were checked in (those its bundles give, or those `--extension`,
@@ -27,7 +28,7 @@ public struct BundleSummary: Sendable, Equatable {
         /// The bundle's name without `.appex` (`PhotosShare`).
         public var name: String
         /// The extension type its extension point gives (`share`).
-        public var type: String?
+        public var type: ExtensionType?
         /// `NSExtensionPointIdentifier`.
         public var extensionPoint: String?
     }
@@ -79,7 +80,7 @@ public struct BundleSummary: Sendable, Equatable {
         let isApp = bundle.kind == .app
         if isApp || apps > 0 { parts.append(Self.count(apps, "app")) }
         if isApp || !extensions.isEmpty {
-            let named = extensions.map { [$0.name, $0.type].compactMap { $0 }.joined(separator: ", ") }.joined(separator: "; ")
+            let named = extensions.map { [$0.name, $0.type?.rawValue].compactMap { $0 }.joined(separator: ", ") }.joined(separator: "; ")
             parts.append(Self.count(extensions.count, "extension") + (named.isEmpty ? "" : " (\(named))"))
         }
         let kind = staticFrameworks == 0 ? "" : staticFrameworks == frameworks ? " (static)" : " (\(staticFrameworks) static)"

@@ -16,7 +16,7 @@ public struct Configuration: Sendable, Equatable {
     /// The file it was read from.
     public var path: String
     /// Extension name → extension type (`share`, `imessage`, …).
-    public var extensions: [String: String] = [:]
+    public var extensions: [String: ExtensionType] = [:]
     /// The containing app's image name(s).
     public var apps: [String] = []
     /// Images that are embedded frameworks, by name.
@@ -78,14 +78,14 @@ public struct Configuration: Sendable, Equatable {
 /// One accepted finding: `rule` on `image` (file name, SONAME or module
 /// name), for `symbol` when given (raw or demangled), with the `reason`.
 public struct Suppression: Sendable, Equatable {
-    public var rule: String
+    public var rule: RuleID
     public var image: String
     public var symbol: String?
     public var reason: String
     /// Where it is written: `$.suppressions[2]`.
     public var jsonPath: String
 
-    public init(rule: String, image: String, symbol: String? = nil, reason: String, jsonPath: String) {
+    public init(rule: RuleID, image: String, symbol: String? = nil, reason: String, jsonPath: String) {
         self.rule = rule
         self.image = image
         self.symbol = symbol
@@ -178,14 +178,12 @@ private struct ConfigurationReader {
                         report("$.extensions", "an extension name is empty")
                         continue
                     }
-                    guard let type = type as? String else {
+                    guard let typeName = type as? String else {
                         report("$.extensions.\(name)", "expected an extension type (a string)")
                         continue
                     }
-                    guard knownExtensionTypes.contains(type) else {
-                        report(
-                            "$.extensions.\(name)",
-                            "unknown extension type '\(type)' (known: \(knownExtensionTypes.sorted().joined(separator: ", ")))")
+                    guard let type = ExtensionType(rawValue: typeName) else {
+                        report("$.extensions.\(name)", ExtensionType.unknown(typeName))
                         continue
                     }
                     configuration.extensions[name] = type
@@ -262,7 +260,7 @@ private struct ConfigurationReader {
         let image = text("image", required: true)
         let symbol = text("symbol", required: false)
         let reason = text("reason", required: true)
-        guard let rule, let image, let reason else { return nil }
+        guard let rule = rule.map({ RuleID(rawValue: $0) }), let image, let reason else { return nil }
         guard !BuiltInRules.isCompleteness(rule) else {
             report(
                 "\(path).rule",

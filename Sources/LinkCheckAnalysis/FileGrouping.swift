@@ -65,7 +65,9 @@ public struct FileGrouping: Sendable {
     /// image's findings with these it is (the second `INSP001` of one slice
     /// goes with the second of another, never with the first of its own).
     private struct Key: Hashable {
-        var file, rule, kind, symbol: String
+        var file: String
+        var rule: RuleID
+        var kind, symbol: String
         var chain, chainFiles: [String]
         var ordinal = 0
     }

@@ -58,7 +58,7 @@ public struct Finding: Sendable, Equatable {
     }
 
     /// The rule id, e.g. `AEX001` or a built-in `ARCH001`.
-    public var rule: String
+    public var rule: RuleID
     public var severity: Severity
     /// The rule's category (`unavailable-api`, …; `architecture` for the
     /// built-in architecture checks).
@@ -171,12 +171,15 @@ public struct Finding: Sendable, Equatable {
     /// What the finding shows of a use of an API unavailable in extensions.
     public var apiUse: APIUseEvidence {
         if byName != nil && severity == .warning { return markingLifted ? .none : .review }
+        // A provider's warning: the API's code is linked in and whether it
+        // is called is unknown (call sites were not analysed).
+        if kind == .providedSymbol && severity == .warning { return category.makesUnsafe && !markingLifted ? .review : .none }
         let unsafeUse = kind != .providedSymbol && category.makesUnsafe
         return unsafeUse && !markingLifted && !unconfirmed ? .use : .none
     }
 
     public init(
-        rule: String, severity: Severity, category: RuleCategory, kind: Kind, image: String,
+        rule: RuleID, severity: Severity, category: RuleCategory, kind: Kind, image: String,
         symbol: String? = nil, demangled: String? = nil, chain: [String] = [], statement: Statement,
         fixit: String? = nil, source: String? = nil
     ) {
@@ -187,7 +190,7 @@ public struct Finding: Sendable, Equatable {
 
     /// A finding whose statement is `message`, in words.
     public init(
-        rule: String, severity: Severity, category: RuleCategory, kind: Kind, image: String,
+        rule: RuleID, severity: Severity, category: RuleCategory, kind: Kind, image: String,
         symbol: String? = nil, demangled: String? = nil, chain: [String] = [], message: String,
         fixit: String? = nil, source: String? = nil
     ) {

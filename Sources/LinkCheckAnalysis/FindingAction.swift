@@ -22,7 +22,7 @@ public struct FindingAction: Sendable, Equatable {
     /// What `finding` (an image's own) does; `api` is the API as a
     /// transitive finding's chain names it, `rule` the finding's rule.
     public init(_ finding: Finding, rule: Rule?, api: String? = nil) {
-        let name = api ?? finding.api ?? finding.demangled ?? finding.symbol ?? rule?.api ?? finding.rule
+        let name = api ?? finding.api ?? finding.demangled ?? finding.symbol ?? rule?.api ?? finding.rule.rawValue
         callers = finding.callingFunctions.map(\.label)
         switch finding.kind {
         case .importedSymbol, .staticCall:

@@ -25,7 +25,7 @@ struct LoadedLibraries {
     /// API (`BNDL003`, `ARCH001`…) gets `DLOP001` naming the rules, one
     /// that needs review `DLOP003` (linkcheck cannot tell).
     func findings(
-        unsafeImages: Set<Int>, incompleteImages: Set<Int>, verdict: (Int) -> (verdict: Verdict, rules: [String])
+        unsafeImages: Set<Int>, incompleteImages: Set<Int>, verdict: (Int) -> (verdict: Verdict, rules: [RuleID])
     ) -> (findings: [Finding], passedThrough: Set<Int>) {
         let images = graph.images
         var findings: [Finding] = []
@@ -65,13 +65,13 @@ struct LoadedLibraries {
                         rule = BuiltInRules.unsafeLoad
                         level = inExtensionScope ? .error : .note
                         context = inExtensionScope ? "" : " (only the containing app runs this code)"
-                        detail = "loads \(where_)\(from), whose verdict is unsafe (\(known.rules.joined(separator: ", ")))"
+                        detail = "loads \(where_)\(from), whose verdict is unsafe (\(known.rules.map(\.rawValue).joined(separator: ", ")))"
                         ruleMessage = "the loaded library is not extension-safe"
                     } else if known.verdict != .extensionSafe {
                         rule = BuiltInRules.missingLoad
                         level = rule.severity
                         detail =
-                            "loads \(where_)\(from), whose verdict is \(known.verdict.rawValue) (\(known.rules.joined(separator: ", ")))"
+                            "loads \(where_)\(from), whose verdict is \(known.verdict.rawValue) (\(known.rules.map(\.rawValue).joined(separator: ", ")))"
                     } else {
                         rule = BuiltInRules.safeLoad
                         level = rule.severity

@@ -163,7 +163,7 @@ extension OwnFindings {
     /// The warnings from the strings, references and look-up imports
     /// (`lookUps`), but for the rules `confirmed`; `why` says why the name a
     /// look-up is passed is not known.
-    func unconfirmedByNameFindings(lookUps: [String], why: String, except confirmed: Set<String> = []) -> [Finding] {
+    func unconfirmedByNameFindings(lookUps: [String], why: String, except confirmed: Set<RuleID> = []) -> [Finding] {
         let names = rules.objcMethodNames
         let strings = Set(image.stringLiterals)
         let references = Set(image.selectorReferences)

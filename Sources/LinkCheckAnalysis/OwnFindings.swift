@@ -95,7 +95,8 @@ struct OwnFindings {
 
     /// A rule's Objective-C class and one of the class's import symbols.
     struct ClassImport: Hashable {
-        var rule, symbol: String
+        var rule: RuleID
+        var symbol: String
     }
 
     /// `findings` without the calls made from the toolchain's own code
@@ -127,7 +128,8 @@ struct OwnFindings {
             var located = finding
             located.callSites = []
             located.path = []
-            locator.locate(&located, sites: kept, in: code, api: finding.path.last ?? finding.api ?? finding.symbol ?? finding.rule)
+            locator.locate(
+                &located, sites: kept, in: code, api: finding.path.last ?? finding.api ?? finding.symbol ?? finding.rule.rawValue)
             return located
         }
     }

@@ -1,3 +1,5 @@
+import LinkCheckRules
+
 /// How far each problem of a report reaches. A problem is one image's
 /// findings of one rule; it reaches the image and every image that has a
 /// transitive copy of it (a finding whose ``Finding/chainImages`` end at
@@ -8,9 +10,9 @@ public struct ProblemReach: Sendable {
     /// A problem: an image (``ImageReport/name``) and a rule id.
     public struct Key: Hashable, Sendable {
         public var image: String
-        public var rule: String
+        public var rule: RuleID
 
-        public init(image: String, rule: String) {
+        public init(image: String, rule: RuleID) {
             self.image = image
             self.rule = rule
         }

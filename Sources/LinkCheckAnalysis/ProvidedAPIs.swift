@@ -54,7 +54,7 @@ extension OwnFindings {
     /// The APIs the image provides, by rule id: its exports that rules
     /// match, and for an API it exports none of, its internal definitions.
     func providedAPIs() -> [ProvidedAPI] {
-        var provided: [String: ProvidedAPI] = [:]
+        var provided: [RuleID: ProvidedAPI] = [:]
         for (symbol, symbolMatches) in matches.exports {
             for match in symbolMatches {
                 provided[match.rule.id, default: ProvidedAPI(match: match, symbols: [], exported: true)].symbols.append(symbol.name)

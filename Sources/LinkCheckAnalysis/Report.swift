@@ -16,7 +16,7 @@ public struct Report: Sendable {
     /// Every rule the run could report, the packs' and the built-in ones,
     /// by id (renderers describe the rules they cite: SARIF's
     /// `tool.driver.rules`, the HTML report's fix-its and sources).
-    public var rules: [String: Rule]
+    public var rules: [RuleID: Rule]
     /// When the run happened.
     public var date: Date
     /// One entry per reported image, sorted by name (path, slice, member).
@@ -59,7 +59,7 @@ public struct Report: Sendable {
     public var scope: CheckScope = .all
 
     public init(
-        inputs: [String], rulePacks: [RulePackSummary], rules: [String: Rule] = [:], date: Date = Date(),
+        inputs: [String], rulePacks: [RulePackSummary], rules: [RuleID: Rule] = [:], date: Date = Date(),
         images: [ImageReport], findings: [Finding], errors: [InspectionError], skipped: [SkippedEntry],
         notices: [String]
     ) {
@@ -164,7 +164,7 @@ public struct ImageReport: Sendable, Equatable {
     public var binary: BinaryImage
     public var role: Role
     /// The extension type, for extensions that were given one.
-    public var extensionType: String?
+    public var extensionType: ExtensionType?
     public var verdict: Verdict
     /// The reported images this one links (names), in dependency order.
     public var links: [String]
@@ -179,7 +179,7 @@ public struct ImageReport: Sendable, Equatable {
     /// empty otherwise.
     public var slices: [String] = []
     /// The APIs this image defines (it is their provider), by rule id.
-    public var provides: [String]
+    public var provides: [RuleID]
     /// Found outside the scanned paths by following a dependency (a system
     /// library, a framework beside a product), and reported because a
     /// finding passes through it.
@@ -207,7 +207,7 @@ public struct ImageReport: Sendable, Equatable {
     public var baselineKey: String
 
     public init(
-        image: BinaryImage, role: AssignedRole, verdict: Verdict, links: [String], provides: [String], external: Bool
+        image: BinaryImage, role: AssignedRole, verdict: Verdict, links: [String], provides: [RuleID], external: Bool
     ) {
         binary = image
         self.role = role.role

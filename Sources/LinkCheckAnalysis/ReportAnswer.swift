@@ -1,3 +1,5 @@
+import LinkCheckRules
+
 /// The answer a report gives before anything else: each extension with its
 /// verdict and, for an unsafe one, what makes it so (its ``Cause``s); the
 /// frameworks no extension or app links that are not extension-safe; and
@@ -67,10 +69,11 @@ public struct ReportAnswer: Sendable {
     /// A finding's image, rule and symbol: what a transitive finding's
     /// origin shares with it.
     struct FindingKey: Hashable {
-        var image, rule, symbol: String
+        var image, symbol: String
+        var rule: RuleID
 
         /// A missing image or symbol is the empty name.
-        init(image: String?, rule: String, symbol: String?) {
+        init(image: String?, rule: RuleID, symbol: String?) {
             (self.image, self.rule, self.symbol) = (image ?? "", rule, symbol ?? "")
         }
     }

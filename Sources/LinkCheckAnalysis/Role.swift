@@ -27,7 +27,7 @@ public enum Role: String, Sendable, Codable {
 public struct Policy: Sendable, Equatable {
     /// Extension names (file name, SONAME or module name) → extension type
     /// (`share`, `imessage`, …) or `nil` when not given.
-    public var extensions: [String: String?]
+    public var extensions: [String: ExtensionType?]
     /// Names of the containing app's image(s).
     public var apps: [String]
     /// Architecture families every module must be present for
@@ -49,7 +49,7 @@ public struct Policy: Sendable, Equatable {
     public var byNameUses: Severity = .warning
 
     public init(
-        extensions: [String: String?] = [:], apps: [String] = [], requiredArchitectures: [String] = [],
+        extensions: [String: ExtensionType?] = [:], apps: [String] = [], requiredArchitectures: [String] = [],
         frameworks: [String] = [], suppressions: [Suppression] = [], suppressionsFile: String = Configuration.fileName,
         baseline: Baseline? = nil
     ) {
@@ -182,9 +182,9 @@ public struct Policy: Sendable, Equatable {
 /// given one.
 public struct AssignedRole: Sendable, Equatable {
     public var role: Role
-    public var extensionType: String?
+    public var extensionType: ExtensionType?
 
-    public init(role: Role, extensionType: String?) {
+    public init(role: Role, extensionType: ExtensionType?) {
         self.role = role
         self.extensionType = extensionType
     }

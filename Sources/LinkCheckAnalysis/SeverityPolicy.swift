@@ -82,7 +82,7 @@ struct SeverityPolicy: Sendable {
     /// note on the containing app, on a framework only the app links or
     /// loads, and where every extension that runs the image is of a type in
     /// `allowedIn`; a note on a slice no process of the app loads.
-    func roleSeverity(_ level: Severity, allowedIn: [String], on index: Int) -> (Severity, String) {
+    func roleSeverity(_ level: Severity, allowedIn: [ExtensionType], on index: Int) -> (Severity, String) {
         if unloadable.contains(index) { return (.note, " (no process of the app loads this slice)") }
         switch roles[index].role {
         case .app:
@@ -102,7 +102,7 @@ struct SeverityPolicy: Sendable {
             }
             let types = extensions.compactMap { roles[$0].extensionType }
             if types.count == extensions.count, types.allSatisfy(allowedIn.contains) {
-                return (.note, " (allowed in the \(Set(types).sorted().joined(separator: ", ")) extensions that link it)")
+                return (.note, " (allowed in the \(Set(types).sorted().map(\.rawValue).joined(separator: ", ")) extensions that link it)")
             }
             return (level, "")
         }

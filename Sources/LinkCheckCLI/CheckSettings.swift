@@ -45,7 +45,7 @@ struct CheckSettings {
             printError(error.errorLine)
             return nil
         }
-        var extensionTypes: [String: String?] = configuration.extensions.mapValues { $0 }
+        var extensionTypes: [String: ExtensionType?] = configuration.extensions.mapValues { $0 }
         extensionTypes.merge(try extensions(parsed.all("extension"))) { $1 }
         var policy = Policy(
             extensions: extensionTypes,
@@ -74,16 +74,15 @@ struct CheckSettings {
     }
 
     /// `--extension` values, `NAME` or `NAME=TYPE` → name → type.
-    static func extensions(_ values: [String]) throws -> [String: String?] {
-        var result: [String: String?] = [:]
+    static func extensions(_ values: [String]) throws -> [String: ExtensionType?] {
+        var result: [String: ExtensionType?] = [:]
         for value in values {
             let parts = value.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             guard let name = parts.first, !name.isEmpty else { throw UsageError("--extension needs a NAME, as in NAME or NAME=TYPE") }
-            let type = parts.count == 2 ? parts[1] : nil
-            if type == "" { throw UsageError("--extension \(name)= needs a TYPE after '='") }
-            if let type, !knownExtensionTypes.contains(type) {
-                throw UsageError("unknown extension type '\(type)' (known: \(knownExtensionTypes.sorted().joined(separator: ", ")))")
-            }
+            let typeName = parts.count == 2 ? parts[1] : nil
+            if typeName == "" { throw UsageError("--extension \(name)= needs a TYPE after '='") }
+            let type = typeName.flatMap(ExtensionType.init(rawValue:))
+            if let typeName, type == nil { throw UsageError(ExtensionType.unknown(typeName)) }
             result[name] = type
         }
         return result

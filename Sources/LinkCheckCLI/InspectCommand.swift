@@ -10,7 +10,7 @@ enum InspectCommand {
         summary: "Show what linkcheck reads from ELF and Mach-O files: header, dependencies, search paths, imports and exports.",
         positionals: "FILE…",
         options: [
-            .init(name: "format", value: "FORMAT", help: "text (default) or json."),
+            InspectFormat.option,
             .init(
                 name: "call-sites", value: nil,
                 help: "Also list the calls to imported functions (x86_64 and arm64/aarch64), as the disassembler finds them."),
@@ -23,8 +23,7 @@ enum InspectCommand {
         let parsed = try spec.parse(arguments)
         guard !parsed.positionals.isEmpty else { throw UsageError("'linkcheck inspect' needs at least one FILE") }
         guard !parsed.positionals.contains("") else { throw UsageError("a FILE is empty") }
-        let format = parsed.last("format") ?? "text"
-        guard ["text", "json"].contains(format) else { throw UsageError("unknown format '\(format)' (text or json)") }
+        let format = try InspectFormat.parse(parsed)
         // The files of an archive given are read in the private folder it
         // is unpacked into, removed once they are printed.
         return Discovery.withUnpackedInputs(paths: parsed.positionals) { show($0, parsed, format: format) }
@@ -32,7 +31,7 @@ enum InspectCommand {
 
     /// Prints what the files `discovery` found hold, as `format` asks;
     /// the exit status.
-    static func show(_ discovery: Discovery, _ parsed: ParsedArguments, format: String) -> Int32 {
+    static func show(_ discovery: Discovery, _ parsed: ParsedArguments, format: InspectFormat) -> Int32 {
         // A FILE given that is not an image is an error; a file found in a
         // folder or an archive that is not one (an Info.plist) is passed
         // over, as are links not followed and folders not walked: said on
@@ -53,7 +52,8 @@ enum InspectCommand {
             results.append(result.map { $0.map(discovery.named) }.mapError(discovery.named))
         }
         TextRenderer(verbose: true).passedOver(passedOver).forEach { printError($0) }
-        if format == "json" {
+        switch format {
+        case .json:
             var callSites: [String: CodeAnalysis?]?
             if parsed.has("call-sites") {
                 callSites = [:]
@@ -62,7 +62,7 @@ enum InspectCommand {
                 }
             }
             write(InspectRenderer.json(results + problems.map { .failure($0) }, callSites: callSites))
-        } else {
+        case .text:
             for result in results {
                 switch result {
                 case .success(let images):

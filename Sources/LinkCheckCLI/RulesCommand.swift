@@ -104,10 +104,12 @@ enum RulesCommand {
             let rules = loaded.rules + BuiltInRules.all
             var status: Int32 = 0
             for id in parsed.positionals {
-                if let rule = rules.first(where: { $0.id == id }) ?? rules.first(where: { $0.id.uppercased() == id.uppercased() }) {
+                if let rule = rules.first(where: { $0.id.rawValue == id })
+                    ?? rules.first(where: { $0.id.rawValue.uppercased() == id.uppercased() })
+                {
                     write(RuleExplanation.text(rule))
                 } else {
-                    let suggestion = NameSuggestions.question(suggestedIDs(for: id, among: rules.map(\.id)))
+                    let suggestion = NameSuggestions.question(suggestedIDs(for: id, among: rules.map(\.id.rawValue)))
                     printError("linkcheck: error: no rule has the id '\(id)'\(suggestion.map { " (\($0))" } ?? "")")
                     status = 2
                 }

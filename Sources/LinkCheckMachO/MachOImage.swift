@@ -84,10 +84,9 @@ public struct MachOImage: Sendable {
     /// The classes the image defines (`__objc_classlist`), with their
     /// superclasses.
     public var classDefinitions: [ObjCClassDefinition] = []
-    /// The classes the image's categories extend (`__objc_catlist`,
-    /// `__objc_nlcatlist`: each `category_t`'s `cls`), by name: a category
-    /// on `UIApplication` uses `UIApplication`.
-    public var categoryClasses: [String] = []
+    /// The image's categories (`__objc_catlist`, `__objc_nlcatlist`) and
+    /// the classes they extend.
+    public var categories: [ObjCCategory] = []
     /// The methods the image's classes and categories define, from their
     /// method lists (``ObjCMethodLists``): names for the functions of a
     /// stripped image.

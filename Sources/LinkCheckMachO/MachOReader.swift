@@ -154,7 +154,7 @@ public enum MachOReader: Sendable {
             imports: imports,
             exports: exports,
             definitions: definitions,
-            objcClassReferences: Array(Set(image.classReferences.compactMap(\.className) + image.categoryClasses)).sorted(),
+            objcClassReferences: Array(Set(image.classReferences.compactMap(\.className) + image.categories.map(\.className))).sorted(),
             objcSuperclasses: Dictionary(
                 (image.classReferences.map { ($0.className, $0.superclasses) }
                     + image.classDefinitions.map { ($0.className, $0.superclasses) })

@@ -34,32 +34,26 @@ public struct ObjCMethod: Sendable, Hashable {
 /// be read is passed over without a warning, and its methods keep the
 /// names the symbol table or `LC_FUNCTION_STARTS` give.
 enum ObjCMethodLists {
-    /// The methods of every class and category that can be read, in
-    /// section order. Empty for 32-bit images.
-    static func methods(_ context: ReadContext) -> [ObjCMethod] {
+    /// The methods of the image's `classes` (``ObjCReferences/classDefinitions(_:warnings:)``)
+    /// and `categories` (``ObjCReferences/categories(_:warnings:)``) whose
+    /// method lists can be read, classes first, each in section order.
+    /// Empty for 32-bit images.
+    static func methods(_ context: ReadContext, classes: [ObjCClassDefinition], categories: [ObjCCategory]) -> [ObjCMethod] {
         guard context.header.is64Bit else { return [] }
         var methods: [ObjCMethod] = []
-        for (_, section) in context.contentSections(named: "__objc_classlist") {
-            for slot in stride(from: section.address, to: section.address &+ section.size, by: 8) {
-                guard let classAddress = ObjCReferences.target(context, at: slot),
-                    let name = ObjCReferences.localClassName(context, at: classAddress)
-                else { continue }
-                methods += list(context, of: readOnlyField(context, classAt: classAddress, offset: 32), prefix: "-[\(name) ")
-                if let metaclass = ObjCReferences.target(context, at: classAddress) {
-                    methods += list(context, of: readOnlyField(context, classAt: metaclass, offset: 32), prefix: "+[\(name) ")
-                }
+        for definition in classes {
+            methods += list(
+                context, of: readOnlyField(context, classAt: definition.address, offset: 32), prefix: "-[\(definition.className) ")
+            if let metaclass = ObjCReferences.target(context, at: definition.address) {
+                methods += list(context, of: readOnlyField(context, classAt: metaclass, offset: 32), prefix: "+[\(definition.className) ")
             }
         }
-        for (_, section) in context.contentSections(named: "__objc_catlist") + context.contentSections(named: "__objc_nlcatlist") {
-            for slot in stride(from: section.address, to: section.address &+ section.size, by: 8) {
-                guard let category = ObjCReferences.target(context, at: slot),
-                    let className = ObjCReferences.namedClass(context.slot(at: category &+ 8), context)?.name,
-                    let categoryName = ObjCReferences.target(context, at: category).flatMap(context.addressSpace.cString(at:))
-                else { continue }
-                let owner = "\(className)(\(categoryName))"
-                methods += list(context, of: ObjCReferences.target(context, at: category &+ 16), prefix: "-[\(owner) ")
-                methods += list(context, of: ObjCReferences.target(context, at: category &+ 24), prefix: "+[\(owner) ")
-            }
+        for category in categories {
+            guard let categoryName = ObjCReferences.target(context, at: category.address).flatMap(context.addressSpace.cString(at:))
+            else { continue }
+            let owner = "\(category.className)(\(categoryName))"
+            methods += list(context, of: ObjCReferences.target(context, at: category.address &+ 16), prefix: "-[\(owner) ")
+            methods += list(context, of: ObjCReferences.target(context, at: category.address &+ 24), prefix: "+[\(owner) ")
         }
         return methods
     }

@@ -51,6 +51,16 @@ public struct ObjCClassDefinition: Sendable, Hashable {
     }
 }
 
+/// A category the image defines: a `__objc_catlist` or `__objc_nlcatlist`
+/// slot and the `category_t` it points to. A category on `UIApplication`
+/// uses `UIApplication`.
+public struct ObjCCategory: Sendable, Hashable {
+    /// The virtual address of its `category_t`.
+    public var address: UInt64
+    /// The name of the class it extends (its `cls` field).
+    public var className: String
+}
+
 /// A `__objc_selrefs` slot: code loads the selector it refers to from it
 /// before `objc_msgSend`.
 public struct SelectorReference: Sendable, Hashable {
@@ -114,14 +124,14 @@ enum ObjCReferences {
         return definitions
     }
 
-    /// The class of every category of every `__objc_catlist` and
-    /// `__objc_nlcatlist` section (each slot points to a `category_t`:
-    /// `name`, `cls`, …, pointer-sized fields): `cls` bound to an import
-    /// (`_OBJC_CLASS_$_UIApplication`) names it, one pointing to a class of
-    /// the image names that; categories whose class cannot be named are
-    /// counted in a warning.
-    static func categoryClasses(_ context: ReadContext, warnings: inout ReadWarnings) -> [String] {
-        var classes: [String] = []
+    /// Every category of every `__objc_catlist` and `__objc_nlcatlist`
+    /// section (each slot points to a `category_t`: `name`, `cls`, …,
+    /// pointer-sized fields) with the class it extends: `cls` bound to an
+    /// import (`_OBJC_CLASS_$_UIApplication`) names it, one pointing to a
+    /// class of the image names that; categories whose class cannot be
+    /// named are counted in a warning.
+    static func categories(_ context: ReadContext, warnings: inout ReadWarnings) -> [ObjCCategory] {
+        var categories: [ObjCCategory] = []
         let pointerSize = UInt64(context.header.pointerSize)
         forEachSlot(
             of: ["__objc_catlist", "__objc_nlcatlist"], context, warnings: &warnings, unnamed: "categories whose class could not be named"
@@ -129,10 +139,10 @@ enum ObjCReferences {
             guard case .address(let category) = slot, let named = namedClass(context.slot(at: category &+ pointerSize), context) else {
                 return false
             }
-            classes.append(named.name)
+            categories.append(ObjCCategory(address: category, className: named.name))
             return true
         }
-        return classes
+        return categories
     }
 
     /// Calls `body` with the address and content of every pointer slot of

@@ -38,6 +38,7 @@ public struct StaticArchive: Sendable {
         var warnings = ReadWarnings()
         var gnuNames: ByteReader? = nil
         var gnuNameCache: [Int: String] = [:]
+        var instances: [String: Int] = [:]
         var offset = magic.count
         while offset < bytes.count {
             if offset % 2 == 1 && bytes.u8(at: offset) == 0x0a { offset += 1 }  // padding to an even offset
@@ -95,6 +96,12 @@ public struct StaticArchive: Sendable {
             }
             if ["__.SYMDEF", "__.SYMDEF SORTED", "__.SYMDEF_64", "__.SYMDEF_64 SORTED", "/", "/SYM64/"].contains(name) { continue }
             guard let member = bytes.window(offset: contentStart, size: dataStart + size - contentStart) else { continue }
+            // An archive may hold several members of one name (objects of
+            // one file name from two folders, `ar q`): the second is
+            // `util.o#2`, as `ar -N 2` counts them, so no two images share
+            // an identity.
+            instances[name, default: 0] += 1
+            if let count = instances[name], count > 1 { name += "#\(count)" }
             do {
                 if let image = try ImageReader.read(member, path: path, member: name, strings: strings) {
                     archive.members.append(image)

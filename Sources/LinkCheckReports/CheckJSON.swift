@@ -2,6 +2,7 @@ import Foundation
 import LinkCheckAnalysis
 import LinkCheckImage
 import LinkCheckInspection
+import LinkCheckRules
 
 /// The `--format json` document of `linkcheck check`, schema version 2
 /// (described in `Documentation/check-report.schema.json`). Keys are sorted,
@@ -100,14 +101,16 @@ public struct CheckJSON: ReportRenderer {
 
     struct ExtensionEntry: Encodable {
         var name: String
-        var type, extensionPoint: String?
+        var type: ExtensionType?
+        var extensionPoint: String?
     }
 
     /// Where an image sits in its bundles (``BundlePlacement``).
     struct PlacementEntry: Encodable {
         var outermost, outermostKind, place, bundle, kind, layout: String
         var isExecutable: Bool
-        var role, extensionType: String?
+        var role: String?
+        var extensionType: ExtensionType?
         var info: InfoPlist?
         var library: XCFrameworkLibrary?
 
@@ -164,10 +167,10 @@ public struct CheckJSON: ReportRenderer {
         var member: String?
         var bundle: PlacementEntry?
         var role: String
-        var extensionType: String?
+        var extensionType: ExtensionType?
         var verdict: String
         var links: [String]
-        var provides: [String]
+        var provides: [RuleID]
         var external: Bool
         var loads: [Load]
         var callSites: String
@@ -230,7 +233,8 @@ public struct CheckJSON: ReportRenderer {
     }
 
     struct FindingEntry: Encodable {
-        var rule, severity, category, kind, image, message: String
+        var rule: RuleID
+        var severity, category, kind, image, message: String
         /// The finding as the text output's line gives it after the
         /// severity (``FindingLine/text(_:)``).
         var text: String

@@ -21,7 +21,7 @@ struct FindingCard {
 
     /// The image's name (``ImageReport/name``).
     var image: String
-    var rule: String
+    var rule: RuleID
     /// The image's own findings of the rule (and transitive ones whose
     /// origin has no card), in report order.
     var findings: [Finding]
@@ -93,7 +93,7 @@ struct FindingCard {
             let isExtension = { (name: String) in images[name]?.role == .extension }
             var card = FindingCard(
                 image: key.image, rule: key.rule, findings: findings, reached: copies, group: .main,
-                id: uniqueID(key.rule + "-" + fragment(labels[key.image]), in: &ids),
+                id: uniqueID(key.rule.rawValue + "-" + fragment(labels[key.image]), in: &ids),
                 extensionsAffected: reach.extensions(key).count, imagesAffected: reach.images(key).count)
             if findings.allSatisfy({ $0.severity == .note }) {
                 if findings.allSatisfy({ $0.kind == .providedSymbol }) {

@@ -36,8 +36,8 @@ struct HTMLCard {
                     : " <span class=\"role\">(\(escapeHTML(image.extensionType.map { "\($0) extension" } ?? image.role.rawValue)))</span>"
             } ?? ""
         var parts = [
-            "<article class=\"card \(card.severity.rawValue)\" id=\"\(escapeHTML(card.id))\" data-severity=\"\(card.severity.rawValue)\" data-rule=\"\(escapeHTML(card.rule))\" data-image=\"\(escapeHTML(card.image))\" data-category=\"\(card.category.rawValue)\">",
-            "<h3><span class=\"severity\">\(card.severity.rawValue)</span> <span class=\"rule\">\(escapeHTML(card.rule))</span> \(escapeHTML(rule?.api ?? "")) <span class=\"in\">in</span> <span class=\"image\" title=\"\(escapeHTML(card.image))\">\(escapeHTML(FileGrouping.place(name(card.image), slices: card.slices)))</span>\(role)</h3>",
+            "<article class=\"card \(card.severity.rawValue)\" id=\"\(escapeHTML(card.id))\" data-severity=\"\(card.severity.rawValue)\" data-rule=\"\(escapeHTML(card.rule.rawValue))\" data-image=\"\(escapeHTML(card.image))\" data-category=\"\(card.category.rawValue)\">",
+            "<h3><span class=\"severity\">\(card.severity.rawValue)</span> <span class=\"rule\">\(escapeHTML(card.rule.rawValue))</span> \(escapeHTML(rule?.api ?? "")) <span class=\"in\">in</span> <span class=\"image\" title=\"\(escapeHTML(card.image))\">\(escapeHTML(FileGrouping.place(name(card.image), slices: card.slices)))</span>\(role)</h3>",
         ]
         if !card.reached.isEmpty { parts.append(reach(card)) }
         let lead = rule.flatMap { rule in findings.contains { $0.message.contains(rule.message) } ? rule.message : nil }

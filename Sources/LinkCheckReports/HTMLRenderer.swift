@@ -101,7 +101,7 @@ public struct HTMLRenderer: ReportRenderer {
         html += """
             <form id="filters" hidden>
             \(Severity.allCases.reversed().map { "<label><input type=\"checkbox\" name=\"severity\" value=\"\($0.rawValue)\" checked> \($0.rawValue) (<span class=\"count-\($0.rawValue)\">0</span>)</label>" }.joined(separator: "\n"))
-            <label>Rule <select name="rule"><option value="">all</option>\(rules.map { "<option>\(escapeHTML($0))</option>" }.joined())</select></label>
+            <label>Rule <select name="rule"><option value="">all</option>\(rules.map { "<option>\(escapeHTML($0.rawValue))</option>" }.joined())</select></label>
             <label>Image <select name="image"><option value="">all</option>\(images.map { "<option value=\"\(escapeHTML($0))\">\(escapeHTML(names[$0]))</option>" }.joined())</select></label>
             <label>Search <input type="search" name="q" placeholder="symbol, function, message…"></label>
             <output id="shown"></output>

@@ -19,7 +19,7 @@ public enum RuleExplanation {
             "  source: \(rule.source)",
         ]
         if let sdk = rule.sdk { lines.append("  marked in SDKs: \(sdk)") }
-        if !rule.allowedIn.isEmpty { lines.append("  allowed in: \(rule.allowedIn.joined(separator: ", ")) extensions") }
+        if !rule.allowedIn.isEmpty { lines.append("  allowed in: \(rule.allowedIn.map(\.rawValue).joined(separator: ", ")) extensions") }
         return lines.joined(separator: "\n") + "\n"
     }
 }

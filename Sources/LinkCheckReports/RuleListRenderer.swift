@@ -9,7 +9,7 @@ public enum RuleListRenderer {
         for pack in packs {
             lines.append("\(pack.name) \(pack.version) (\(TextRenderer.count(pack.rules.count, "rule")))")
             for rule in pack.rules {
-                let allowed = rule.allowedIn.isEmpty ? "" : "  allowed in: \(rule.allowedIn.joined(separator: ", "))"
+                let allowed = rule.allowedIn.isEmpty ? "" : "  allowed in: \(rule.allowedIn.map(\.rawValue).joined(separator: ", "))"
                 lines.append("  \(rule.id)  \(rule.severity.rawValue)  \(rule.category.rawValue)  \(rule.api)\(allowed)")
                 for matcher in rule.matchers {
                     lines.append("      \(matcher)")

@@ -23,7 +23,8 @@ public struct SARIFRenderer: ReportRenderer {
         let rules = citedIDs.map { id in
             report.rules[id]
                 ?? Rule(
-                    id: id, api: id, category: .reviewRisk, severity: .warning, matchers: [], message: id, fixit: "", source: "")
+                    id: id, api: id.rawValue, category: .reviewRisk, severity: .warning, matchers: [], message: id.rawValue, fixit: "",
+                    source: "")
         }
         let ruleIndex = Dictionary(uniqueKeysWithValues: citedIDs.enumerated().map { ($1, $0) })
         let images = Dictionary(report.images.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -110,7 +111,7 @@ public struct SARIFRenderer: ReportRenderer {
             partialFingerprints: [
                 "linkcheckFinding/v2": Self.fingerprint(
                     [
-                        finding.rule, imageKey, finding.symbol ?? "", finding.chain.dropLast().joined(separator: ">"),
+                        finding.rule.rawValue, imageKey, finding.symbol ?? "", finding.chain.dropLast().joined(separator: ">"),
                         caller?.function ?? "",
                     ])
             ],
@@ -173,7 +174,7 @@ public struct SARIFRenderer: ReportRenderer {
     }
 
     struct ReportingDescriptor: Encodable {
-        var id: String
+        var id: RuleID
         var name: String
         var shortDescription: Message
         var fullDescription: Message
@@ -203,7 +204,7 @@ public struct SARIFRenderer: ReportRenderer {
     struct RuleProperties: Encodable {
         var category, source, pack: String
         var tags: [String]
-        var allowedIn: [String]?
+        var allowedIn: [ExtensionType]?
     }
 
     struct Invocation: Encodable {
@@ -223,7 +224,7 @@ public struct SARIFRenderer: ReportRenderer {
     }
 
     struct Result: Encodable {
-        var ruleId: String
+        var ruleId: RuleID
         var ruleIndex: Int
         var level: String
         var message: Message

@@ -2,7 +2,7 @@
 /// an app extension, loaded from a rule pack (see `Rules/README.md`).
 public struct Rule: Sendable, Equatable {
     /// Stable identifier, e.g. `AEX001`.
-    public var id: String
+    public var id: RuleID
     /// The API's human name, e.g. `UIApplication.shared`.
     public var api: String
     public var category: RuleCategory
@@ -17,7 +17,7 @@ public struct Rule: Sendable, Equatable {
     public var source: String
     /// Extension types in which the API is allowed anyway (camera capture in
     /// `imessage`).
-    public var allowedIn: [String]
+    public var allowedIn: [ExtensionType]
     /// The SDKs in which the API is marked unavailable (``SDKRange``);
     /// `nil` for a restriction no header marks.
     public var sdk: SDKRange?
@@ -27,8 +27,8 @@ public struct Rule: Sendable, Equatable {
     public var pack: String
 
     public init(
-        id: String, api: String, category: RuleCategory, severity: Severity, matchers: [Matcher],
-        message: String, fixit: String, source: String, allowedIn: [String] = [], sdk: SDKRange? = nil,
+        id: RuleID, api: String, category: RuleCategory, severity: Severity, matchers: [Matcher],
+        message: String, fixit: String, source: String, allowedIn: [ExtensionType] = [], sdk: SDKRange? = nil,
         examples: RuleExamples = RuleExamples(), pack: String = ""
     ) {
         self.id = id
@@ -138,8 +138,3 @@ public enum RuleCategory: String, Sendable, CaseIterable, Codable {
         }
     }
 }
-
-/// The extension types a rule's `allowedIn` and a role may name (the
-/// `NSExtensionPointIdentifier` kinds, shortened): those of
-/// ``ExtensionPoints/types``.
-public let knownExtensionTypes: Set<String> = Set(ExtensionPoints.types.values)

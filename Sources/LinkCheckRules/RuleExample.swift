@@ -74,7 +74,7 @@ public struct RuleExample: Sendable, Equatable {
     public var code: String
     /// `extension`: check the image as an app extension of this type
     /// (`imessage`), for a rule's `allowedIn` near miss.
-    public var extensionType: String?
+    public var extensionType: ExtensionType?
     /// `appOnly`: check the image as a framework that only the containing
     /// app links.
     public var appOnly: Bool
@@ -97,7 +97,7 @@ public struct RuleExample: Sendable, Equatable {
     public var severity: Severity?
 
     public init(
-        language: Language, format: Format, code: String, extensionType: String? = nil, appOnly: Bool = false,
+        language: Language, format: Format, code: String, extensionType: ExtensionType? = nil, appOnly: Bool = false,
         libraries: [String] = [], objcRuntime: ObjCRuntime? = nil, platform: SDKPlatform? = nil, minimumOS: SDKVersion? = nil,
         sdk: SDKVersion? = nil, severity: Severity? = nil
     ) {

@@ -4,10 +4,10 @@
 public struct RuleIDRegistry: Sendable {
     /// One rule id a file declares, and where: `$.rules[3].id`.
     public struct Declaration: Sendable, Equatable {
-        public var id: String
+        public var id: RuleID
         public var jsonPath: String
 
-        public init(id: String, jsonPath: String) {
+        public init(id: RuleID, jsonPath: String) {
             self.id = id
             self.jsonPath = jsonPath
         }
@@ -15,11 +15,11 @@ public struct RuleIDRegistry: Sendable {
 
     /// Who declared each id first: a file's path, or the owner given for
     /// a reserved id.
-    private var owners: [String: String]
+    private var owners: [RuleID: String]
 
     /// - Parameter reserved: ids taken before any file, with who takes
     ///   them (`ARCH001` → `linkcheck's built-in checks`).
-    public init(reserved: [String: String] = [:]) {
+    public init(reserved: [RuleID: String] = [:]) {
         owners = reserved
     }
 

@@ -127,10 +127,10 @@ private struct PackReader {
                     // with either rule.
                     guard let id = (item as? [String: Any])?["id"] as? String else { continue }
                     if let first = seen[id] {
-                        report("\(path).id", .duplicateID(id, firstSeen: "\(file) \(first)"))
+                        report("\(path).id", .duplicateID(RuleID(id), firstSeen: "\(file) \(first)"))
                     } else {
                         seen[id] = path
-                        ruleIDs.append(RuleIDRegistry.Declaration(id: id, jsonPath: "\(path).id"))
+                        ruleIDs.append(RuleIDRegistry.Declaration(id: RuleID(id), jsonPath: "\(path).id"))
                         if let parsed { rules.append(parsed) }
                     }
                 }
@@ -147,7 +147,7 @@ private struct PackReader {
     mutating func rule(_ value: Any, _ path: String, pack: String) -> Rule? {
         guard let object = object(value, path, allowed: Self.ruleKeys) else { return nil }
         let id = string(object, "id", path)
-        if let id, !isRuleID(id) {
+        if let id, !RuleID.isWellFormed(id) {
             report("\(path).id", .invalidValue("id '\(id)' must be 2–8 capital letters then 3–4 digits, e.g. AEX001"))
         }
         let api = string(object, "api", path)
@@ -168,13 +168,16 @@ private struct PackReader {
         let source = string(object, "source", path)
         let sdk = object["sdk"].flatMap { sdkRange($0, "\(path).sdk") }
         let examples = object["examples"].flatMap { ruleExamples($0, "\(path).examples") } ?? RuleExamples()
-        var allowedIn: [String] = []
+        var allowedIn: [ExtensionType] = []
         if let value = object["allowedIn"] {
             if let list = value as? [String] {
-                for (index, type) in list.enumerated() where !knownExtensionTypes.contains(type) {
-                    report("\(path).allowedIn[\(index)]", .invalidValue("unknown extension type '\(type)'"))
+                for (index, name) in list.enumerated() {
+                    guard let type = ExtensionType(rawValue: name) else {
+                        report("\(path).allowedIn[\(index)]", .invalidValue("unknown extension type '\(name)'"))
+                        continue
+                    }
+                    allowedIn.append(type)
                 }
-                allowedIn = list
             } else {
                 report("\(path).allowedIn", .wrongType(expected: "an array of strings"))
             }
@@ -182,7 +185,7 @@ private struct PackReader {
         guard let id, let api, let category, let severity, let matchers, let message, let fixit, let source
         else { return nil }
         return Rule(
-            id: id, api: api, category: category, severity: severity, matchers: matchers, message: message,
+            id: RuleID(id), api: api, category: category, severity: severity, matchers: matchers, message: message,
             fixit: fixit, source: source, allowedIn: allowedIn, sdk: sdk, examples: examples, pack: pack
         )
     }
@@ -273,15 +276,16 @@ private struct PackReader {
                 ))
         }
         let code = string(object, "code", path)
-        let extensionType = string(object, "extension", path, required: false)
-        if let extensionType, !extensionType.isEmpty, !knownExtensionTypes.contains(extensionType) {
-            report("\(path).extension", .invalidValue("unknown extension type '\(extensionType)'"))
+        let extensionName = string(object, "extension", path, required: false)
+        let extensionType = extensionName.flatMap(ExtensionType.init(rawValue:))
+        if let extensionName, extensionType == nil {
+            report("\(path).extension", .invalidValue("unknown extension type '\(extensionName)'"))
         }
         var appOnly = false
         if let flag = object["appOnly"] {
             if let value = jsonBoolean(flag) { appOnly = value } else { report("\(path).appOnly", .wrongType(expected: "true or false")) }
         }
-        if appOnly && extensionType != nil {
+        if appOnly && extensionName != nil {
             report(path, .invalidValue("an example is checked either in an extension or as an app-only framework, not both"))
         }
         var libraries: [String] = []
@@ -393,12 +397,4 @@ private struct PackReader {
         }
         return result.count == list.count ? result : nil
     }
-}
-
-/// `^[A-Z]{2,8}[0-9]{3,4}$`: capital letters, then digits.
-private func isRuleID(_ id: String) -> Bool {
-    let letters = id.prefix { $0.isASCII && $0.isUppercase }
-    let digits = id.dropFirst(letters.count)
-    return (2...8).contains(letters.count) && (3...4).contains(digits.count)
-        && digits.allSatisfy { $0.isASCII && $0.isNumber }
 }

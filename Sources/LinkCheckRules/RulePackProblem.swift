@@ -25,12 +25,12 @@ public struct RulePackProblem: Error, Sendable, Equatable, CustomStringConvertib
         case invalidValue(String)
         /// The rule id is used twice; `firstSeen` is the file that used it
         /// first.
-        case duplicateID(String, firstSeen: String)
+        case duplicateID(RuleID, firstSeen: String)
         /// A glob that cannot be a valid `fnmatch(3)` pattern.
         case badGlob(String, reason: String)
         /// The rule has no example of these kinds (`triggering`,
         /// `nonTriggering`) (``RulePack/exampleProblems``).
-        case missingExamples(rule: String, [String])
+        case missingExamples(rule: RuleID, [String])
     }
 
     /// The rule-pack file.

@@ -8,11 +8,11 @@ public enum RulePackWriter {
         document["description"] = pack.description
         document["rules"] = pack.rules.map { rule -> [String: Any] in
             var entry: [String: Any] = [
-                "id": rule.id, "api": rule.api, "category": rule.category.rawValue, "severity": rule.severity.rawValue,
+                "id": rule.id.rawValue, "api": rule.api, "category": rule.category.rawValue, "severity": rule.severity.rawValue,
                 "match": rule.matchers.map { [$0.kind: $0.pattern] }, "message": rule.message, "fixit": rule.fixit,
                 "source": rule.source,
             ]
-            if !rule.allowedIn.isEmpty { entry["allowedIn"] = rule.allowedIn }
+            if !rule.allowedIn.isEmpty { entry["allowedIn"] = rule.allowedIn.map(\.rawValue) }
             if let sdk = rule.sdk {
                 var range = ["platform": sdk.platform.rawValue, "markedFrom": sdk.markedFrom.description]
                 range["markedUntil"] = sdk.markedUntil?.description
@@ -34,7 +34,7 @@ public enum RulePackWriter {
 
     static func json(_ example: RuleExample) -> [String: Any] {
         var entry: [String: Any] = ["language": example.language.rawValue, "format": example.format.rawValue, "code": example.code]
-        entry["extension"] = example.extensionType
+        entry["extension"] = example.extensionType?.rawValue
         if example.appOnly { entry["appOnly"] = true }
         if !example.libraries.isEmpty { entry["libraries"] = example.libraries }
         entry["objcRuntime"] = example.objcRuntime?.rawValue

@@ -8,7 +8,7 @@ public final class RuleSet: Sendable {
     public let rules: [Rule]
     public let demangler: Demangler
 
-    private let byID: [String: Int]
+    private let byID: [RuleID: Int]
     private let exact: [String: [Int]]
     /// Globs with the literal text before their first wildcard, a cheap
     /// test before `fnmatch`.
@@ -234,7 +234,7 @@ public final class RuleSet: Sendable {
     }
 
     /// The rule with identifier `id`, if any.
-    public func rule(withID id: String) -> Rule? {
+    public func rule(withID id: RuleID) -> Rule? {
         byID[id].map { rules[$0] }
     }
 

@@ -139,7 +139,7 @@ public enum SymbolGraphRules {
             let spelling = annotation.domains.map(attributeSpelling).joined(separator: ", ")
             let api = "\(annotation.module).\(annotation.title)"
             return Rule(
-                id: String(format: "%@%03d", idPrefix, index + 1), api: api, category: .unavailableAPI, severity: .error,
+                id: RuleID(String(format: "%@%03d", idPrefix, index + 1)), api: api, category: .unavailableAPI, severity: .error,
                 matchers: [.swift(annotation.path)],
                 message: annotation.message.map { "\(api) is unavailable in app extensions: \($0)" }
                     ?? "\(api) is marked unavailable in app extensions.",

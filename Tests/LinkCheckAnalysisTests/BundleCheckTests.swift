@@ -27,7 +27,7 @@ import Testing
         image.hasPrefix(app.path + "/") ? String(image.dropFirst(app.path.count + 1)) : image
     }
 
-    static func findings(_ report: Report, in app: URL, rules: Set<String>? = nil) -> [String] {
+    static func findings(_ report: Report, in app: URL, rules: Set<RuleID>? = nil) -> [String] {
         report.findings.filter { rules?.contains($0.rule) ?? true }.map {
             "\(inside(app, $0.image)): \($0.severity.rawValue) \($0.rule) \($0.symbol ?? "")"
         }
@@ -41,7 +41,7 @@ import Testing
             uniqueKeysWithValues: report.images.map {
                 (
                     Self.inside(app, $0.name),
-                    [$0.role.rawValue, $0.extensionType, $0.verdict.rawValue].compactMap { $0 }.joined(separator: " ")
+                    [$0.role.rawValue, $0.extensionType?.rawValue, $0.verdict.rawValue].compactMap { $0 }.joined(separator: " ")
                 )
             })
         // Camera's capture is allowed in the iMessage extension, the only
@@ -83,9 +83,11 @@ import Testing
     @Test func rolesGivenByNameOverrideTheBundle() throws {
         let (copy, app) = try Self.shopCopy()
         defer { withExtendedLifetime(copy) {} }
-        let report = try ShippedRules.check(app, policy: Policy(extensions: ["Stickers": "share"], apps: ["Share"]))
+        let report = try ShippedRules.check(app, policy: Policy(extensions: ["Stickers": .share], apps: ["Share"]))
         let roles = Dictionary(
-            uniqueKeysWithValues: report.images.map { (Self.inside(app, $0.name), "\($0.role.rawValue) \($0.extensionType ?? "-")") })
+            uniqueKeysWithValues: report.images.map {
+                (Self.inside(app, $0.name), "\($0.role.rawValue) \($0.extensionType?.rawValue ?? "-")")
+            })
         #expect(roles["PlugIns/Stickers.appex/Stickers"] == "extension share")
         #expect(roles["PlugIns/Share.appex/Share"] == "app -")
         #expect(roles["Shop"] == "app -")
@@ -262,7 +264,7 @@ import Testing
             report.findings.first { $0.rule == "BNDL004" }?.message.hasPrefix(
                 "the extension Old.appex has no 64-bit slice (armv7): App Store Connect refuses") == true)
         #expect(
-            report.images.first { $0.name.hasSuffix("/Old") }.map { "\($0.role.rawValue) \($0.extensionType ?? "-")" }
+            report.images.first { $0.name.hasSuffix("/Old") }.map { "\($0.role.rawValue) \($0.extensionType?.rawValue ?? "-")" }
                 == "extension keyboard")
     }
 
@@ -374,7 +376,8 @@ import Testing
             uniqueKeysWithValues: report.images.map {
                 (
                     Self.inside(app, $0.name),
-                    [$0.role.rawValue, $0.extensionType, $0.binary.platform?.platform.rawValue].compactMap { $0 }.joined(separator: " ")
+                    [$0.role.rawValue, $0.extensionType?.rawValue, $0.binary.platform?.platform.rawValue].compactMap { $0 }.joined(
+                        separator: " ")
                 )
             })
         #expect(
@@ -412,7 +415,7 @@ import Testing
         let moved = try ShippedRules.check(app)
         let extensions = moved.images.filter { $0.role == .extension }
         #expect(extensions.map { Self.inside(app, $0.name) } == ["Contents/Extensions/Share.appex/Contents/MacOS/Share"])
-        #expect(extensions.first?.links == [kit] && extensions.first?.extensionType == "share")
+        #expect(extensions.first?.links == [kit] && extensions.first?.extensionType == .share)
         #expect(Self.findings(moved, in: app) == Self.findings(report, in: app))
     }
 
@@ -432,7 +435,8 @@ import Testing
             ])
         #expect(report.exitStatus == 2)
         #expect(
-            report.images.first { $0.name.hasSuffix("/Stickers") }.map { "\($0.role.rawValue) \($0.extensionType ?? "-")" } == "extension -"
+            report.images.first { $0.name.hasSuffix("/Stickers") }.map { "\($0.role.rawValue) \($0.extensionType?.rawValue ?? "-")" }
+                == "extension -"
         )
     }
     /// The error of each bundle `report` could not check, its path relative
@@ -458,7 +462,7 @@ import Testing
             ])
         #expect(report.errors.count == 1)
         #expect(report.exitStatus == 2)
-        #expect(!report.images.contains { $0.role == .extension && $0.extensionType == "share" })
+        #expect(!report.images.contains { $0.role == .extension && $0.extensionType == .share })
     }
 
     /// A CFBundleExecutable that is no file name (a path out of the
@@ -513,7 +517,7 @@ import Testing
         defer { withExtendedLifetime(copy) {} }
         let report = try ShippedRules.check(app)
         #expect(report.errors.isEmpty)
-        let share = try #require(report.images.first { $0.role == .extension && $0.extensionType == "share" })
+        let share = try #require(report.images.first { $0.role == .extension && $0.extensionType == .share })
         #expect(Self.inside(app, share.name) == "PlugIns/Share.appex/bin/Share")
         #expect(share.verdict == .unsafe)
         #expect(
@@ -542,7 +546,7 @@ import Testing
                 "Shop.app/PlugIns/Share.appex: no executable: its Info.plist's CFBundleExecutable is 'Share', and Share.appex/Share is \(what)"
             ])
         #expect(report.exitStatus == 2)
-        #expect(!report.images.contains { $0.role == .extension && $0.extensionType == "share" })
+        #expect(!report.images.contains { $0.role == .extension && $0.extensionType == .share })
     }
 
     /// A framework without its binary, and an app whose executable is named

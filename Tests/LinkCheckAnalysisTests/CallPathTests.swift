@@ -32,7 +32,7 @@ import Testing
         return CheckRun.check(paths: [library.path], rules: try rules(), policy: Policy(extensions: ["callsites": nil]), jobs: 1)
     }
 
-    static func finding(_ report: Report, _ rule: String, _ symbol: String) -> Finding? {
+    static func finding(_ report: Report, _ rule: RuleID, _ symbol: String) -> Finding? {
         report.findings.first { $0.rule == rule && $0.symbol == symbol && $0.image.hasSuffix("libcallsites.so") }
     }
 
@@ -89,7 +89,9 @@ import Testing
         let library = try Fixtures.compile(
             "version-guards.c", to: directory.path("libguards.so"), target: target, flags: ["-shared", "-O0"])
         let report = CheckRun.check(paths: [library.path], rules: try Self.rules(), policy: Policy(extensions: ["guards": nil]), jobs: 1)
-        let checks = report.findings.filter { $0.rule.hasPrefix("DLOP01") }.map { "\($0.rule) \($0.callSites.compactMap(\.function))" }
+        let checks = report.findings.filter { $0.rule.rawValue.hasPrefix("DLOP01") }.map {
+            "\($0.rule) \($0.callSites.compactMap(\.function))"
+        }
         #expect(
             checks.sorted() == [
                 "DLOP010 [\"load_available\"]", "DLOP010 [\"load_guarded\"]", "DLOP011 [\"load_exported\"]", "DLOP011 [\"load_shared\"]",

@@ -2,6 +2,7 @@ import Foundation
 import LinkCheckAnalysis
 import LinkCheckCodeIndex
 import LinkCheckReports
+import LinkCheckRules
 import LinkCheckTestSupport
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
     static let architectures = ["arm64", "x86_64"]
 
     /// The one finding of `rule` in `report`.
-    static func finding(_ rule: String, in report: Report) throws -> Finding {
+    static func finding(_ rule: RuleID, in report: Report) throws -> Finding {
         let findings = report.findings.filter { $0.rule == rule }
         try #require(findings.count == 1, "\(findings)")
         return findings[0]

@@ -26,7 +26,7 @@ import Testing
              "suppressions": [{"rule": "SEL001", "image": "ShareKit", "symbol": "sharedApplication", "reason": "our own class"}]}
             """, folders: ["lib"])
         let configuration = try result.get()
-        #expect(configuration.extensions == ["PhotoEditorExtension": "share", "Stickers": "imessage"])
+        #expect(configuration.extensions == ["PhotoEditorExtension": .share, "Stickers": .imessage])
         #expect(configuration.apps == ["PhotoEditorApp"])
         #expect(configuration.frameworks == ["ShareKit"])
         #expect(configuration.requiredArchitectures == ["arm64", "x86_64"])

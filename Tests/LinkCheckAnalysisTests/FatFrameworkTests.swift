@@ -104,7 +104,7 @@ import Testing
 
         let groups = grouping.findings.filter { $0.file == svProgressHUD }
         #expect(
-            groups.map { [$0.lead.rule] + $0.slices } == [
+            groups.map { [$0.lead.rule.rawValue] + $0.slices } == [
                 ["AEX001", "arm64", "armv7", "i386", "x86_64"], ["ARCH004"], ["BNDL005"], ["FLAG001", "arm64"],
                 ["LOAD008", "arm64", "armv7", "i386", "x86_64"], ["LOAD014", "arm64", "armv7", "i386", "x86_64"],
             ])
@@ -140,7 +140,7 @@ import Testing
         try MachOFixtures.fat(thin, to: URL(fileURLWithPath: svProgressHUD))
 
         let report = try ShippedRules.check(app)
-        let arch = report.findings.filter { $0.image.hasPrefix(svProgressHUD) && $0.rule.hasPrefix("ARCH") }
+        let arch = report.findings.filter { $0.image.hasPrefix(svProgressHUD) && $0.rule.rawValue.hasPrefix("ARCH") }
         #expect(arch.map { "\($0.rule) \($0.severity)" } == ["ARCH001 error", "ARCH004 note"])
         #expect(arch.first?.message.hasPrefix("this file has no 64-bit slice (armv7, i386): ") == true)
         #expect(

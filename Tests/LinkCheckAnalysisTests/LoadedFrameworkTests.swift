@@ -3,6 +3,7 @@ import LinkCheckAnalysis
 import LinkCheckImage
 import LinkCheckInspection
 import LinkCheckReports
+import LinkCheckRules
 import LinkCheckTestSupport
 import Testing
 
@@ -22,7 +23,7 @@ import Testing
         return (directory, app)
     }
 
-    static func findings(_ report: Report, in app: URL, rules: Set<String>) -> [String] {
+    static func findings(_ report: Report, in app: URL, rules: Set<RuleID>) -> [String] {
         report.findings.filter { rules.contains($0.rule) }.map {
             "\(BundleCheckTests.inside(app, $0.image)): \($0.severity.rawValue) \($0.rule) \($0.message.prefix { $0 != ":" })"
         }

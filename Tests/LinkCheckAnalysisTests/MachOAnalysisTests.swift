@@ -12,7 +12,7 @@ import Testing
 /// `MH_APP_EXTENSION_SAFE` beside the code's evidence, dyld's search, and
 /// architecture by slice, on the PhotosApp sample built from source.
 @Suite struct MachOAnalysisTests {
-    static let roles = Policy(extensions: ["PhotosShare": "share"], apps: ["Photos"])
+    static let roles = Policy(extensions: ["PhotosShare": .share], apps: ["Photos"])
 
     /// The PhotosApp bundle, checked with the default rules and its roles.
     static func photosReport(_ bundle: URL? = nil, policy: Policy = roles, callSites: CallSiteMode? = .targeted) throws -> (Report, String)
@@ -43,7 +43,7 @@ import Testing
         #expect(share.first?.path == ["-[UPUploader retry:]", "present_login", "+[UIApplication sharedApplication]"])
         // A selector the code sends is a selector reference, not a string
         // (lld merges __objc_methname into __cstring).
-        #expect(!report.findings.contains { $0.image.hasSuffix("/Uploader") && $0.rule.hasPrefix("SEL") })
+        #expect(!report.findings.contains { $0.image.hasSuffix("/Uploader") && $0.rule.rawValue.hasPrefix("SEL") })
         let verdicts = Dictionary(
             uniqueKeysWithValues: report.images.map { ($0.name.replacingOccurrences(of: app + "/", with: ""), $0.verdict) })
         #expect(verdicts["PlugIns/PhotosShare.appex/PhotosShare"] == .unsafe)
@@ -61,7 +61,7 @@ import Testing
     /// is on the call path, so the load is guarded (DLOP010), not DLOP011.
     @Test func aVersionCheckInTheCallerGuardsTheLoad() throws {
         let (report, app) = try Self.photosReport()
-        let loads = report.findings.filter { $0.image == "\(app)/Photos" && $0.rule.hasPrefix("DLOP01") }
+        let loads = report.findings.filter { $0.image == "\(app)/Photos" && $0.rule.rawValue.hasPrefix("DLOP01") }
         #expect(loads.map { "\($0.severity.rawValue) \($0.rule) \($0.symbol ?? "")" } == ["note DLOP010 dlopen"])
         #expect(
             loads.first?.message.hasPrefix(
@@ -255,7 +255,7 @@ import Testing
         let (report, app) = try Self.photosReport(policy: Policy())
         #expect(Self.image(report, "Photos", in: app)?.role == .app)
         #expect(
-            Self.image(report, "PlugIns/PhotosShare.appex/PhotosShare", in: app).map { "\($0.role) \($0.extensionType ?? "")" }
+            Self.image(report, "PlugIns/PhotosShare.appex/PhotosShare", in: app).map { "\($0.role) \($0.extensionType?.rawValue ?? "")" }
                 == "extension share")
         #expect(Self.image(report, "PlugIns/PhotosShare.appex/PhotosShare", in: app)?.verdict == .unsafe)
     }

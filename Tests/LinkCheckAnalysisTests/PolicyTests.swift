@@ -25,9 +25,9 @@ import Testing
     }
 
     @Test func rolesByFileNameSONAMEOrModuleName() {
-        let policy = Policy(extensions: ["Share": "share"], apps: ["libMain.so"])
+        let policy = Policy(extensions: ["Share": .share], apps: ["libMain.so"])
         let role = { (image: BinaryImage) in policy.role(of: image, names: Policy.names(of: image), bundles: BundleLayout()) }
-        #expect(role(Self.image("libShare.so")) == AssignedRole(role: .extension, extensionType: "share"))
+        #expect(role(Self.image("libShare.so")) == AssignedRole(role: .extension, extensionType: .share))
         #expect(role(Self.image("libMain.so")).role == .app)
         #expect(role(Self.image("libOther.so")).role == .framework)
         #expect(role(Self.image("tool", executable: true)).role == .app)
@@ -57,7 +57,7 @@ import Testing
             Self.image("libOwn.so"),
             Self.image("libLoose.so"),
         ]
-        let (reports, findings) = Self.run(images, Policy(extensions: ["Ext": "share"], apps: ["App"]))
+        let (reports, findings) = Self.run(images, Policy(extensions: ["Ext": .share], apps: ["App"]))
         let reachedBy = Dictionary(uniqueKeysWithValues: reports.map { ($0.name, $0.reachedBy) })
         #expect(
             reachedBy == [
@@ -244,7 +244,7 @@ import Testing
         PolicyTests.image("libUnsafe.so", imports: ["kit_shared"]),
     ]
 
-    static func suppression(_ rule: String, _ image: String, symbol: String? = nil, index: Int = 0) -> Suppression {
+    static func suppression(_ rule: RuleID, _ image: String, symbol: String? = nil, index: Int = 0) -> Suppression {
         Suppression(rule: rule, image: image, symbol: symbol, reason: "accepted", jsonPath: "$.suppressions[\(index)]")
     }
 

@@ -138,7 +138,7 @@ struct RuleExampleBuilds: Sendable {
         let buildSeconds = Date().timeIntervalSince(started)
 
         let extensions = Dictionary(
-            uniqueKeysWithValues: examples.compactMap { built -> (String, String?)? in
+            uniqueKeysWithValues: examples.compactMap { built -> (String, ExtensionType?)? in
                 guard let type = built.example.extensionType, case .success(let image) = built.image else { return nil }
                 return ((image as NSString).lastPathComponent, type)
             })

@@ -12,9 +12,9 @@ import Testing
 /// expect, and leave its near misses alone.
 @Suite struct RuleExampleTests {
     /// The shipped rules' ids, read when the tests are listed.
-    static let ruleIDs: [String] = (try? ShippedRules.ruleSet().rules.map(\.id)) ?? []
+    static let ruleIDs: [RuleID] = (try? ShippedRules.ruleSet().rules.map(\.id)) ?? []
 
-    static func examples(of id: String) throws -> (RuleExampleBuilds, [RuleExampleBuilds.Built]) {
+    static func examples(of id: RuleID) throws -> (RuleExampleBuilds, [RuleExampleBuilds.Built]) {
         let builds = try RuleExampleBuilds.shared.get()
         return (builds, builds.examples.filter { $0.rule.id == id })
     }
@@ -28,7 +28,7 @@ import Testing
     /// it is checked in a context that allows the API (an `allowedIn`
     /// extension type, a framework only the app links), only notes.
     @Test(arguments: ruleIDs)
-    func theRuleFindsItsTriggeringExamplesAndNotItsNearMisses(id: String) throws {
+    func theRuleFindsItsTriggeringExamplesAndNotItsNearMisses(id: RuleID) throws {
         let (builds, examples) = try Self.examples(of: id)
         #expect(examples.contains { $0.triggering } && examples.contains { !$0.triggering })
         for built in examples {
@@ -54,7 +54,7 @@ import Testing
     /// Each of a rule's matchers matches in at least one of its triggering
     /// examples, so no matcher is there for show.
     @Test(arguments: ruleIDs)
-    func everyMatcherOfTheRuleMatchesInATriggeringExample(id: String) throws {
+    func everyMatcherOfTheRuleMatchesInATriggeringExample(id: RuleID) throws {
         let (builds, examples) = try Self.examples(of: id)
         let rule = try #require(examples.first?.rule)
         let exercised = Set(examples.filter(\.triggering).flatMap(builds.findings).flatMap { Self.matchers(rule, matching: $0) })

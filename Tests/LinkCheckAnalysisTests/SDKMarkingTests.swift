@@ -129,7 +129,7 @@ import Testing
     /// What travels to an extension is judged by the SDK of the image that
     /// uses the API, not the extension's.
     @Test func theSDKOfTheImageThatUsesTheAPIDecidesForTheExtensionsThatLinkIt() throws {
-        let policy = Policy(extensions: ["Share": "share"])
+        let policy = Policy(extensions: ["Share": .share])
         let old = Self.run(
             [
                 Self.framework("Share", Self.iOS("15.0", sdk: "26.5"), needs: ["Kit"], usesAPI: false, fileType: .executable),

@@ -11,7 +11,7 @@ import Testing
 @Suite struct SampleAnalysisTests {
     static func photoEditorReport() throws -> (Report, URL) {
         let directory = try Fixtures.sampleImages().appendingPathComponent("PhotoEditor")
-        let policy = Policy(extensions: ["PhotoEditorExtension": "share"], apps: ["PhotoEditorApp"])
+        let policy = Policy(extensions: ["PhotoEditorExtension": .share], apps: ["PhotoEditorApp"])
         return (try ShippedRules.check(directory, policy: policy), directory)
     }
 
@@ -114,7 +114,7 @@ import Testing
         let directory = try Fixtures.sampleImages().appendingPathComponent("PhotoEditor")
         let effects = directory.appendingPathComponent("libPhotoEffects.so").path
         let rules = try ShippedRules.ruleSet()
-        for (type, severity, verdict) in [("imessage", Severity.note, Verdict.extensionSafe), ("share", .error, .unsafe)] {
+        for (type, severity, verdict) in [(ExtensionType.imessage, Severity.note, Verdict.extensionSafe), (.share, .error, .unsafe)] {
             let policy = Policy(extensions: ["PhotoEffects": type])
             let report = CheckRun.check(paths: [effects], rules: rules, policy: policy, jobs: 1)
             let capture = report.findings.filter { $0.rule == "AEX201" }
@@ -129,7 +129,7 @@ import Testing
     @Test func keepingOnlyTheSymbolsRulesMayMatchChangesNoFinding() throws {
         let directory = try Fixtures.sampleImages().appendingPathComponent("PhotoEditor")
         let rules = try ShippedRules.ruleSet()
-        let policy = Policy(extensions: ["PhotoEditorExtension": "share"], apps: ["PhotoEditorApp"])
+        let policy = Policy(extensions: ["PhotoEditorExtension": .share], apps: ["PhotoEditorApp"])
         let report = CheckRun.check(paths: [directory.path], rules: rules, policy: policy, callSites: nil, jobs: 2)
 
         let reader = Inspection.Reader(options: Inspection.Options(strings: rules.stringPatterns))

@@ -2,6 +2,7 @@ import Foundation
 import LinkCheckAnalysis
 import LinkCheckCodeIndex
 import LinkCheckReports
+import LinkCheckRules
 import LinkCheckTestSupport
 import Testing
 
@@ -38,7 +39,7 @@ import Testing
     }
 
     /// The findings on `image` (a short name) of `rules`.
-    static func findings(_ report: Report, _ image: String, _ rules: Set<String>) throws -> [Finding] {
+    static func findings(_ report: Report, _ image: String, _ rules: Set<RuleID>) throws -> [Finding] {
         let name = try Self.image(report, image).name
         return report.findings.filter { $0.image == name && rules.contains($0.rule) }
     }

@@ -100,7 +100,7 @@ import Testing
                         ].map { "\(ipa.path):Payload/Shop.app/\($0)" }))
             #expect(images.map { discovery.entry(forFile: $0)?.archive } == Array(repeating: ipa.path, count: 5))
             let share = try #require(images.first { $0.hasSuffix("/Share") }.flatMap(discovery.bundles.placement(ofFile:)))
-            #expect(share.role == .appExtension(type: "share"))
+            #expect(share.role == .appExtension(type: .share))
             #expect(share.outermost.displayPath == "\(ipa.path):Payload/Shop.app")
             #expect(share.place == "PlugIns/Share.appex/Share")
             #expect(share.innermost.info?.path == "\(ipa.path):Payload/Shop.app/PlugIns/Share.appex/Info.plist")
@@ -184,7 +184,7 @@ import Testing
             #expect(placement.library?.identifier == "ios-arm64")
             let share = try #require(
                 discovery.files.first { discovery.displayPath(of: $0) == "\(app.path):Shop.app/PlugIns/Share.appex/Share" })
-            #expect(discovery.bundles.placement(ofFile: share)?.role == .appExtension(type: "share"))
+            #expect(discovery.bundles.placement(ofFile: share)?.role == .appExtension(type: .share))
         }
     }
 

@@ -47,8 +47,8 @@ import Testing
                 "Shop": .app,
                 "Frameworks/Uploader.framework/Uploader": .framework,
                 "Frameworks/Camera.framework/Camera": .framework,
-                "PlugIns/Share.appex/Share": .appExtension(type: "share"),
-                "PlugIns/Stickers.appex/Stickers": .appExtension(type: "imessage"),
+                "PlugIns/Share.appex/Share": .appExtension(type: .share),
+                "PlugIns/Stickers.appex/Stickers": .appExtension(type: .imessage),
             ])
         #expect(placements.values.allSatisfy { $0.isExecutable && $0.outermost.path == app.path && $0.containingApp?.path == app.path })
         #expect(placements.mapValues(\.place) == Dictionary(uniqueKeysWithValues: placements.keys.map { ($0, $0) }))

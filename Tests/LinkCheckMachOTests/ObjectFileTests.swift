@@ -127,6 +127,33 @@ struct ObjectFileTests {
     }
 }
 
+/// An archive may hold two members of one name (`ar q` of `a/util.o` and
+/// `b/util.o`): each is its own image, the second named `util.o#2`, with
+/// the symbols `llvm-nm` gives for it.
+@Suite(.enabled(if: ObjectFileTools.available, "needs the toolchain's clang, llvm-ar and llvm-nm"))
+struct DuplicateMemberTests {
+    @Test func twoMembersOfOneNameAreTwoImages() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        var objects: [String] = []
+        for (folder, function) in [("a", "first_copy"), ("b", "second_copy")] {
+            let source = directory.path("\(folder).c")
+            try "int \(function)(int x) { return x + 1; }\n".write(to: source, atomically: true, encoding: .utf8)
+            try FileManager.default.createDirectory(at: directory.path(folder), withIntermediateDirectories: true)
+            let object = directory.path("\(folder)/util.o").path
+            try Command.run(Fixtures.clang, ["-target", "arm64-apple-ios15.0", "-c", source.path, "-o", object])
+            objects.append(object)
+        }
+        let archive = directory.path("libutil.a")
+        try Command.run(ObjectFileTools.archiver, ["qc", "--format=darwin", archive.path] + objects)
+        let images = try MachOReader.read(path: archive.path)
+        #expect(images.map(\.identity.member) == ["util.o", "util.o#2"])
+        #expect(Set(images.map(\.identity)).count == 2)
+        #expect(images.map { $0.exports.map(\.name) } == [["first_copy"], ["second_copy"]])
+        let listing = try MachOOracle.nm(["-g", "--defined-only"], archive)
+        #expect(listing.contains("_first_copy") && listing.contains("_second_copy"))
+    }
+}
+
 /// The functions an object keeps to itself: a static one (non-external)
 /// and a hidden one (private external), as `llvm-nm -m` lists them in
 /// `__TEXT,__text`, without the leading `_`; the exported one and data are

@@ -47,7 +47,7 @@ import Testing
         TestImages.elf("/t/libUploader.so", imports: ["kit_shared"]),
         TestImages.elf("/t/libLegacy.so", imports: ["kit_shared"]),
     ]
-    static let roles = Policy(extensions: ["Share": "share", "Widget": "widget"], apps: ["App"])
+    static let roles = Policy(extensions: ["Share": .share, "Widget": .widget], apps: ["App"])
 
     /// The cards' opening tags: severity, rule, image.
     static func cards(_ html: String) throws -> [[String]] {
@@ -297,7 +297,7 @@ import Testing
     /// Notes that an image provides an API are one collapsed group; a
     /// provides note of an (image, rule) that has an error stays on its card.
     @Test func providedNotesAreGroupedAndNoPairIsOnTwoCards() throws {
-        let provides = { (image: String, rule: String) in
+        let provides = { (image: String, rule: RuleID) in
             Finding(
                 rule: rule, severity: .note, category: .unavailableAPI, kind: .providedSymbol, image: image, symbol: "s",
                 message: "provides it")

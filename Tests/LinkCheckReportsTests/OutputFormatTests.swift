@@ -21,6 +21,13 @@ import Testing
         #expect(GraphFormat.names == "dot or json")
     }
 
+    @Test func inspectOffersTextAndJSONTextFirst() {
+        #expect(InspectFormat.allCases.map(\.rawValue) == ["text", "json"])
+        #expect(InspectFormat.fallback == .text)
+        #expect(InspectFormat.help == "text (default) or json.")
+        #expect(InspectFormat.names == "text or json")
+    }
+
     /// Each format's renderer is the one its type names: the same output.
     @Test func eachFormatRendersWithItsRenderer() {
         let report = RendererTests.report

@@ -12,7 +12,7 @@ import Testing
         ("com.apple.usernotifications.service", "notification-service"), ("com.apple.widget-extension", "today"),
     ])
     func appleExtensionPoints(identifier: String, type: String) {
-        #expect(ExtensionPoints.type(of: identifier) == type)
+        #expect(ExtensionPoints.type(of: identifier)?.rawValue == type)
     }
 
     @Test func anUnknownExtensionPointHasNoType() {
@@ -31,7 +31,7 @@ import Testing
         var value: Any = try JSONSerialization.jsonObject(with: data)
         for key in keyPath { value = try #require((value as? [String: Any])?[key], "\(file): \(key)") }
         let types = try #require(value as? [String])
-        #expect(Set(types) == knownExtensionTypes)
-        #expect(types.count == knownExtensionTypes.count)
+        #expect(Set(types) == Set(ExtensionType.allCases.map(\.rawValue)))
+        #expect(types.count == ExtensionType.allCases.count)
     }
 }

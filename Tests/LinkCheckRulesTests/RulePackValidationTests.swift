@@ -45,7 +45,7 @@ import Testing
         let loading = try #require(packs.first { $0.name == "conditional-loading" })
         #expect(loading.rules.allSatisfy { $0.severity == .note && $0.category == .conditionalLoading })
         let capture = packs.flatMap(\.rules).first { $0.matchers.contains(.swift("AVFoundation.AVCaptureSession")) }
-        #expect(capture?.allowedIn == ["imessage"])
+        #expect(capture?.allowedIn == [.imessage])
     }
 
     @Test func everyShippedRuleHasATriggeringAndANonTriggeringExample() throws {
@@ -137,7 +137,7 @@ import Testing
             ])
         #expect(
             examples.nonTriggering == [
-                RuleExample(language: .c, format: .elf, code: "y", extensionType: "imessage", libraries: ["CoreKE"]),
+                RuleExample(language: .c, format: .elf, code: "y", extensionType: .imessage, libraries: ["CoreKE"]),
                 RuleExample(language: .objc, format: .elf, code: "z", appOnly: true, objcRuntime: .gnustep1),
             ])
         #expect(examples.triggering[1].summary == "objc, macho, iOS 14.0, SDK 16.4, a warning")

@@ -141,7 +141,7 @@ import Testing
     /// same.
     @Test func eachRulesSDKRangeIsTheInventorys() throws {
         let rules = try Self.rules()
-        var firstMarked: [String: SDKVersion] = [:]
+        var firstMarked: [RuleID: SDKVersion] = [:]
         for marking in try Self.inventory() where marking.hasTrace {
             guard let rule = Self.rule(for: marking, in: rules) else { continue }
             guard let range = rule.sdk, let (platform, first) = marking.version("first_sdk_seen_marked") else {

@@ -1,4 +1,5 @@
 import Foundation
+import LinkCheckRules
 
 /// What the bundle around an image file says it is.
 public enum BundleRole: Sendable, Hashable {
@@ -7,7 +8,7 @@ public enum BundleRole: Sendable, Hashable {
     /// The executable of an `.appex`, of the type its extension point names
     /// (``ExtensionPoints/type(of:)``; `nil` when it names none linkcheck
     /// knows).
-    case appExtension(type: String?)
+    case appExtension(type: ExtensionType?)
     /// A binary of a `.framework` (or of an `.xcframework`), or a library
     /// in a bundle's `Frameworks` folder.
     case framework
@@ -64,7 +65,7 @@ extension BundlePlacement {
     }
 
     /// The extension type, for an extension of a known extension point.
-    public var extensionType: String? {
+    public var extensionType: ExtensionType? {
         if case .appExtension(let type) = role { type } else { nil }
     }
 }
