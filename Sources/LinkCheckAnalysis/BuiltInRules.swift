@@ -245,7 +245,7 @@ public enum BuiltInRules {
     /// The bundle checks whose findings say only what App Store Connect
     /// would do on upload (``UploadChecks``): they do not make an image
     /// unsafe for extensions, nor stop one at launch.
-    static func isUploadCheck(_ rule: String) -> Bool {
+    static func isUploadCheck(_ rule: RuleID) -> Bool {
         uploadChecks.contains { $0.id == rule }
     }
 

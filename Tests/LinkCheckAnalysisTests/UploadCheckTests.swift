@@ -15,7 +15,7 @@ import Testing
     /// must give (`place-in-app: severity rule symbol`), and what fixes it
     /// again.
     struct Example: Sendable, CustomStringConvertible {
-        var rule: String
+        var rule: RuleID
         var name: String
         var expected: [String]
         var breakApp: @Sendable (URL) throws -> Void
@@ -162,7 +162,7 @@ import Testing
 
     /// The bundle findings of `app` (of `rule` alone, when given):
     /// `place-in-app: severity rule symbol`.
-    static func bundleFindings(_ app: URL, rule: String? = nil) throws -> (Report, [String]) {
+    static func bundleFindings(_ app: URL, rule: RuleID? = nil) throws -> (Report, [String]) {
         let report = try ShippedRules.check(app)
         let ids = Set(BuiltInRules.all.filter { $0.category == .bundle }.map(\.id))
         return (report, BundleCheckTests.findings(report, in: app, rules: rule.map { [$0] } ?? ids))
