@@ -224,12 +224,12 @@ public struct Analyzer: Sendable {
     /// analysed for the image's machine, their analysis failed, or the image
     /// is a library found outside the scanned paths (whose code is not
     /// analysed); `nil` when its code was analysed.
-    func unseenCalls(_ index: Int) -> String? {
-        if let code = code[index] { return code.failure.map { "its call sites could not be analysed (\($0))" } }
+    func unseenCalls(_ index: Int) -> UnseenCalls? {
+        if let code = code[index] { return code.failure.map { .analysisFailed($0) } }
         let image = graph.images[index]
-        if !callSitesAnalysed { return "call sites were not analysed (--no-call-sites)" }
-        if !CodeIndex.supports(image) { return "call sites are not analysed for \(image.architecture)" }
-        return "call sites are analysed only in the scanned images"
+        if !callSitesAnalysed { return .turnedOff }
+        if !CodeIndex.supports(image) { return .unsupported(image.architecture) }
+        return .notScanned
     }
 
     /// The extensions and containing apps that link or load image `index`,

@@ -148,14 +148,16 @@ public struct Finding: Sendable, Equatable {
     /// What a finding says is wrong.
     public enum Statement: Sendable, Equatable {
         /// The message of a finding of a kind ``FindingDetail`` does not
-        /// cover yet, in full: its own words, then `: ` and its rule's
-        /// message, then the reasons after it (``Finding/context(rule:)``).
+        /// cover (a bundle finding), in full: its own words, then `: ` and
+        /// its rule's message, then the reasons after it
+        /// (``Finding/context(rule:)``).
         case words(String)
         /// A typed finding: what its image does, the rule's message that
-        /// follows it, and the reasons appended to it (why the severity is
-        /// what it is, ` (allowed: the containing app may use it)`), each
-        /// with its leading space; empty when there are none.
-        case detail(FindingDetail, ruleMessage: String, remarks: String)
+        /// follows it (`nil` for a provider's note, whose detail says it
+        /// all), and the reasons appended to it (why the severity is what
+        /// it is, ` (allowed: the containing app may use it)`), each with
+        /// its leading space; empty when there are none.
+        case detail(FindingDetail, ruleMessage: String?, remarks: String)
     }
 
     /// Appends a reason (with its leading space) to what the finding says:
@@ -197,7 +199,21 @@ public struct Finding: Sendable, Equatable {
     }
 
     /// A finding of a built-in check: the rule's id, category, fix-it and
-    /// source; `detail` comes before the rule's message.
+    /// source; `detail` comes before the rule's message (or before
+    /// `ruleMessage`, when the check words the rule's point for this case).
+    init(
+        builtIn rule: Rule, kind: Kind, image: String, symbol: String? = nil, chain: [String] = [],
+        detail: FindingDetail, ruleMessage: String? = nil, severity: Severity? = nil
+    ) {
+        self.init(
+            rule: rule.id, severity: severity ?? rule.severity, category: rule.category, kind: kind,
+            image: image, symbol: symbol, chain: chain,
+            statement: .detail(detail, ruleMessage: ruleMessage ?? rule.message, remarks: ""), fixit: rule.fixit,
+            source: rule.source)
+    }
+
+    /// A finding of a built-in check whose words (`detail`) come before the
+    /// rule's message.
     init(
         builtIn rule: Rule, kind: Kind, image: String, symbol: String? = nil, chain: [String] = [],
         detail: String, severity: Severity? = nil

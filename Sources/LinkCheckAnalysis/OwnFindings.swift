@@ -26,7 +26,7 @@ struct OwnFindings {
     let codeFailure: String?
     /// Why the calls inside the image cannot be seen, when they cannot
     /// (``Analyzer/unseenCalls(_:)``).
-    let unseenCalls: String?
+    let unseenCalls: UnseenCalls?
     /// A remark for findings on an image whose machine call sites are not
     /// analysed for, in a run that analyses them.
     let unanalysedMachine: String
@@ -40,7 +40,7 @@ struct OwnFindings {
             findings.append(
                 Finding(
                     builtIn: BuiltInRules.partialInspection, kind: .partialInspection, image: image.name,
-                    detail: "call sites could not be analysed (\(codeFailure))", severity: severity.completenessSeverity(index)))
+                    detail: .callSitesNotAnalysed(reason: codeFailure), severity: severity.completenessSeverity(index)))
         }
         findings += importFindings()
         let byName = objcByNameFindings()
@@ -52,7 +52,7 @@ struct OwnFindings {
         for warning in image.warnings {
             findings.append(
                 Finding(
-                    builtIn: BuiltInRules.partialInspection, kind: .partialInspection, image: image.name, detail: warning.description,
+                    builtIn: BuiltInRules.partialInspection, kind: .partialInspection, image: image.name, detail: .readInPart(warning),
                     severity: severity.completenessSeverity(index)))
         }
         findings += stringFindings(sentByName: Set(byName.compactMap { $0.symbol.flatMap(ObjCName.init)?.selector }))

@@ -43,7 +43,7 @@ struct Propagation {
                     var finding = Finding(
                         builtIn: BuiltInRules.partialInspection, kind: .transitive, image: images[dependent].name,
                         symbol: images[origin].shortName, chain: names,
-                        detail: "links \(names.joined(separator: " → ")), which could be read only in part",
+                        detail: .linksReadInPart(chain: names),
                         severity: severity.completenessSeverity(dependent))
                     finding.chainImages = imageNames
                     findings.append((dependent, finding))
@@ -56,12 +56,11 @@ struct Propagation {
                         level = min(level, .warning)
                         context += " (a use by name told from the strings and imports of \(images[origin].shortName) alone)"
                     }
-                    let path = (names + [api]).joined(separator: " → ")
                     var finding = Finding(
                         rule: rule.id, severity: level, category: rule.category, kind: .transitive,
                         image: images[dependent].name, symbol: source.symbol, demangled: source.demangled,
                         chain: names + [api],
-                        message: "reached through \(path): \(rule.message)\(context)",
+                        statement: .detail(.reachedThrough(path: names + [api]), ruleMessage: rule.message, remarks: context),
                         fixit: rule.fixit, source: rule.source)
                     finding.callSites = source.callSites
                     finding.path = source.path

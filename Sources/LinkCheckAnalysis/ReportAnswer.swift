@@ -172,10 +172,11 @@ public struct ReportAnswer: Sendable {
         guard finding.rule == BuiltInRules.frameworkNotEmbedded.id, let library = finding.symbol else {
             guard let name = route.first, let detail = finding.detail(rule: report.rules[finding.rule]) else { return nil }
             // Words that name the image already stand alone.
-            return Cause(route: detail.hasPrefix(name) ? [] : route, hops: ["links"], verb: detail, objects: [], from: nil)
+            return Cause(route: detail.hasPrefix(name) ? [] : route, hops: ["links"], verb: .word(detail), objects: [], from: nil)
         }
         return Cause(
-            route: route, hops: route.map { _ in "links" }, verb: "needs", objects: [Cause.Object(text: library, problems: problems)],
+            route: route, hops: route.map { _ in "links" }, verb: .word("needs"),
+            objects: [Cause.Object(text: library, problems: problems)],
             from: nil, consequence: "which dyld would not find: the extension would not launch")
     }
 

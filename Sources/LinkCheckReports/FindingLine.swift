@@ -49,7 +49,7 @@ struct FindingLine {
                 case .staticCall: "\(object) (a copy linked into \(origin == nil ? "this image" : "it"))"
                 default: object
                 }
-            what = "\(action.verb) \(shown)"
+            what = "\(action.verb.words) \(shown)"
             // A copy names the images on the way; its origin's own line
             // names the calls.
             if origin != nil, finding.chain.count > 2 {

@@ -1,4 +1,5 @@
 import LinkCheckAnalysis
+import LinkCheckImage
 import LinkCheckRules
 
 /// A finding's typed detail (``FindingDetail``) in words: the one place the
@@ -24,13 +25,108 @@ extension FindingDetail {
                 ? "holds the strings \"\(className)\" and \"\(selector)\""
                 : "holds the string \"\(className)\", references the selector \(selector)")
                 + " and imports \(lookUps.joined(separator: ", ")), so it may look up \(className) by name"
-                + " and send \(selector); a warning at most, since \(unknownBecause)"
+                + " and send \(selector); a warning at most, since \(unknownBecause.words)"
                 + (namesUnused ? "; no code that uses these names was found" : "")
         case .holdsString(let string):
             "read-only data holds the string \"\(string)\""
         case .links(let library, let format):
             "links \(library) (\(format.dependencyTerm))"
+        case .provides(let api, let symbol, let demangled, let moreSymbols, let unknownCalls):
+            "provides \(api) (defines \(CallLocator.quoted(symbol, demangled))"
+                + (moreSymbols > 0 ? " and \(moreSymbols) more symbol\(moreSymbols == 1 ? "" : "s")" : "") + ")"
+                + (unknownCalls.map { ", \($0.words)" } ?? "; its own definitions are not violations")
+        case .definesLoader(let symbol):
+            "defines '\(symbol)'"
+        case .reachedThrough(let path):
+            "reached through \(path.joined(separator: " → "))"
+        case .linksReadInPart(let chain):
+            "links \(chain.joined(separator: " → ")), which could be read only in part"
+        case .noSixtyFourBitCode(let format, let architectures):
+            switch format {
+            case .elf: "this \(architectures.joined(separator: ", ")) image is 32-bit (ELFCLASS32)"
+            case .macho: "this file has no 64-bit slice (\(architectures.joined(separator: ", ")))"
+            }
+        case .slicesNotLoaded(let simulator, let thirtyTwoBit, let platform, let minimumOS):
+            Self.slicesNotLoaded(simulator: simulator, thirtyTwoBit: thirtyTwoBit, platform: platform, minimumOS: minimumOS)
+        case .linkMismatch(let needed, let found, let foundFor, let imageFor):
+            "needs \(needed), but the only one found (\(found)) is \(foundFor.words), not \(imageFor.words)"
+        case .notBuiltFor(let module, let required, let builtFor):
+            "\(module) is not built for \(required) (built for: \(builtFor.joined(separator: ", ")))"
+        case .callSitesNotAnalysed(let reason):
+            "call sites could not be analysed (\(reason))"
+        case .readInPart(let warning):
+            warning.description
+        case .libraryNotFound(let library, let searched):
+            "needs \(library), which the dynamic loader would not find"
+                + (searched.isEmpty ? "" : " (searched: \(searched.joined(separator: ", ")))")
+        case .libraryUnreadable(let library, let found):
+            "needs \(library), found as "
+                + found.map { "\($0.path) (\(TextRenderer.reason($0.error)))" }.joined(separator: "; ")
+        case .loads(let library, let site, let outcome):
+            Self.loads(library, site: site, outcome: outcome)
+        case .loaderCall(let caller, let loader, let versionChecks):
+            versionChecks.isEmpty
+                ? "\(caller.words) calls \(loader) without a run-time OS version check"
+                : "\(caller.words) calls \(loader) after a run-time OS version check (\(versionChecks.map(\.words).sorted().joined(separator: ", ")))"
+        case .flaggedYetUnsafe(let image, let linkedBy):
+            "\(image) is flagged MH_APP_EXTENSION_SAFE\(Self.linked(by: linkedBy)), yet uses APIs unavailable in app extensions (below)"
+        case .notFlagged(let image, let linkedBy, let usesUnavailableAPI):
+            "\(image) is not built with -application_extension (no MH_APP_EXTENSION_SAFE)\(Self.linked(by: linkedBy))"
+                + (usesUnavailableAPI
+                    ? ", and it uses APIs unavailable in app extensions (below)"
+                    : ", though it uses no API unavailable in app extensions: it is safe in fact, and building it with the flag silences the linker")
         }
+    }
+
+    /// The note on a fat file's slices no process of its app loads:
+    /// `slices i386, x86_64 are for the simulator and armv7 is 32-bit: no
+    /// process of this iOS 15.0 app loads them`.
+    static func slicesNotLoaded(simulator: [String], thirtyTwoBit: [String], platform: Platform, minimumOS: String?) -> String {
+        func clause(_ slices: [String], _ what: String, first: Bool) -> String {
+            let list = slices.joined(separator: ", ")
+            let verb = slices.count == 1 ? "is" : "are"
+            return (first ? (slices.count == 1 ? "slice " : "slices ") : "") + "\(list) \(verb) \(what)"
+        }
+        var clauses: [String] = []
+        if !simulator.isEmpty { clauses.append(clause(simulator, "for the simulator", first: true)) }
+        if !thirtyTwoBit.isEmpty { clauses.append(clause(thirtyTwoBit, "32-bit", first: clauses.isEmpty)) }
+        let name =
+            switch platform {
+            case .iOS: "iOS"
+            case .tvOS: "tvOS"
+            case .watchOS: "watchOS"
+            case .visionOS: "visionOS"
+            default: platform.rawValue
+            }
+        let app = minimumOS.map { "\(name) \($0)" } ?? name
+        let count = simulator.count + thirtyTwoBit.count
+        return clauses.joined(separator: " and ") + ": no process of this \(app) app loads \(count == 1 ? "it" : "them")"
+    }
+
+    /// `loads libplugin.so → /opt/lib/libplugin.so (from load_plugin at
+    /// 0x1130), whose verdict is unsafe (AEX001)`.
+    static func loads(_ library: String, site: LoadSite?, outcome: LoadOutcome) -> String {
+        let from =
+            switch site {
+            case .call(let function?, let address): " (from \(function) at 0x\(String(address, radix: 16)))"
+            case .call(nil, let address): " (from code at 0x\(String(address, radix: 16)) that no symbol covers)"
+            case .dlopenNote: " (declared in .note.dlopen)"
+            case nil: ""
+            }
+        return switch outcome {
+        case .found(let image): "loads \(library) → \(image)\(from)"
+        case .foundReadInPart(let image): "loads \(library) → \(image)\(from), which could be read only in part"
+        case .foundWithVerdict(let image, let verdict, let rules):
+            "loads \(library) → \(image)\(from), whose verdict is \(verdict.rawValue) (\(rules.joined(separator: ", ")))"
+        case .notFound(let searched):
+            "loads \(library)\(from), which is not found where the loader would look"
+                + (searched.map { " (dyld looks in \($0.joined(separator: ", ")))" } ?? "")
+        }
+    }
+
+    /// ` (linked by PhotosShare → SyncKit)`, or nothing without a chain.
+    static func linked(by chain: [String]?) -> String {
+        chain.map { " (linked by \($0.joined(separator: " → ")))" } ?? ""
     }
 
     /// What of `name` an image references: `the class UIApplication and the
@@ -50,6 +146,84 @@ extension FindingDetail {
     }
 }
 
+extension FindingDetail.UnknownCalls {
+    /// `code of module Analytics linked into this image: whether code of
+    /// other modules in it calls the API is unknown, since call sites were
+    /// not analysed (--no-call-sites)`.
+    var words: String {
+        let copy =
+            switch copy {
+            case .module(let module):
+                "code of module \(module) linked into this image: whether code of other modules in it calls the API is unknown"
+            case .internalCopy: "an internal copy linked into this image: whether code in it calls the API is unknown"
+            }
+        return "\(copy), since \(since.words)"
+    }
+}
+
+extension FindingDetail.LookUpUnknown {
+    /// `call sites were not analysed (--no-call-sites) and which name the
+    /// look-up is passed is not known`, `which name the look-up is passed
+    /// is not known (the look-up is passed no literal in f; no call to
+    /// objc_getClass was found)`.
+    var words: String {
+        switch self {
+        case .callsUnseen(let unseen):
+            return "\(unseen?.words ?? "its call sites were not analysed") and which name the look-up is passed is not known"
+        case .notPassedALiteral(let noLiteralIn, let neverCalled):
+            var reasons: [String] = []
+            if !noLiteralIn.isEmpty {
+                reasons.append(
+                    "the look-up is passed no literal in \(noLiteralIn.map { $0 ?? "code no symbol covers" }.joined(separator: ", "))")
+            }
+            if !neverCalled.isEmpty { reasons.append("no call to \(neverCalled.joined(separator: ", ")) was found") }
+            return "which name the look-up is passed is not known (\(reasons.joined(separator: "; ")))"
+        }
+    }
+}
+
+extension UnseenCalls {
+    /// `call sites were not analysed (--no-call-sites)`.
+    public var words: String {
+        switch self {
+        case .analysisFailed(let reason): "its call sites could not be analysed (\(reason))"
+        case .turnedOff: "call sites were not analysed (--no-call-sites)"
+        case .unsupported(let architecture): "call sites are not analysed for \(architecture)"
+        case .notScanned: "call sites are analysed only in the scanned images"
+        }
+    }
+}
+
+extension FindingDetail.MachineKind {
+    /// `x86_64 64-bit little-endian`, `arm64 64-bit little-endian
+    /// ios-simulator`: architecture, word size, byte order and platform.
+    var words: String {
+        let order = architecture.byteOrder == .little ? "little" : "big"
+        let platform = self.platform.map { " \($0.rawValue)" } ?? ""
+        return "\(architecture) \(architecture.is64Bit ? 64 : 32)-bit \(order)-endian\(platform)"
+    }
+}
+
+extension FindingDetail.Caller {
+    /// The function, or `code at 0x1a2b (no symbol covers it)`, `code at
+    /// 0x1a2b and 0x1c00 (no symbol covers them)`.
+    var words: String {
+        switch self {
+        case .function(let name): return name
+        case .uncoveredCode(let addresses):
+            let shown = addresses.sorted().map { "0x" + String($0, radix: 16) }
+            let listed = shown.count > 3 ? shown.prefix(2) + ["\(shown.count - 2) more places"] : shown[...]
+            let list = listed.count > 1 ? listed.dropLast().joined(separator: ", ") + " and " + listed.last! : listed.joined()
+            return "code at \(list) (no symbol covers \(shown.count == 1 ? "it" : "them"))"
+        }
+    }
+}
+
+extension FindingDetail.VersionQuery {
+    /// `uname`, or `uname in entry_checked`.
+    var words: String { caller.map { "\(query) in \($0)" } ?? query }
+}
+
 extension Finding {
     /// What is wrong, in full: what the image does (its detail's words, or
     /// its own words), then `: ` and the rule's message, then the reasons
@@ -57,7 +231,7 @@ extension Finding {
     public var message: String {
         switch statement {
         case .words(let words): words
-        case .detail(let detail, let ruleMessage, let remarks): "\(detail.words): \(ruleMessage)\(remarks)"
+        case .detail(let detail, let ruleMessage, let remarks): detail.words + (ruleMessage.map { ": \($0)" } ?? "") + remarks
         }
     }
 

@@ -66,7 +66,7 @@ import Testing
         #expect(string.callSites.map(\.label) == ["-[SSLogger explain]"])
         guard case .detail(let detail, let ruleMessage, let remarks) = string.statement else { Issue.record("\(string.statement)"); return }
         #expect(detail == .holdsString("sharedApplication"))
-        #expect(ruleMessage.hasPrefix("The selector name"))
+        #expect(ruleMessage?.hasPrefix("The selector name") == true)
         #expect(remarks == " (the code that loads it makes no selector of it)")
         #expect(try Self.image(analysed, "Kit.framework/Kit").verdict == .extensionSafe)
         #expect(try Self.image(analysed, "Kit.framework/Kit").extensionSafeFlag == .flaggedAndClean)
