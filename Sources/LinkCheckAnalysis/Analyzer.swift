@@ -212,7 +212,7 @@ public struct Analyzer: Sendable {
         let analysed = code[index].flatMap { $0.failure == nil ? $0 : nil }
         let unanalysed =
             callSitesAnalysed && !CodeIndex.supports(image)
-            ? " (call sites are not analysed for \(image.architecture) \(image.format.displayName))" : ""
+            ? FindingRemark.callSitesNotAnalysed(architecture: image.architecture, format: image.format) : nil
         return OwnFindings(
             index: index, image: image, names: names[index], matches: matches[index], rules: rules, severity: severity, locator: locator,
             code: analysed, codeFailure: code[index]?.failure, unseenCalls: unseenCalls(index), unanalysedMachine: unanalysed,

@@ -46,7 +46,7 @@ public struct FindingAction: Sendable, Equatable {
             (verb, object) = (.word("loads"), finding.symbol ?? name)
         default:
             switch finding.statement {
-            case .detail(let detail, _, _): verb = .detail(detail)
+            case .detail(let detail, _): verb = .detail(detail)
             case .words: verb = .word(finding.detail(rule: rule) ?? finding.kind.rawValue)
             }
             object = nil
@@ -88,27 +88,12 @@ extension Finding {
     }
 
     /// The own words of a finding of a kind ``FindingDetail`` does not
-    /// cover (a bundle finding): its message without the rule's message
-    /// that findings carry after a colon, and without what follows it
-    /// (``context(rule:)``); `nil` for a typed finding, whose words the
-    /// reports give.
+    /// cover (a bundle finding): its words without the rule's message that
+    /// follows them after a colon; `nil` for a typed finding, whose words
+    /// the reports give.
     public func detail(rule: Rule?) -> String? {
         guard case .words(let message) = statement else { return nil }
         guard let rule, let range = message.range(of: ": " + rule.message) else { return message }
         return String(message[..<range.lowerBound])
-    }
-
-    /// What the finding says after the rule's message: why the severity is
-    /// what it is (` (allowed: the containing app may use it)`, ` (no
-    /// longer marked since the iOS 17.0 SDK; …)`), with its leading space;
-    /// empty when nothing follows or the message does not quote the rule.
-    public func context(rule: Rule?) -> String {
-        switch statement {
-        case .detail(_, _, let remarks):
-            return remarks
-        case .words(let message):
-            guard let rule, let range = message.range(of: ": " + rule.message) else { return "" }
-            return String(message[range.upperBound...])
-        }
     }
 }

@@ -45,7 +45,7 @@ struct LoadedLibraries {
                 let rule: Rule
                 let outcome: FindingDetail.LoadOutcome
                 let level: Severity
-                var context = ""
+                var remark: FindingRemark? = nil
                 var ruleMessage: String? = nil
                 if let target = edge.target {
                     passedThrough.insert(target)
@@ -54,7 +54,7 @@ struct LoadedLibraries {
                     if unsafeImages.contains(target) {
                         rule = BuiltInRules.unsafeLoad
                         level = inExtensionScope ? .error : .note
-                        context = inExtensionScope ? "" : " (only the containing app runs this code)"
+                        remark = inExtensionScope ? nil : .onlyContainingAppRuns
                         outcome = .found(image: found)
                     } else if incompleteImages.contains(target) {
                         rule = BuiltInRules.partialInspection
@@ -63,7 +63,7 @@ struct LoadedLibraries {
                     } else if known.verdict == .unsafe {
                         rule = BuiltInRules.unsafeLoad
                         level = inExtensionScope ? .error : .note
-                        context = inExtensionScope ? "" : " (only the containing app runs this code)"
+                        remark = inExtensionScope ? nil : .onlyContainingAppRuns
                         outcome = .foundWithVerdict(image: found, verdict: known.verdict, rules: known.rules)
                         ruleMessage = BuiltInRules.unsafeVerdictLoadMessage
                     } else if known.verdict != .extensionSafe {
@@ -85,7 +85,7 @@ struct LoadedLibraries {
                     builtIn: rule, kind: .loadedLibrary, image: images[index].name, symbol: edge.name,
                     chain: [images[index].shortName, edge.name], detail: .loads(library: edge.name, site: site, outcome: outcome),
                     ruleMessage: ruleMessage, severity: level)
-                finding.remark(context)
+                if let remark { finding.remark(remark) }
                 if let site = edge.callSite, let code = code[index] {
                     locator.locate(&finding, sites: [site], in: code, api: edge.name)
                 }

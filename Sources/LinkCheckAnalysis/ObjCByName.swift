@@ -248,7 +248,10 @@ extension OwnFindings {
                 found.append(check)
             }
         }
-        return found.sorted { $0.description < $1.description }
+        // Extension checks, then respondsToSelector:, each by function (one
+        // of unknown function first).
+        let order = { (check: UseGuard) in (check.kind == .extensionCheck ? 0 : 1, check.function ?? "") }
+        return found.sorted { order($0) < order($1) }
     }
 }
 

@@ -28,8 +28,8 @@ struct OwnFindings {
     /// (``Analyzer/unseenCalls(_:)``).
     let unseenCalls: UnseenCalls?
     /// A remark for findings on an image whose machine call sites are not
-    /// analysed for, in a run that analyses them.
-    let unanalysedMachine: String
+    /// analysed for, in a run that analyses them; `nil` otherwise.
+    let unanalysedMachine: FindingRemark?
     /// The functions of ``code`` that are the toolchain's
     /// (``ToolchainCode/functions(in:of:)``), by index.
     let toolchain: [Int: ToolchainCode.Origin]
@@ -84,7 +84,7 @@ struct OwnFindings {
                 var finding = finding(
                     match, kind: .importedSymbol, subject: symbol.name, demangled: demangled,
                     detail: .imports(symbol: symbol.name, demangled: demangled))
-                finding.remark(unanalysedMachine)
+                if let unanalysedMachine { finding.remark(unanalysedMachine) }
                 if let code {
                     locator.locate(&finding, sites: code.callsToImport[symbol.name] ?? [], in: code, api: finding.api ?? symbol.name)
                 }
@@ -136,12 +136,12 @@ struct OwnFindings {
     /// SDK give it, saying `detail`; the reasons for that severity
     /// (``SeverityPolicy/severity(of:on:usedBy:)``) are its first remarks.
     func finding(_ match: RuleMatch, kind: Finding.Kind, subject: String, demangled: String?, detail: FindingDetail) -> Finding {
-        let (severity, context, lifted) = severity.severity(of: match.rule, on: index, usedBy: image)
+        let (severity, remarks, lifted) = severity.severity(of: match.rule, on: index, usedBy: image)
         var finding = Finding(
             rule: match.rule.id, severity: severity, category: match.rule.category, kind: kind,
             image: image.name, symbol: subject, demangled: demangled,
-            statement: .detail(detail, ruleMessage: match.rule.message, remarks: context), fixit: match.rule.fixit,
-            source: match.rule.source)
+            statement: .detail(detail, ruleMessage: match.rule.message), fixit: match.rule.fixit, source: match.rule.source)
+        finding.remarks = remarks
         finding.markingLifted = lifted
         finding.api = Self.label(match, symbol: subject, demangled: demangled)
         if isUseByName(kind: kind, subject: subject) { finding.byName = ByNameUse() }

@@ -94,6 +94,6 @@ extension OwnFindings {
         return Finding(
             rule: entry.match.rule.id, severity: severity, category: entry.match.rule.category, kind: .providedSymbol,
             image: image.name, symbol: first, demangled: rules.demangler.any(first),
-            statement: .detail(detail, ruleMessage: nil, remarks: ""), fixit: nil, source: entry.match.rule.source)
+            statement: .detail(detail, ruleMessage: nil), fixit: nil, source: entry.match.rule.source)
     }
 }

@@ -58,7 +58,7 @@ struct FindingLine {
                 what += calls(finding)
             }
         }
-        var why = finding.context(rule: rule)
+        var why = finding.remarkWords
         if usesAPI, finding.severity != .note, let image = images[finding.image], image.role == .framework {
             let extensions = image.reachedBy.compactMap { images[$0] }.filter { $0.role == .extension }.map(\.shortName)
             if !extensions.isEmpty { why += " (linked by \(FindingAction.list(extensions)))" }

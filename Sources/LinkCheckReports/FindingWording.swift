@@ -226,21 +226,91 @@ extension FindingDetail.VersionQuery {
 
 extension Finding {
     /// What is wrong, in full: what the image does (its detail's words, or
-    /// its own words), then `: ` and the rule's message, then the reasons
-    /// after it.
+    /// its own words), then `: ` and the rule's message, then its remarks.
     public var message: String {
-        switch statement {
-        case .words(let words): words
-        case .detail(let detail, let ruleMessage, let remarks): detail.words + (ruleMessage.map { ": \($0)" } ?? "") + remarks
-        }
+        let statement =
+            switch statement {
+            case .words(let words): words
+            case .detail(let detail, let ruleMessage): detail.words + (ruleMessage.map { ": \($0)" } ?? "")
+            }
+        return statement + remarkWords
     }
 
     /// What the image does, without the rule's message and what follows it:
     /// the detail's words, or the finding's own (``Finding/detail(rule:)``).
     func ownWords(rule: Rule?) -> String {
         switch statement {
-        case .words: detail(rule: rule) ?? message
-        case .detail(let detail, _, _): detail.words
+        case .words(let words): detail(rule: rule) ?? words
+        case .detail(let detail, _): detail.words
         }
+    }
+
+    /// What the finding says after the rule's message, its remarks
+    /// (``Finding/remarks``): why the severity is what it is (` (allowed:
+    /// the containing app may use it)`, ` (no longer marked since the iOS
+    /// 17.0 SDK; …)`), each in parentheses with its leading space; empty
+    /// when there are none.
+    public var remarkWords: String {
+        remarks.map { " (\($0.words))" }.joined()
+    }
+}
+
+extension FindingRemark {
+    /// The remark in words, without its parentheses: `allowed: the
+    /// containing app may use it`, `guarded by respondsToSelector: in f`.
+    public var words: String {
+        switch self {
+        case .sliceNotLoaded: "no process of the app loads this slice"
+        case .containingAppMayUse: "allowed: the containing app may use it"
+        case .allowedInExtensionType(let type): "allowed in \(type) extensions"
+        case .onlyContainingAppLinks: "only the containing app links or loads it"
+        case .allowedInLinkingExtensions(let types): "allowed in the \(types.joined(separator: ", ")) extensions that link it"
+        case .onlyContainingAppRuns: "only the containing app runs this code"
+        case .sdkMarking(let comparison): comparison.words
+        case .callSitesNotAnalysed(let architecture, let format): "call sites are not analysed for \(architecture) \(format.displayName)"
+        case .byNameOnly: "by name only, which the compiler and the App Store accept"
+        case .byNameOnlyMadeError: "by name only: an error, as this run makes every use by name"
+        case .guarded(let guards): "guarded by \(guards.map(\.words).joined(separator: ", "))"
+        case .byNameToldFromStrings(let image): "a use by name told from the strings and imports of \(image) alone"
+        case .noCodeLoadsString: "no code loads it"
+        case .loadMakesNoSelector: "the code that loads it makes no selector of it"
+        case .moreStructureProblems(let count):
+            "and \(count) more problem\(count == 1 ? "" : "s") with its structure: --format json lists them"
+        }
+    }
+}
+
+extension SDKMarkingComparison {
+    /// `no longer marked since the iOS 17.0 SDK; Share is built with the
+    /// iOS 17.2 SDK`, and the other outcomes.
+    var words: String {
+        let sdks = platform.name
+        let unmarked = "no longer marked since the \(sdks) \(unmarkedFrom) SDK"
+        let marked = "marked in \(sdks) SDKs up to \(markedUntil), \(unmarked)"
+        return switch outcome {
+        case .noSDKRecorded: "\(marked); \(image) records no SDK, so which one it was built with was not checked"
+        case .otherPlatform(let built):
+            "the marking's SDK range is \(sdks)'s, and \(image) is built for \(built.rawValue), so the range was not checked"
+        case .liftedInSDK(let sdk): "\(unmarked); \(image) is built with the \(sdks) \(sdk) SDK"
+        case .stillMarkedInSDK(let sdk):
+            "\(image) is built with the \(sdks) \(sdk) SDK, which still marks it; \(sdks) \(unmarkedFrom) and later SDKs do not"
+        case .liftedByDeploymentTarget(let minimum):
+            "\(unmarked); \(image) records no SDK, but its deployment target, \(sdks) \(minimum), needs at least that one"
+        case .deploymentTargetUntold(let minimum):
+            "\(marked); \(image) records no SDK, and its deployment target, \(sdks) \(minimum), does not tell which, so the range was not checked"
+        }
+    }
+}
+
+extension UseGuard {
+    /// `respondsToSelector: in -[SDWebImageManager openURL:]`, `an
+    /// extension check`.
+    var words: String {
+        let check =
+            switch kind {
+            case .respondsToSelector: "respondsToSelector:"
+            case .extensionCheck: "an extension check"
+            }
+        return function.map { "\(check) in \($0)" } ?? check
     }
 }

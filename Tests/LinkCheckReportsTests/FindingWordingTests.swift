@@ -221,18 +221,86 @@ import Testing
         for (detail, words) in cases { #expect(detail.words == words) }
     }
 
+    /// Each remark in the words a finding's message ends with.
+    @Test func eachRemarkHasItsWords() {
+        let comparison = { (outcome: SDKMarkingComparison.Outcome) in
+            FindingRemark.sdkMarking(
+                SDKMarkingComparison(
+                    platform: .iOS, markedUntil: SDKVersion("16.5")!, unmarkedFrom: SDKVersion("17.0")!, image: "Kit.framework",
+                    outcome: outcome))
+        }
+        let armv7 = Architecture(name: "armv7", is64Bit: false, byteOrder: .little, loaderMachine: "e_machine 40")
+        let cases: [(FindingRemark, String)] = [
+            (.sliceNotLoaded, "no process of the app loads this slice"),
+            (.containingAppMayUse, "allowed: the containing app may use it"),
+            (.allowedInExtensionType("share"), "allowed in share extensions"),
+            (.onlyContainingAppLinks, "only the containing app links or loads it"),
+            (.allowedInLinkingExtensions(["action", "share"]), "allowed in the action, share extensions that link it"),
+            (.onlyContainingAppRuns, "only the containing app runs this code"),
+            (
+                comparison(.noSDKRecorded),
+                "marked in iOS SDKs up to 16.5, no longer marked since the iOS 17.0 SDK; Kit.framework records no SDK, so which one"
+                    + " it was built with was not checked"
+            ),
+            (
+                comparison(.otherPlatform(.macOS)),
+                "the marking's SDK range is iOS's, and Kit.framework is built for macos, so the range was not checked"
+            ),
+            (
+                comparison(.liftedInSDK(SDKVersion("17.0")!)),
+                "no longer marked since the iOS 17.0 SDK; Kit.framework is built with the iOS 17.0 SDK"
+            ),
+            (
+                comparison(.stillMarkedInSDK(SDKVersion("16.4")!)),
+                "Kit.framework is built with the iOS 16.4 SDK, which still marks it; iOS 17.0 and later SDKs do not"
+            ),
+            (
+                comparison(.liftedByDeploymentTarget(SDKVersion("17.2")!)),
+                "no longer marked since the iOS 17.0 SDK; Kit.framework records no SDK, but its deployment target, iOS 17.2, needs at"
+                    + " least that one"
+            ),
+            (
+                comparison(.deploymentTargetUntold("15.0")),
+                "marked in iOS SDKs up to 16.5, no longer marked since the iOS 17.0 SDK; Kit.framework records no SDK, and its"
+                    + " deployment target, iOS 15.0, does not tell which, so the range was not checked"
+            ),
+            (.callSitesNotAnalysed(architecture: armv7, format: .macho), "call sites are not analysed for armv7 Mach-O"),
+            (.byNameOnly, "by name only, which the compiler and the App Store accept"),
+            (.byNameOnlyMadeError, "by name only: an error, as this run makes every use by name"),
+            (
+                .guarded([
+                    UseGuard(kind: .respondsToSelector, function: "+[BNCheckedSender currentApplication]"), UseGuard(kind: .extensionCheck),
+                ]),
+                "guarded by respondsToSelector: in +[BNCheckedSender currentApplication], an extension check"
+            ),
+            (
+                .byNameToldFromStrings(of: "Sneaky.framework"),
+                "a use by name told from the strings and imports of Sneaky.framework alone"
+            ),
+            (.noCodeLoadsString, "no code loads it"),
+            (.loadMakesNoSelector, "the code that loads it makes no selector of it"),
+            (.moreStructureProblems(1), "and 1 more problem with its structure: --format json lists them"),
+            (.moreStructureProblems(24), "and 24 more problems with its structure: --format json lists them"),
+        ]
+        for (remark, words) in cases { #expect(remark.words == words) }
+    }
+
     @Test func theMessageIsTheDetailThenTheRuleThenTheRemarks() {
         var finding = Finding(
             rule: "AEX001", severity: .error, category: .unavailableAPI, kind: .stringLiteral, image: "Kit",
-            statement: .detail(.holdsString("openURL:"), ruleMessage: "The selector name", remarks: ""))
+            statement: .detail(.holdsString("openURL:"), ruleMessage: "The selector name"))
         #expect(finding.message == "read-only data holds the string \"openURL:\": The selector name")
-        finding.remark(" (no code loads it)")
-        #expect(finding.statement == .detail(.holdsString("openURL:"), ruleMessage: "The selector name", remarks: " (no code loads it)"))
-        #expect(finding.message == "read-only data holds the string \"openURL:\": The selector name (no code loads it)")
+        finding.remark(.noCodeLoadsString)
+        finding.remark(.byNameOnly)
+        #expect(finding.remarks == [.noCodeLoadsString, .byNameOnly])
+        #expect(
+            finding.message
+                == "read-only data holds the string \"openURL:\": The selector name (no code loads it)"
+                + " (by name only, which the compiler and the App Store accept)")
+        #expect(finding.remarkWords == " (no code loads it) (by name only, which the compiler and the App Store accept)")
         let note = Finding(
             rule: "AEX001", severity: .note, category: .unavailableAPI, kind: .providedSymbol, image: "Kit",
-            statement: .detail(
-                .provides(api: "A", symbol: "a", demangled: nil, moreSymbols: 0, unknownCalls: nil), ruleMessage: nil, remarks: ""))
+            statement: .detail(.provides(api: "A", symbol: "a", demangled: nil, moreSymbols: 0, unknownCalls: nil), ruleMessage: nil))
         #expect(note.message == "provides A (defines 'a'); its own definitions are not violations")
         let words = Finding(rule: "BNDL002", severity: .error, category: .bundle, kind: .bundle, image: "Kit", message: "w: r")
         #expect(words.message == "w: r")
