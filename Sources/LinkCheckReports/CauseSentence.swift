@@ -28,7 +28,7 @@ extension Cause {
 extension FindingAction.Verb {
     /// The verb (`calls`), or a finding's own words: its detail's
     /// (``FindingDetail/words``).
-    public var words: String {
+    var words: String {
         switch self {
         case .word(let word): word
         case .detail(let detail): detail.words

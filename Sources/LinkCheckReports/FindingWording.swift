@@ -184,7 +184,7 @@ extension FindingDetail.LookUpUnknown {
 
 extension UnseenCalls {
     /// `call sites were not analysed (--no-call-sites)`.
-    public var words: String {
+    var words: String {
         switch self {
         case .analysisFailed(let reason): "its call sites could not be analysed (\(reason))"
         case .turnedOff: "call sites were not analysed (--no-call-sites)"
