@@ -214,7 +214,7 @@ public struct Analyzer: Sendable {
         let analysed = code[index].flatMap { $0.failure == nil ? $0 : nil }
         let unanalysed =
             callSitesAnalysed && !CodeIndex.supports(image)
-            ? " (call sites are not analysed for \(image.architecture) \(image.format.displayName))" : ""
+            ? FindingRemark.callSitesNotAnalysed(architecture: image.architecture, format: image.format) : nil
         return OwnFindings(
             index: index, image: image, names: names[index], matches: matches[index], rules: rules, severity: severity, locator: locator,
             code: analysed, codeFailure: code[index]?.failure, unseenCalls: unseenCalls(index), unanalysedMachine: unanalysed,
@@ -226,12 +226,12 @@ public struct Analyzer: Sendable {
     /// analysed for the image's machine, their analysis failed, or the image
     /// is a library found outside the scanned paths (whose code is not
     /// analysed); `nil` when its code was analysed.
-    func unseenCalls(_ index: Int) -> String? {
-        if let code = code[index] { return code.failure.map { "its call sites could not be analysed (\($0))" } }
+    func unseenCalls(_ index: Int) -> UnseenCalls? {
+        if let code = code[index] { return code.failure.map { .analysisFailed($0) } }
         let image = graph.images[index]
-        if !callSitesAnalysed { return "call sites were not analysed (--no-call-sites)" }
-        if !CodeIndex.supports(image) { return "call sites are not analysed for \(image.architecture)" }
-        return "call sites are analysed only in the scanned images"
+        if !callSitesAnalysed { return .turnedOff }
+        if !CodeIndex.supports(image) { return .unsupported(image.architecture) }
+        return .notScanned
     }
 
     /// The extensions and containing apps that link or load image `index`,

@@ -24,22 +24,23 @@ struct ArchitectureChecks {
                 images[index].architecture.is64Bit || ["arm64_32", "armv7k"].contains(images[index].architecture.name)
             }
             guard !fits else { continue }
-            let what =
+            let architectures =
                 switch image.format {
-                case .elf: "this \(image.architecture) image is 32-bit (ELFCLASS32)"
-                case .macho:
-                    "this file has no 64-bit slice (\(indices.map { images[$0].architecture.name }.sorted().joined(separator: ", ")))"
+                case .elf: [image.architecture.name]
+                case .macho: indices.map { images[$0].architecture.name }.sorted()
                 }
-            var finding = Finding(builtIn: BuiltInRules.thirtyTwoBit, kind: .architecture, image: image.name, detail: what)
+            var finding = Finding(
+                builtIn: BuiltInRules.thirtyTwoBit, kind: .architecture, image: image.name,
+                detail: .noSixtyFourBitCode(format: image.format, architectures: architectures))
             finding.aboutFile = image.identity.slice != nil
             findings.append(finding)
         }
         let notLoaded = Dictionary(grouping: scanned.filter(unloadable.contains), by: { images[$0].identity.file })
         for indices in notLoaded.values {
             let slices = indices.sorted { images[$0].identity < images[$1].identity }
+            guard let note = unloadable.note(slices, images: images) else { continue }
             var finding = Finding(
-                builtIn: BuiltInRules.unloadedSlices, kind: .architecture, image: images[slices[0]].name,
-                detail: unloadable.note(slices, images: images))
+                builtIn: BuiltInRules.unloadedSlices, kind: .architecture, image: images[slices[0]].name, detail: note)
             finding.aboutFile = true
             findings.append(finding)
         }
@@ -49,9 +50,8 @@ struct ArchitectureChecks {
             findings.append(
                 Finding(
                     builtIn: BuiltInRules.linkMismatch, kind: .architecture, image: image.name, symbol: mismatch.needed,
-                    detail:
-                        "needs \(mismatch.needed), but the only one found (\(other.name)) is \(Self.kind(of: other)), not \(Self.kind(of: image))"
-                ))
+                    detail: .linkMismatch(
+                        needed: mismatch.needed, found: other.name, foundFor: Self.kind(of: other), imageFor: Self.kind(of: image))))
         }
         guard !policy.requiredArchitectures.isEmpty else { return findings }
         let modules = Dictionary(grouping: scanned, by: { images[$0].linkName })
@@ -62,7 +62,7 @@ struct ArchitectureChecks {
             for required in policy.requiredArchitectures where !present.contains(required) {
                 var finding = Finding(
                     builtIn: BuiltInRules.missingArchitecture, kind: .architecture, image: images[first].name, symbol: required,
-                    detail: "\(module) is not built for \(required) (built for: \(shown.sorted().joined(separator: ", ")))")
+                    detail: .notBuiltFor(module: module, required: required, builtFor: shown.sorted()))
                 // About the module, whose slices the message names.
                 finding.aboutFile = images[first].identity.slice != nil
                 findings.append(finding)
@@ -71,11 +71,8 @@ struct ArchitectureChecks {
         return findings
     }
 
-    /// `x86_64 64-bit little-endian`, `arm64 64-bit little-endian
-    /// ios-simulator`: architecture, word size, byte order and platform.
-    static func kind(of image: BinaryImage) -> String {
-        let order = image.architecture.byteOrder == .little ? "little" : "big"
-        let platform = image.platform.map { " \($0.platform.rawValue)" } ?? ""
-        return "\(image.architecture) \(image.architecture.is64Bit ? 64 : 32)-bit \(order)-endian\(platform)"
+    /// The architecture and platform `image` is built for.
+    static func kind(of image: BinaryImage) -> FindingDetail.MachineKind {
+        FindingDetail.MachineKind(architecture: image.architecture, platform: image.platform?.platform)
     }
 }

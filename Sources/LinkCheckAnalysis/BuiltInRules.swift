@@ -102,6 +102,9 @@ public enum BuiltInRules {
         fixit:
             "Load it only in the containing app, behind a check that the process is not an extension, or make the library extension-safe.",
         source: "App Extension Programming Guide: conditional loading; embedded frameworks must be extension-safe")
+    /// ``unsafeLoad``'s message for a library unsafe for another reason
+    /// than an API (its verdict is unsafe by other rules).
+    public static let unsafeVerdictLoadMessage = "the loaded library is not extension-safe"
     /// A library loaded at run time that is extension-safe.
     public static let safeLoad = builtIn(
         id: "DLOP002", api: "dlopen of a safe library", category: .conditionalLoading, severity: .note,

@@ -100,6 +100,6 @@ extension Finding {
     init(bundle rule: Rule, image: String, symbol: String? = nil, problem: BundleProblem) {
         self.init(
             rule: rule.id, severity: rule.severity, category: rule.category, kind: .bundle, image: image, symbol: symbol,
-            statement: .detail(.bundle(problem), ruleMessage: rule.message, remarks: ""), fixit: rule.fixit, source: rule.source)
+            statement: .detail(.bundle(problem), ruleMessage: rule.message), fixit: rule.fixit, source: rule.source)
     }
 }

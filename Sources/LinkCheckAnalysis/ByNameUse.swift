@@ -19,13 +19,6 @@ public struct ByNameUse: Sendable, Equatable {
     public init(guards: [UseGuard] = []) {
         self.guards = guards
     }
-
-    /// What a finding's message says of the guards: ` (guarded by
-    /// respondsToSelector: in f, an extension check)`, or nothing when none
-    /// is known.
-    public var guardRemark: String {
-        guards.isEmpty ? "" : " (guarded by \(guards.map(\.description).joined(separator: ", ")))"
-    }
 }
 
 /// A check code makes before it uses an API by name, so that the use does
@@ -51,16 +44,6 @@ public struct UseGuard: Sendable, Equatable {
         self.function = function
     }
 
-    /// `respondsToSelector: in -[SDWebImageManager openURL:]`, `an
-    /// extension check`.
-    public var description: String {
-        let check =
-            switch kind {
-            case .respondsToSelector: "respondsToSelector:"
-            case .extensionCheck: "an extension check"
-            }
-        return function.map { "\(check) in \($0)" } ?? check
-    }
 }
 
 extension SeverityPolicy {
@@ -79,12 +62,9 @@ extension SeverityPolicy {
         if finding.severity != .note {
             let raised = policy.byNameUses == .error && !finding.unconfirmed && !finding.markingLifted
             finding.severity = raised ? .error : min(finding.severity, .warning)
-            finding.remark(
-                raised
-                    ? " (by name only: an error, as this run makes every use by name)"
-                    : " (by name only, which the compiler and the App Store accept)")
+            finding.remark(raised ? .byNameOnlyMadeError : .byNameOnly)
         }
-        finding.remark(use.guardRemark)
+        if !use.guards.isEmpty { finding.remark(.guarded(use.guards)) }
     }
 
     /// Gives a selector string's finding on image `index` (a review-risk
@@ -93,10 +73,10 @@ extension SeverityPolicy {
     /// image (``roleSeverity(_:allowedIn:on:)``).
     func applyRole(toSelectorString finding: inout Finding, on index: Int) {
         guard finding.severity != .note, !finding.category.makesUnsafe else { return }
-        let (level, context) = roleSeverity(finding.severity, allowedIn: [], on: index)
-        if level == .note {
+        let (level, remark) = roleSeverity(finding.severity, allowedIn: [], on: index)
+        if level == .note, let remark {
             finding.severity = .note
-            finding.remark(context)
+            finding.remark(remark)
         }
     }
 }

@@ -39,14 +39,4 @@ public struct CallLocator: Sendable {
         guard let demangled, demangled != symbol else { return "'\(symbol)'" }
         return "'\(demangled)' (\(symbol))"
     }
-
-    /// `code at 0x1a2b (no symbol covers it)`, `code at 0x1a2b and 0x1c00
-    /// (no symbol covers them)`: calls outside every function symbol, by
-    /// address.
-    static func uncoveredCode(_ sites: [CallSite]) -> String {
-        let addresses = sites.map(\.address).sorted().map { "0x" + String($0, radix: 16) }
-        let shown = addresses.count > 3 ? addresses.prefix(2) + ["\(addresses.count - 2) more places"] : addresses[...]
-        let list = shown.count > 1 ? shown.dropLast().joined(separator: ", ") + " and " + shown.last! : shown.joined()
-        return "code at \(list) (no symbol covers \(addresses.count == 1 ? "it" : "them"))"
-    }
 }

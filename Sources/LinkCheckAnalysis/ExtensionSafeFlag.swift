@@ -39,29 +39,16 @@ struct ExtensionSafeFlagCheck {
         cases.sorted { $0.key < $1.key }.compactMap { index, flag in
             guard index < graph.scannedCount else { return nil }
             let image = graph.images[index]
-            let linkedBy = chainFromAnExtension(to: index).map { " (linked by \($0.joined(separator: " → ")))" } ?? ""
+            let linkedBy = chainFromAnExtension(to: index)
+            let detail: FindingDetail
             switch flag {
-            case .flaggedAndClean:
-                return nil
-            case .flaggedButUnsafe:
-                return Finding(
-                    builtIn: BuiltInRules.flagNotEvidence, kind: .extensionSafeFlag, image: image.name,
-                    detail:
-                        "\(image.shortName) is flagged MH_APP_EXTENSION_SAFE\(linkedBy), yet uses APIs unavailable in app extensions (below)"
-                )
-            case .unflaggedButClean:
-                return Finding(
-                    builtIn: BuiltInRules.unflaggedFramework, kind: .extensionSafeFlag, image: image.name,
-                    detail:
-                        "\(image.shortName) is not built with -application_extension (no MH_APP_EXTENSION_SAFE)\(linkedBy), though it uses no API unavailable in app extensions: it is safe in fact, and building it with the flag silences the linker"
-                )
-            case .unflaggedAndUnsafe:
-                return Finding(
-                    builtIn: BuiltInRules.unflaggedFramework, kind: .extensionSafeFlag, image: image.name,
-                    detail:
-                        "\(image.shortName) is not built with -application_extension (no MH_APP_EXTENSION_SAFE)\(linkedBy), and it uses APIs unavailable in app extensions (below)"
-                )
+            case .flaggedAndClean: return nil
+            case .flaggedButUnsafe: detail = .flaggedYetUnsafe(image: image.shortName, linkedBy: linkedBy)
+            case .unflaggedButClean: detail = .notFlagged(image: image.shortName, linkedBy: linkedBy, usesUnavailableAPI: false)
+            case .unflaggedAndUnsafe: detail = .notFlagged(image: image.shortName, linkedBy: linkedBy, usesUnavailableAPI: true)
             }
+            let rule = flag == .flaggedButUnsafe ? BuiltInRules.flagNotEvidence : BuiltInRules.unflaggedFramework
+            return Finding(builtIn: rule, kind: .extensionSafeFlag, image: image.name, detail: detail)
         }
     }
 

@@ -209,7 +209,7 @@ public struct FileGrouping: Sendable {
             }
         }
         for (index, count) in more {
-            folded[index].remark(" (and \(count) more problem\(count == 1 ? "" : "s") with its structure: --format json lists them)")
+            folded[index].remark(.moreStructureProblems(count))
         }
         return folded
     }

@@ -80,9 +80,12 @@ public struct Finding: Sendable, Equatable {
     /// (``BinaryImage/name``), from this one to the one whose own finding
     /// this one repeats (the last); empty for an image's own findings.
     public var chainImages: [String] = []
-    /// What is wrong, in full: typed (``FindingDetail``) for the kinds it
-    /// covers, words for the others.
+    /// What is wrong: typed (``FindingDetail``) for the kinds it covers,
+    /// words for the others.
     public var statement: Statement
+    /// The reasons the finding gives after its statement, in order: why its
+    /// severity is what it is, what guards the use, what was not seen.
+    public var remarks: [FindingRemark] = []
     public var fixit: String?
     /// Where the rule comes from.
     public var source: String?
@@ -148,24 +151,18 @@ public struct Finding: Sendable, Equatable {
     /// What a finding says is wrong.
     public enum Statement: Sendable, Equatable {
         /// The message of a finding of a kind ``FindingDetail`` does not
-        /// cover yet, in full: its own words, then `: ` and its rule's
-        /// message, then the reasons after it (``Finding/context(rule:)``).
+        /// cover (a bundle finding): its own words, then `: ` and its rule's
+        /// message.
         case words(String)
-        /// A typed finding: what its image does, the rule's message that
-        /// follows it, and the reasons appended to it (why the severity is
-        /// what it is, ` (allowed: the containing app may use it)`), each
-        /// with its leading space; empty when there are none.
-        case detail(FindingDetail, ruleMessage: String, remarks: String)
+        /// A typed finding: what its image does, and the rule's message that
+        /// follows it (`nil` for a provider's note, whose detail says it
+        /// all).
+        case detail(FindingDetail, ruleMessage: String?)
     }
 
-    /// Appends a reason (with its leading space) to what the finding says:
-    /// after its words, or to the remarks of its detail.
-    public mutating func remark(_ reason: String) {
-        switch statement {
-        case .words(let words): statement = .words(words + reason)
-        case .detail(let detail, let ruleMessage, let remarks):
-            statement = .detail(detail, ruleMessage: ruleMessage, remarks: remarks + reason)
-        }
+    /// Appends a reason to what the finding says.
+    public mutating func remark(_ reason: FindingRemark) {
+        remarks.append(reason)
     }
 
     /// What the finding shows of a use of an API unavailable in extensions.
@@ -200,14 +197,16 @@ public struct Finding: Sendable, Equatable {
     }
 
     /// A finding of a built-in check: the rule's id, category, fix-it and
-    /// source; `detail` comes before the rule's message.
+    /// source; `detail` comes before the rule's message (or before
+    /// `ruleMessage`, when the check words the rule's point for this case).
     init(
         builtIn rule: Rule, kind: Kind, image: String, symbol: String? = nil, chain: [String] = [],
-        detail: String, severity: Severity? = nil
+        detail: FindingDetail, ruleMessage: String? = nil, severity: Severity? = nil
     ) {
         self.init(
             rule: rule.id, severity: severity ?? rule.severity, category: rule.category, kind: kind,
-            image: image, symbol: symbol, chain: chain, statement: .words("\(detail): \(rule.message)"), fixit: rule.fixit,
+            image: image, symbol: symbol, chain: chain,
+            statement: .detail(detail, ruleMessage: ruleMessage ?? rule.message), fixit: rule.fixit,
             source: rule.source)
     }
 

@@ -6,13 +6,18 @@ import LinkCheckRules
 /// output's finding lines say a finding so, leaving the rule's explanation
 /// to the rule.
 public struct FindingAction: Sendable, Equatable {
-    /// `calls`, `imports`, `references`, `calls by name`, `holds the
-    /// string`, `links`, `loads`; for a finding of another kind, its own
-    /// words (``Finding/detail(rule:)``), or empty when ``detail`` says it.
-    public var verb: String
-    /// For a finding of a kind without a verb whose statement is typed (a
-    /// bundle problem): what it says, which the reports word.
-    public var detail: FindingDetail?
+    /// What the image does to ``object``, or, for a finding that acts on
+    /// no object, what its detail says.
+    public enum Verb: Sendable, Equatable {
+        /// `calls`, `imports`, `references`, `calls by name`, `holds the
+        /// string`, `links`, `loads`; for a finding in words (a bundle
+        /// finding), its own words (``Finding/detail(rule:)``).
+        case word(String)
+        /// For a finding of another kind: its detail, which the reports word.
+        case detail(FindingDetail)
+    }
+
+    public var verb: Verb
     /// The API, string or library acted on; `nil` when ``verb`` says it all.
     public var object: String?
     /// The calling functions (``FindingCallSite/label``), each once, in
@@ -26,25 +31,25 @@ public struct FindingAction: Sendable, Equatable {
         callers = finding.callingFunctions.map(\.label)
         switch finding.kind {
         case .importedSymbol, .staticCall:
-            (verb, object) = (callers.isEmpty ? "imports" : "calls", name)
+            (verb, object) = (.word(callers.isEmpty ? "imports" : "calls"), name)
         case .objcReference:
-            (verb, object) = (callers.isEmpty ? "references" : "calls", name)
+            (verb, object) = (.word(callers.isEmpty ? "references" : "calls"), name)
         case .objcByName:
-            (verb, object) = ("calls by name", name)
+            (verb, object) = (.word("calls by name"), name)
         case .stringLiteral:
-            (verb, object) = ("holds the string", finding.symbol ?? name)
+            (verb, object) = (.word("holds the string"), finding.symbol ?? name)
             callers = []
         case .neededLibrary:
-            (verb, object) = ("links", finding.symbol ?? name)
+            (verb, object) = (.word("links"), finding.symbol ?? name)
             callers = []
         case .loadedLibrary:
-            (verb, object) = ("loads", finding.symbol ?? name)
+            (verb, object) = (.word("loads"), finding.symbol ?? name)
         default:
-            if case .detail(let detail, _, _) = finding.statement {
-                (verb, object, self.detail) = ("", nil, detail)
-            } else {
-                (verb, object) = (finding.detail(rule: rule) ?? finding.kind.rawValue, nil)
+            switch finding.statement {
+            case .detail(let detail, _): verb = .detail(detail)
+            case .words: verb = .word(finding.detail(rule: rule) ?? finding.kind.rawValue)
             }
+            object = nil
             callers = []
         }
     }
@@ -83,27 +88,12 @@ extension Finding {
     }
 
     /// The own words of a finding of a kind ``FindingDetail`` does not
-    /// cover yet: its message without the rule's message that findings
-    /// carry after a colon (`this armv7 image is 32-bit (ELFCLASS32)`), and
-    /// without what follows it (``context(rule:)``); `nil` for a typed
-    /// finding, whose words the reports give.
+    /// cover (a bundle finding): its words without the rule's message that
+    /// follows them after a colon; `nil` for a typed finding, whose words
+    /// the reports give.
     public func detail(rule: Rule?) -> String? {
         guard case .words(let message) = statement else { return nil }
         guard let rule, let range = message.range(of: ": " + rule.message) else { return message }
         return String(message[..<range.lowerBound])
-    }
-
-    /// What the finding says after the rule's message: why the severity is
-    /// what it is (` (allowed: the containing app may use it)`, ` (no
-    /// longer marked since the iOS 17.0 SDK; …)`), with its leading space;
-    /// empty when nothing follows or the message does not quote the rule.
-    public func context(rule: Rule?) -> String {
-        switch statement {
-        case .detail(_, _, let remarks):
-            return remarks
-        case .words(let message):
-            guard let rule, let range = message.range(of: ": " + rule.message) else { return "" }
-            return String(message[range.upperBound...])
-        }
     }
 }

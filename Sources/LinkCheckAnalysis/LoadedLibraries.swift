@@ -36,61 +36,56 @@ struct LoadedLibraries {
             // (no roles); else only the app runs it.
             let inExtensionScope = severity.mustBeExtensionSafe(index)
             for edge in edges where edge.isKnown {
-                let from =
+                let site: FindingDetail.LoadSite? =
                     edge.callSite.map { site in
-                        let function = site.caller.flatMap { code[index]?.functions[$0].name }
-                        return " (from "
-                            + (function.map { "\(locator.displayName($0)) at 0x\(String(site.address, radix: 16))" }
-                                ?? "code at 0x\(String(site.address, radix: 16)) that no symbol covers") + ")"
-                    } ?? (edge.source == .note ? " (declared in .note.dlopen)" : "")
+                        .call(
+                            function: site.caller.flatMap { code[index]?.functions[$0].name }.map(locator.displayName),
+                            address: site.address)
+                    } ?? (edge.source == .note ? .dlopenNote : nil)
                 let rule: Rule
-                let detail: String
+                let outcome: FindingDetail.LoadOutcome
                 let level: Severity
-                var context = ""
+                var remark: FindingRemark? = nil
                 var ruleMessage: String? = nil
                 if let target = edge.target {
                     passedThrough.insert(target)
-                    let where_ = "\(edge.name) → \(images[target].name)"
+                    let found = images[target].name
                     let known = verdict(target)
                     if unsafeImages.contains(target) {
                         rule = BuiltInRules.unsafeLoad
                         level = inExtensionScope ? .error : .note
-                        context = inExtensionScope ? "" : " (only the containing app runs this code)"
-                        detail = "loads \(where_)\(from)"
+                        remark = inExtensionScope ? nil : .onlyContainingAppRuns
+                        outcome = .found(image: found)
                     } else if incompleteImages.contains(target) {
                         rule = BuiltInRules.partialInspection
                         level = severity.completenessSeverity(index)
-                        detail = "loads \(where_)\(from), which could be read only in part"
+                        outcome = .foundReadInPart(image: found)
                     } else if known.verdict == .unsafe {
                         rule = BuiltInRules.unsafeLoad
                         level = inExtensionScope ? .error : .note
-                        context = inExtensionScope ? "" : " (only the containing app runs this code)"
-                        detail = "loads \(where_)\(from), whose verdict is unsafe (\(known.rules.map(\.rawValue).joined(separator: ", ")))"
-                        ruleMessage = "the loaded library is not extension-safe"
+                        remark = inExtensionScope ? nil : .onlyContainingAppRuns
+                        outcome = .foundWithVerdict(image: found, verdict: known.verdict, rules: known.rules)
+                        ruleMessage = BuiltInRules.unsafeVerdictLoadMessage
                     } else if known.verdict != .extensionSafe {
                         rule = BuiltInRules.missingLoad
                         level = rule.severity
-                        detail =
-                            "loads \(where_)\(from), whose verdict is \(known.verdict.rawValue) (\(known.rules.map(\.rawValue).joined(separator: ", ")))"
+                        outcome = .foundWithVerdict(image: found, verdict: known.verdict, rules: known.rules)
                     } else {
                         rule = BuiltInRules.safeLoad
                         level = rule.severity
-                        detail = "loads \(where_)\(from)"
+                        outcome = .found(image: found)
                     }
                 } else {
                     rule = BuiltInRules.missingLoad
                     level = rule.severity
-                    let searched =
-                        edge.searchedInVain.map {
-                            " (dyld looks in \($0.map { severity.bundles.displayPath(of: BundleLayout.lexicallyNormal($0)) }.joined(separator: ", ")))"
-                        } ?? ""
-                    detail = "loads \(edge.name)\(from), which is not found where the loader would look\(searched)"
+                    outcome = .notFound(
+                        searched: edge.searchedInVain.map { $0.map { severity.bundles.displayPath(of: BundleLayout.lexicallyNormal($0)) } })
                 }
                 var finding = Finding(
                     builtIn: rule, kind: .loadedLibrary, image: images[index].name, symbol: edge.name,
-                    chain: [images[index].shortName, edge.name], detail: detail, severity: level)
-                if let ruleMessage { finding.statement = .words("\(detail): \(ruleMessage)") }
-                finding.remark(context)
+                    chain: [images[index].shortName, edge.name], detail: .loads(library: edge.name, site: site, outcome: outcome),
+                    ruleMessage: ruleMessage, severity: level)
+                if let remark { finding.remark(remark) }
                 if let site = edge.callSite, let code = code[index] {
                     locator.locate(&finding, sites: [site], in: code, api: edge.name)
                 }

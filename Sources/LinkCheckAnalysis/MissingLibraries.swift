@@ -19,24 +19,15 @@ struct MissingLibraries {
         }.map { missing in
             let image = graph.images[missing.image]
             if !missing.unreadable.isEmpty {
-                let found = missing.unreadable.map { "\(bundles.displayPath(of: $0.path)) (\(Self.reason($0)))" }.joined(separator: "; ")
+                let found = missing.unreadable.map { FindingDetail.UnreadableFile(path: bundles.displayPath(of: $0.path), error: $0) }
                 return Finding(
                     builtIn: BuiltInRules.unreadableLibrary, kind: .unreadableLibrary, image: image.name,
-                    symbol: missing.needed, detail: "needs \(missing.needed), found as \(found)",
+                    symbol: missing.needed, detail: .libraryUnreadable(library: missing.needed, found: found),
                     severity: severity.completenessSeverity(missing.image))
             }
-            let searched =
-                missing.searched.isEmpty ? "" : " (searched: \(missing.searched.map(bundles.displayPath(of:)).joined(separator: ", ")))"
             return Finding(
-                builtIn: BuiltInRules.missingLibrary, kind: .missingLibrary, image: image.name,
-                symbol: missing.needed, detail: "needs \(missing.needed), which the dynamic loader would not find\(searched)")
+                builtIn: BuiltInRules.missingLibrary, kind: .missingLibrary, image: image.name, symbol: missing.needed,
+                detail: .libraryNotFound(library: missing.needed, searched: missing.searched.map(bundles.displayPath(of:))))
         }
-    }
-
-    /// An inspection error's text without the leading path.
-    static func reason(_ error: InspectionError) -> String {
-        let text = error.description
-        let prefix = error.path + ": "
-        return text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
     }
 }

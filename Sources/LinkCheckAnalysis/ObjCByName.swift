@@ -88,9 +88,7 @@ extension OwnFindings {
         let lookUps = classLookUpImports()
         guard !lookUps.isEmpty else { return [] }
         guard let code else {
-            return unconfirmedByNameFindings(
-                lookUps: lookUps,
-                why: "\(unseenCalls ?? "its call sites were not analysed") and which name the look-up is passed is not known")
+            return unconfirmedByNameFindings(lookUps: lookUps, why: .callsUnseen(unseenCalls))
         }
         let lookedUp = literalCalls(to: lookUps, passing: rules.objcMethodNames.classes, in: code)
         let made = selectorsMade(passing: rules.objcMethodNames.selectors, in: code)
@@ -98,12 +96,8 @@ extension OwnFindings {
             .map { match, name in
                 confirmedByNameFinding(match, name, lookUp: lookedUp[name.className]!, made: made[name.selector!], in: code)
             }
-        let reasons = unknownLookUps(lookUps, in: code)
-        guard !reasons.isEmpty else { return confirmed }
-        return confirmed
-            + unconfirmedByNameFindings(
-                lookUps: lookUps, why: "which name the look-up is passed is not known (\(reasons.joined(separator: "; ")))",
-                except: Set(confirmed.map(\.rule)))
+        guard let why = unknownLookUps(lookUps, in: code) else { return confirmed }
+        return confirmed + unconfirmedByNameFindings(lookUps: lookUps, why: why, except: Set(confirmed.map(\.rule)))
     }
 
     /// The class look-up functions (``ObjCByName/classLookUps``) the image
@@ -163,7 +157,7 @@ extension OwnFindings {
     /// The warnings from the strings, references and look-up imports
     /// (`lookUps`), but for the rules `confirmed`; `why` says why the name a
     /// look-up is passed is not known.
-    func unconfirmedByNameFindings(lookUps: [String], why: String, except confirmed: Set<RuleID> = []) -> [Finding] {
+    func unconfirmedByNameFindings(lookUps: [String], why: FindingDetail.LookUpUnknown, except confirmed: Set<RuleID> = []) -> [Finding] {
         let names = rules.objcMethodNames
         let strings = Set(image.stringLiterals)
         let references = Set(image.selectorReferences)
@@ -197,8 +191,8 @@ extension OwnFindings {
     /// Why the names the look-ups `lookUps` are passed are not all known:
     /// calls passed no literal (a wrapper's parameter), by calling
     /// function, and look-up functions imported but never seen called;
-    /// empty when every call passes a literal.
-    func unknownLookUps(_ lookUps: [String], in code: CodeIndex) -> [String] {
+    /// `nil` when every call passes a literal.
+    func unknownLookUps(_ lookUps: [String], in code: CodeIndex) -> FindingDetail.LookUpUnknown? {
         let names = rules.objcMethodNames
         let unknown = lookUps.flatMap { function in
             ownCalls(function, in: code).filter {
@@ -206,16 +200,13 @@ extension OwnFindings {
             }
         }.sorted { $0.address < $1.address }
         let uncalled = lookUps.filter { code.callsToImport[$0]?.isEmpty ?? true }
-        var reasons: [String] = []
-        if !unknown.isEmpty {
-            let callers = unknown.map { site in site.caller.map { locator.displayName(code.functions[$0].name) } ?? "code no symbol covers"
-            }
-            var listed: [String] = []
-            for caller in callers where !listed.contains(caller) { listed.append(caller) }
-            reasons.append("the look-up is passed no literal in \(listed.joined(separator: ", "))")
+        guard !unknown.isEmpty || !uncalled.isEmpty else { return nil }
+        var callers: [String?] = []
+        for caller in unknown.map({ site in site.caller.map { locator.displayName(code.functions[$0].name) } })
+        where !callers.contains(caller) {
+            callers.append(caller)
         }
-        if !uncalled.isEmpty { reasons.append("no call to \(uncalled.joined(separator: ", ")) was found") }
-        return reasons
+        return .notPassedALiteral(noLiteralIn: callers, neverCalled: uncalled)
     }
 
     /// Name → the image's own calls (``ownCalls(_:in:)``) to the imports
@@ -257,7 +248,10 @@ extension OwnFindings {
                 found.append(check)
             }
         }
-        return found.sorted { $0.description < $1.description }
+        // Extension checks, then respondsToSelector:, each by function (one
+        // of unknown function first).
+        let order = { (check: UseGuard) in (check.kind == .extensionCheck ? 0 : 1, check.function ?? "") }
+        return found.sorted { order($0) < order($1) }
     }
 }
 

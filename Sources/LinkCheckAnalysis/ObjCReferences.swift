@@ -25,7 +25,7 @@ extension OwnFindings {
             var finding = finding(
                 match, kind: .objcReference, subject: name.description, demangled: nil,
                 detail: .references(name, subclasses: viaSubclass ? subclasses : []))
-            finding.remark(unanalysedMachine)
+            if let unanalysedMachine { finding.remark(unanalysedMachine) }
             if let code, let selector = name.selector {
                 let sends = code.messageSends(of: selector, to: Set([name.className] + subclasses), classMethod: name.isClassMethod)
                 let sites: [any CodeLocation] = sends + code.selectorLoadsNotSent(selector)

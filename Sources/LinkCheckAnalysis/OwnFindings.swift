@@ -26,10 +26,10 @@ struct OwnFindings {
     let codeFailure: String?
     /// Why the calls inside the image cannot be seen, when they cannot
     /// (``Analyzer/unseenCalls(_:)``).
-    let unseenCalls: String?
+    let unseenCalls: UnseenCalls?
     /// A remark for findings on an image whose machine call sites are not
-    /// analysed for, in a run that analyses them.
-    let unanalysedMachine: String
+    /// analysed for, in a run that analyses them; `nil` otherwise.
+    let unanalysedMachine: FindingRemark?
     /// The functions of ``code`` that are the toolchain's
     /// (``ToolchainCode/functions(in:of:)``), by index.
     let toolchain: [Int: ToolchainCode.Origin]
@@ -40,7 +40,7 @@ struct OwnFindings {
             findings.append(
                 Finding(
                     builtIn: BuiltInRules.partialInspection, kind: .partialInspection, image: image.name,
-                    detail: "call sites could not be analysed (\(codeFailure))", severity: severity.completenessSeverity(index)))
+                    detail: .callSitesNotAnalysed(reason: codeFailure), severity: severity.completenessSeverity(index)))
         }
         findings += importFindings()
         let byName = objcByNameFindings()
@@ -52,7 +52,7 @@ struct OwnFindings {
         for warning in image.warnings {
             findings.append(
                 Finding(
-                    builtIn: BuiltInRules.partialInspection, kind: .partialInspection, image: image.name, detail: warning.description,
+                    builtIn: BuiltInRules.partialInspection, kind: .partialInspection, image: image.name, detail: .readInPart(warning),
                     severity: severity.completenessSeverity(index)))
         }
         findings += stringFindings(sentByName: Set(byName.compactMap { $0.symbol.flatMap(ObjCName.init)?.selector }))
@@ -84,7 +84,7 @@ struct OwnFindings {
                 var finding = finding(
                     match, kind: .importedSymbol, subject: symbol.name, demangled: demangled,
                     detail: .imports(symbol: symbol.name, demangled: demangled))
-                finding.remark(unanalysedMachine)
+                if let unanalysedMachine { finding.remark(unanalysedMachine) }
                 if let code {
                     locator.locate(&finding, sites: code.callsToImport[symbol.name] ?? [], in: code, api: finding.api ?? symbol.name)
                 }
@@ -138,12 +138,12 @@ struct OwnFindings {
     /// SDK give it, saying `detail`; the reasons for that severity
     /// (``SeverityPolicy/severity(of:on:usedBy:)``) are its first remarks.
     func finding(_ match: RuleMatch, kind: Finding.Kind, subject: String, demangled: String?, detail: FindingDetail) -> Finding {
-        let (severity, context, lifted) = severity.severity(of: match.rule, on: index, usedBy: image)
+        let (severity, remarks, lifted) = severity.severity(of: match.rule, on: index, usedBy: image)
         var finding = Finding(
             rule: match.rule.id, severity: severity, category: match.rule.category, kind: kind,
             image: image.name, symbol: subject, demangled: demangled,
-            statement: .detail(detail, ruleMessage: match.rule.message, remarks: context), fixit: match.rule.fixit,
-            source: match.rule.source)
+            statement: .detail(detail, ruleMessage: match.rule.message), fixit: match.rule.fixit, source: match.rule.source)
+        finding.remarks = remarks
         finding.markingLifted = lifted
         finding.api = Self.label(match, symbol: subject, demangled: demangled)
         if isUseByName(kind: kind, subject: subject) { finding.byName = ByNameUse() }

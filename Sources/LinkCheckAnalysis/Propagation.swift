@@ -43,7 +43,7 @@ struct Propagation {
                     var finding = Finding(
                         builtIn: BuiltInRules.partialInspection, kind: .transitive, image: images[dependent].name,
                         symbol: images[origin].shortName, chain: names,
-                        detail: "links \(names.joined(separator: " → ")), which could be read only in part",
+                        detail: .linksReadInPart(chain: names),
                         severity: severity.completenessSeverity(dependent))
                     finding.chainImages = imageNames
                     findings.append((dependent, finding))
@@ -51,18 +51,18 @@ struct Propagation {
                 for source in unsafe {
                     guard let rule = rules.rule(withID: source.rule) else { continue }
                     let api = source.api ?? source.symbol ?? rule.api
-                    var (level, context, lifted) = severity.severity(of: rule, on: dependent, usedBy: images[origin])
+                    var (level, remarks, lifted) = severity.severity(of: rule, on: dependent, usedBy: images[origin])
                     if source.unconfirmed {
                         level = min(level, .warning)
-                        context += " (a use by name told from the strings and imports of \(images[origin].shortName) alone)"
+                        remarks.append(.byNameToldFromStrings(of: images[origin].shortName))
                     }
-                    let path = (names + [api]).joined(separator: " → ")
                     var finding = Finding(
                         rule: rule.id, severity: level, category: rule.category, kind: .transitive,
                         image: images[dependent].name, symbol: source.symbol, demangled: source.demangled,
                         chain: names + [api],
-                        message: "reached through \(path): \(rule.message)\(context)",
+                        statement: .detail(.reachedThrough(path: names + [api]), ruleMessage: rule.message),
                         fixit: rule.fixit, source: rule.source)
+                    finding.remarks = remarks
                     finding.callSites = source.callSites
                     finding.path = source.path
                     finding.chainImages = imageNames

@@ -47,7 +47,7 @@ extension OwnFindings {
         }.map { symbol in
             Finding(
                 builtIn: BuiltInRules.loaderInterposition, kind: .interposedLoader, image: image.name,
-                symbol: symbol.name, detail: "defines '\(symbol.name)'")
+                symbol: symbol.name, detail: .definesLoader(symbol: symbol.name))
         }
     }
 
@@ -73,29 +73,27 @@ extension OwnFindings {
     /// linked into the image and its calls cannot be seen.
     func providerFinding(_ entry: ProvidedAPI) -> Finding {
         let first = entry.symbols.min()!
-        let others = entry.symbols.count - 1
-        let more = others > 0 ? " and \(others) more symbol\(others == 1 ? "" : "s")" : ""
-        let provides = "provides \(entry.match.rule.api) (defines \(CallLocator.quoted(first, rules.demangler.any(first)))\(more))"
         var severity = Severity.note
-        var message = "\(provides); its own definitions are not violations"
+        var unknownCalls: FindingDetail.UnknownCalls?
         if let unseenCalls {
-            let unknown: String?
+            let copy: FindingDetail.LinkedInCopy?
             if case .swift = entry.match.matcher {
-                unknown = entry.symbols.lazy.compactMap(owningModule).first(where: { !names.contains($0) }).map { module in
-                    "code of module \(module) linked into this image: whether code of other modules in it calls the API is unknown"
-                }
+                copy = entry.symbols.lazy.compactMap(owningModule).first(where: { !names.contains($0) }).map { .module($0) }
             } else {
                 // Every call to an internal copy is a finding.
-                unknown = entry.exported ? nil : "an internal copy linked into this image: whether code in it calls the API is unknown"
+                copy = entry.exported ? nil : .internalCopy
             }
-            if let unknown {
+            if let copy {
                 severity = self.severity.severity(of: entry.match.rule, on: index).0 == .note ? .note : .warning
-                message = "\(provides), \(unknown), since \(unseenCalls)"
+                unknownCalls = FindingDetail.UnknownCalls(copy: copy, since: unseenCalls)
             }
         }
+        let detail = FindingDetail.provides(
+            api: entry.match.rule.api, symbol: first, demangled: rules.demangler.any(first), moreSymbols: entry.symbols.count - 1,
+            unknownCalls: unknownCalls)
         return Finding(
             rule: entry.match.rule.id, severity: severity, category: entry.match.rule.category, kind: .providedSymbol,
             image: image.name, symbol: first, demangled: rules.demangler.any(first),
-            message: message, fixit: nil, source: entry.match.rule.source)
+            statement: .detail(detail, ruleMessage: nil), fixit: nil, source: entry.match.rule.source)
     }
 }

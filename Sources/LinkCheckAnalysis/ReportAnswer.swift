@@ -105,7 +105,7 @@ public struct ReportAnswer: Sendable {
     public func uploadRefusals(for group: [ImageReport]) -> [String] {
         let names = Set(group.map(\.name))
         let codes = report.findings.compactMap { finding -> String? in
-            guard finding.severity == .error, names.contains(finding.image), case .detail(.bundle(let problem), _, _) = finding.statement
+            guard finding.severity == .error, names.contains(finding.image), case .detail(.bundle(let problem), _) = finding.statement
             else { return nil }
             return problem.appStoreCode
         }
@@ -192,16 +192,17 @@ public struct ReportAnswer: Sendable {
         let route = images[finding.image].map { $0.role == .extension ? [] : [$0.shortName] } ?? [finding.image]
         let problems = [ProblemReach.Key(image: finding.image, rule: finding.rule)]
         guard finding.rule == BuiltInRules.frameworkNotEmbedded.id, let library = finding.symbol else {
-            if case .detail(.bundle(let problem), _, _) = finding.statement {
+            if case .detail(.bundle(let problem), _) = finding.statement {
                 return Cause(
-                    route: problem.namesItsImage ? [] : route, hops: ["links"], verb: "", objects: [], from: nil, detail: .bundle(problem))
+                    route: problem.namesItsImage ? [] : route, hops: ["links"], verb: .detail(.bundle(problem)), objects: [], from: nil)
             }
             guard let name = route.first, let detail = finding.detail(rule: report.rules[finding.rule]) else { return nil }
             // Words that name the image already stand alone.
-            return Cause(route: detail.hasPrefix(name) ? [] : route, hops: ["links"], verb: detail, objects: [], from: nil)
+            return Cause(route: detail.hasPrefix(name) ? [] : route, hops: ["links"], verb: .word(detail), objects: [], from: nil)
         }
         return Cause(
-            route: route, hops: route.map { _ in "links" }, verb: "needs", objects: [Cause.Object(text: library, problems: problems)],
+            route: route, hops: route.map { _ in "links" }, verb: .word("needs"),
+            objects: [Cause.Object(text: library, problems: problems)],
             from: nil, consequence: "which dyld would not find: the extension would not launch")
     }
 
@@ -231,7 +232,7 @@ public struct ReportAnswer: Sendable {
             let own = ProblemReach.Key(image: finding.image, rule: finding.rule)
             if image.role == .extension, let cause = launchCause(finding) {
                 if let index = causes.firstIndex(where: {
-                    $0.cause.route == cause.route && $0.cause.verb == cause.verb && $0.cause.detail == cause.detail
+                    $0.cause.route == cause.route && $0.cause.verb == cause.verb
                         && $0.cause.consequence == cause.consequence
                 }) {
                     causes[index].cause.objects += cause.objects.filter { object in
@@ -258,7 +259,7 @@ public struct ReportAnswer: Sendable {
             let action = action(of: finding)
             let object = action.object.map { Cause.Object(text: $0, problems: problems) }
             if let index = causes.firstIndex(where: {
-                $0.cause.route == route && $0.cause.hops == hops && $0.cause.verb == action.verb && $0.cause.detail == action.detail
+                $0.cause.route == route && $0.cause.hops == hops && $0.cause.verb == action.verb
                     && $0.cause.from == action.from && object != nil && !$0.cause.objects.isEmpty
             }) {
                 if let object, !causes[index].cause.objects.contains(where: { $0.text == object.text }) {
@@ -267,8 +268,7 @@ public struct ReportAnswer: Sendable {
                 if reach.reachesFurther(problem, than: causes[index].problem) { causes[index].problem = problem }
             } else {
                 let cause = Cause(
-                    route: route, hops: hops, verb: action.verb, objects: object.map { [$0] } ?? [], from: action.from,
-                    detail: action.detail)
+                    route: route, hops: hops, verb: action.verb, objects: object.map { [$0] } ?? [], from: action.from)
                 causes.append((cause, problem))
             }
         }

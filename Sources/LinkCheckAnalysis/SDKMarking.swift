@@ -17,56 +17,37 @@ import LinkCheckRules
 struct SDKMarking: Equatable {
     /// Whether the image's SDK no longer marks the API.
     let isLifted: Bool
-    /// What the finding's message says about it (empty when the rule has
-    /// no lifted marking), starting with a space.
-    let remark: String
+    /// What the finding says about it; `nil` when the rule has no lifted
+    /// marking.
+    let remark: SDKMarkingComparison?
 
     /// The marking of `range` for `image` (named `name` in the remark).
     init(_ range: SDKRange?, image: BinaryImage, name: String) {
         guard let range, let until = range.markedUntil, let lifted = range.unmarkedFrom else {
-            self.init(isLifted: false, remark: "")
+            self.init(isLifted: false, remark: nil)
             return
         }
-        let platform = range.platform.name
-        let unmarked = "no longer marked since the \(platform) \(lifted) SDK"
+        let comparison = { (outcome: SDKMarkingComparison.Outcome) in
+            SDKMarkingComparison(platform: range.platform, markedUntil: until, unmarkedFrom: lifted, image: name, outcome: outcome)
+        }
         guard let built = image.platform else {
-            self.init(
-                isLifted: false,
-                remark:
-                    " (marked in \(platform) SDKs up to \(until), \(unmarked); \(name) records no SDK, so which one it was built with was not checked)"
-            )
+            self.init(isLifted: false, remark: comparison(.noSDKRecorded))
             return
         }
         guard Self.family(of: built.platform) == range.platform else {
-            self.init(
-                isLifted: false,
-                remark:
-                    " (the marking's SDK range is \(platform)'s, and \(name) is built for \(built.platform.rawValue), so the range was not checked)"
-            )
+            self.init(isLifted: false, remark: comparison(.otherPlatform(built.platform)))
             return
         }
         if let sdk = built.sdk.flatMap(SDKVersion.init) {
-            self.init(
-                isLifted: sdk >= lifted,
-                remark: sdk >= lifted
-                    ? " (\(unmarked); \(name) is built with the \(platform) \(sdk) SDK)"
-                    : " (\(name) is built with the \(platform) \(sdk) SDK, which still marks it; \(platform) \(lifted) and later SDKs do not)"
-            )
+            self.init(isLifted: sdk >= lifted, remark: comparison(sdk >= lifted ? .liftedInSDK(sdk) : .stillMarkedInSDK(sdk)))
         } else if let minimum = SDKVersion(built.minimumOS), minimum >= lifted {
-            self.init(
-                isLifted: true,
-                remark: " (\(unmarked); \(name) records no SDK, but its deployment target, \(platform) \(minimum), needs at least that one)"
-            )
+            self.init(isLifted: true, remark: comparison(.liftedByDeploymentTarget(minimum)))
         } else {
-            self.init(
-                isLifted: false,
-                remark:
-                    " (marked in \(platform) SDKs up to \(until), \(unmarked); \(name) records no SDK, and its deployment target, \(platform) \(built.minimumOS), does not tell which, so the range was not checked)"
-            )
+            self.init(isLifted: false, remark: comparison(.deploymentTargetUntold(built.minimumOS)))
         }
     }
 
-    private init(isLifted: Bool, remark: String) {
+    private init(isLifted: Bool, remark: SDKMarkingComparison?) {
         self.isLifted = isLifted
         self.remark = remark
     }
@@ -91,9 +72,12 @@ extension SeverityPolicy {
     /// finding the one at the end of the chain): a warning at most when
     /// `origin`'s SDK no longer marks the API (``SDKMarking``), with what
     /// the comparison found added to the remark.
-    func severity(of rule: Rule, on index: Int, usedBy origin: BinaryImage) -> (severity: Severity, remark: String, markingLifted: Bool) {
-        let (level, context) = severity(of: rule, on: index)
+    func severity(of rule: Rule, on index: Int, usedBy origin: BinaryImage) -> (
+        severity: Severity, remarks: [FindingRemark], markingLifted: Bool
+    ) {
+        let (level, role) = severity(of: rule, on: index)
         let marking = SDKMarking(rule.sdk, image: origin, name: origin.shortName)
-        return (marking.isLifted ? min(level, .warning) : level, context + marking.remark, marking.isLifted)
+        let remarks = [role, marking.remark.map(FindingRemark.sdkMarking)].compactMap(\.self)
+        return (marking.isLifted ? min(level, .warning) : level, remarks, marking.isLifted)
     }
 }

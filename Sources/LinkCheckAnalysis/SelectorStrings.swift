@@ -35,7 +35,7 @@ extension OwnFindings {
                     if made.isEmpty {
                         finding.byName = nil
                         let loads = (code.literalLoads[selector] ?? []).sorted { $0.address < $1.address }
-                        finding.remark(loads.isEmpty ? " (no code loads it)" : " (the code that loads it makes no selector of it)")
+                        finding.remark(loads.isEmpty ? .noCodeLoadsString : .loadMakesNoSelector)
                         locator.locate(&finding, sites: loads, in: code, api: selector)
                         severity.applyRole(toSelectorString: &finding, on: index)
                     } else {

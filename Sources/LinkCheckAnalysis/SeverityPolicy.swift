@@ -72,8 +72,8 @@ struct SeverityPolicy: Sendable {
 
     /// The severity a rule's finding has on image `index`, and a remark on
     /// why it differs from the rule's.
-    func severity(of rule: Rule, on index: Int) -> (Severity, String) {
-        guard rule.category.makesUnsafe else { return (rule.severity, "") }
+    func severity(of rule: Rule, on index: Int) -> (Severity, FindingRemark?) {
+        guard rule.category.makesUnsafe else { return (rule.severity, nil) }
         return roleSeverity(rule.severity, allowedIn: rule.allowedIn, on: index)
     }
 
@@ -82,29 +82,29 @@ struct SeverityPolicy: Sendable {
     /// note on the containing app, on a framework only the app links or
     /// loads, and where every extension that runs the image is of a type in
     /// `allowedIn`; a note on a slice no process of the app loads.
-    func roleSeverity(_ level: Severity, allowedIn: [ExtensionType], on index: Int) -> (Severity, String) {
-        if unloadable.contains(index) { return (.note, " (no process of the app loads this slice)") }
+    func roleSeverity(_ level: Severity, allowedIn: [ExtensionType], on index: Int) -> (Severity, FindingRemark?) {
+        if unloadable.contains(index) { return (.note, .sliceNotLoaded) }
         switch roles[index].role {
         case .app:
-            return (.note, " (allowed: the containing app may use it)")
+            return (.note, .containingAppMayUse)
         case .extension:
             if let type = roles[index].extensionType, allowedIn.contains(type) {
-                return (.note, " (allowed in \(type) extensions)")
+                return (.note, .allowedInExtensionType(type))
             }
-            return (level, "")
+            return (level, nil)
         case .framework:
             let extensions = extensionsReaching[index]
             if extensions.isEmpty {
                 if isAppOnly(index) {
-                    return (.note, " (only the containing app links or loads it)")
+                    return (.note, .onlyContainingAppLinks)
                 }
-                return (level, "")
+                return (level, nil)
             }
             let types = extensions.compactMap { roles[$0].extensionType }
             if types.count == extensions.count, types.allSatisfy(allowedIn.contains) {
-                return (.note, " (allowed in the \(Set(types).sorted().map(\.rawValue).joined(separator: ", ")) extensions that link it)")
+                return (.note, .allowedInLinkingExtensions(Set(types).sorted()))
             }
-            return (level, "")
+            return (level, nil)
         }
     }
 

@@ -31,24 +31,10 @@ struct UnloadableSlices: Sendable {
         case thirtyTwoBit
     }
 
-    /// The app a slice is in, as the note names it: `iOS 15.0`.
+    /// The app a slice is in: its platform, and its minimum OS when known.
     struct App: Sendable, Equatable {
         var platform: Platform
         var minimumOS: String?
-
-        /// `iOS 15.0`, `tvOS`: the platform as Apple writes it, and the
-        /// minimum OS when known.
-        var description: String {
-            let name =
-                switch platform {
-                case .iOS: "iOS"
-                case .tvOS: "tvOS"
-                case .watchOS: "watchOS"
-                case .visionOS: "visionOS"
-                default: platform.rawValue
-                }
-            return minimumOS.map { "\(name) \($0)" } ?? name
-        }
     }
 
     /// Why image `i` is not loaded, by index; absent for every image a
@@ -112,24 +98,14 @@ struct UnloadableSlices: Sendable {
     }
 
     /// The note on one file whose slices `indices` (the file's unloadable
-    /// ones) no process of the app loads: `slices i386, x86_64 are for
-    /// the simulator and armv7 is 32-bit: no process of this iOS 15.0 app
-    /// loads them`.
-    func note(_ indices: [Int], images: [BinaryImage]) -> String {
+    /// ones) no process of the app loads: those for the simulator, those
+    /// 32-bit, and the app; `nil` when `indices` holds none of them.
+    func note(_ indices: [Int], images: [BinaryImage]) -> FindingDetail? {
         let names = { (reason: Reason) in
             indices.filter { self.reasons[$0] == reason }.map { images[$0].architecture.name }.sorted()
         }
-        let simulator = names(.simulator)
-        let thirtyTwoBit = names(.thirtyTwoBit)
-        func clause(_ slices: [String], _ what: String, first: Bool) -> String {
-            let list = slices.joined(separator: ", ")
-            let verb = slices.count == 1 ? "is" : "are"
-            return (first ? (slices.count == 1 ? "slice " : "slices ") : "") + "\(list) \(verb) \(what)"
-        }
-        var clauses: [String] = []
-        if !simulator.isEmpty { clauses.append(clause(simulator, "for the simulator", first: true)) }
-        if !thirtyTwoBit.isEmpty { clauses.append(clause(thirtyTwoBit, "32-bit", first: clauses.isEmpty)) }
-        let app = indices.first.flatMap { apps[$0] }.map { "\($0.description) " } ?? ""
-        return clauses.joined(separator: " and ") + ": no process of this \(app)app loads \(indices.count == 1 ? "it" : "them")"
+        guard let app = indices.first.flatMap({ apps[$0] }) else { return nil }
+        return .slicesNotLoaded(
+            simulator: names(.simulator), thirtyTwoBit: names(.thirtyTwoBit), platform: app.platform, minimumOS: app.minimumOS)
     }
 }

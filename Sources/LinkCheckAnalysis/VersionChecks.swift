@@ -19,11 +19,12 @@ extension OwnFindings {
             for (function, sites) in byFunction.sorted(by: { ($0.key ?? -1) < ($1.key ?? -1) }) {
                 let checked = function.map { versionQueries(before: $0, in: code) } ?? []
                 let rule = checked.isEmpty ? BuiltInRules.unguardedLoad : BuiltInRules.guardedLoad
-                let caller = function.map { locator.displayName(code.functions[$0].name) } ?? CallLocator.uncoveredCode(sites)
-                let detail =
-                    checked.isEmpty
-                    ? "\(caller) calls \(loader) without a run-time OS version check"
-                    : "\(caller) calls \(loader) after a run-time OS version check (\(checked.sorted().joined(separator: ", ")))"
+                let caller =
+                    function.map { FindingDetail.Caller.function(locator.displayName(code.functions[$0].name)) }
+                    ?? .uncoveredCode(addresses: sites.map(\.address))
+                let detail = FindingDetail.loaderCall(
+                    caller: caller, loader: loader,
+                    versionChecks: checked.sorted { ($0.query, $0.caller ?? "") < ($1.query, $1.caller ?? "") })
                 // Only the containing app runs this code: the guide's advice,
                 // not a reason to stop a release.
                 let level = rule.severity == .warning && severity.isAppOnly(index) ? Severity.note : rule.severity
@@ -43,10 +44,10 @@ extension OwnFindings {
     /// down; failing those, the ones its callers make themselves, when every
     /// caller makes one (a caller that loads without a check leaves the
     /// load unguarded) and `function` is called only from the image (no
-    /// library's export, no Objective-C method), each "in CALLER". Names as
+    /// library's export, no Objective-C method), each with that caller. Names as
     /// ``CallLocator/displayName(_:)`` gives them. Which comes first in a
     /// function, the query or the call, is not told apart.
-    private func versionQueries(before function: Int, in code: CodeIndex) -> Set<String> {
+    private func versionQueries(before function: Int, in code: CodeIndex) -> Set<FindingDetail.VersionQuery> {
         let own = queries(in: code.functionsReached(from: function, depth: LoaderCalls.versionCheckDepth), code: code)
         guard own.isEmpty else { return own }
         // A library's exported function, or an Objective-C method, is called from outside the image too, unseen.
@@ -57,21 +58,24 @@ extension OwnFindings {
         let callers = code.callers(of: function).filter { $0 != function }
         let byCaller = callers.map { caller in (caller, queries(in: [caller], code: code)) }
         guard !byCaller.isEmpty, byCaller.allSatisfy({ !$0.1.isEmpty }) else { return [] }
-        return Set(byCaller.flatMap { caller, found in found.map { "\($0) in \(locator.displayName(code.functions[caller].name))" } })
+        return Set(
+            byCaller.flatMap { caller, found in
+                found.map { FindingDetail.VersionQuery(query: $0.query, caller: locator.displayName(code.functions[caller].name)) }
+            })
     }
 
     /// The version queries the functions `functions` make themselves, and
     /// compiler-rt's availability check among them (``ToolchainCode``:
     /// `@available` calls `__isPlatformVersionAtLeast`, linked into the
     /// image, not imported).
-    private func queries(in functions: Set<Int>, code: CodeIndex) -> Set<String> {
-        var found = Set(
+    private func queries(in functions: Set<Int>, code: CodeIndex) -> Set<FindingDetail.VersionQuery> {
+        var found = Set<String>(
             functions.flatMap { code.importsReached(from: $0, depth: 0) }.filter(LoaderCalls.isVersionQuery).map(locator.displayName))
         found.formUnion(functions.map { code.functions[$0].name }.filter(ToolchainCode.availabilityCheckEntryPoints.contains))
         for selector in LoaderCalls.versionQuerySelectors
         where (code.callsToSelector[selector] ?? []).contains(where: { $0.caller.map(functions.contains) == true }) {
             found.insert(selector)
         }
-        return found
+        return Set(found.map { FindingDetail.VersionQuery(query: $0) })
     }
 }

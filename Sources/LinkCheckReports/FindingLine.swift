@@ -49,7 +49,7 @@ struct FindingLine {
                 case .staticCall: "\(object) (a copy linked into \(origin == nil ? "this image" : "it"))"
                 default: object
                 }
-            what = "\(action.verb) \(shown)"
+            what = "\(action.verb.words) \(shown)"
             // A copy names the images on the way; its origin's own line
             // names the calls.
             if origin != nil, finding.chain.count > 2 {
@@ -58,7 +58,7 @@ struct FindingLine {
                 what += calls(finding)
             }
         }
-        var why = finding.context(rule: rule)
+        var why = finding.remarkWords
         if usesAPI, finding.severity != .note, let image = images[finding.image], image.role == .framework {
             let extensions = image.reachedBy.compactMap { images[$0] }.filter { $0.role == .extension }.map(\.shortName)
             if !extensions.isEmpty { why += " (linked by \(FindingAction.list(extensions)))" }

@@ -134,7 +134,7 @@ struct HTMLAnswer {
     /// first card of its problems that has one.
     func sentence(_ cause: Cause) -> String {
         cause.sentence(
-            detailWords: \.words, words: escapeHTML, image: { "<strong>\(escapeHTML($0))</strong>" },
+            words: escapeHTML, image: { "<strong>\(escapeHTML($0))</strong>" },
             object: { object in
                 let text = "<code>\(escapeHTML(object.text))</code>"
                 return object.problems.lazy.compactMap { cardIDs[$0] }.first.map { "<a href=\"#\(escapeHTML($0))\">\(text)</a>" } ?? text

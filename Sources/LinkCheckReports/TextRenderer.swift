@@ -144,7 +144,7 @@ public struct TextRenderer: ReportRenderer {
             words: { $0 }, label: { $0 }, note: { "(\($0))" }, verdict: \.rawValue,
             causes: { causes in
                 causes.first.map {
-                    $0.sentence(detailWords: \.words) + (causes.count > 1 ? "; \(count(causes.count - 1, "more cause"))" : "")
+                    $0.sentence() + (causes.count > 1 ? "; \(count(causes.count - 1, "more cause"))" : "")
                 }
             }
         ).write(line, label: label)

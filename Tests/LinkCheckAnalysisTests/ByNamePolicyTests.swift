@@ -73,7 +73,7 @@ import Testing
             let findings = Self.sharedApplication(report, image)
             #expect(!findings.isEmpty, "\(name)")
             #expect(findings.allSatisfy { $0.severity == .warning && $0.byName != nil }, "\(name): \(findings.map(\.message))")
-            #expect(findings.allSatisfy { $0.message.contains("(by name only, which the compiler and the App Store accept)") })
+            #expect(findings.allSatisfy { $0.remarks.contains(.byNameOnly) })
             #expect(image.verdict == .needsReview, "\(name)")
         }
         // How each is told: the look-up's literals, the selector reference
@@ -179,7 +179,7 @@ import Testing
             #expect(image.verdict == .unsafe, "\(name)")
             let findings = report.findings.filter { $0.image == image.name && $0.byName != nil && ["AEX001", "SEL001"].contains($0.rule) }
             #expect(!findings.isEmpty && findings.allSatisfy { $0.severity == .error }, "\(name)")
-            #expect(findings.allSatisfy { $0.message.contains("an error, as this run makes every use by name") })
+            #expect(findings.allSatisfy { $0.remarks.contains(.byNameOnlyMadeError) })
         }
     }
 
@@ -202,14 +202,5 @@ import Testing
         let failed = try Command.capture(Fixtures.linkcheckExecutable, ["check", "--by-name-as-error", keyValue])
         #expect(failed.status == 1)
         #expect(failed.standardOutput.contains("error: [AEX001]"))
-    }
-
-    /// What a finding says of the checks that guard a use by name.
-    @Test func theGuardsOfAUseByNameAreNamed() {
-        let use = ByNameUse(guards: [
-            UseGuard(kind: .respondsToSelector, function: "+[BNCheckedSender currentApplication]"), UseGuard(kind: .extensionCheck),
-        ])
-        #expect(use.guardRemark == " (guarded by respondsToSelector: in +[BNCheckedSender currentApplication], an extension check)")
-        #expect(ByNameUse().guardRemark == "")
     }
 }

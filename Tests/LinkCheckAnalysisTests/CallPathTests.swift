@@ -98,19 +98,26 @@ import Testing
             ])
         let guarded = try #require(report.findings.first { $0.rule == "DLOP010" && $0.callSites.first?.function == "load_guarded" })
         #expect(
-            guarded.message.hasPrefix("load_guarded calls dlopen after a run-time OS version check (uname in entry_checked)"),
-            "\(guarded.message)")
+            guarded.typedDetail
+                == .loaderCall(
+                    caller: .function("load_guarded"), loader: "dlopen", versionChecks: [.init(query: "uname", caller: "entry_checked")])
+        )
         let available = try #require(report.findings.first { $0.rule == "DLOP010" && $0.callSites.first?.function == "load_available" })
-        #expect(
-            available.message.contains("_stdlib_isOSVersionAtLeast") && available.message.contains(" in entry_available)"),
-            "\(available.message)")
+        guard case .loaderCall(_, _, let checks)? = available.typedDetail else {
+            Issue.record("\(available)")
+            return
+        }
+        #expect(checks.contains { $0.query.contains("_stdlib_isOSVersionAtLeast") && $0.caller == "entry_available" }, "\(checks)")
     }
 
     @Test func aLoadedLibraryThatIsMissingOrSafe() throws {
         let missing = try Self.check("x86_64-linux-gnu", plugin: false, in: try Fixtures.temporaryDirectory())
         let warning = try #require(Self.finding(missing, "DLOP003", "libplugin.so"))
         #expect(warning.severity == .warning)
-        #expect(warning.message.hasPrefix("loads libplugin.so (from load_plugin at 0x"))
+        guard case .loads("libplugin.so", .call("load_plugin", _)?, .notFound)? = warning.typedDetail else {
+            Issue.record("\(warning)")
+            return
+        }
     }
 
     @Test func otherMachinesSayCallSitesAreNotAnalysed() throws {
@@ -118,7 +125,9 @@ import Testing
         let report = try Self.check("armv7-linux-gnueabihf", plugin: false, in: directory)
         let shared = try #require(Self.finding(report, "TST001", "kit_shared"))
         #expect(shared.callSites.isEmpty)
-        #expect(shared.context(rule: nil) == " (call sites are not analysed for armv7 ELF)")
+        let armv7 = try #require(report.images.first?.binary.architecture)
+        #expect(armv7.name == "armv7")
+        #expect(shared.remarks == [.callSitesNotAnalysed(architecture: armv7, format: .elf)])
         #expect(report.images.first?.callSites == .unsupported)
     }
 }
@@ -138,7 +147,8 @@ import Testing
         #expect(load.verdict == expected)
         #expect(
             report.findings.contains {
-                $0.rule == (expected == .missing ? "DLOP003" : "DLOP002") && $0.message.contains("declared in .note.dlopen")
+                guard case .loads(_, .dlopenNote?, _)? = $0.typedDetail else { return false }
+                return $0.rule == (expected == .missing ? "DLOP003" : "DLOP002")
             })
     }
 }
@@ -165,16 +175,15 @@ import Testing
         let image = try #require(report.images.first)
         let hidden = try #require(image.loads.first { $0.name == "libhidden.so" })
         #expect(hidden.function == nil)
-        let address = try #require(hidden.address.map { String($0, radix: 16) })
-        let unguarded = report.findings.filter { $0.rule == "DLOP011" }.map(\.message)
+        let address = try #require(hidden.address)
+        let unguarded = report.findings.filter { $0.rule == "DLOP011" }.map(\.typedDetail)
         #expect(
-            unguarded.contains {
-                $0.hasPrefix("code at 0x\(address) (no symbol covers it) calls dlopen without a run-time OS version check: ")
-            }, "\(unguarded)")
+            unguarded.contains(.loaderCall(caller: .uncoveredCode(addresses: [address]), loader: "dlopen", versionChecks: [])),
+            "\(unguarded)")
         let missing = try #require(report.findings.first { $0.rule == "DLOP003" && $0.symbol == "libhidden.so" })
         #expect(
-            missing.message.hasPrefix(
-                "loads libhidden.so (from code at 0x\(address) that no symbol covers), which is not found where the loader would look: "),
-            "\(missing.message)")
+            missing.typedDetail
+                == .loads(library: "libhidden.so", site: .call(function: nil, address: address), outcome: .notFound(searched: nil)),
+            "\(missing)")
     }
 }

@@ -121,8 +121,7 @@ import Testing
             finding.typedDetail
                 == .mayLookUpByName(
                     className: "UIApplication", selector: "sharedApplication", selectorHeldAsString: true, lookUps: ["NSClassFromString"],
-                    unknownBecause:
-                        "which name the look-up is passed is not known (the look-up is passed no literal in SwiftKit.firstClass())",
+                    unknownBecause: .notPassedALiteral(noLiteralIn: ["SwiftKit.firstClass()"], neverCalled: []),
                     namesUnused: true))
         #expect(finding.callSites.isEmpty)
         #expect(finding.path.isEmpty)

@@ -59,8 +59,8 @@ import Testing
             let notes = report.findings.filter { $0.rule == "ARCH004" && $0.image.hasPrefix(Self.framework(name, in: app)) }
             #expect(notes.map(\.severity) == [.note], "\(name)")
             #expect(
-                notes.first?.message.hasPrefix(
-                    "slices i386, x86_64 are for the simulator and armv7 is 32-bit: no process of this iOS 15.0 app loads them: ") == true)
+                notes.first?.typedDetail
+                    == .slicesNotLoaded(simulator: ["i386", "x86_64"], thirtyTwoBit: ["armv7"], platform: .iOS, minimumOS: "15.0"))
         }
         let svProgressHUD = Self.framework("SVProgressHUD", in: app)
         let verdicts = report.images.filter { $0.path == svProgressHUD }.map { [$0.identity.slice ?? "", $0.verdict.rawValue] }
@@ -77,7 +77,7 @@ import Testing
                 ) == true)
         let simulator = try #require(report.findings.first { $0.rule == "AEX001" && $0.image == svProgressHUD + "[x86_64]" })
         #expect(simulator.severity == .note)
-        #expect(simulator.message.contains("(no process of the app loads this slice)"))
+        #expect(simulator.remarks.contains(.sliceNotLoaded))
         #expect(report.images.allSatisfy { $0.verdict != .notLoaded || $0.identity.slice != "arm64" })
     }
 
@@ -142,10 +142,10 @@ import Testing
         let report = try ShippedRules.check(app)
         let arch = report.findings.filter { $0.image.hasPrefix(svProgressHUD) && $0.rule.rawValue.hasPrefix("ARCH") }
         #expect(arch.map { "\($0.rule) \($0.severity)" } == ["ARCH001 error", "ARCH004 note"])
-        #expect(arch.first?.message.hasPrefix("this file has no 64-bit slice (armv7, i386): ") == true)
+        #expect(arch.first?.typedDetail == .noSixtyFourBitCode(format: .macho, architectures: ["armv7", "i386"]))
         #expect(
-            arch.last?.message.hasPrefix(
-                "slice i386 is for the simulator and armv7 is 32-bit: no process of this iOS 15.0 app loads them: ") == true)
+            arch.last?.typedDetail
+                == .slicesNotLoaded(simulator: ["i386"], thirtyTwoBit: ["armv7"], platform: .iOS, minimumOS: "15.0"))
         #expect(FileGrouping(report).files.first { $0.name == svProgressHUD }?.image.verdict == .unsafe)
         let share = app.appendingPathComponent("PlugIns/Share.appex/Share").path
         #expect(report.findings.contains { $0.image == share && $0.rule == "ARCH003" && $0.severity == .error })
@@ -166,7 +166,7 @@ import Testing
         let report = try ShippedRules.check(app)
         let svProgressHUD = Self.framework("SVProgressHUD", in: app)
         let note = try #require(report.findings.first { $0.rule == "ARCH004" && $0.image.hasPrefix(svProgressHUD) })
-        #expect(note.message.hasPrefix("slices i386, x86_64 are for the simulator: no process of this iOS 10.0 app loads them: "))
+        #expect(note.typedDetail == .slicesNotLoaded(simulator: ["i386", "x86_64"], thirtyTwoBit: [], platform: .iOS, minimumOS: "10.0"))
         let verdicts = report.images.filter { $0.path == svProgressHUD }.map { [$0.identity.slice ?? "", $0.verdict.rawValue] }
         #expect(verdicts == [["arm64", "unsafe"], ["armv7", "unsafe"], ["i386", "not-loaded"], ["x86_64", "not-loaded"]])
     }

@@ -52,9 +52,16 @@ import Testing
         let findings = report.findings.filter { $0.image == directory.path("app/libext.so").path }
         #expect(findings.map(\.rule) == ["LINK002"])
         #expect(findings.first?.severity == .error, "the extension must be safe, and what it needs could not be read")
-        #expect(
-            findings.first?.message.hasPrefix("needs libunsafe.so, found as \(damaged.path) (malformed ELF: ") == true,
-            "\(findings.first?.message ?? "")")
+        guard case .libraryUnreadable(let library, let found)? = findings.first?.typedDetail else {
+            Issue.record("\(String(describing: findings.first))")
+            return
+        }
+        #expect(library == "libunsafe.so")
+        #expect(found.map(\.path) == [damaged.path])
+        guard case .malformed(_, .elf, _, _)? = found.first?.error else {
+            Issue.record("\(found)")
+            return
+        }
         #expect(!report.findings.contains { $0.rule == "LINK001" })
         #expect(report.images.first { $0.path == directory.path("app/libext.so").path }?.verdict == .incomplete)
     }
@@ -203,7 +210,11 @@ import Testing
         let missing = Self.check(directory)
         let warnings = missing.findings.filter { $0.rule == "LINK001" }
         #expect(warnings.compactMap(\.symbol).sorted() == ["libclean.so", "libunsafe.so"])
-        #expect(warnings.allSatisfy { $0.severity == .warning && $0.message.hasPrefix("needs lib") })
+        #expect(
+            warnings.allSatisfy { finding in
+                guard case .libraryNotFound(let library, _)? = finding.typedDetail else { return false }
+                return finding.severity == .warning && library == finding.symbol
+            })
         let found = Self.check(directory, LinkResolver(searchPaths: [directory.path("lib").path]))
         #expect(!found.findings.contains { $0.rule == "LINK001" })
         #expect(found.findings.contains { $0.kind == .transitive })

@@ -80,7 +80,7 @@ import Testing
             Self.findings(report, in: app, rules: ["DLOP001"]) == [
                 "Frameworks/Loader.framework/Loader: error DLOP001 loads @rpath/Uploader.framework/Uploader → \(app.path)/Frameworks/Uploader.framework/Uploader (from load_uploader at 0x\(try Self.loadAddress(report, app)))"
             ])
-        #expect(!report.findings.contains { $0.message.contains("only the containing app runs this code") })
+        #expect(!report.findings.contains { $0.remarks.contains(.onlyContainingAppRuns) })
         #expect(report.images.first { $0.name.hasSuffix("/Loader") }?.verdict == .unsafe)
     }
 

@@ -64,9 +64,10 @@ import Testing
         let loads = report.findings.filter { $0.image == "\(app)/Photos" && $0.rule.rawValue.hasPrefix("DLOP01") }
         #expect(loads.map { "\($0.severity.rawValue) \($0.rule) \($0.symbol ?? "")" } == ["note DLOP010 dlopen"])
         #expect(
-            loads.first?.message.hasPrefix(
-                "load_capture_plugin calls dlopen after a run-time OS version check (systemVersion in -[PHAppDelegate application:didFinishLaunchingWithOptions:])"
-            ) == true, "\(loads.first?.message ?? "")")
+            loads.first?.typedDetail
+                == .loaderCall(
+                    caller: .function("load_capture_plugin"), loader: "dlopen",
+                    versionChecks: [.init(query: "systemVersion", caller: "-[PHAppDelegate application:didFinishLaunchingWithOptions:]")]))
     }
 
     @Test func theLinkersFlagBesideTheCodesEvidenceInFourCases() throws {
@@ -89,9 +90,8 @@ import Testing
         let legacy = try #require(report.findings.first { $0.rule == "FLAG001" && $0.image.hasSuffix("/Legacy") })
         #expect(legacy.severity == .warning)
         #expect(
-            legacy.message.hasPrefix(
-                "Legacy.framework is not built with -application_extension (no MH_APP_EXTENSION_SAFE) (linked by PhotosShare → Legacy.framework), though it uses no API unavailable in app extensions"
-            ))
+            legacy.typedDetail
+                == .notFlagged(image: "Legacy.framework", linkedBy: ["PhotosShare", "Legacy.framework"], usesUnavailableAPI: false))
     }
 
     /// Sneaky names UIApplication, sharedApplication and openURL: only in
@@ -111,16 +111,21 @@ import Testing
         #expect(shared.severity == .warning)
         #expect(shared.byName != nil)
         #expect(
-            shared.message.hasPrefix(
-                "looks up UIApplication by name (NSClassFromString) and sends sharedApplication (NSSelectorFromString): UIApplication.shared is unavailable"
-            ))
+            shared.typedDetail
+                == .looksUpByName(
+                    className: "UIApplication", selector: "sharedApplication", lookUps: ["NSClassFromString"],
+                    selectorMakers: ["NSSelectorFromString"]))
         #expect(shared.callSites.map(\.label) == ["-[SNKLinkOpener openLink:]", "-[SNKLinkOpener openLink:]"])
         #expect(shared.path == ["-[SNKLinkOpener openLink:]", "+[UIApplication sharedApplication]"])
         // The iOS 17.0 SDK the images record no longer marks -openURL:.
         let open = try #require(sneaky.first { $0.rule == "AEX002" })
         #expect(open.kind == .objcByName)
         #expect(open.severity == .warning)
-        #expect(open.message.hasPrefix("looks up UIApplication by name (NSClassFromString) and sends openURL: (NSSelectorFromString): "))
+        #expect(
+            open.typedDetail
+                == .looksUpByName(
+                    className: "UIApplication", selector: "openURL:", lookUps: ["NSClassFromString"],
+                    selectorMakers: ["NSSelectorFromString"]))
         let share = report.findings.filter {
             $0.image == "\(app)/PlugIns/PhotosShare.appex/PhotosShare" && $0.rule == "AEX001" && $0.chain.contains("Sneaky.framework")
         }
@@ -138,17 +143,15 @@ import Testing
         let shared = try #require(report.findings.first { $0.image == "\(app)/Frameworks/Sneaky.framework/Sneaky" && $0.rule == "AEX001" })
         #expect(shared.severity == .warning)
         #expect(
-            shared.message.hasPrefix(
-                "holds the strings \"UIApplication\" and \"sharedApplication\" and imports NSClassFromString, so it may look up UIApplication by name and send sharedApplication; a warning at most, since call sites were not analysed (--no-call-sites)"
-            ))
+            shared.typedDetail
+                == .mayLookUpByName(
+                    className: "UIApplication", selector: "sharedApplication", selectorHeldAsString: true, lookUps: ["NSClassFromString"],
+                    unknownBecause: .callsUnseen(.turnedOff), namesUnused: false))
         let share = report.findings.filter {
             $0.image == "\(app)/PlugIns/PhotosShare.appex/PhotosShare" && $0.rule == "AEX001" && $0.chain.contains("Sneaky.framework")
         }
         #expect(share.map(\.severity) == [.warning])
-        #expect(
-            share.first?.message.hasSuffix(
-                "(a use by name told from the strings and imports of Sneaky.framework alone) (by name only, which the compiler and the App Store accept)"
-            ) == true)
+        #expect(share.first?.remarks.suffix(2) == [.byNameToldFromStrings(of: "Sneaky.framework"), .byNameOnly])
     }
 
     @Test func dyldsRpathFromTheExtensionReachesTheAppsFrameworks() throws {
@@ -213,16 +216,18 @@ import Testing
         let (report, app) = try Self.photosReport(bundle)
         let mismatches = report.findings.filter { $0.rule == "ARCH003" && $0.image == "\(app)/PlugIns/PhotosShare.appex/PhotosShare" }
         #expect(mismatches.map(\.symbol) == ["@rpath/Legacy.framework/Legacy"])
-        #expect(
-            mismatches.first?.message.contains("is arm64 64-bit little-endian ios-simulator, not arm64 64-bit little-endian ios") == true,
-            "\(mismatches.first?.message ?? "")")
+        guard case .linkMismatch(_, _, let foundFor, let imageFor)? = mismatches.first?.typedDetail else {
+            Issue.record("\(mismatches)")
+            return
+        }
+        #expect([foundFor, imageFor].map { "\($0.architecture) \($0.platform?.rawValue ?? "")" } == ["arm64 ios-simulator", "arm64 ios"])
     }
 
     @Test func aThirtyTwoBitOnlyFrameworkHasNo64BitSlice() throws {
         let codec = try MachOFixture.codec32.path()
         let report = try ShippedRules.check(codec)
         #expect(report.findings.map(\.rule) == ["ARCH001"])
-        #expect(report.findings.first?.message.hasPrefix("this file has no 64-bit slice (armv7)") == true)
+        #expect(report.findings.first?.typedDetail == .noSixtyFourBitCode(format: .macho, architectures: ["armv7"]))
         #expect(report.images.map(\.verdict) == [.unsafe])
     }
 
@@ -236,8 +241,8 @@ import Testing
         let uploader = try MachOFixture.uploader.path()
         let one = CheckRun.check(paths: [uploader.path], rules: rules, policy: Policy(requiredArchitectures: ["x86_64"]), jobs: 1)
         #expect(
-            one.findings.filter { $0.rule == "ARCH002" }.map(\.message).first?.hasPrefix(
-                "@rpath/Uploader.framework/Uploader is not built for x86_64 (built for: arm64)") == true)
+            one.findings.filter { $0.rule == "ARCH002" }.map(\.typedDetail)
+                == [.notBuiltFor(module: "@rpath/Uploader.framework/Uploader", required: "x86_64", builtFor: ["arm64"])])
     }
 
     @Test func anUnnamedMachOExecutableOutsideABundleIsNotTakenForTheApp() throws {

@@ -80,8 +80,7 @@ import Testing
             finding.typedDetail
                 == .mayLookUpByName(
                     className: "UIApplication", selector: "sharedApplication", selectorHeldAsString: true, lookUps: ["NSClassFromString"],
-                    unknownBecause: "call sites were not analysed (--no-call-sites) and which name the look-up is passed is not known",
-                    namesUnused: false))
+                    unknownBecause: .callsUnseen(.turnedOff), namesUnused: false))
         #expect(finding.callSites.isEmpty)
         #expect(unanalysed.images.map(\.verdict) == [.needsReview])
     }
@@ -100,10 +99,10 @@ import Testing
         let unanalysed = try ShippedRules.check(path, callSites: nil)
         for (report, why, sites) in [
             (
-                targeted, "which name the look-up is passed is not known (the look-up is passed no literal in wr_lookup)",
+                targeted, FindingDetail.LookUpUnknown.notPassedALiteral(noLiteralIn: ["wr_lookup"], neverCalled: []),
                 ["wr_shared_application", "wr_shared_application"]
             ),
-            (unanalysed, "call sites were not analysed (--no-call-sites) and which name the look-up is passed is not known", []),
+            (unanalysed, .callsUnseen(.turnedOff), []),
         ] {
             #expect(report.findings.filter { $0.kind == .objcByName }.count == 1)
             let finding = try #require(report.findings.first { $0.rule == "AEX001" })
@@ -132,13 +131,10 @@ import Testing
         #expect(CallSiteModeTests.answers(targeted) == CallSiteModeTests.answers(try ShippedRules.check(path, callSites: .full)))
         for (report, why, sites) in [
             (
-                targeted, "which name the look-up is passed is not known (no call to NSClassFromString was found)",
+                targeted, FindingDetail.LookUpUnknown.notPassedALiteral(noLiteralIn: [], neverCalled: ["NSClassFromString"]),
                 ["bp_shared_application", "bp_shared_application"]
             ),
-            (
-                try ShippedRules.check(path, callSites: nil),
-                "call sites were not analysed (--no-call-sites) and which name the look-up is passed is not known", []
-            ),
+            (try ShippedRules.check(path, callSites: nil), .callsUnseen(.turnedOff), []),
         ] {
             #expect(report.findings.filter { $0.kind == .objcByName }.count == 1)
             let finding = try #require(report.findings.first { $0.rule == "AEX001" })

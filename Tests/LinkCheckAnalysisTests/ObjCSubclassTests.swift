@@ -83,9 +83,8 @@ import Testing
         ] {
             #expect(report.findings.map(\.rule).sorted() == ["AEX001", "FLAG001"])
             #expect(
-                report.findings.first { $0.rule == "FLAG001" }?.message.hasPrefix(
-                    "SelfSend.framework is not built with -application_extension (no MH_APP_EXTENSION_SAFE), and it uses APIs unavailable in app extensions (below)"
-                ) == true)
+                report.findings.first { $0.rule == "FLAG001" }?.typedDetail
+                    == .notFlagged(image: "SelfSend.framework", linkedBy: nil, usesUnavailableAPI: true))
             let shared = try #require(report.findings.first { $0.rule == "AEX001" })
             #expect(shared.kind == .objcReference)
             #expect(shared.severity == .error)
@@ -105,10 +104,7 @@ import Testing
         #expect(image.objcSuperclasses == ["SQApplication": ["UIApplication"]])
         let report = try ShippedRules.check(path, callSites: callSites)
         #expect(report.findings.map(\.rule) == ["FLAG001"])
-        #expect(
-            report.findings.first?.message.hasPrefix(
-                "Quiet.framework is not built with -application_extension (no MH_APP_EXTENSION_SAFE), though it uses no API unavailable in app extensions: it is safe in fact"
-            ) == true)
+        #expect(report.findings.first?.typedDetail == .notFlagged(image: "Quiet.framework", linkedBy: nil, usesUnavailableAPI: false))
         #expect(report.images.map(\.verdict) == [.extensionSafe])
     }
 

@@ -117,12 +117,8 @@ import Testing
         #expect(result.images.map(\.verdict) == [.appOnly, .appOnly, .appOnly, .extensionSafe])
         #expect(!result.findings.contains { $0.severity == .error })
         let plugin = result.findings.filter { $0.image == "/t/libPlugin.so" }
-        #expect(
-            plugin.map(\.statement) == [
-                .detail(
-                    .imports(symbol: "kit_shared", demangled: nil), ruleMessage: "unavailable",
-                    remarks: " (only the containing app links or loads it)")
-            ])
+        #expect(plugin.map(\.statement) == [.detail(.imports(symbol: "kit_shared", demangled: nil), ruleMessage: "unavailable")])
+        #expect(plugin.map(\.remarks) == [[.onlyContainingAppLinks]])
     }
 
     @Test func codeAnExtensionLoadsMustBeSafe() {
@@ -221,10 +217,8 @@ import Testing
         var image = Self.image("libHook.so")
         image.exports = [Symbol(name: "dlsym", binding: .global, type: .function)]
         let (_, findings) = Self.run([image], Policy())
-        #expect(
-            findings.map(\.message) == [
-                "defines 'dlsym': a definition outside the C library interposes the C library's dynamic-loader function, so the process's calls to it can reach this code instead"
-            ])
+        #expect(findings.map(\.typedDetail) == [.definesLoader(symbol: "dlsym")])
+        #expect(findings.map(\.rule) == [BuiltInRules.loaderInterposition.id])
     }
 
     @Test func aMistypedNameGetsTheClosestNamesSuggested() {

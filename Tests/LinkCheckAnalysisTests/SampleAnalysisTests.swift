@@ -74,7 +74,9 @@ import Testing
         #expect(findings[0].chain == ["libPhotoEditorExtension.so", "libShareKit.so", "UIKit.UIApplication.shared"])
         #expect(findings[0].path.first == "ShareKit.Sharer.openInApp(photoID: Swift.String)", "the path inside ShareKit")
         #expect(findings[1].chain == ["libPhotoEditorExtension.so", "libShareKit.so", "UIKit.UIApplication.open"])
-        #expect(findings[0].message.hasPrefix("reached through libPhotoEditorExtension.so → libShareKit.so → UIKit.UIApplication.shared: "))
+        #expect(
+            findings[0].typedDetail
+                == .reachedThrough(path: ["libPhotoEditorExtension.so", "libShareKit.so", "UIKit.UIApplication.shared"]))
     }
 
     @Test func theAppMayUseTheAPIAndTheSDKProvidesIt() throws {
@@ -106,8 +108,10 @@ import Testing
                 "libPhotoEffects.so unsafe LegacyLoader.LegacyLoader.loadPhotoEffects()"
             ])
         #expect(
-            loader.first { $0.rule == "DLOP010" }?.message.hasPrefix(
-                "LegacyLoader.LegacyLoader.loadPhotoEffects() calls dlopen after a run-time OS version check (uname)") == true)
+            loader.first { $0.rule == "DLOP010" }?.typedDetail
+                == .loaderCall(
+                    caller: .function("LegacyLoader.LegacyLoader.loadPhotoEffects()"), loader: "dlopen",
+                    versionChecks: [.init(query: "uname")]))
     }
 
     @Test func cameraCaptureIsAllowedInAnIMessageExtension() throws {

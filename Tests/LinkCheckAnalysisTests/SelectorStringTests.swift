@@ -65,10 +65,10 @@ import Testing
         #expect(string.severity == .warning)
         #expect(string.byName == nil)
         #expect(string.callSites.map(\.label) == ["-[SSLogger explain]"])
-        guard case .detail(let detail, let ruleMessage, let remarks) = string.statement else { Issue.record("\(string.statement)"); return }
+        guard case .detail(let detail, let ruleMessage) = string.statement else { Issue.record("\(string.statement)"); return }
         #expect(detail == .holdsString("sharedApplication"))
-        #expect(ruleMessage.hasPrefix("The selector name"))
-        #expect(remarks == " (the code that loads it makes no selector of it)")
+        #expect(ruleMessage?.hasPrefix("The selector name") == true)
+        #expect(string.remarks == [.loadMakesNoSelector])
         #expect(try Self.image(analysed, "Kit.framework/Kit").verdict == .extensionSafe)
         #expect(try Self.image(analysed, "Kit.framework/Kit").extensionSafeFlag == .flaggedAndClean)
         #expect(try Self.findings(analysed, "Share", ["SEL001", "AEX001"]).isEmpty)
@@ -93,9 +93,7 @@ import Testing
         #expect(note.map(\.severity) == [.note])
         #expect(note.first?.byName == nil)
         #expect(note.first?.callSites.map(\.label) == ["-[SSLogger explain]"])
-        #expect(
-            note.first?.context(rule: nil)
-                == " (the code that loads it makes no selector of it) (only the containing app links or loads it)")
+        #expect(note.first?.remarks == [.loadMakesNoSelector, .onlyContainingAppLinks])
     }
 
     /// "openURL:" passed to NSSelectorFromString in `+[SSOpener open:with:]`:
@@ -110,7 +108,7 @@ import Testing
         #expect(string.severity == .warning)
         #expect(string.byName != nil)
         #expect(string.callSites.map(\.label) == ["+[SSOpener open:with:]"])
-        #expect(string.context(rule: nil).hasSuffix(" (by name only, which the compiler and the App Store accept)"))
+        #expect(string.remarks.last == .byNameOnly)
         #expect(try Self.image(report, "Kit.framework/Kit").verdict == .needsReview)
         let reached = try Self.findings(report, "Share", ["SEL002"])
         #expect(reached.map(\.severity) == [.warning])
@@ -147,9 +145,10 @@ import Testing
             #expect(kit.extensionSafeFlag == .unflaggedAndUnsafe)
             let flag = try Self.findings(report, "Kit.framework/Kit", ["FLAG001"])
             #expect(
-                flag.map(\.message) == [
-                    "Kit.framework is not built with -application_extension (no MH_APP_EXTENSION_SAFE) (linked by Share → Kit.framework), and it uses APIs unavailable in app extensions (below): "
-                        + BuiltInRules.unflaggedFramework.message
+                flag.map(\.statement) == [
+                    .detail(
+                        .notFlagged(image: "Kit.framework", linkedBy: ["Share", "Kit.framework"], usesUnavailableAPI: true),
+                        ruleMessage: BuiltInRules.unflaggedFramework.message)
                 ])
         }
     }

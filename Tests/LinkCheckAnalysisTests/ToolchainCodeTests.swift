@@ -76,8 +76,9 @@ import Testing
         #expect(byRule["LOAD001"]?.map { $0.callSites.map(\.label) } == [["load_filters"]])
         #expect(byRule["LOAD003"]?.map { $0.callSites.map(\.label) } == [["load_filters"]])
         #expect(
-            byRule["DLOP010"]?.map(\.message).first?.hasPrefix(
-                "load_filters calls dlopen after a run-time OS version check (__isPlatformVersionAtLeast)") == true)
+            byRule["DLOP010"]?.first?.typedDetail
+                == .loaderCall(
+                    caller: .function("load_filters"), loader: "dlopen", versionChecks: [.init(query: "__isPlatformVersionAtLeast")]))
         #expect(byRule["DLOP011"] == nil)
         #expect(byRule["DLOP003"]?.map(\.symbol) == ["@rpath/Effects.framework/Effects"])
         #expect(byRule["LOAD013"] == nil)

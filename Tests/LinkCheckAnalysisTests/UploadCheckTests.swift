@@ -178,7 +178,7 @@ import Testing
         for finding in broken.findings where finding.rule == example.rule {
             let rule = try #require(broken.rules[example.rule])
             #expect(finding.fixit == rule.fixit && !rule.fixit.isEmpty)
-            guard case .detail(.bundle(let problem), _, _) = finding.statement else {
+            guard case .detail(.bundle(let problem), _) = finding.statement else {
                 Issue.record("\(finding.rule) has no typed bundle problem")
                 continue
             }

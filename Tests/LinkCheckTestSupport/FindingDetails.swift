@@ -4,7 +4,7 @@ extension Finding {
     /// The finding's typed detail (``FindingDetail``); `nil` for a finding
     /// of a kind whose statement is still words.
     public var typedDetail: FindingDetail? {
-        guard case .detail(let detail, _, _) = statement else { return nil }
+        guard case .detail(let detail, _) = statement else { return nil }
         return detail
     }
 }
