@@ -118,6 +118,16 @@ public struct ReportAnswer: Sendable {
         images.contains { $0.bundle?.containingApp != nil }
     }
 
+    /// Whether the answer of `check --only bundle` says the app of `group`
+    /// passes: the run read every input whole, `group` holds an app, and no
+    /// error finding (an upload refusal, a framework dyld would not find) is
+    /// listed for its images.
+    public func passesBundleChecks(_ group: [ImageReport]) -> Bool {
+        guard report.scope == .bundle, report.complete, Self.holdsAnApp(group) else { return false }
+        let names = Set(group.map(\.name))
+        return !report.findings.contains { $0.severity == .error && names.contains($0.image) }
+    }
+
     /// The lines for `group` (the report's images, or one group's): each
     /// extension, then each framework no extension or app links or loads
     /// that is not extension-safe; without extensions, each image other

@@ -65,9 +65,16 @@ struct UploadChecks {
             files[path, default: AppFile(slices: [], placement: placement, app: app)].slices.append(index)
         }
         let ordered = files.sorted { $0.key < $1.key }.map(\.value)
+        // The apps built for a device: their executable has a slice that is
+        // not for the simulator.
+        let deviceApps = Set(
+            ordered.filter { file in
+                file.placement.isExecutable && file.placement.innermost.kind == .app
+                    && file.slices.contains { !UnloadableSlices.isSimulatorSlice(images[$0]) }
+            }.map(\.placement.innermost.path))
         var findings: [Finding] = []
         for file in ordered {
-            findings += fileFindings(file)
+            findings += fileFindings(file, inDeviceApp: deviceApps.contains(file.app.path))
         }
         // Each bundle once, named on the image of its executable (else its
         // first file).
@@ -87,8 +94,9 @@ struct UploadChecks {
         return findings
     }
 
-    /// The checks of one file's binaries.
-    private func fileFindings(_ file: AppFile) -> [Finding] {
+    /// The checks of one file's binaries; `inDeviceApp`: its app is built
+    /// for a device.
+    private func fileFindings(_ file: AppFile, inDeviceApp: Bool) -> [Finding] {
         let images = graph.images
         let slices = file.slices.map { images[$0] }
         let image = slices[0].name
@@ -96,12 +104,19 @@ struct UploadChecks {
         var findings: [Finding] = []
         // On the first simulator slice, as the note on the slices no
         // process loads (``UnloadableSlices``) is.
-        let simulator = file.slices.filter { unloadable.reasons[$0] == .simulator }
+        var simulator = file.slices.filter { unloadable.reasons[$0] == .simulator }
+        // A file built for the simulator alone (thin, or every slice) in a
+        // device app: App Store Connect refuses it as it refuses a slice.
+        if simulator.isEmpty, inDeviceApp, file.slices.allSatisfy({ UnloadableSlices.isSimulatorSlice(images[$0]) }) {
+            simulator = file.slices
+        }
         if let first = simulator.first {
+            // The members of a static archive repeat their slice's name.
+            let names = Set(simulator.map { images[$0].architecture.name }).sorted()
             findings.append(
                 Finding(
                     bundle: BuiltInRules.simulatorSlices, image: images[first].name,
-                    problem: .simulatorSlices(file: place, slices: simulator.map { images[$0].architecture.name }.sorted())))
+                    problem: .simulatorSlices(file: place, slices: names)))
         }
         // A library in a Frameworks folder is allowed, and so is the stub a
         // watch app holds (`_WatchKitStub/WK`).

@@ -57,7 +57,7 @@ struct HTMLAnswer {
             let passes =
                 "<li class=\"answer extension-safe\"><span class=\"verdict extension-safe\">passes</span> \(escapeHTML(TextRenderer.passesBundleChecks))</li>"
             // What could not be read is never a pass (``uninspected()`` says it).
-            let answers = loud.isEmpty && report.complete && ReportAnswer.holdsAnApp(group) ? [passes] : loud
+            let answers = loud.isEmpty && answer.passesBundleChecks(group) ? [passes] : loud
             return answers.isEmpty ? "" : "<ul class=\"answers\">\n\(answers.joined(separator: "\n"))\n</ul>\n"
         }
         loud += lines.map(line)

@@ -43,7 +43,7 @@ public struct TextRenderer: ReportRenderer {
             if !refusals.isEmpty {
                 lines.append(
                     Self.oneLine("\(group.bundle ?? "linkcheck"): \(Self.rejectedOnUpload) \(refusals.joined(separator: ", ")) (below)"))
-            } else if report.scope == .bundle, report.complete, let bundle = group.bundle, ReportAnswer.holdsAnApp(group.images) {
+            } else if let bundle = group.bundle, answer.passesBundleChecks(group.images) {
                 lines.append(Self.oneLine("\(bundle): \(Self.passesBundleChecks)"))
             }
             // The bundle checks alone match no API: no verdict is theirs.

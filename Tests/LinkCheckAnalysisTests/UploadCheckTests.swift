@@ -90,6 +90,11 @@ import Testing
             breakApp: { app in try embed(try MachOFixture.imageKitFat.path(), as: "ImageKit", in: app) },
             fixApp: { app in try embed(try MachOFixture.imageKitFat.thinSlice("arm64"), as: "ImageKit", in: app) }),
         Example(
+            rule: "BNDL005", name: "a framework built for the simulator alone",
+            expected: ["Frameworks/ImageKit.framework/ImageKit: error BNDL005 "],
+            breakApp: { app in try embed(try MachOFixture.imageKitFat.thinSlice("x86_64"), as: "ImageKit", in: app) },
+            fixApp: { app in try embed(try MachOFixture.imageKitFat.thinSlice("arm64"), as: "ImageKit", in: app) }),
+        Example(
             rule: "BNDL006", name: "a tool beside the executable",
             expected: ["Tools/uploader: error BNDL006 "],
             breakApp: { app in

@@ -69,6 +69,21 @@ import Testing
         #expect(!html.standardOutput.contains("share extension"))
     }
 
+    /// An app whose executable links a framework it does not embed would
+    /// not launch (`BNDL001`): no upload refusal, and no pass either.
+    @Test func anAppThatWouldNotLaunchDoesNotPass() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let app = directory.path("Shop.app")
+        try FileManager.default.copyItem(at: try MachOFixture.shopApp.path(), to: app)
+        try FileManager.default.removeItem(at: app.appendingPathComponent("Frameworks/Camera.framework"))
+        let output = try Command.linkcheck(["check", "--only", "bundle", app.path])
+        #expect(output.status == 1, "\(output.standardOutput)\(output.standardError)")
+        #expect(output.standardOutput.contains("error: [BNDL001]"))
+        #expect(!output.standardOutput.contains("passes the bundle checks"))
+        let html = try Command.linkcheck(["check", "--only", "bundle", "--format", "html", app.path])
+        #expect(!html.standardOutput.contains("<span class=\"verdict extension-safe\">passes</span>"))
+    }
+
     /// A framework whose binary is no Mach-O cannot be read: exit status 2,
     /// never a pass.
     @Test func anUnreadableFrameworkIsNeverAPass() throws {
