@@ -91,7 +91,7 @@ struct LinkGraphDescription {
     func node(_ index: Int, _ flavor: Flavor) -> String {
         let image = images[index]
         let color =
-            switch image.verdict {
+            switch graph.hasVerdicts ? image.verdict : .notLoaded {
             case .extensionSafe: "#c8ecd0"
             case .unsafe: "#f7c6c6"
             case .appOnly: "#f8e2b0"
@@ -100,11 +100,14 @@ struct LinkGraphDescription {
             case .notLoaded: "#f4f4f4"
             }
         let role = image.extensionType.map { "\(image.role.rawValue) (\($0))" } ?? image.role.rawValue
-        let label = [labels[image.name], "\(role) · \(image.verdict.rawValue)"].map(Self.labelText).joined(separator: "\\n")
+        // Without verdicts (`--only bundle`), a node says its role alone.
+        let kind = graph.hasVerdicts ? "\(role) · \(image.verdict.rawValue)" : role
+        let label = [labels[image.name], kind].map(Self.labelText).joined(separator: "\\n")
         var attributes = ["label=\"\(label)\"", "fillcolor=\"\(color)\""]
         if image.role != .framework { attributes.append("penwidth=2") }
         if flavor == .page {
-            attributes += ["id=\"lcn\(index)\"", "class=\"\(image.verdict.rawValue) \(image.role.rawValue)\""]
+            let verdict = graph.hasVerdicts ? image.verdict.rawValue + " " : ""
+            attributes += ["id=\"lcn\(index)\"", "class=\"\(verdict)\(image.role.rawValue)\""]
         }
         return "  \(nodeName(index, flavor)) [\(attributes.joined(separator: ", "))];"
     }

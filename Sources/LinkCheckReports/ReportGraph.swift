@@ -34,9 +34,13 @@ struct ReportGraph {
     /// The nodes, in report order.
     var images: [ImageReport]
     var edges: [Edge]
+    /// Whether the images' verdicts are answers: not in a run of the bundle
+    /// checks alone (`--only bundle`), which matched no API.
+    var hasVerdicts: Bool
 
     init(_ report: Report) {
         images = report.images
+        hasVerdicts = report.scope == .all
         let index = Dictionary(report.images.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         var edges: [Edge] = []
         for (from, image) in report.images.enumerated() {
