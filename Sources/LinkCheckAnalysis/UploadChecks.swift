@@ -237,19 +237,31 @@ struct UploadChecks {
     /// `CFBundleIdentifier` with another bundle of that app (the outermost
     /// one, with its watch app and app clips).
     private func sharedIdentifiers(_ bundleList: [Bundle]) -> [Finding] {
-        var byIdentifier: [[String]: [Bundle]] = [:]
+        struct Key: Hashable, Comparable {
+            var outermost, identifier: String
+            static func < (a: Key, b: Key) -> Bool { (a.outermost, a.identifier) < (b.outermost, b.identifier) }
+        }
+        var byIdentifier: [Key: [Bundle]] = [:]
         for bundle in bundleList {
             guard let identifier = bundle.folder.info?.identifier else { continue }
-            byIdentifier[[bundle.outermost, identifier], default: []].append(bundle)
+            byIdentifier[Key(outermost: bundle.outermost, identifier: identifier), default: []].append(bundle)
+        }
+        // Bundles of one name may share the identifier (a framework copied
+        // into an extension): each is named by its place in the app,
+        // `Shop.app/PlugIns/Share.appex/Frameworks/Legacy.framework`.
+        let place = { (bundle: Bundle) in
+            let outermost = (bundle.outermost as NSString).lastPathComponent
+            return bundle.folder.path == bundle.outermost
+                ? outermost : outermost + "/" + bundle.folder.path.dropFirst(bundle.outermost.count + 1)
         }
         var findings: [Finding] = []
-        for (key, sharing) in byIdentifier.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) where sharing.count > 1 {
+        for (key, sharing) in byIdentifier.sorted(by: { $0.key < $1.key }) where sharing.count > 1 {
             for bundle in sharing {
-                let others = sharing.filter { $0.folder.path != bundle.folder.path }.map(\.folder.folderName)
+                let others = sharing.filter { $0.folder.path != bundle.folder.path }.map(place)
                 findings.append(
                     Finding(
-                        bundle: BuiltInRules.bundleIdentifier, image: bundle.image, symbol: key[1],
-                        problem: .sharedIdentifier(bundle: bundle.folder.folderName, identifier: key[1], others: others)))
+                        bundle: BuiltInRules.bundleIdentifier, image: bundle.image, symbol: key.identifier,
+                        problem: .sharedIdentifier(bundle: place(bundle), identifier: key.identifier, others: others)))
             }
         }
         return findings

@@ -173,6 +173,28 @@ import Testing
         return (report, BundleCheckTests.findings(report, in: app, rules: rule.map { [$0] } ?? ids))
     }
 
+    /// A framework copied into an extension shares its identifier with the
+    /// app's copy: each finding names the other by its place in the app.
+    @Test func bundlesOfOneNameSharingAnIdentifierAreNamedByPlace() throws {
+        let (copy, app) = try BundleCheckTests.shopCopy { app in
+            let inside = app.appendingPathComponent("PlugIns/Share.appex/Frameworks")
+            try FileManager.default.createDirectory(at: inside, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                at: app.appendingPathComponent("Frameworks/Camera.framework"), to: inside.appendingPathComponent("Camera.framework"))
+        }
+        defer { withExtendedLifetime(copy) {} }
+        let report = try ShippedRules.check(app)
+        let words = report.findings.filter { $0.rule == BuiltInRules.bundleIdentifier.id }.compactMap { finding -> String? in
+            guard case .detail(.bundle(.sharedIdentifier(let bundle, _, let others)), _) = finding.statement else { return nil }
+            return "\(bundle) ~ \(others.joined(separator: ", "))"
+        }
+        #expect(
+            words.sorted() == [
+                "Shop.app/Frameworks/Camera.framework ~ Shop.app/PlugIns/Share.appex/Frameworks/Camera.framework",
+                "Shop.app/PlugIns/Share.appex/Frameworks/Camera.framework ~ Shop.app/Frameworks/Camera.framework",
+            ])
+    }
+
     @Test(arguments: examples)
     func theRuleFindsItsExampleAndNotTheAppFixed(_ example: Example) throws {
         let (copy, app) = try BundleCheckTests.shopCopy(example.breakApp)
