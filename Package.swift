@@ -48,6 +48,9 @@ let package = Package(
         ),
         // The Swift runtime's swift_demangle and the C++ ABI's __cxa_demangle.
         .systemLibrary(name: "CDemangle"),
+        // The C library (Glibc, Musl or Darwin) and the calls that differ
+        // between them, behind one seam.
+        .target(name: "SystemInterface"),
         // SIGBUS-safe reading of a mapped file that shrinks while it is read.
         .target(name: "CMappedFileGuard"),
         // Whole-section byte scans in tight C loops: the places in code that
@@ -55,34 +58,42 @@ let package = Package(
         // strings that may be a literal of interest.
         .target(name: "CByteScan"),
         // The format-neutral image model every stage after the readers sees.
-        .target(name: "LinkCheckImage"),
+        .target(name: "LinkCheckImage", dependencies: ["SystemInterface"]),
         // Which string literals occur in read-only data: shared by the ELF
         // and Mach-O readers.
-        .target(name: "LinkCheckLiterals", dependencies: ["CByteScan"]),
+        .target(name: "LinkCheckLiterals", dependencies: ["CByteScan", "SystemInterface"]),
         // The ELF reader: libelf/gelf only.
-        .target(name: "LinkCheckELF", dependencies: ["LinkCheckImage", "LinkCheckLiterals", "CLibELF", "CMappedFileGuard"]),
+        .target(
+            name: "LinkCheckELF", dependencies: ["LinkCheckImage", "LinkCheckLiterals", "CLibELF", "CMappedFileGuard", "SystemInterface"]),
         // The Mach-O reader, in pure Swift (no library reads modern Mach-O).
-        .target(name: "LinkCheckMachO", dependencies: ["LinkCheckImage", "LinkCheckLiterals"]),
+        .target(name: "LinkCheckMachO", dependencies: ["LinkCheckImage", "LinkCheckLiterals", "SystemInterface"]),
         // Call sites: a byte scan, then Capstone over the code of ELF and
         // Mach-O images.
         .target(
             name: "LinkCheckCodeIndex",
-            dependencies: ["LinkCheckImage", "LinkCheckELF", "LinkCheckMachO", "CLibELF", "CCapstone", "CByteScan", "CMappedFileGuard"]
+            dependencies: [
+                "LinkCheckImage", "LinkCheckELF", "LinkCheckMachO", "CLibELF", "CCapstone", "CByteScan", "CMappedFileGuard",
+                "SystemInterface",
+            ]
         ),
         // Discovery (with bundles, and .ipa archives unpacked through
         // libarchive), and the reader the magic picks.
         .target(
             name: "LinkCheckInspection",
-            dependencies: ["LinkCheckImage", "LinkCheckELF", "LinkCheckMachO", "LinkCheckLiterals", "LinkCheckRules", "CArchive"]),
-        .target(name: "LinkCheckRules", dependencies: ["CDemangle"]),
+            dependencies: [
+                "LinkCheckImage", "LinkCheckELF", "LinkCheckMachO", "LinkCheckLiterals", "LinkCheckRules", "CArchive", "SystemInterface",
+            ]),
+        .target(name: "LinkCheckRules", dependencies: ["CDemangle", "SystemInterface"]),
         .target(
             name: "LinkCheckAnalysis",
-            dependencies: ["LinkCheckImage", "LinkCheckInspection", "LinkCheckCodeIndex", "LinkCheckRules"]
+            dependencies: ["LinkCheckImage", "LinkCheckInspection", "LinkCheckCodeIndex", "LinkCheckRules", "SystemInterface"]
         ),
         .target(name: "LinkCheckReports", dependencies: ["LinkCheckImage", "LinkCheckAnalysis", "CGraphviz"]),
         .executableTarget(
             name: "LinkCheckCLI",
-            dependencies: ["LinkCheckImage", "LinkCheckInspection", "LinkCheckRules", "LinkCheckAnalysis", "LinkCheckReports"]
+            dependencies: [
+                "LinkCheckImage", "LinkCheckInspection", "LinkCheckRules", "LinkCheckAnalysis", "LinkCheckReports", "SystemInterface",
+            ]
         ),
         // `swift package linkcheck`: builds the products, checks them.
         .plugin(

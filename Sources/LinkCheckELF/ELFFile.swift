@@ -1,12 +1,7 @@
 import CLibELF
 import CMappedFileGuard
 import LinkCheckImage
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemInterface
 
 /// An open ELF file: a file descriptor and libelf's read-only descriptor of
 /// it (`elf_begin`, mapped or read as ``Access`` says). Closed on deinit.
@@ -197,8 +192,7 @@ package final class ELFFile {
     private var modifiedSinceOpened: Bool {
         var now = stat()
         guard fstat(descriptor, &now) == 0 else { return false }
-        return now.st_size != opened.st_size || now.st_mtim.tv_sec != opened.st_mtim.tv_sec
-            || now.st_mtim.tv_nsec != opened.st_mtim.tv_nsec
+        return now.st_size != opened.st_size || now.modificationTime != opened.modificationTime
     }
 
     /// Calls `body` with the bytes of `section` (`sh_offset`, `sh_size`) in
@@ -223,7 +217,7 @@ package final class ELFFile {
             let delta = Int(offset - aligned)
             return body(UnsafeRawBufferPointer(start: mapping + delta, count: Int(size))) { count in
                 let end = (delta + count) / Int(pageSize) * Int(pageSize)
-                if end > 0 { madvise(mapping, end, MADV_DONTNEED) }
+                if end > 0 { discardMappedPages(mapping, end) }
             }
         }
         guard let data = section.data, let base = data.pointee.d_buf else { return nil }
@@ -315,7 +309,7 @@ package final class ELFFile {
         let (sum, overflow) = address.addingReportingOverflow(min(data.pointee.d_size, max(length, 0)))
         guard !overflow else { return }
         let end = sum / pageSize * pageSize
-        if end > start { madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_DONTNEED) }
+        if end > start { discardMappedPages(UnsafeMutableRawPointer(bitPattern: start), end - start) }
     }
 
     /// Where byte 0 of the file is in libelf's mapping of it: the file

@@ -1,11 +1,6 @@
 import CLibELF
 import LinkCheckImage
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemInterface
 
 /// The imports and exports of one symbol table.
 struct SymbolTableContents {

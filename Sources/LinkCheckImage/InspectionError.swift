@@ -1,3 +1,5 @@
+import SystemInterface
+
 /// Why a file could not be inspected. Each case names the file; the run goes
 /// on with the other files.
 public enum InspectionError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -140,9 +142,3 @@ public enum ArchiveProblem: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
