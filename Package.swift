@@ -8,6 +8,23 @@ import PackageDescription
 ///
 /// The engine is split along the pipeline (see Documentation/development.md):
 /// inspection → rules → analysis → reports, with a thin CLI on top.
+///
+/// Where the ELF reader has libelf (elfutils): on Linux; on macOS, where
+/// Homebrew offers no libelf, only with `LINKCHECK_WITH_LIBELF=1` (for a
+/// libelf pkg-config finds, built from elfutils' sources; a manifest cannot
+/// ask pkg-config itself); nowhere with `LINKCHECK_WITHOUT_LIBELF=1`, which
+/// builds here what a Mac builds by default. Without libelf, an ELF input is
+/// an error that names the file ("this build of linkcheck reads no ELF: it
+/// was built without libelf"); Mach-O, bundles, archives, rules and reports
+/// are as they are with it. The code asks `#if canImport(CLibELF)`.
+let libelfPlatforms: [Platform] =
+    Context.environment["LINKCHECK_WITHOUT_LIBELF"] == "1"
+    ? [] : Context.environment["LINKCHECK_WITH_LIBELF"] == "1" ? [.linux, .macOS] : [.linux]
+
+/// The dependency on libelf of the targets that read ELF through it, for
+/// the platforms ``libelfPlatforms`` names.
+let libelf: [Target.Dependency] = libelfPlatforms.isEmpty ? [] : [.target(name: "CLibELF", condition: .when(platforms: libelfPlatforms))]
+
 let package = Package(
     name: "linkcheck",
     products: [
@@ -22,7 +39,8 @@ let package = Package(
         ),
     ],
     targets: [
-        // libelf from elfutils: all ELF reading goes through libelf/gelf.
+        // libelf from elfutils: all ELF reading goes through libelf/gelf
+        // (where ``libelfPlatforms`` says; Homebrew has none for macOS).
         .systemLibrary(
             name: "CLibELF",
             pkgConfig: "libelf",
@@ -32,19 +50,21 @@ let package = Package(
         .systemLibrary(
             name: "CCapstone",
             pkgConfig: "capstone",
-            providers: [.apt(["libcapstone-dev"])]
+            providers: [.apt(["libcapstone-dev"]), .brew(["capstone"])]
         ),
         // Graphviz's layout engine, which draws the HTML report's link graph.
         .systemLibrary(
             name: "CGraphviz",
             pkgConfig: "libgvc",
-            providers: [.apt(["libgraphviz-dev"])]
+            providers: [.apt(["libgraphviz-dev"]), .brew(["graphviz"])]
         ),
-        // libarchive, for the zip archives an .ipa is.
+        // libarchive, for the zip archives an .ipa is. Homebrew's is keg-only:
+        // PKG_CONFIG_PATH="$(brew --prefix libarchive)/lib/pkgconfig"
+        // (Documentation/macos.md).
         .systemLibrary(
             name: "CArchive",
             pkgConfig: "libarchive",
-            providers: [.apt(["libarchive-dev"])]
+            providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]
         ),
         // The Swift runtime's swift_demangle and the C++ ABI's __cxa_demangle.
         .systemLibrary(name: "CDemangle"),
@@ -62,19 +82,17 @@ let package = Package(
         // Which string literals occur in read-only data: shared by the ELF
         // and Mach-O readers.
         .target(name: "LinkCheckLiterals", dependencies: ["CByteScan", "SystemInterface"]),
-        // The ELF reader: libelf/gelf only.
+        // The ELF reader: libelf/gelf only; without libelf, a reader that
+        // recognises ELF and says this build does not read it.
         .target(
-            name: "LinkCheckELF", dependencies: ["LinkCheckImage", "LinkCheckLiterals", "CLibELF", "CMappedFileGuard", "SystemInterface"]),
+            name: "LinkCheckELF", dependencies: ["LinkCheckImage", "LinkCheckLiterals", "CMappedFileGuard", "SystemInterface"] + libelf),
         // The Mach-O reader, in pure Swift (no library reads modern Mach-O).
         .target(name: "LinkCheckMachO", dependencies: ["LinkCheckImage", "LinkCheckLiterals", "SystemInterface"]),
-        // Call sites: a byte scan, then Capstone over the code of ELF and
-        // Mach-O images.
+        // Call sites: a byte scan, then Capstone over the code of ELF (with
+        // libelf) and Mach-O images.
         .target(
             name: "LinkCheckCodeIndex",
-            dependencies: [
-                "LinkCheckImage", "LinkCheckELF", "LinkCheckMachO", "CLibELF", "CCapstone", "CByteScan", "CMappedFileGuard",
-                "SystemInterface",
-            ]
+            dependencies: ["LinkCheckImage", "LinkCheckELF", "LinkCheckMachO", "CCapstone", "CByteScan", "SystemInterface"] + libelf
         ),
         // Discovery (with bundles, and .ipa archives unpacked through
         // libarchive), and the reader the magic picks.
@@ -116,14 +134,14 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkCheckELFTests",
-            dependencies: ["LinkCheckELF", "LinkCheckCodeIndex", "LinkCheckInspection", "CMappedFileGuard", "LinkCheckTestSupport"]
+            dependencies: ["LinkCheckELF", "LinkCheckCodeIndex", "LinkCheckInspection", "CMappedFileGuard", "LinkCheckTestSupport"] + libelf
         ),
         .testTarget(
             name: "LinkCheckCodeIndexTests",
-            dependencies: ["LinkCheckCodeIndex", "LinkCheckELF", "LinkCheckMachO", "CByteScan", "LinkCheckTestSupport"]
+            dependencies: ["LinkCheckCodeIndex", "LinkCheckELF", "LinkCheckMachO", "CByteScan", "LinkCheckTestSupport"] + libelf
         ),
         .testTarget(name: "LinkCheckLiteralsTests", dependencies: ["LinkCheckLiterals", "CByteScan"]),
-        .testTarget(name: "LinkCheckInspectionTests", dependencies: ["LinkCheckInspection", "LinkCheckTestSupport"]),
+        .testTarget(name: "LinkCheckInspectionTests", dependencies: ["LinkCheckInspection", "LinkCheckELF", "LinkCheckTestSupport"]),
         .testTarget(name: "LinkCheckMachOTests", dependencies: ["LinkCheckMachO", "LinkCheckTestSupport"]),
         .testTarget(name: "LinkCheckRulesTests", dependencies: ["LinkCheckRules", "LinkCheckTestSupport"]),
         .testTarget(

@@ -1,3 +1,4 @@
+#if canImport(CLibELF)  // read through libelf: not in a build without it (Package.swift)
 import CLibELF
 import CMappedFileGuard
 import LinkCheckImage
@@ -51,9 +52,6 @@ package final class ELFFile {
     /// bytes.
     package static let largestReadFile = 16 << 20
 
-    /// `ELFMAG`, the first four bytes of every ELF file: `\x7fELF`.
-    static let magic: [UInt8] = [0x7f, 0x45, 0x4c, 0x46]
-
     /// `elf_version(EV_CURRENT)` must be called once before any other libelf
     /// call; a `static let` runs it exactly once, thread-safely.
     private static let libelfReady: Bool = elf_version(UInt32(EV_CURRENT)) != UInt32(EV_NONE)
@@ -87,7 +85,7 @@ package final class ELFFile {
         }
         var magic = [UInt8](repeating: 0, count: 4)
         let got = pread(fd, &magic, 4, 0)
-        guard got == 4, magic == Self.magic else {
+        guard got == 4, magic == ELFReader.magic else {
             let code = errno
             close(fd)
             if got < 0 { throw .unreadable(path: path, errno: code) }
@@ -478,3 +476,4 @@ package struct Section {
         elf_getdata(handle, nil)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CLibELF)  // read through libelf: not in a build without it (Package.swift)
 import CLibELF
 import LinkCheckImage
 import SystemInterface
@@ -180,3 +181,4 @@ extension GElf_Sym {
         (type == .function || type == .indirectFunction) && st_shndx != UInt16(SHN_UNDEF)
     }
 }
+#endif
