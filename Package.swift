@@ -1,14 +1,6 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// linkcheck: finds APIs unavailable in app extensions, architecture
-/// problems, bundle problems and conditional-loading paths in ELF shared
-/// objects and executables and in Mach-O images (thin or fat, in app,
-/// extension and framework bundles, `.xcframework`s and `.ipa` archives).
-///
-/// The engine is split along the pipeline (see Documentation/development.md):
-/// inspection → rules → analysis → reports, with a thin CLI on top.
-///
 /// Where the ELF reader has libelf (elfutils): on Linux; on macOS, where
 /// Homebrew offers no libelf, only with `LINKCHECK_WITH_LIBELF=1` (for a
 /// libelf pkg-config finds, built from elfutils' sources; a manifest cannot
@@ -25,6 +17,13 @@ let libelfPlatforms: [Platform] =
 /// the platforms ``libelfPlatforms`` names.
 let libelf: [Target.Dependency] = libelfPlatforms.isEmpty ? [] : [.target(name: "CLibELF", condition: .when(platforms: libelfPlatforms))]
 
+/// linkcheck: finds APIs unavailable in app extensions, architecture
+/// problems, bundle problems and conditional-loading paths in ELF shared
+/// objects and executables and in Mach-O images (thin or fat, in app,
+/// extension and framework bundles, `.xcframework`s and `.ipa` archives).
+///
+/// The engine is split along the pipeline (see Documentation/development.md):
+/// inspection → rules → analysis → reports, with a thin CLI on top.
 let package = Package(
     name: "linkcheck",
     products: [
@@ -101,7 +100,10 @@ let package = Package(
             dependencies: [
                 "LinkCheckImage", "LinkCheckELF", "LinkCheckMachO", "LinkCheckLiterals", "LinkCheckRules", "CArchive", "SystemInterface",
             ]),
-        .target(name: "LinkCheckRules", dependencies: ["CDemangle", "SystemInterface"]),
+        // __cxa_demangle (CDemangle) is in libstdc++ on Linux, in libc++ on Darwin.
+        .target(
+            name: "LinkCheckRules", dependencies: ["CDemangle", "SystemInterface"],
+            linkerSettings: [.linkedLibrary("stdc++", .when(platforms: [.linux])), .linkedLibrary("c++", .when(platforms: [.macOS]))]),
         .target(
             name: "LinkCheckAnalysis",
             dependencies: ["LinkCheckImage", "LinkCheckInspection", "LinkCheckCodeIndex", "LinkCheckRules", "SystemInterface"]
