@@ -1,6 +1,22 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Where the ELF reader has libelf (elfutils): on Linux; on macOS, where
+/// Homebrew offers no libelf, only with `LINKCHECK_WITH_LIBELF=1` (for a
+/// libelf pkg-config finds, built from elfutils' sources; a manifest cannot
+/// ask pkg-config itself); nowhere with `LINKCHECK_WITHOUT_LIBELF=1`, which
+/// builds here what a Mac builds by default. Without libelf, an ELF input is
+/// an error that names the file ("this build of linkcheck reads no ELF: it
+/// was built without libelf"); Mach-O, bundles, archives, rules and reports
+/// are as they are with it. The code asks `#if canImport(CLibELF)`.
+let libelfPlatforms: [Platform] =
+    Context.environment["LINKCHECK_WITHOUT_LIBELF"] == "1"
+    ? [] : Context.environment["LINKCHECK_WITH_LIBELF"] == "1" ? [.linux, .macOS] : [.linux]
+
+/// The dependency on libelf of the targets that read ELF through it, for
+/// the platforms ``libelfPlatforms`` names.
+let libelf: [Target.Dependency] = libelfPlatforms.isEmpty ? [] : [.target(name: "CLibELF", condition: .when(platforms: libelfPlatforms))]
+
 /// linkcheck: finds APIs unavailable in app extensions, architecture
 /// problems, bundle problems and conditional-loading paths in ELF shared
 /// objects and executables and in Mach-O images (thin or fat, in app,
@@ -22,7 +38,8 @@ let package = Package(
         ),
     ],
     targets: [
-        // libelf from elfutils: all ELF reading goes through libelf/gelf.
+        // libelf from elfutils: all ELF reading goes through libelf/gelf
+        // (where ``libelfPlatforms`` says; Homebrew has none for macOS).
         .systemLibrary(
             name: "CLibELF",
             pkgConfig: "libelf",
@@ -32,22 +49,27 @@ let package = Package(
         .systemLibrary(
             name: "CCapstone",
             pkgConfig: "capstone",
-            providers: [.apt(["libcapstone-dev"])]
+            providers: [.apt(["libcapstone-dev"]), .brew(["capstone"])]
         ),
         // Graphviz's layout engine, which draws the HTML report's link graph.
         .systemLibrary(
             name: "CGraphviz",
             pkgConfig: "libgvc",
-            providers: [.apt(["libgraphviz-dev"])]
+            providers: [.apt(["libgraphviz-dev"]), .brew(["graphviz"])]
         ),
-        // libarchive, for the zip archives an .ipa is.
+        // libarchive, for the zip archives an .ipa is. Homebrew's is keg-only:
+        // PKG_CONFIG_PATH="$(brew --prefix libarchive)/lib/pkgconfig"
+        // (Documentation/macos.md).
         .systemLibrary(
             name: "CArchive",
             pkgConfig: "libarchive",
-            providers: [.apt(["libarchive-dev"])]
+            providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]
         ),
         // The Swift runtime's swift_demangle and the C++ ABI's __cxa_demangle.
         .systemLibrary(name: "CDemangle"),
+        // The C library (Glibc, Musl or Darwin) and the calls that differ
+        // between them, behind one seam.
+        .target(name: "SystemInterface"),
         // SIGBUS-safe reading of a mapped file that shrinks while it is read.
         .target(name: "CMappedFileGuard"),
         // Whole-section byte scans in tight C loops: the places in code that
@@ -55,34 +77,43 @@ let package = Package(
         // strings that may be a literal of interest.
         .target(name: "CByteScan"),
         // The format-neutral image model every stage after the readers sees.
-        .target(name: "LinkCheckImage"),
+        .target(name: "LinkCheckImage", dependencies: ["SystemInterface"]),
         // Which string literals occur in read-only data: shared by the ELF
         // and Mach-O readers.
-        .target(name: "LinkCheckLiterals", dependencies: ["CByteScan"]),
-        // The ELF reader: libelf/gelf only.
-        .target(name: "LinkCheckELF", dependencies: ["LinkCheckImage", "LinkCheckLiterals", "CLibELF", "CMappedFileGuard"]),
+        .target(name: "LinkCheckLiterals", dependencies: ["CByteScan", "SystemInterface"]),
+        // The ELF reader: libelf/gelf only; without libelf, a reader that
+        // recognises ELF and says this build does not read it.
+        .target(
+            name: "LinkCheckELF", dependencies: ["LinkCheckImage", "LinkCheckLiterals", "CMappedFileGuard", "SystemInterface"] + libelf),
         // The Mach-O reader, in pure Swift (no library reads modern Mach-O).
-        .target(name: "LinkCheckMachO", dependencies: ["LinkCheckImage", "LinkCheckLiterals"]),
-        // Call sites: a byte scan, then Capstone over the code of ELF and
-        // Mach-O images.
+        .target(name: "LinkCheckMachO", dependencies: ["LinkCheckImage", "LinkCheckLiterals", "SystemInterface"]),
+        // Call sites: a byte scan, then Capstone over the code of ELF (with
+        // libelf) and Mach-O images.
         .target(
             name: "LinkCheckCodeIndex",
-            dependencies: ["LinkCheckImage", "LinkCheckELF", "LinkCheckMachO", "CLibELF", "CCapstone", "CByteScan", "CMappedFileGuard"]
+            dependencies: ["LinkCheckImage", "LinkCheckELF", "LinkCheckMachO", "CCapstone", "CByteScan", "SystemInterface"] + libelf
         ),
         // Discovery (with bundles, and .ipa archives unpacked through
         // libarchive), and the reader the magic picks.
         .target(
             name: "LinkCheckInspection",
-            dependencies: ["LinkCheckImage", "LinkCheckELF", "LinkCheckMachO", "LinkCheckLiterals", "LinkCheckRules", "CArchive"]),
-        .target(name: "LinkCheckRules", dependencies: ["CDemangle"]),
+            dependencies: [
+                "LinkCheckImage", "LinkCheckELF", "LinkCheckMachO", "LinkCheckLiterals", "LinkCheckRules", "CArchive", "SystemInterface",
+            ]),
+        // __cxa_demangle (CDemangle) is in libstdc++ on Linux, in libc++ on Darwin.
+        .target(
+            name: "LinkCheckRules", dependencies: ["CDemangle", "SystemInterface"],
+            linkerSettings: [.linkedLibrary("stdc++", .when(platforms: [.linux])), .linkedLibrary("c++", .when(platforms: [.macOS]))]),
         .target(
             name: "LinkCheckAnalysis",
-            dependencies: ["LinkCheckImage", "LinkCheckInspection", "LinkCheckCodeIndex", "LinkCheckRules"]
+            dependencies: ["LinkCheckImage", "LinkCheckInspection", "LinkCheckCodeIndex", "LinkCheckRules", "SystemInterface"]
         ),
         .target(name: "LinkCheckReports", dependencies: ["LinkCheckImage", "LinkCheckAnalysis", "CGraphviz"]),
         .executableTarget(
             name: "LinkCheckCLI",
-            dependencies: ["LinkCheckImage", "LinkCheckInspection", "LinkCheckRules", "LinkCheckAnalysis", "LinkCheckReports"]
+            dependencies: [
+                "LinkCheckImage", "LinkCheckInspection", "LinkCheckRules", "LinkCheckAnalysis", "LinkCheckReports", "SystemInterface",
+            ]
         ),
         // `swift package linkcheck`: builds the products, checks them.
         .plugin(
@@ -105,14 +136,14 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkCheckELFTests",
-            dependencies: ["LinkCheckELF", "LinkCheckCodeIndex", "LinkCheckInspection", "CMappedFileGuard", "LinkCheckTestSupport"]
+            dependencies: ["LinkCheckELF", "LinkCheckCodeIndex", "LinkCheckInspection", "CMappedFileGuard", "LinkCheckTestSupport"] + libelf
         ),
         .testTarget(
             name: "LinkCheckCodeIndexTests",
-            dependencies: ["LinkCheckCodeIndex", "LinkCheckELF", "LinkCheckMachO", "CByteScan", "LinkCheckTestSupport"]
+            dependencies: ["LinkCheckCodeIndex", "LinkCheckELF", "LinkCheckMachO", "CByteScan", "LinkCheckTestSupport"] + libelf
         ),
         .testTarget(name: "LinkCheckLiteralsTests", dependencies: ["LinkCheckLiterals", "CByteScan"]),
-        .testTarget(name: "LinkCheckInspectionTests", dependencies: ["LinkCheckInspection", "LinkCheckTestSupport"]),
+        .testTarget(name: "LinkCheckInspectionTests", dependencies: ["LinkCheckInspection", "LinkCheckELF", "LinkCheckTestSupport"]),
         .testTarget(name: "LinkCheckMachOTests", dependencies: ["LinkCheckMachO", "LinkCheckTestSupport"]),
         .testTarget(name: "LinkCheckRulesTests", dependencies: ["LinkCheckRules", "LinkCheckTestSupport"]),
         .testTarget(

@@ -84,24 +84,21 @@ struct LinkCheckPlugin: CommandPlugin {
                 Diagnostics.error(result.logText)
                 throw PluginFailure("building \(product.name) failed; linkcheck did not run")
             }
+            // The file the build reports, whatever its format (BuiltProducts).
             images += result.builtArtifacts
                 .filter { $0.kind == .dynamicLibrary || $0.kind == .executable }
-                .map { $0.url.path }
+                .map { BuiltProducts.checkedPath(ofArtifact: $0.url.path) }
         }
 
         // The embedded frameworks the products link from dependency packages:
-        // their dynamic library products, built beside the products, in the
-        // file the platform names a dynamic library (the build reports only
-        // the products it was asked for): lib<name>.so (ELF), lib<name>.dylib
-        // (Mach-O), <name>.dll.
-        if let binDirectory = images.first.map({ URL(fileURLWithPath: $0).deletingLastPathComponent() }) {
-            for package in dependencyPackages(of: context.package) {
-                for case let library as LibraryProduct in package.products where library.kind == .dynamic {
-                    let candidates = ["lib\(library.name).so", "lib\(library.name).dylib", "\(library.name).dll"]
-                    images += candidates.map { binDirectory.appendingPathComponent($0).path }
-                        .filter { FileManager.default.fileExists(atPath: $0) }
-                }
+        // their dynamic library products, built beside the products under the
+        // name the platform gives a dynamic library (the build reports only
+        // the products it was asked for).
+        if let productsFolder = images.first.map(BuiltProducts.productsFolder(of:)) {
+            let libraries = dependencyPackages(of: context.package).flatMap(\.products).compactMap { product in
+                (product as? LibraryProduct)?.kind == .dynamic ? product.name : nil
             }
+            images += BuiltProducts.builtLibraries(libraries, in: productsFolder)
         }
 
         // What SwiftPM resolved for the binary targets: a vendor SDK is

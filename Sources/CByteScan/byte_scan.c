@@ -5,36 +5,53 @@
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#define LINKCHECK_BLOCKS16 1
+#elif defined(__aarch64__) && defined(__ARM_NEON)
+#include <arm_neon.h>
+#define LINKCHECK_BLOCKS16 1
 #endif
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
 
-#if defined(__SSE2__)
+#if defined(LINKCHECK_BLOCKS16)
 /// Blocks of bytes as clang's vector extensions hold them, so that one loop
-/// body serves SSE2 and AVX2 (a comparison gives -1 or 0 in each byte, and
-/// a movemask its top bits).
+/// body serves SSE2, AVX2 and NEON (a comparison gives -1 or 0 in each
+/// byte, and a movemask its top bits, byte `i`'s in bit `i`).
 typedef uint8_t linkcheck_bytes16 __attribute__((vector_size(16)));
+#endif
+#if defined(__SSE2__)
 #define LINKCHECK_MOVEMASK16(mask) ((uint32_t)_mm_movemask_epi8((__m128i)(mask)))
+#elif defined(LINKCHECK_BLOCKS16)
+/// NEON has no movemask: each byte of a comparison (0xff or 0) keeps the
+/// bit of its place in its half (1, 2, 4, … 128), and each half's bits are
+/// added across (`vaddv_u8`, AArch64's) into one byte of the mask.
+static inline uint32_t linkcheck_movemask16_neon(uint8x16_t mask) {
+    const uint8x16_t place_bits = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+    uint8x16_t bits = vandq_u8(mask, place_bits);
+    return (uint32_t)vaddv_u8(vget_low_u8(bits)) | (uint32_t)vaddv_u8(vget_high_u8(bits)) << 8;
+}
+#define LINKCHECK_MOVEMASK16(mask) linkcheck_movemask16_neon((uint8x16_t)(mask))
 #endif
 #if defined(__x86_64__)
 typedef uint8_t linkcheck_bytes32 __attribute__((vector_size(32)));
 #define LINKCHECK_MOVEMASK32(mask) ((uint32_t)_mm256_movemask_epi8((__m256i)(mask)))
 #endif
 
-/// Defines the block scans `NAME_avx2` (x86_64) and `NAME_sse2` (SSE2) that
-/// `SCAN(NAME, VECTOR, WIDTH, MOVEMASK)` writes, for the blocks each holds.
+/// Defines the block scans `NAME_avx2` (x86_64) and `NAME_16` (SSE2 or
+/// NEON) that `SCAN(NAME, VECTOR, WIDTH, MOVEMASK)` writes, for the blocks
+/// each holds.
 #if defined(__x86_64__)
 #define LINKCHECK_AVX2_SCAN(SCAN, NAME) __attribute__((target("avx2"))) SCAN(NAME##_avx2, linkcheck_bytes32, 32, LINKCHECK_MOVEMASK32)
 #else
 #define LINKCHECK_AVX2_SCAN(SCAN, NAME)
 #endif
-#if defined(__SSE2__)
-#define LINKCHECK_SSE2_SCAN(SCAN, NAME) SCAN(NAME##_sse2, linkcheck_bytes16, 16, LINKCHECK_MOVEMASK16)
+#if defined(LINKCHECK_BLOCKS16)
+#define LINKCHECK_16_SCAN(SCAN, NAME) SCAN(NAME##_16, linkcheck_bytes16, 16, LINKCHECK_MOVEMASK16)
 #else
-#define LINKCHECK_SSE2_SCAN(SCAN, NAME)
+#define LINKCHECK_16_SCAN(SCAN, NAME)
 #endif
-#define LINKCHECK_BLOCK_SCANS(SCAN, NAME) LINKCHECK_AVX2_SCAN(SCAN, NAME) LINKCHECK_SSE2_SCAN(SCAN, NAME)
+#define LINKCHECK_BLOCK_SCANS(SCAN, NAME) LINKCHECK_AVX2_SCAN(SCAN, NAME) LINKCHECK_16_SCAN(SCAN, NAME)
 
 /// Moves `POSITION` on through the blocks the CPU's widest block scans of
 /// `NAME` (`LINKCHECK_BLOCK_SCANS`) take, 32 bytes then 16 at a time,
@@ -46,11 +63,11 @@ typedef uint8_t linkcheck_bytes32 __attribute__((vector_size(32)));
 #else
 #define LINKCHECK_RUN_AVX2_SCAN(POSITION, NAME, BYTES, ...)
 #endif
-#if defined(__SSE2__)
-#define LINKCHECK_RUN_SSE2_SCAN(POSITION, NAME, BYTES, ...) \
-    if (linkcheck_block_width() >= 16) POSITION = NAME##_sse2(BYTES, __VA_ARGS__);
+#if defined(LINKCHECK_BLOCKS16)
+#define LINKCHECK_RUN_16_SCAN(POSITION, NAME, BYTES, ...) \
+    if (linkcheck_block_width() >= 16) POSITION = NAME##_16(BYTES, __VA_ARGS__);
 #else
-#define LINKCHECK_RUN_SSE2_SCAN(POSITION, NAME, BYTES, ...)
+#define LINKCHECK_RUN_16_SCAN(POSITION, NAME, BYTES, ...)
 #endif
 
 /// The cap `linkcheck_limit_block_width` set on this thread, 0 for none.
@@ -63,7 +80,7 @@ void linkcheck_limit_block_width(int bytes) {
 int linkcheck_block_width(void) {
     int limit = block_width_limit;
     int width = 1;
-#if defined(__SSE2__)
+#if defined(LINKCHECK_BLOCKS16)
     width = 16;
 #endif
 #if defined(__x86_64__)
@@ -230,7 +247,7 @@ void linkcheck_scan_x86(
     if (to > count) to = count;
     size_t offset = from;
     LINKCHECK_RUN_AVX2_SCAN(offset, scan_x86, bytes, count, offset, to, address, direct, slots, has_slots, wrapping, places)
-    LINKCHECK_RUN_SSE2_SCAN(offset, scan_x86, bytes, count, offset, to, address, direct, slots, has_slots, wrapping, places)
+    LINKCHECK_RUN_16_SCAN(offset, scan_x86, bytes, count, offset, to, address, direct, slots, has_slots, wrapping, places)
     for (; offset < to; offset++) {
         uint8_t kind = x86_classes[bytes[offset]];
         if (kind) x86_place(bytes, count, offset, kind, address, direct, slots, has_slots, wrapping, places);
@@ -335,7 +352,7 @@ void linkcheck_literal_ends(
     size_t end = from < 1 ? 1 : from;
     size_t lasts = last_count <= LINKCHECK_LAST_BYTES ? last_count : 0;
     LINKCHECK_RUN_AVX2_SCAN(end, literal_ends, bytes, end, to, filter, last_bytes, lasts, context, found)
-    LINKCHECK_RUN_SSE2_SCAN(end, literal_ends, bytes, end, to, filter, last_bytes, lasts, context, found)
+    LINKCHECK_RUN_16_SCAN(end, literal_ends, bytes, end, to, filter, last_bytes, lasts, context, found)
     for (; end < to; end++) {
         if (bytes[end] == 0 && bytes[end - 1] != 0) literal_end(bytes, end, filter, context, found);
     }

@@ -9,7 +9,8 @@ char *swift_demangle(const char *mangledName, size_t mangledNameLength,
                      char *outputBuffer, size_t *outputBufferSize,
                      uint32_t flags);
 
-// The Itanium C++ ABI demangler (libstdc++, <cxxabi.h>). Returns a malloc'd
-// string; *status is 0 on success.
+// The Itanium C++ ABI demangler (<cxxabi.h>: libstdc++ on Linux, libc++abi
+// through libc++ on Darwin; LinkCheckRules links the one its platform has).
+// Returns a malloc'd string; *status is 0 on success.
 char *__cxa_demangle(const char *mangledName, char *outputBuffer,
                      size_t *length, int *status);

@@ -10,10 +10,19 @@
 #include <unistd.h>
 
 // Per thread, so that the handler (which runs on the faulting thread) only
-// looks at the state of the thread it interrupted. initial-exec: reading it
-// in a signal handler never allocates.
-static __thread __attribute__((tls_model("initial-exec"))) unsigned guarded_depth;
-static __thread __attribute__((tls_model("initial-exec"))) unsigned long fault_count;
+// looks at the state of the thread it interrupted. initial-exec (ELF):
+// reading it in a signal handler never allocates. Mach-O has one model of
+// its own (thread-local variables through dyld's tlv_get_addr), which
+// allocates on a thread's first access: linkcheck_guard_begin makes that
+// access before any guarded read, so the handler's, in a guarded read,
+// never is the first.
+#if defined(__ELF__)
+#define LINKCHECK_SIGNAL_SAFE_TLS __attribute__((tls_model("initial-exec")))
+#else
+#define LINKCHECK_SIGNAL_SAFE_TLS
+#endif
+static __thread LINKCHECK_SIGNAL_SAFE_TLS unsigned guarded_depth;
+static __thread LINKCHECK_SIGNAL_SAFE_TLS unsigned long fault_count;
 
 static struct sigaction previous;
 static uintptr_t page_size;
@@ -24,7 +33,10 @@ static void on_sigbus(int signal_number, siginfo_t *info, void *context) {
     // never the codes of kill or sigqueue) inside a guarded read.
     if (guarded_depth > 0 && info->si_code == BUS_ADRERR && info->si_addr != NULL) {
         void *page = (void *)((uintptr_t)info->si_addr & ~(page_size - 1));
-        // mmap is a plain system call on Linux, safe in a signal handler.
+        // mmap is a plain system call on Linux and on Darwin, safe in a
+        // signal handler (Darwin's sys/mman.h defines MAP_ANONYMOUS as
+        // MAP_ANON). Should Darwin give a fault past a file's end another
+        // code than BUS_ADRERR, it goes below, as any other SIGBUS does.
         if (mmap(page, page_size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED) {
             fault_count++;
             return;

@@ -1,12 +1,7 @@
 import LinkCheckImage
 import LinkCheckInspection
 import LinkCheckRules
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemInterface
 
 /// What an image is in the app being checked (see `reference/app-extensions.md`).
 public enum Role: String, Sendable, Codable {

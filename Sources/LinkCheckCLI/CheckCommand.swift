@@ -4,12 +4,7 @@ import LinkCheckCodeIndex
 import LinkCheckInspection
 import LinkCheckReports
 import LinkCheckRules
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemInterface
 
 /// `linkcheck check [OPTIONS] PATH…`
 enum CheckCommand {

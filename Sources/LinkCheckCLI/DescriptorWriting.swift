@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemInterface
 
 /// Writing bytes to a file descriptor until all are written, the way every
 /// output of linkcheck is written (standard output and error, reports,

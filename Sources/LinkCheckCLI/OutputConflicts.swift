@@ -1,10 +1,5 @@
 import LinkCheckInspection
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemInterface
 
 /// Outputs never replace inputs: before any work, a run refuses an output
 /// (`--html`, `--write-baseline`, `rules extract --output`) that names a

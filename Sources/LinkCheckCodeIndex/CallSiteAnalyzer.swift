@@ -1,3 +1,4 @@
+#if canImport(CLibELF)  // read through libelf: a stub in a build without it (Package.swift)
 import CCapstone
 import CLibELF
 import LinkCheckELF
@@ -257,3 +258,30 @@ struct ImageLayout: CodeLayout {
         pltEntries.merge(entries) { first, _ in first }
     }
 }
+#else
+import LinkCheckELF
+import LinkCheckImage
+
+/// The ELF call-site analysis of a build without libelf: no ELF image is
+/// read (``ELFReader/readsELF``), so none has call sites to analyse.
+public enum CallSiteAnalyzer {
+    /// No architecture: ELF call sites are not analysed in this build.
+    public static func supports(_ architecture: Architecture) -> Bool { false }
+
+    /// Analyses no ELF file.
+    ///
+    /// - Throws: as ``ELFReader/read(path:strings:symbols:)``, always.
+    public static func analyze(path: String) throws(InspectionError) -> CodeAnalysis? {
+        _ = try ELFReader.read(path: path)
+        return nil
+    }
+
+    /// Indexes no ELF file.
+    ///
+    /// - Throws: as ``analyze(path:)``.
+    static func index(path: String, interest: CallSiteInterest, mode: CallSiteMode) throws(InspectionError) -> CodeIndex? {
+        _ = try analyze(path: path)
+        return nil
+    }
+}
+#endif

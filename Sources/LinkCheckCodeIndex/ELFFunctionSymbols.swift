@@ -1,3 +1,4 @@
+#if canImport(CLibELF)  // read through libelf: not in a build without it (Package.swift)
 import CLibELF
 import LinkCheckELF
 import LinkCheckImage
@@ -140,3 +141,4 @@ struct ELFFunctionSymbols {
         var nameOffset: UInt32
     }
 }
+#endif

@@ -1,10 +1,5 @@
 import CByteScan
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemInterface
 
 /// A byte scan of code, without decoding, for every place an instruction
 /// may transfer control to a target (``AddressTable``: function starts and

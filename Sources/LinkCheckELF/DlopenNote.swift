@@ -1,3 +1,4 @@
+#if canImport(CLibELF)  // read through libelf: not in a build without it (Package.swift)
 import CLibELF
 import Foundation
 import LinkCheckImage
@@ -40,3 +41,4 @@ extension ELFFile {
         return loads
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CLibELF)  // read through libelf: not in a build without it (Package.swift)
 import CLibELF
 import LinkCheckImage
 
@@ -96,3 +97,4 @@ extension DynamicInfo {
     /// position-independent executable, not a shared library.
     var isPositionIndependentExecutable: Bool { flags1 & UInt64(DF_1_PIE) != 0 }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CLibELF)  // read through libelf: not in a build without it (Package.swift)
 import CLibELF
 import LinkCheckImage
 
@@ -141,3 +142,4 @@ extension ELFFile {
         return last &+ UInt64(end) &+ 1
     }
 }
+#endif

@@ -1,12 +1,8 @@
+#if canImport(CLibELF)  // read through libelf: not in a build without it (Package.swift)
 import CLibELF
 import CMappedFileGuard
 import LinkCheckImage
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemInterface
 
 /// An open ELF file: a file descriptor and libelf's read-only descriptor of
 /// it (`elf_begin`, mapped or read as ``Access`` says). Closed on deinit.
@@ -56,9 +52,6 @@ package final class ELFFile {
     /// bytes.
     package static let largestReadFile = 16 << 20
 
-    /// `ELFMAG`, the first four bytes of every ELF file: `\x7fELF`.
-    static let magic: [UInt8] = [0x7f, 0x45, 0x4c, 0x46]
-
     /// `elf_version(EV_CURRENT)` must be called once before any other libelf
     /// call; a `static let` runs it exactly once, thread-safely.
     private static let libelfReady: Bool = elf_version(UInt32(EV_CURRENT)) != UInt32(EV_NONE)
@@ -92,7 +85,7 @@ package final class ELFFile {
         }
         var magic = [UInt8](repeating: 0, count: 4)
         let got = pread(fd, &magic, 4, 0)
-        guard got == 4, magic == Self.magic else {
+        guard got == 4, magic == ELFReader.magic else {
             let code = errno
             close(fd)
             if got < 0 { throw .unreadable(path: path, errno: code) }
@@ -197,8 +190,7 @@ package final class ELFFile {
     private var modifiedSinceOpened: Bool {
         var now = stat()
         guard fstat(descriptor, &now) == 0 else { return false }
-        return now.st_size != opened.st_size || now.st_mtim.tv_sec != opened.st_mtim.tv_sec
-            || now.st_mtim.tv_nsec != opened.st_mtim.tv_nsec
+        return now.st_size != opened.st_size || now.modificationTime != opened.modificationTime
     }
 
     /// Calls `body` with the bytes of `section` (`sh_offset`, `sh_size`) in
@@ -223,7 +215,7 @@ package final class ELFFile {
             let delta = Int(offset - aligned)
             return body(UnsafeRawBufferPointer(start: mapping + delta, count: Int(size))) { count in
                 let end = (delta + count) / Int(pageSize) * Int(pageSize)
-                if end > 0 { madvise(mapping, end, MADV_DONTNEED) }
+                if end > 0 { discardMappedPages(mapping, end) }
             }
         }
         guard let data = section.data, let base = data.pointee.d_buf else { return nil }
@@ -315,7 +307,7 @@ package final class ELFFile {
         let (sum, overflow) = address.addingReportingOverflow(min(data.pointee.d_size, max(length, 0)))
         guard !overflow else { return }
         let end = sum / pageSize * pageSize
-        if end > start { madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_DONTNEED) }
+        if end > start { discardMappedPages(UnsafeMutableRawPointer(bitPattern: start), end - start) }
     }
 
     /// Where byte 0 of the file is in libelf's mapping of it: the file
@@ -484,3 +476,4 @@ package struct Section {
         elf_getdata(handle, nil)
     }
 }
+#endif

@@ -1,10 +1,19 @@
-import CLibELF
 import LinkCheckImage
 import LinkCheckLiterals
 
+#if canImport(CLibELF)
+import CLibELF
+#endif
+
 /// Turns one ELF file into a ``BinaryImage`` (the format-neutral model),
-/// reading it only through libelf/gelf.
+/// reading it only through libelf/gelf. A build without libelf (what a Mac
+/// builds by default: Package.swift) still recognises ELF files, and reads
+/// none: each is an error that says so.
 public enum ELFReader: Sendable {
+    #if canImport(CLibELF)
+    /// Whether this build of linkcheck reads ELF: it was built with libelf.
+    public static let readsELF = true
+
     /// Reads the ELF file at `path`: header, dynamic section, symbols with
     /// versions, `.note.dlopen`, and which of `strings` occur as literals in
     /// its read-only data. A file of up to ``ELFFile/largestReadFile`` bytes
@@ -78,6 +87,24 @@ public enum ELFReader: Sendable {
             )
         }
     }
+    #else
+    /// Whether this build of linkcheck reads ELF: it was built without
+    /// libelf.
+    public static let readsELF = false
+
+    /// Reads no ELF file: this build has no libelf.
+    ///
+    /// - Throws: ``InspectionError/formatNotBuilt(path:format:library:)``,
+    ///   always.
+    public static func read(
+        path: String, strings: LiteralPatterns = [], symbols selection: SymbolSelection = .all
+    ) throws(InspectionError) -> BinaryImage {
+        throw .formatNotBuilt(path: path, format: .elf, library: "libelf")
+    }
+    #endif
+
+    /// `ELFMAG`, the first four bytes of every ELF file: `\x7fELF`.
+    static let magic: [UInt8] = [0x7f, 0x45, 0x4c, 0x46]
 
     /// The format this reader reads.
     public static let format = BinaryFormat.elf
@@ -85,7 +112,7 @@ public enum ELFReader: Sendable {
     /// Whether a file starting with `leadingBytes` is ELF: its first four
     /// bytes are `ELFMAG` (`\x7fELF`).
     public static func recognises(leadingBytes: ArraySlice<UInt8>) -> Bool {
-        leadingBytes.starts(with: ELFFile.magic)
+        leadingBytes.starts(with: magic)
     }
 
     /// The one image of the ELF file at `path`, as ``read(path:strings:symbols:)``

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemInterface
 
 /// The bytes of a string-table section (`SHT_STRTAB`; ELF spec "String
 /// Table"): NUL-terminated names, each found by its offset (`st_name`,

@@ -1,11 +1,7 @@
+#if canImport(CLibELF)  // read through libelf: not in a build without it (Package.swift)
 import CLibELF
 import LinkCheckImage
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemInterface
 
 /// The imports and exports of one symbol table.
 struct SymbolTableContents {
@@ -185,3 +181,4 @@ extension GElf_Sym {
         (type == .function || type == .indirectFunction) && st_shndx != UInt16(SHN_UNDEF)
     }
 }
+#endif

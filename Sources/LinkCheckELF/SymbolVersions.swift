@@ -1,3 +1,4 @@
+#if canImport(CLibELF)  // read through libelf: not in a build without it (Package.swift)
 import CLibELF
 import LinkCheckImage
 
@@ -109,3 +110,4 @@ struct SymbolVersions {
         }
     }
 }
+#endif

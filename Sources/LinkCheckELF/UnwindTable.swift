@@ -1,3 +1,4 @@
+#if canImport(CLibELF)  // read through libelf: not in a build without it (Package.swift)
 import CLibELF
 
 extension ELFFile {
@@ -47,3 +48,4 @@ extension ELFFile {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CLibELF)  // read through libelf: not in a build without it (Package.swift)
 import CLibELF
 
 /// What the section headers (the linker's view, which the loader never
@@ -66,3 +67,4 @@ extension ELFFile {
 
     private func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16) }
 }
+#endif

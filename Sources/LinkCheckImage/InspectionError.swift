@@ -1,3 +1,5 @@
+import SystemInterface
+
 /// Why a file could not be inspected. Each case names the file; the run goes
 /// on with the other files.
 public enum InspectionError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -42,13 +44,17 @@ public enum InspectionError: Error, Sendable, Hashable, CustomStringConvertible 
     /// type (`reason` says which): the bundle cannot be checked as the
     /// file says, so it is checked as if it had none, and the run fails.
     case infoPlist(path: String, reason: String)
+    /// A file of a format this build of linkcheck does not read, for want of
+    /// the library that reads it (ELF without libelf, as a Mac builds it by
+    /// default): never passed over, never checked as safe.
+    case formatNotBuilt(path: String, format: BinaryFormat, library: String)
 
     /// The file the error is about.
     public var path: String {
         switch self {
         case .unreadable(let path, _), .notAnImage(let path), .malformed(let path, _, _, _), .notInspectable(let path, _),
             .changedWhileRead(let path), .invalidFileName(let path), .archive(let path, _), .bundleExecutable(let path, _),
-            .xcframeworkLibraryMissing(let path, _, _), .infoPlist(let path, _):
+            .xcframeworkLibraryMissing(let path, _, _), .infoPlist(let path, _), .formatNotBuilt(let path, _, _):
             path
         }
     }
@@ -70,6 +76,7 @@ public enum InspectionError: Error, Sendable, Hashable, CustomStringConvertible 
         case .xcframeworkLibraryMissing(_, let identifier, let libraryPath):
             .xcframeworkLibraryMissing(path: path, identifier: identifier, libraryPath: libraryPath)
         case .infoPlist(_, let reason): .infoPlist(path: path, reason: reason)
+        case .formatNotBuilt(_, let format, let library): .formatNotBuilt(path: path, format: format, library: library)
         }
     }
 
@@ -95,6 +102,8 @@ public enum InspectionError: Error, Sendable, Hashable, CustomStringConvertible 
             "\(path): its Info.plist's AvailableLibraries lists \(identifier)/\(libraryPath), which is not there"
         case .infoPlist(let path, let reason):
             "\(path): \(reason): its bundle cannot be checked as its Info.plist says"
+        case .formatNotBuilt(let path, let format, let library):
+            "\(path): this build of linkcheck reads no \(format.displayName): it was built without \(library)"
         }
     }
 }
@@ -140,9 +149,3 @@ public enum ArchiveProblem: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif

@@ -1,11 +1,6 @@
 import Foundation
 import LinkCheckImage
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemInterface
 
 /// The regular files found under the paths a user gave, ready to inspect.
 public struct Discovery: Sendable, Equatable {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemInterface
 
 /// A file's device and inode (`stat(2)`): one file reached by several paths
 /// (symbolic links, `/lib` linked to `/usr/lib`) has one identity.
@@ -12,7 +8,7 @@ public struct FileIdentity: Hashable, Sendable {
 
     /// The identity `info` describes.
     init(_ info: stat) {
-        device = UInt64(info.st_dev)
+        device = info.deviceNumber
         inode = UInt64(info.st_ino)
     }
 

@@ -2,12 +2,7 @@ import LinkCheckELF
 import LinkCheckImage
 import LinkCheckLiterals
 import LinkCheckMachO
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemInterface
 
 /// Reads a file with the reader its magic picks (``readers``): ELF
 /// (``ELFReader``, through libelf) or Mach-O (``MachOReader``: thin, fat, or

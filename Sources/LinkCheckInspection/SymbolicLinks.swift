@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemInterface
 
 /// What symbolic links on a path lead to, as discovery and the bundle
 /// checks need it.

@@ -1,10 +1,5 @@
 import CByteScan
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemInterface
 
 /// Finds which of a list of patterns occur as string literals in runs of
 /// bytes (an ELF file's `.rodata`, a Mach-O image's `__cstring`): what both

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemInterface
 
 /// Reading a whole file into memory with `pread(2)`: no mapping, so a file
 /// truncated while it is read cannot raise SIGBUS.
@@ -52,9 +48,7 @@ enum FileContents {
         if failure != 0 { throw .unreadable(path: path, errno: failure) }
         var after = stat()
         guard fstat(fd, &after) == 0 else { throw .unreadable(path: path, errno: errno) }
-        if shortRead || after.st_size != before.st_size || after.st_mtim.tv_sec != before.st_mtim.tv_sec
-            || after.st_mtim.tv_nsec != before.st_mtim.tv_nsec
-        {
+        if shortRead || after.st_size != before.st_size || after.modificationTime != before.modificationTime {
             throw .changedWhileRead(path: path)
         }
         return bytes

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemInterface
 
 /// Why a file could not be read at all. Each case names the file; anything
 /// less (a malformed load command, a fat slice past the end, a bind opcode

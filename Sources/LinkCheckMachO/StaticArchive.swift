@@ -1,11 +1,6 @@
 import LinkCheckImage
 import LinkCheckLiterals
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemInterface
 
 /// A static archive (`!<arch>\n`, `ar(5)`): a thin file or a fat slice
 /// whose members are `MH_OBJECT` images.

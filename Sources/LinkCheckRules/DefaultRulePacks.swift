@@ -1,4 +1,5 @@
 import Foundation
+import SystemInterface
 
 /// Where the rule packs shipped in `Rules/` are found at run time.
 public enum DefaultRulePacks {
@@ -10,7 +11,7 @@ public enum DefaultRulePacks {
     /// The directory holding the shipped packs: `$LINKCHECK_RULES_DIR` when
     /// set (and then only it); else `share/linkcheck/Rules` beside the
     /// running executable's `bin/` (an installed tool, found through
-    /// `/proc/self/exe` however it was started); else this source tree's
+    /// ``runningExecutablePath()`` however it was started); else this source tree's
     /// `Rules/` (a build from source, the plugin, the tests). `nil` when none
     /// holds the packs.
     public static func directory() -> String? {
@@ -18,9 +19,7 @@ public enum DefaultRulePacks {
         if let fromEnvironment = ProcessInfo.processInfo.environment["LINKCHECK_RULES_DIR"] {
             return hasPacks(fromEnvironment) ? fromEnvironment : nil
         }
-        let executable =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments.first ?? ""
+        let executable = runningExecutablePath() ?? CommandLine.arguments.first ?? ""
         let executableDirectory = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
         candidates.append(executableDirectory.appendingPathComponent("../share/linkcheck/Rules").standardized.path)
         let sourceTree = URL(fileURLWithPath: #filePath)

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemInterface
 
 /// `fnmatch(3)` patterns (`*`, `?`, `[...]`, `\` escapes) over symbol and
 /// library names.

@@ -1,10 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemInterface
 
 /// Reading the JSON files linkcheck is given (rule packs, symbol graphs,
 /// `linkcheck.json`, baselines): only a regular file is opened, so a FIFO

@@ -1,3 +1,4 @@
+#if canImport(CLibELF)  // ELF read through libelf: not in a build without it (Package.swift)
 import CByteScan
 import Foundation
 import LinkCheckCodeIndex
@@ -285,3 +286,4 @@ import Testing
         }
     }
 }
+#endif

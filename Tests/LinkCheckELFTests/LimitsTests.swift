@@ -1,3 +1,4 @@
+#if canImport(CLibELF)  // ELF read through libelf: not in a build without it (Package.swift)
 import CMappedFileGuard
 import Foundation
 import LinkCheckCodeIndex
@@ -156,3 +157,4 @@ import Testing
         #expect(throws: InspectionError.unreadable(path: library.path, errno: EACCES)) { try ELFReader.read(path: library.path) }
     }
 }
+#endif

@@ -139,7 +139,7 @@ void linkcheck_literal_ends(
 
 /// The widest block of bytes the x86_64 and literal scans test at once on
 /// this thread: 32 where the processor has AVX2 (`__builtin_cpu_supports`),
-/// else 16 with SSE2, else 1; never more than `linkcheck_limit_block_width`
+/// else 16 with SSE2 or (AArch64) NEON, else 1; never more than `linkcheck_limit_block_width`
 /// allows.
 int linkcheck_block_width(void);
 

@@ -1,10 +1,5 @@
 import LinkCheckImage
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemInterface
 
 extension BundleFolder {
     /// Finds the bundle's executable where its layout and

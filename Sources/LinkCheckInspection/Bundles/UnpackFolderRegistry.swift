@@ -1,12 +1,7 @@
 import Dispatch
 import Foundation
 import LinkCheckImage
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemInterface
 
 /// The private folders unpacked and not yet removed, for removal at the
 /// end of a run or when a signal stops the process.

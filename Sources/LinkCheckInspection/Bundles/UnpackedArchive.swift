@@ -1,11 +1,6 @@
 import Foundation
 import LinkCheckImage
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemInterface
 
 /// The app of an `.ipa`, or the bundles of a `.zip` (`X.xcframework.zip`,
 /// `X.framework.zip`, an app zipped with or without `Payload/`, as SwiftPM

@@ -1,11 +1,6 @@
 import CArchive
 import LinkCheckImage
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemInterface
 
 /// The entries of a zip archive, read through libarchive's seekable zip
 /// reader (`archive_read_support_format_zip_seekable`): the central
