@@ -149,7 +149,7 @@ let package = Package(
         .testTarget(
             name: "LinkCheckAnalysisTests",
             dependencies: [
-                "LinkCheckAnalysis", "LinkCheckCodeIndex", "LinkCheckImage", "LinkCheckInspection", "LinkCheckReports", "LinkCheckRules",
+                "LinkCheckAnalysis", "LinkCheckCodeIndex", "LinkCheckELF", "LinkCheckImage", "LinkCheckInspection", "LinkCheckReports", "LinkCheckRules",
                 "LinkCheckTestSupport",
             ]
         ),

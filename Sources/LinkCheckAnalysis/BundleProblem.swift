@@ -30,6 +30,9 @@ public enum BundleProblem: Sendable, Equatable {
     /// `BNDL006`: `file` is no bundle's executable and no library in a
     /// `Frameworks` folder.
     case strayBinary(file: String)
+    /// `BNDL006`: `file` is a static library (an `ar` archive), which no
+    /// process loads, even as a framework's executable.
+    case staticLibrary(file: String)
     /// `BNDL007`: `bundle` has the `CFBundleIdentifier` `identifier`, as
     /// the bundles `others` of the same app do.
     case sharedIdentifier(bundle: String, identifier: String, others: [String])
@@ -65,7 +68,7 @@ public enum BundleProblem: Sendable, Equatable {
         case .nestedBundle: "ITMS-90205"
         case .not64Bit: "ITMS-90086"
         case .simulatorSlices: "ITMS-90087"
-        case .strayBinary: "ITMS-90171"
+        case .strayBinary, .staticLibrary: "ITMS-90171"
         case .sharedIdentifier, .identifierNotPrefixed: "ITMS-90685"
         case .versionMismatch: "ITMS-90473"
         case .missingVersion(_, let key): key == "CFBundleVersion" ? "ITMS-90056" : "ITMS-90057"

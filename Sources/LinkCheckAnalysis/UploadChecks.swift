@@ -12,7 +12,8 @@ import LinkCheckRules
 ///   (``UnloadableSlices``).
 /// - `BNDL006` (ITMS-90171): a Mach-O file that is no bundle's
 ///   `CFBundleExecutable`, no library in a `Frameworks` folder and no
-///   watch app's `_WatchKitStub`, in an iOS-style (flat) app.
+///   watch app's `_WatchKitStub`, in an iOS-style (flat) app; a static
+///   library there, wherever it is.
 /// - `BNDL007` (ITMS-90685): two bundles of one app with one
 ///   `CFBundleIdentifier`; an extension whose identifier does not start
 ///   with its app's and a dot.
@@ -119,9 +120,13 @@ struct UploadChecks {
                     problem: .simulatorSlices(file: place, slices: names)))
         }
         // A library in a Frameworks folder is allowed, and so is the stub a
-        // watch app holds (`_WatchKitStub/WK`).
+        // watch app holds (`_WatchKitStub/WK`); a static library nowhere,
+        // not even as a framework's executable (a static framework copied
+        // into the app).
         let folder = ((file.placement.outermost.path + "/" + file.placement.place) as NSString).deletingLastPathComponent
-        if file.app.layout == .flat, !file.placement.isExecutable,
+        if file.app.layout == .flat, slices.contains(where: { $0.identity.member != nil }) {
+            findings.append(Finding(bundle: BuiltInRules.strayBinary, image: image, problem: .staticLibrary(file: place)))
+        } else if file.app.layout == .flat, !file.placement.isExecutable,
             !["Frameworks", "_WatchKitStub"].contains((folder as NSString).lastPathComponent)
         {
             findings.append(Finding(bundle: BuiltInRules.strayBinary, image: image, problem: .strayBinary(file: place)))

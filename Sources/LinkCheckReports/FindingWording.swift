@@ -306,6 +306,8 @@ extension BundleProblem {
             return "\(file) has \(slices.count == 1 ? "a slice" : "slices") for the simulator (\(slices.joined(separator: ", ")))"
         case .strayBinary(let file):
             return "\(file) is neither a bundle's executable nor a library in a Frameworks folder"
+        case .staticLibrary(let file):
+            return "\(file) is a static library (an ar archive), which no process loads: link it into the executable that uses it"
         case .sharedIdentifier(let bundle, let identifier, let others):
             return
                 "\(bundle) has the CFBundleIdentifier \(identifier), as \(others.joined(separator: ", ")) \(others.count == 1 ? "does" : "do")"

@@ -109,6 +109,16 @@ import Testing
                 try FileManager.default.removeItem(at: app.appendingPathComponent("Tools"))
             }),
         Example(
+            rule: "BNDL006", name: "a static framework copied into the app",
+            expected: ["Frameworks/Tracker.framework/Tracker(static-counter.o): error BNDL006 "],
+            breakApp: { app in
+                // The arm64 archive the fat static framework is made of.
+                let archive = try MachOFixture.staticFramework.path().deletingLastPathComponent().deletingLastPathComponent()
+                    .appendingPathComponent("arm64/libTracker.a")
+                try embed(archive, as: "Tracker", in: app)
+            },
+            fixApp: { app in try FileManager.default.removeItem(at: app.appendingPathComponent("Frameworks/Tracker.framework")) }),
+        Example(
             rule: "BNDL007", name: "two frameworks with one identifier",
             expected: [
                 "Frameworks/Camera.framework/Camera: error BNDL007 com.example.Uploader",
