@@ -149,7 +149,8 @@ let package = Package(
         .testTarget(
             name: "LinkCheckAnalysisTests",
             dependencies: [
-                "LinkCheckAnalysis", "LinkCheckCodeIndex", "LinkCheckELF", "LinkCheckImage", "LinkCheckInspection", "LinkCheckReports", "LinkCheckRules",
+                "LinkCheckAnalysis", "LinkCheckCodeIndex", "LinkCheckELF", "LinkCheckImage", "LinkCheckInspection", "LinkCheckReports",
+                "LinkCheckRules",
                 "LinkCheckTestSupport",
             ]
         ),
