@@ -13,6 +13,14 @@ public enum Browser {
     public struct Page {
         public var dom: String
         public var log: String
+
+        /// The console messages of the page itself: the log's `CONSOLE`
+        /// lines but those of the browser's own pages (`source:
+        /// chrome://…`, such as "Slow network is detected" on a busy
+        /// machine).
+        public var consoleMessages: [String] {
+            log.split(separator: "\n").map(String.init).filter { $0.contains("CONSOLE") && !$0.contains("source: chrome://") }
+        }
     }
 
     /// Loads `file` in a window of `width` × `height` CSS pixels and returns
