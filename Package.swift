@@ -127,7 +127,7 @@ let package = Package(
                 "LinkCheckImage", "LinkCheckInspection", "LinkCheckCodeIndex", "LinkCheckRules", "LinkCheckSourceLines", "SystemInterface",
             ]
         ),
-        .target(name: "LinkCheckReports", dependencies: ["LinkCheckImage", "LinkCheckAnalysis", "CGraphviz"]),
+        .target(name: "LinkCheckReports", dependencies: ["LinkCheckImage", "LinkCheckAnalysis", "LinkCheckSourceLines", "CGraphviz"]),
         .executableTarget(
             name: "LinkCheckCLI",
             dependencies: [
@@ -145,12 +145,14 @@ let package = Package(
         ),
         // Helpers the test targets share: temporary folders, compiling
         // fixtures from Tests/Fixtures (ELF and Mach-O, with LLVM's tools as
-        // Mach-O oracles, and bundles), writing zip archives, running
+        // Mach-O and source-line oracles, and bundles), writing zip archives, running
         // commands, building Samples/, and the shipped rule packs, loaded
         // strictly and checked with.
         .target(
             name: "LinkCheckTestSupport",
-            dependencies: ["LinkCheckImage", "LinkCheckCodeIndex", "LinkCheckRules", "LinkCheckAnalysis", "CArchive"],
+            dependencies: [
+                "LinkCheckImage", "LinkCheckCodeIndex", "LinkCheckRules", "LinkCheckAnalysis", "LinkCheckSourceLines", "CArchive",
+            ],
             path: "Tests/LinkCheckTestSupport"
         ),
         .testTarget(
@@ -179,7 +181,9 @@ let package = Package(
             name: "LinkCheckReportsTests",
             dependencies: ["LinkCheckReports", "LinkCheckAnalysis", "LinkCheckImage", "LinkCheckRules", "LinkCheckTestSupport"],
             exclude: ["Snapshots"]),
-        .testTarget(name: "LinkCheckCLITests", dependencies: ["LinkCheckCLI", "LinkCheckTestSupport"], exclude: ["Snapshots"]),
+        .testTarget(
+            name: "LinkCheckCLITests", dependencies: ["LinkCheckCLI", "LinkCheckSourceLines", "LinkCheckTestSupport"],
+            exclude: ["Snapshots"]),
     ],
     swiftLanguageModes: [.v6]
 )

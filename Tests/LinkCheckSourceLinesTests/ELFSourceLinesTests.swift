@@ -70,7 +70,7 @@ import Testing
         #expect(!calls.isEmpty)
         let sources = try SourceLines.sources(of: Set(calls), in: image(library))
         for address in calls {
-            #expect(sources[address] == (try symbolizerSource(of: address, in: library)), "at 0x\(String(address, radix: 16))")
+            #expect(sources[address] == (try Symbolizer.source(of: address, in: library.path)), "at 0x\(String(address, radix: 16))")
         }
         return sources
     }
@@ -86,29 +86,6 @@ import Testing
             else { return nil }
             return UInt64(line[..<colon].trimmingCharacters(in: .whitespaces), radix: 16)
         }
-    }
-
-    /// What `llvm-symbolizer --obj=LIBRARY --no-demangle ADDRESS` says, as
-    /// an ``AddressSource``: its frames, innermost first, each a function
-    /// line and a `file:line:column` line; `nil` for `??:0:0`.
-    private func symbolizerSource(of address: UInt64, in library: URL) throws -> AddressSource? {
-        let symbolizer = URL(fileURLWithPath: Fixtures.clang).deletingLastPathComponent().appendingPathComponent("llvm-symbolizer").path
-        let output = try Command.run(symbolizer, ["--obj=\(library.path)", "--no-demangle", "0x" + String(address, radix: 16)])
-        let lines = output.standardOutput.split(separator: "\n").map(String.init)
-        let frames = stride(from: 0, to: lines.count - 1, by: 2).map { (function: lines[$0], location: location(lines[$0 + 1])) }
-        guard let innermost = frames.first, let place = innermost.location else { return nil }
-        return AddressSource(
-            location: place, function: innermost.function == "??" ? nil : innermost.function,
-            inlinedInto: frames.dropFirst().map { AddressSource.InlinedCall(function: $0.function, location: $0.location) })
-    }
-
-    /// `file:line:column` as the symbolizer prints it; `nil` for `??:0:0`.
-    private func location(_ text: String) -> SourcePosition? {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count >= 3, let line = Int(parts[parts.count - 2]), let column = Int(parts[parts.count - 1]), line > 0 else {
-            return nil
-        }
-        return SourcePosition(file: parts.dropLast(2).joined(separator: ":"), line: line, column: column > 0 ? column : nil)
     }
 
     /// The ELF image at `url`, as the seam takes it.

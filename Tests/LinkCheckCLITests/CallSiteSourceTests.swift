@@ -1,0 +1,87 @@
+#if canImport(CLibDW)  // ELF source lines read through libdw: not in a build without libelf (Package.swift)
+import Foundation
+import LinkCheckSourceLines
+import LinkCheckTestSupport
+import Testing
+
+/// `check --format json` gives each call site of an image built with `-g`
+/// its source (file, line, column, inline chain), equal to what
+/// `llvm-symbolizer` says of the call's address; an image built without
+/// `-g` gets none.
+@Suite struct CallSiteSourceTests {
+    /// Tests/Fixtures/SourceLines/loader.c built as `name` with `flags`.
+    private func build(_ name: String, flags: [String], in directory: TemporaryDirectory) throws -> String {
+        try Command.run(
+            Fixtures.clang,
+            ["-shared", "-fPIC"] + flags + [
+                Fixtures.sourceDirectory.appendingPathComponent("SourceLines/loader.c").path, "-o", directory.path(name).path,
+            ])
+        return directory.path(name).path
+    }
+
+    /// The call sites of the JSON report's findings, with their sources.
+    private func callSites(_ library: String) throws -> [[String: Any]] {
+        let output = try Command.linkcheck(["check", "--format", "json", library])
+        #expect(output.status == 0, "\(output.standardError)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
+        let findings = try #require(report["findings"] as? [[String: Any]])
+        return findings.flatMap { $0["callSites"] as? [[String: Any]] ?? [] }
+    }
+
+    @Test func callSitesHaveTheSymbolizersSource() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let library = try build("libloader.so", flags: ["-g", "-O2"], in: directory)
+        let sites = try callSites(library)
+        #expect(!sites.isEmpty)
+        let file = Fixtures.sourceDirectory.appendingPathComponent("SourceLines/loader.c").path
+        var seen: Set<AddressSource> = []
+        for site in sites {
+            let address = try #require(UInt64((site["address"] as? String ?? "").dropFirst(2), radix: 16))
+            let expected = try #require(try Symbolizer.source(of: address, in: library))
+            let source = try #require(site["source"] as? [String: Any], "no source at \(site["address"] ?? "")")
+            #expect(source["file"] as? String == expected.location.file)
+            #expect(source["line"] as? Int == expected.location.line)
+            #expect(source["column"] as? Int == expected.location.column)
+            let chain = (source["inlinedInto"] as? [[String: Any]] ?? []).map { call in
+                AddressSource.InlinedCall(
+                    function: call["function"] as? String,
+                    location: (call["file"] as? String).map {
+                        SourcePosition(file: $0, line: call["line"] as? Int ?? 0, column: call["column"] as? Int)
+                    })
+            }
+            #expect(chain == expected.inlinedInto)
+            #expect(source["function"] as? String == (chain.isEmpty ? nil : expected.function))
+            seen.insert(expected)
+        }
+        // The inlined call (load_plugin's dlopen, line 5, inlined into start
+        // at line 8) and the direct one (line 9).
+        #expect(
+            seen == [
+                AddressSource(
+                    location: SourcePosition(file: file, line: 5, column: 12), function: "load_plugin",
+                    inlinedInto: [.init(function: "start", location: SourcePosition(file: file, line: 8, column: 20))]),
+                AddressSource(location: SourcePosition(file: file, line: 9, column: 30), function: "start"),
+            ])
+    }
+
+    @Test(.enabled(if: JSONSchema.isAvailable, "needs Python's jsonschema"))
+    func reportWithSourcesFollowsTheSchema() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let library = try build("libloader.so", flags: ["-g", "-O2"], in: directory)
+        let output = try Command.linkcheck(["check", "--format", "json", library])
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(output.standardOutput.contains("\"inlinedInto\""))
+        try output.standardOutput.write(to: directory.path("report.json"), atomically: true, encoding: .utf8)
+        let validation = try JSONSchema.validate(
+            directory.path("report.json").path, against: JSONSchema.documented("check-report.schema.json"))
+        #expect(validation.status == 0, "\(validation.standardOutput)\(validation.standardError)")
+    }
+
+    @Test func withoutDebugInformationCallSitesHaveNoSource() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let sites = try callSites(try build("libloader.so", flags: ["-O2"], in: directory))
+        #expect(!sites.isEmpty)
+        #expect(sites.allSatisfy { $0["source"] == nil })
+    }
+}
+#endif
