@@ -28,6 +28,21 @@ struct FindingLine {
         TextRenderer.oneLine(FileGrouping.place(finding.image, slices: finding.slices))
     }
 
+    /// Where in the source an image's own finding is (not one repeated
+    /// from a library it links): the source of its first calling function's
+    /// call (``FindingCallSite/source``), `path:line:column` (`path:line`
+    /// without a column), the path relative to `root` when it lies inside
+    /// it; `nil` when that call has no source.
+    func source(_ finding: Finding, relativeTo root: String?) -> String? {
+        guard finding.chainImages.isEmpty, let position = finding.callingFunctions.first?.source?.location else { return nil }
+        var file = position.file
+        if let root {
+            let folder = root.hasSuffix("/") ? root : root + "/"
+            if file.hasPrefix(folder) { file.removeFirst(folder.count) }
+        }
+        return TextRenderer.oneLine("\(file):\(position.line)" + (position.column.map { ":\($0)" } ?? ""))
+    }
+
     /// The line after the severity: `[AEX001]`, what the image does (the
     /// API it uses, or the finding's own words), where (``calls(_:)``; for
     /// a transitive finding whose origin is listed, the images on the way

@@ -6,8 +6,8 @@ import Testing
 
 /// `check --format json` gives each call site of an image built with `-g`
 /// its source (file, line, column, inline chain), equal to what
-/// `llvm-symbolizer` says of the call's address; an image built without
-/// `-g` gets none.
+/// `llvm-symbolizer` says of the call's address, and the text output puts
+/// it first; an image built without `-g` gets none.
 @Suite struct CallSiteSourceTests {
     /// Tests/Fixtures/SourceLines/loader.c built as `name` with `flags`.
     private func build(_ name: String, flags: [String], in directory: TemporaryDirectory) throws -> String {
@@ -75,6 +75,31 @@ import Testing
         let validation = try JSONSchema.validate(
             directory.path("report.json").path, against: JSONSchema.documented("check-report.schema.json"))
         #expect(validation.status == 0, "\(validation.standardOutput)\(validation.standardError)")
+    }
+
+    /// The text output puts the source first, relative to the current
+    /// directory (the default `--source-root`), or to `--source-root`, and
+    /// names the image after; the line of an image without debug
+    /// information starts with the image.
+    @Test func textLinesStartWithTheSource() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let library = try build("libloader.so", flags: ["-g", "-O2"], in: directory)
+        let fromSources = try Command.capture(
+            Fixtures.linkcheckExecutable, ["check", library], currentDirectory: Fixtures.sourceDirectory)
+        let lines = fromSources.standardOutput.split(separator: "\n").map(String.init)
+        #expect(
+            lines.prefix(3) == [
+                "SourceLines/loader.c:9:30: warning: [DLOP003] loads libfallback.so from start (in \(library))",
+                "SourceLines/loader.c:5:12: warning: [DLOP011] start calls dlopen without a run-time OS version check (in \(library))",
+                "SourceLines/loader.c:5:12: note: [LOAD001] calls dlopen from start (in \(library))",
+            ])
+        let rooted = try Command.linkcheck([
+            "check", "--source-root", Fixtures.sourceDirectory.appendingPathComponent("SourceLines").path, library,
+        ])
+        #expect(rooted.standardOutput.hasPrefix("loader.c:9:30: warning: [DLOP003] loads libfallback.so from start (in \(library))\n"))
+        let plain = try build("libplain.so", flags: ["-O2"], in: directory)
+        let withoutSources = try Command.linkcheck(["check", plain])
+        #expect(withoutSources.standardOutput.hasPrefix("\(plain): warning: [DLOP003] loads libfallback.so from start\n"))
     }
 
     @Test func withoutDebugInformationCallSitesHaveNoSource() throws {
