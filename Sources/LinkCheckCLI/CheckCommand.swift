@@ -65,7 +65,7 @@ enum CheckCommand {
             .init(
                 name: "source-root", value: "DIR",
                 help:
-                    "Text output: show the source files of call sites (from the images' debug information) relative to DIR (default: the current directory)."
+                    "Text and SARIF output: show the source files of call sites (from the images' debug information) relative to DIR (default: the current directory)."
             ),
             .init(
                 name: "verbose", value: nil,
@@ -87,8 +87,7 @@ enum CheckCommand {
         }
         // no-color.org: a NO_COLOR that is set and not empty turns colour off.
         let color = isatty(STDOUT_FILENO) == 1 && (getenv("NO_COLOR").map { $0.pointee == 0 } ?? true)
-        let sourceRoot = URL(fileURLWithPath: parsed.last("source-root") ?? FileManager.default.currentDirectoryPath).standardizedFileURL
-            .path
+        let sourceRoot = SourceRoot(parsed.last("source-root") ?? FileManager.default.currentDirectoryPath)
         write(format.renderer(color: color, verbose: parsed.has("verbose"), sourceRoot: sourceRoot).render(report))
         if report.images.isEmpty {
             printError("linkcheck: error: \(nothingChecked(report, parsed.positionals))")

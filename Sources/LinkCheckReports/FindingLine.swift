@@ -28,18 +28,13 @@ struct FindingLine {
         TextRenderer.oneLine(FileGrouping.place(finding.image, slices: finding.slices))
     }
 
-    /// Where in the source an image's own finding is (not one repeated
-    /// from a library it links): the source of its first calling function's
-    /// call (``FindingCallSite/source``), `path:line:column` (`path:line`
-    /// without a column), the path relative to `root` when it lies inside
-    /// it; `nil` when that call has no source.
-    func source(_ finding: Finding, relativeTo root: String?) -> String? {
-        guard finding.chainImages.isEmpty, let position = finding.callingFunctions.first?.source?.location else { return nil }
-        var file = position.file
-        if let root {
-            let folder = root.hasSuffix("/") ? root : root + "/"
-            if file.hasPrefix(folder) { file.removeFirst(folder.count) }
-        }
+    /// Where in the source the finding is (``Finding/sourceCallSite``):
+    /// `path:line:column` (`path:line` without a column), the path relative
+    /// to `root` when it lies inside it; `nil` when the finding has no
+    /// source.
+    func source(_ finding: Finding, relativeTo root: SourceRoot?) -> String? {
+        guard let position = finding.sourceCallSite?.source?.location else { return nil }
+        let file = root?.relative(position.file) ?? position.file
         return TextRenderer.oneLine("\(file):\(position.line)" + (position.column.map { ":\($0)" } ?? ""))
     }
 

@@ -32,9 +32,9 @@ public struct TextRenderer: ReportRenderer {
     /// The folder source paths are shown relative to, when they lie inside
     /// it (`--source-root`; the CLI's default: the current directory);
     /// `nil`: as the debug information gives them.
-    public var sourceRoot: String?
+    public var sourceRoot: SourceRoot?
 
-    public init(color: Bool = false, verbose: Bool = false, sourceRoot: String? = nil) {
+    public init(color: Bool = false, verbose: Bool = false, sourceRoot: SourceRoot? = nil) {
         self.color = color
         self.verbose = verbose
         self.sourceRoot = sourceRoot

@@ -102,6 +102,40 @@ import Testing
         #expect(withoutSources.standardOutput.hasPrefix("\(plain): warning: [DLOP003] loads libfallback.so from start\n"))
     }
 
+    /// SARIF places a result with a source line at the source, relative to
+    /// `SRCROOT` (`--source-root`), with the binary as a related location;
+    /// its fingerprint is the one the same library built without `-g` gets
+    /// (no line in it), and the log follows the SARIF 2.1.0 schema.
+    @Test func sarifResultsAreAtTheSource() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        try FileManager.default.createDirectory(at: directory.path("plain"), withIntermediateDirectories: true)
+        let library = try build("libloader.so", flags: ["-g", "-O2"], in: directory)
+        _ = try build("plain/libloader.so", flags: ["-O2"], in: directory)
+        let root = Fixtures.sourceDirectory.path
+        let (text, log) = try SARIFTests.sarif(["--source-root", root, "libloader.so"], in: directory.url, status: 0)
+        let run = try #require((log["runs"] as? [[String: Any]])?.first)
+        #expect((run["originalUriBaseIds"] as? [String: [String: String]])?["SRCROOT"]?["uri"] == "file://\(root)/")
+        let results = try #require(run["results"] as? [[String: Any]])
+        let located = try #require(results.first { $0["ruleId"] as? String == "DLOP003" })
+        let location = try #require((located["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])
+        #expect(location["artifactLocation"] as? [String: String] == ["uri": "SourceLines/loader.c", "uriBaseId": "SRCROOT"])
+        #expect(location["region"] as? [String: Int] == ["startLine": 9, "startColumn": 30])
+        let related = try #require((located["relatedLocations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])
+        #expect((related["artifactLocation"] as? [String: String])?["uri"] == "libloader.so")
+        #expect((related["region"] as? [String: Int])?["byteLength"] == 1)
+        let (_, plainLog) = try SARIFTests.sarif(["plain/libloader.so"], in: directory.url, status: 0)
+        let plainResults = try #require((plainLog["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
+        #expect(
+            results.map { $0["partialFingerprints"] as? [String: String] }
+                == plainResults.map { $0["partialFingerprints"] as? [String: String] })
+        #expect(plainResults.allSatisfy { $0["relatedLocations"] == nil })
+        if let schema = SARIFTests.schema {
+            try text.write(to: directory.path("loader.sarif"), atomically: true, encoding: .utf8)
+            let validation = try JSONSchema.validate(directory.path("loader.sarif").path, against: schema)
+            #expect(validation.status == 0, "\(validation.standardOutput)\(validation.standardError)")
+        }
+    }
+
     @Test func withoutDebugInformationCallSitesHaveNoSource() throws {
         let directory = try Fixtures.temporaryDirectory()
         let sites = try callSites(try build("libloader.so", flags: ["-O2"], in: directory))
