@@ -17,6 +17,11 @@ let libelfPlatforms: [Platform] =
 /// the platforms ``libelfPlatforms`` names.
 let libelf: [Target.Dependency] = libelfPlatforms.isEmpty ? [] : [.target(name: "CLibELF", condition: .when(platforms: libelfPlatforms))]
 
+/// The dependency on libdw (elfutils' DWARF library, beside its libelf), which
+/// reads the source lines of ELF images: where ``libelfPlatforms`` has libelf.
+/// The code asks `#if canImport(CLibDW)`.
+let libdw: [Target.Dependency] = libelfPlatforms.isEmpty ? [] : [.target(name: "CLibDW", condition: .when(platforms: libelfPlatforms))]
+
 /// linkcheck: finds APIs unavailable in app extensions, architecture
 /// problems, bundle problems and conditional-loading paths in ELF shared
 /// objects and executables and in Mach-O images (thin or fat, in app,
@@ -33,7 +38,7 @@ let package = Package(
             name: "LinkCheckKit",
             targets: [
                 "LinkCheckImage", "LinkCheckELF", "LinkCheckCodeIndex", "LinkCheckInspection", "LinkCheckRules",
-                "LinkCheckAnalysis", "LinkCheckReports",
+                "LinkCheckAnalysis", "LinkCheckReports", "LinkCheckSourceLines",
             ]
         ),
     ],
@@ -44,6 +49,13 @@ let package = Package(
             name: "CLibELF",
             pkgConfig: "libelf",
             providers: [.apt(["libelf-dev"])]
+        ),
+        // libdw from elfutils: the DWARF of ELF images, for the source lines of
+        // call sites (where libelf is).
+        .systemLibrary(
+            name: "CLibDW",
+            pkgConfig: "libdw",
+            providers: [.apt(["libdw-dev"])]
         ),
         // The Capstone disassembler, for call sites.
         .systemLibrary(
@@ -93,6 +105,11 @@ let package = Package(
             name: "LinkCheckCodeIndex",
             dependencies: ["LinkCheckImage", "LinkCheckELF", "LinkCheckMachO", "CCapstone", "CByteScan", "SystemInterface"] + libelf
         ),
+        // The source (file, line, column, inline chain) of the call sites a
+        // report shows, from the images' debug information: ELF's DWARF
+        // through libdw.
+        .target(
+            name: "LinkCheckSourceLines", dependencies: ["LinkCheckImage", "LinkCheckELF", "SystemInterface"] + libelf + libdw),
         // Discovery (with bundles, and .ipa archives unpacked through
         // libarchive), and the reader the magic picks.
         .target(
@@ -106,9 +123,11 @@ let package = Package(
             linkerSettings: [.linkedLibrary("stdc++", .when(platforms: [.linux])), .linkedLibrary("c++", .when(platforms: [.macOS]))]),
         .target(
             name: "LinkCheckAnalysis",
-            dependencies: ["LinkCheckImage", "LinkCheckInspection", "LinkCheckCodeIndex", "LinkCheckRules", "SystemInterface"]
+            dependencies: [
+                "LinkCheckImage", "LinkCheckInspection", "LinkCheckCodeIndex", "LinkCheckRules", "LinkCheckSourceLines", "SystemInterface",
+            ]
         ),
-        .target(name: "LinkCheckReports", dependencies: ["LinkCheckImage", "LinkCheckAnalysis", "CGraphviz"]),
+        .target(name: "LinkCheckReports", dependencies: ["LinkCheckImage", "LinkCheckAnalysis", "LinkCheckSourceLines", "CGraphviz"]),
         .executableTarget(
             name: "LinkCheckCLI",
             dependencies: [
@@ -126,12 +145,14 @@ let package = Package(
         ),
         // Helpers the test targets share: temporary folders, compiling
         // fixtures from Tests/Fixtures (ELF and Mach-O, with LLVM's tools as
-        // Mach-O oracles, and bundles), writing zip archives, running
+        // Mach-O and source-line oracles, and bundles), writing zip archives, running
         // commands, building Samples/, and the shipped rule packs, loaded
         // strictly and checked with.
         .target(
             name: "LinkCheckTestSupport",
-            dependencies: ["LinkCheckImage", "LinkCheckCodeIndex", "LinkCheckRules", "LinkCheckAnalysis", "CArchive"],
+            dependencies: [
+                "LinkCheckImage", "LinkCheckCodeIndex", "LinkCheckRules", "LinkCheckAnalysis", "LinkCheckSourceLines", "CArchive",
+            ],
             path: "Tests/LinkCheckTestSupport"
         ),
         .testTarget(
@@ -144,6 +165,7 @@ let package = Package(
         ),
         .testTarget(name: "LinkCheckLiteralsTests", dependencies: ["LinkCheckLiterals", "CByteScan"]),
         .testTarget(name: "LinkCheckInspectionTests", dependencies: ["LinkCheckInspection", "LinkCheckELF", "LinkCheckTestSupport"]),
+        .testTarget(name: "LinkCheckSourceLinesTests", dependencies: ["LinkCheckSourceLines", "LinkCheckImage", "LinkCheckTestSupport"]),
         .testTarget(name: "LinkCheckMachOTests", dependencies: ["LinkCheckMachO", "LinkCheckTestSupport"]),
         .testTarget(name: "LinkCheckRulesTests", dependencies: ["LinkCheckRules", "LinkCheckTestSupport"]),
         .testTarget(
@@ -159,7 +181,9 @@ let package = Package(
             name: "LinkCheckReportsTests",
             dependencies: ["LinkCheckReports", "LinkCheckAnalysis", "LinkCheckImage", "LinkCheckRules", "LinkCheckTestSupport"],
             exclude: ["Snapshots"]),
-        .testTarget(name: "LinkCheckCLITests", dependencies: ["LinkCheckCLI", "LinkCheckTestSupport"], exclude: ["Snapshots"]),
+        .testTarget(
+            name: "LinkCheckCLITests", dependencies: ["LinkCheckCLI", "LinkCheckSourceLines", "LinkCheckTestSupport"],
+            exclude: ["Snapshots"]),
     ],
     swiftLanguageModes: [.v6]
 )

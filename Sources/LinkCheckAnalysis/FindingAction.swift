@@ -87,6 +87,15 @@ extension Finding {
         return unique.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
     }
 
+    /// The call whose source reports place the finding at: the first of
+    /// ``callingFunctions``, for an image's own finding (not one repeated
+    /// from a library it links, whose calls are the library's), when the
+    /// image's debug information gives its source (``FindingCallSite/source``).
+    public var sourceCallSite: FindingCallSite? {
+        guard chainImages.isEmpty, let site = callingFunctions.first, site.source != nil else { return nil }
+        return site
+    }
+
     /// The own words of a finding of a kind ``FindingDetail`` does not
     /// cover (a bundle finding): its words without the rule's message that
     /// follows them after a colon; `nil` for a typed finding, whose words

@@ -63,6 +63,11 @@ enum CheckCommand {
                     "bundle: only the bundle checks, what App Store Connect would refuse on upload (ITMS codes) and how the app is put together; no rule packs, no call sites: fast, for a step before upload."
             ),
             .init(
+                name: "source-root", value: "DIR",
+                help:
+                    "Text and SARIF output: show the source files of call sites (from the images' debug information) relative to DIR (default: the current directory)."
+            ),
+            .init(
                 name: "verbose", value: nil,
                 help: "Name every file skipped and every symbolic link not followed (by default the summary counts them)."),
         ])
@@ -82,7 +87,8 @@ enum CheckCommand {
         }
         // no-color.org: a NO_COLOR that is set and not empty turns colour off.
         let color = isatty(STDOUT_FILENO) == 1 && (getenv("NO_COLOR").map { $0.pointee == 0 } ?? true)
-        write(format.renderer(color: color, verbose: parsed.has("verbose")).render(report))
+        let sourceRoot = SourceRoot(parsed.last("source-root") ?? FileManager.default.currentDirectoryPath)
+        write(format.renderer(color: color, verbose: parsed.has("verbose"), sourceRoot: sourceRoot).render(report))
         if report.images.isEmpty {
             printError("linkcheck: error: \(nothingChecked(report, parsed.positionals))")
             return 2

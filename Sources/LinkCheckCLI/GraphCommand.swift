@@ -8,7 +8,9 @@ enum GraphCommand {
         name: "graph",
         summary: "Print the link graph: images coloured by verdict, link edges (DT_NEEDED, LC_LOAD_DYLIB), dlopen edges dashed.",
         positionals: "PATH…",
-        options: CheckCommand.spec.options.filter { !["format", "html", "baseline", "write-baseline", "only"].contains($0.name) }
+        options: CheckCommand.spec.options.filter {
+            !["format", "html", "baseline", "write-baseline", "only", "source-root"].contains($0.name)
+        }
             + [GraphFormat.option])
 
     /// Exit status 0 when every input was read, else 2 (the graph of the

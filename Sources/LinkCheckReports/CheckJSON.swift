@@ -3,6 +3,7 @@ import LinkCheckAnalysis
 import LinkCheckImage
 import LinkCheckInspection
 import LinkCheckRules
+import LinkCheckSourceLines
 
 /// The `--format json` document of `linkcheck check`, schema version 2
 /// (described in `Documentation/check-report.schema.json`). Keys are sorted,
@@ -223,12 +224,45 @@ public struct CheckJSON: ReportRenderer {
         var function, demangled: String?
         var address: String
         var fileOffset: UInt64
+        var source: SourceEntry?
 
         init(_ site: FindingCallSite) {
             function = site.function
             demangled = site.demangled
             address = hex(site.address)
             fileOffset = site.fileOffset
+            source = site.source.map(SourceEntry.init)
+        }
+    }
+
+    /// Where a call was written (``AddressSource``): its file, line and
+    /// column; when its code was inlined, the inlined function and the
+    /// functions it was inlined into, innermost first.
+    struct SourceEntry: Encodable {
+        var file: String
+        var line: Int
+        var column: Int?
+        var function: String?
+        var inlinedInto: [InlinedCallEntry]?
+
+        init(_ source: AddressSource) {
+            (file, line, column) = (source.location.file, source.location.line, source.location.column)
+            if !source.inlinedInto.isEmpty {
+                function = source.function
+                inlinedInto = source.inlinedInto.map(InlinedCallEntry.init)
+            }
+        }
+    }
+
+    /// A function code was inlined into, and where it calls the inlined
+    /// function (``AddressSource/InlinedCall``).
+    struct InlinedCallEntry: Encodable {
+        var function, file: String?
+        var line, column: Int?
+
+        init(_ call: AddressSource.InlinedCall) {
+            function = call.function
+            (file, line, column) = (call.location?.file, call.location?.line, call.location?.column)
         }
     }
 

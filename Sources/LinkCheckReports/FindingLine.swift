@@ -28,6 +28,16 @@ struct FindingLine {
         TextRenderer.oneLine(FileGrouping.place(finding.image, slices: finding.slices))
     }
 
+    /// Where in the source the finding is (``Finding/sourceCallSite``):
+    /// `path:line:column` (`path:line` without a column), the path relative
+    /// to `root` when it lies inside it; `nil` when the finding has no
+    /// source.
+    func source(_ finding: Finding, relativeTo root: SourceRoot?) -> String? {
+        guard let position = finding.sourceCallSite?.source?.location else { return nil }
+        let file = root?.relative(position.file) ?? position.file
+        return TextRenderer.oneLine("\(file):\(position.line)" + (position.column.map { ":\($0)" } ?? ""))
+    }
+
     /// The line after the severity: `[AEX001]`, what the image does (the
     /// API it uses, or the finding's own words), where (``calls(_:)``; for
     /// a transitive finding whose origin is listed, the images on the way

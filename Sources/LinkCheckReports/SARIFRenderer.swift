@@ -12,9 +12,14 @@ public struct SARIFRenderer: ReportRenderer {
     /// Artifact URIs are made relative to this directory (the working
     /// directory by default), as code-scanning services expect.
     public var baseDirectory: String
+    /// Source files under it are given relative to `SRCROOT` (the run's
+    /// `originalUriBaseIds`), others by absolute `file:` URI; `nil`: every
+    /// one by absolute URI.
+    public var sourceRoot: SourceRoot?
 
-    public init(baseDirectory: String = FileManager.default.currentDirectoryPath) {
+    public init(baseDirectory: String = FileManager.default.currentDirectoryPath, sourceRoot: SourceRoot? = nil) {
         self.baseDirectory = baseDirectory
+        self.sourceRoot = sourceRoot
     }
 
     public func render(_ report: Report) -> String {
@@ -29,9 +34,19 @@ public struct SARIFRenderer: ReportRenderer {
         let ruleIndex = Dictionary(uniqueKeysWithValues: citedIDs.enumerated().map { ($1, $0) })
         let images = Dictionary(report.images.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let files = Dictionary(shown.images.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let results = shown.findings.map { finding in
+            let image = files[finding.image]
+            return result(
+                finding, ruleIndex: ruleIndex[finding.rule] ?? 0,
+                linkName: image?.qualifiedLinkName ?? finding.image, imageKey: image?.baselineKey ?? finding.image,
+                file: image?.file ?? report.file(of: finding.image), inArchive: image?.identity.unpackedFrom != nil)
+        }
+        let usesSourceRoot = results.contains { $0.locations.contains { $0.physicalLocation.artifactLocation.uriBaseId != nil } }
         let log = Log(runs: [
             Run(
                 tool: Tool(driver: Driver(rules: rules.map(ReportingDescriptor.init))),
+                originalUriBaseIds: usesSourceRoot
+                    ? sourceRoot.map { [Self.sourceRootID: ArtifactLocation(uri: Self.fileURI($0.path + "/"))] } : nil,
                 invocations: [
                     Invocation(
                         // SARIF §3.20.14: false when the tool failed; an input it
@@ -65,13 +80,7 @@ public struct SARIFRenderer: ReportRenderer {
                                 Notification(level: "note", message: Message(text: remark), locations: nil)
                             })
                 ],
-                results: shown.findings.map { finding in
-                    let image = files[finding.image]
-                    return result(
-                        finding, ruleIndex: ruleIndex[finding.rule] ?? 0,
-                        linkName: image?.qualifiedLinkName ?? finding.image, imageKey: image?.baselineKey ?? finding.image,
-                        file: image?.file ?? report.file(of: finding.image), inArchive: image?.identity.unpackedFrom != nil)
-                })
+                results: results)
         ])
         return encode(log)
     }
@@ -100,14 +109,21 @@ public struct SARIFRenderer: ReportRenderer {
         // A call site in the image itself (not one behind a transitive chain)
         // gives the byte offset of the call.
         let region = finding.kind == .transitive || inArchive ? nil : caller.map { Region(byteOffset: Int($0.fileOffset), byteLength: 1) }
+        let binary = PhysicalLocation(artifactLocation: artifact(file), region: region)
+        var location = Location(physicalLocation: binary, logicalLocations: logical)
+        var related: [Location]?
+        // With a source line, the result is at the source (code scanning
+        // annotates only source files) and the binary is a related location.
+        if let position = finding.sourceCallSite?.source?.location {
+            related = [Location(physicalLocation: binary, logicalLocations: nil)]
+            location.physicalLocation = PhysicalLocation(
+                artifactLocation: sourceArtifact(position.file), region: Region(startLine: position.line, startColumn: position.column))
+        }
         return Result(
             ruleId: finding.rule, ruleIndex: ruleIndex, level: finding.severity.rawValue,
             message: Message(text: finding.message),
-            locations: [
-                Location(
-                    physicalLocation: PhysicalLocation(artifactLocation: artifact(file), region: region),
-                    logicalLocations: logical)
-            ],
+            locations: [location],
+            relatedLocations: related,
             partialFingerprints: [
                 "linkcheckFinding/v2": Self.fingerprint(
                     [
@@ -129,6 +145,24 @@ public struct SARIFRenderer: ReportRenderer {
         let relative = Array(repeating: "..", count: base.count - common) + target.dropFirst(common)
         let text = relative.joined(separator: "/")
         return ArtifactLocation(uri: text.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? text)
+    }
+
+    /// The `uriBaseId` of source files under ``sourceRoot``.
+    static let sourceRootID = "SRCROOT"
+
+    /// A source file's location: relative to `SRCROOT` when it lies under
+    /// ``sourceRoot``, else its absolute `file:` URI.
+    func sourceArtifact(_ file: String) -> ArtifactLocation {
+        guard let relative = sourceRoot?.relative(file) else { return ArtifactLocation(uri: Self.fileURI(file)) }
+        return ArtifactLocation(
+            uri: relative.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? relative, uriBaseId: Self.sourceRootID)
+    }
+
+    /// `file://` and the percent-encoded absolute `path` (a relative one
+    /// only percent-encoded).
+    static func fileURI(_ path: String) -> String {
+        let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+        return path.hasPrefix("/") ? "file://" + encoded : encoded
     }
 
     /// FNV-1a (64-bit) of the parts (rule, image key, symbol, chain,
@@ -158,6 +192,8 @@ public struct SARIFRenderer: ReportRenderer {
 
     struct Run: Encodable {
         var tool: Tool
+        /// `SRCROOT`, when a result's source file is given relative to it.
+        var originalUriBaseIds: [String: ArtifactLocation]?
         var invocations: [Invocation]
         var results: [Result]
     }
@@ -229,6 +265,8 @@ public struct SARIFRenderer: ReportRenderer {
         var level: String
         var message: Message
         var locations: [Location]
+        /// The binary, when ``locations`` gives the source.
+        var relatedLocations: [Location]?
         var partialFingerprints: [String: String]
         var properties: ResultProperties
     }
@@ -254,14 +292,25 @@ public struct SARIFRenderer: ReportRenderer {
         var region: Region?
     }
 
+    /// Either bytes of a binary or a line and column of a source file.
     struct Region: Encodable {
         /// Bytes from the beginning of the file.
-        var byteOffset: Int
-        var byteLength: Int
+        var byteOffset, byteLength: Int?
+        /// From 1; no column when the debug information gives none.
+        var startLine, startColumn: Int?
+
+        init(byteOffset: Int, byteLength: Int) {
+            (self.byteOffset, self.byteLength) = (byteOffset, byteLength)
+        }
+
+        init(startLine: Int, startColumn: Int?) {
+            (self.startLine, self.startColumn) = (startLine, startColumn)
+        }
     }
 
     struct ArtifactLocation: Encodable {
         var uri: String
+        var uriBaseId: String?
     }
 
     struct LogicalLocation: Encodable {

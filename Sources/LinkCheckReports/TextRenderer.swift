@@ -14,7 +14,9 @@ import LinkCheckRules
 /// which calls +[UIApplication sharedApplication] from present_login; 1
 /// more cause`; then one short line per finding (``FindingLine``: `PATH:
 /// SEVERITY: [RULE-ID] WHAT FROM WHY`, as clang and swiftc print them, so
-/// editors and Xcode pick them up), one line per file that could not be
+/// editors and Xcode pick them up; when the image's debug information gives
+/// the call's source, `FILE:LINE:COLUMN: SEVERITY: [RULE-ID] WHAT FROM WHY
+/// (in PATH)`), one line per file that could not be
 /// inspected, per notice, what was passed over, each cited rule's
 /// explanation and fix-it once (`note: [AEX001] …; fix: …`), and a summary
 /// line. A fat file is one image (``FileGrouping/collapsed(_:)``): one
@@ -27,10 +29,15 @@ public struct TextRenderer: ReportRenderer {
     /// Name every file skipped and every symbolic link not followed
     /// (`--verbose`); otherwise the summary counts them.
     public var verbose: Bool
+    /// The folder source paths are shown relative to, when they lie inside
+    /// it (`--source-root`; the CLI's default: the current directory);
+    /// `nil`: as the debug information gives them.
+    public var sourceRoot: SourceRoot?
 
-    public init(color: Bool = false, verbose: Bool = false) {
+    public init(color: Bool = false, verbose: Bool = false, sourceRoot: SourceRoot? = nil) {
         self.color = color
         self.verbose = verbose
+        self.sourceRoot = sourceRoot
     }
 
     public func render(_ report: Report) -> String {
@@ -52,7 +59,12 @@ public struct TextRenderer: ReportRenderer {
         }
         let findingLines = FindingLine(report, answer: answer)
         for finding in FileGrouping.foldingPartialInspection(report.findings) {
-            lines.append("\(findingLines.place(finding)): \(label(finding.severity)) \(findingLines.text(finding))")
+            let (severity, text, place) = (label(finding.severity), findingLines.text(finding), findingLines.place(finding))
+            if let source = findingLines.source(finding, relativeTo: sourceRoot) {
+                lines.append("\(source): \(severity) \(text) (in \(place))")
+            } else {
+                lines.append("\(place): \(severity) \(text)")
+            }
         }
         for error in report.errors {
             lines.append(Self.errorLine(error, label: label(.error)))

@@ -191,8 +191,11 @@ import Testing
 
     @Test func theSamplesMainJob() throws {
         let images = try Fixtures.sampleImages().path
+        // The Samples are debug builds: findings with calls start with their
+        // source, relative to the repository.
         let output = try Command.linkcheck([
-            "check", "--extension", "PhotoEditorExtension=share", "--app", "PhotoEditorApp", "\(images)/PhotoEditor",
+            "check", "--extension", "PhotoEditorExtension=share", "--app", "PhotoEditorApp", "--source-root",
+            Fixtures.repositoryRoot.path, "\(images)/PhotoEditor",
         ])
         #expect(output.status == 1)
         let lines = output.standardOutput.split(separator: "\n").map(String.init)
@@ -207,14 +210,19 @@ import Testing
             ))
         #expect(
             lines.contains(
-                "\(images)/PhotoEditor/libShareKit.so: error: [AEX001] calls UIKit.UIApplication.shared from ShareKit.Sharer.openInApp(photoID: Swift.String) → ShareKit.openInContainingApp(Swift.String) (linked by libPhotoEditorExtension.so)"
+                "Samples/PhotoEditor/Packages/SharedFrameworks/Sources/ShareKit/Sharer.swift:24:37: error: [AEX001] calls UIKit.UIApplication.shared from ShareKit.Sharer.openInApp(photoID: Swift.String) → ShareKit.openInContainingApp(Swift.String) (linked by libPhotoEditorExtension.so) (in \(images)/PhotoEditor/libShareKit.so)"
             ))
         #expect(
             lines.contains(
-                "\(images)/PhotoEditor/libLegacyLoader.so: note: [LOAD001] calls dlopen from LegacyLoader.LegacyLoader.loadPhotoEffects()"))
+                "Samples/PhotoEditor/Packages/SharedFrameworks/Sources/LegacyLoader/LegacyLoader.swift:20:28: note: [LOAD001] calls dlopen from LegacyLoader.LegacyLoader.loadPhotoEffects() (in \(images)/PhotoEditor/libLegacyLoader.so)"
+            ))
         // libPhotoEffects.so's camera capture is reached only through
         // LegacyLoader's dlopen, which only the app links: notes, not errors.
-        #expect(lines.contains { $0.hasPrefix("\(images)/PhotoEditor/libPhotoEffects.so: note: [AEX201] ") })
+        #expect(
+            lines.contains {
+                $0.hasPrefix("Samples/PhotoEditor/Sources/PhotoEffects/PhotoEffects.swift:") && $0.contains(": note: [AEX201] ")
+                    && $0.hasSuffix(" (in \(images)/PhotoEditor/libPhotoEffects.so)")
+            })
         #expect(lines.last == "linkcheck: 10 images, 5 errors, 2 warnings, 27 notes; 0 files skipped, 0 files failed")
     }
 
@@ -415,11 +423,18 @@ import Testing
     }
 }
 
-/// The main job's output, as golden files (run from the images folder, so
-/// paths are the same on every machine).
+/// The main job's output, as golden files (run from the images folder, and
+/// source files relative to the repository, so paths are the same on every
+/// machine).
 @Suite struct SampleOutputSnapshotTests {
     @Test(arguments: [
-        ("photoeditor.txt", ["check", "--extension", "PhotoEditorExtension=share", "--app", "PhotoEditorApp", "PhotoEditor"]),
+        (
+            "photoeditor.txt",
+            [
+                "check", "--extension", "PhotoEditorExtension=share", "--app", "PhotoEditorApp", "--source-root",
+                Fixtures.repositoryRoot.path, "PhotoEditor",
+            ]
+        ),
         ("arch.txt", ["check", "--require-arch", "arm64", "--require-arch", "x86_64", "arch"]),
         ("photosapp.txt", ["check", "PhotosApp/Photos.app"]),
     ])
@@ -653,8 +668,15 @@ import Testing
         for line in text.standardOutput.split(separator: "\n").map(String.init) {
             for severity in ["error", "warning"] {
                 guard let range = line.range(of: ": \(severity): [") else { continue }
-                let file = URL(fileURLWithPath: String(line[..<range.lowerBound])).lastPathComponent
-                let diagnostic = "\(severity): \(file): [\(line[range.upperBound...])\n"
+                // A line that starts with its source names its image last:
+                // `FILE:LINE:COLUMN: error: [ID] … (in IMAGE)`.
+                var (place, words) = (String(line[..<range.lowerBound]), String(line[range.upperBound...]))
+                if let image = words.range(of: " (in ", options: .backwards), words.hasSuffix(")") {
+                    place = String(words[image.upperBound...].dropLast())
+                    words = String(words[..<image.lowerBound])
+                }
+                let file = URL(fileURLWithPath: place).lastPathComponent
+                let diagnostic = "\(severity): \(file): [\(words)\n"
                 #expect(plugin.standardError.contains(diagnostic), "\(diagnostic)")
                 compared += 1
             }

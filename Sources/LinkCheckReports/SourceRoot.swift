@@ -1,0 +1,24 @@
+import Foundation
+
+/// The folder source paths are shown relative to (`--source-root`; the
+/// current directory by default): the text output's `FILE:LINE:COLUMN`
+/// and SARIF's `SRCROOT`.
+public struct SourceRoot: Sendable, Equatable {
+    /// The folder, absolute and standardized, without a trailing `/`
+    /// (`/` itself for the root).
+    public let path: String
+
+    /// `path`, made absolute against the current directory when it is
+    /// relative.
+    public init(_ path: String) {
+        self.path = URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+
+    /// `file` relative to the folder (`Sources/loader.c`), or `nil` when it
+    /// does not lie inside it (or is relative itself).
+    public func relative(_ file: String) -> String? {
+        let folder = path.hasSuffix("/") ? path : path + "/"
+        guard file.hasPrefix(folder), file.count > folder.count else { return nil }
+        return String(file.dropFirst(folder.count))
+    }
+}

@@ -1,0 +1,204 @@
+#if canImport(CLibDW)  // libdw comes with libelf: not in a build without it (Package.swift)
+import CLibDW
+import LinkCheckELF
+import SystemInterface
+
+/// The source of addresses of an ELF image, from its DWARF (`.debug_info`,
+/// `.debug_line`, `.debug_rnglists`/`.debug_ranges`, …; DWARF 2 to 5, the
+/// sections compressed or not, `SHF_COMPRESSED`) through elfutils' libdw.
+///
+/// The compilation units are walked once (`dwarf_get_units`); a unit whose
+/// address ranges (`dwarf_ranges`: `DW_AT_low_pc`/`DW_AT_high_pc` or
+/// `DW_AT_ranges`) hold one of the addresses gives its line table row
+/// (`dwarf_getsrc_die`) and the functions around it (`dwarf_getscopes`).
+/// Only those units' line tables are decoded, and nothing is kept once the
+/// file is closed.
+enum ELFSourceLines {
+    /// The source of each of `addresses` (virtual addresses) in the ELF file
+    /// at `path` that its DWARF covers; none when it has no `.debug_info`.
+    ///
+    /// - Throws: ``SourceLinesError/unreadable(path:reason:)`` when the file
+    ///   cannot be opened or changed while read,
+    ///   ``SourceLinesError/malformedDebugInfo(path:reason:)`` when libdw
+    ///   rejects its DWARF.
+    static func sources(of addresses: Set<UInt64>, path: String) throws(SourceLinesError) -> [UInt64: AddressSource] {
+        let outcome: Result<[UInt64: AddressSource], SourceLinesError>
+        do {
+            outcome = try ELFFile.read(path) { file in sources(of: addresses, in: file) }
+        } catch {
+            throw .unreadable(path: path, reason: "\(error)")
+        }
+        return try outcome.get()
+    }
+
+    /// ``sources(of:path:)`` in an open file.
+    private static func sources(of addresses: Set<UInt64>, in file: ELFFile) -> Result<[UInt64: AddressSource], SourceLinesError> {
+        guard let dwarf = dwarf_begin_elf(file.elf, DWARF_C_READ, nil) else {
+            // libdw says "no DWARF information" both for an image built
+            // without -g and for one whose .debug_info it cannot take.
+            let hasDebugInfo = (try? file.sections())?.contains { $0.name == ".debug_info" } ?? false
+            return hasDebugInfo ? .failure(.malformedDebugInfo(path: file.path, reason: lastError("dwarf_begin_elf"))) : .success([:])
+        }
+        defer { dwarf_end(dwarf) }
+        var remaining = addresses.sorted()
+        var sources: [UInt64: AddressSource] = [:]
+        var unit: OpaquePointer?
+        while !remaining.isEmpty {
+            var next: OpaquePointer?
+            var version: Dwarf_Half = 0
+            var unitType: UInt8 = 0
+            var unitEntry = Dwarf_Die()
+            var subEntry = Dwarf_Die()
+            let status = dwarf_get_units(dwarf, unit, &next, &version, &unitType, &unitEntry, &subEntry)
+            if status == 1 { break }
+            guard status == 0 else { return .failure(.malformedDebugInfo(path: file.path, reason: lastError("dwarf_get_units"))) }
+            unit = next
+            guard unitType == DW_UT_compile || unitType == DW_UT_partial else { continue }
+            let covered = Set(coveredAddresses(remaining, by: &unitEntry))
+            guard !covered.isEmpty else { continue }
+            for address in covered {
+                sources[address] = source(of: address, in: &unitEntry)
+            }
+            remaining.removeAll(where: covered.contains)
+        }
+        return .success(sources)
+    }
+
+    /// Those of `addresses` (sorted) that the address ranges of the unit
+    /// whose entry is `unitEntry` hold (`dwarf_ranges`).
+    private static func coveredAddresses(_ addresses: [UInt64], by unitEntry: inout Dwarf_Die) -> [UInt64] {
+        var covered: [UInt64] = []
+        var offset = 0
+        var (base, start, end): (Dwarf_Addr, Dwarf_Addr, Dwarf_Addr) = (0, 0, 0)
+        while true {
+            offset = dwarf_ranges(&unitEntry, offset, &base, &start, &end)
+            guard offset > 0 else { break }
+            var index = firstIndex(in: addresses, notBelow: start)
+            while index < addresses.count && addresses[index] < end {
+                covered.append(addresses[index])
+                index += 1
+            }
+        }
+        return covered
+    }
+
+    /// The index of the first of `sorted` that is at least `value`
+    /// (`sorted.count` when none is).
+    private static func firstIndex(in sorted: [UInt64], notBelow value: UInt64) -> Int {
+        var (low, high) = (0, sorted.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The source of `address` in the unit whose entry is `unitEntry`: its
+    /// line table row, the function entry around it, and the
+    /// `DW_TAG_inlined_subroutine`s and `DW_TAG_subprogram` that hold that
+    /// entry. `nil` when the line table has no row for it, or only line 0
+    /// (code no source line stands for).
+    private static func source(of address: UInt64, in unitEntry: inout Dwarf_Die) -> AddressSource? {
+        guard let row = dwarf_getsrc_die(&unitEntry, address), let file = dwarf_linesrc(row, nil, nil) else { return nil }
+        var (line, column): (Int32, Int32) = (0, 0)
+        guard dwarf_lineno(row, &line) == 0, line > 0 else { return nil }
+        if dwarf_linecol(row, &column) != 0 { column = 0 }
+        let location = SourcePosition(
+            file: path(String(cString: file), in: &unitEntry), line: Int(line), column: column > 0 ? Int(column) : nil)
+
+        // dwarf_getscopes gives the innermost function entry, but after an
+        // inlined one it goes on into the inlined function's abstract
+        // definition; the entries that hold it in the unit's tree
+        // (dwarf_getscopes_die) are the functions it was inlined into.
+        guard var innermost = functionEntries({ dwarf_getscopes(&unitEntry, address, &$0) }).first else {
+            return AddressSource(location: location, function: nil)
+        }
+        var functions = functionEntries { dwarf_getscopes_die(&innermost, &$0) }
+        var inlinedInto: [AddressSource.InlinedCall] = []
+        for index in functions.indices.dropLast() where dwarf_tag(&functions[index]) == DW_TAG_inlined_subroutine {
+            inlinedInto.append(
+                AddressSource.InlinedCall(
+                    function: name(of: &functions[index + 1]), location: callLocation(of: &functions[index], in: &unitEntry)))
+        }
+        return AddressSource(location: location, function: name(of: &innermost), inlinedInto: inlinedInto)
+    }
+
+    /// The function entries (`DW_TAG_subprogram`,
+    /// `DW_TAG_inlined_subroutine`) among the scopes `getScopes` gives
+    /// (`dwarf_getscopes`, `dwarf_getscopes_die`: a count, and an array it
+    /// allocates), in its order, copied out of the array, which is freed.
+    private static func functionEntries(_ getScopes: (inout UnsafeMutablePointer<Dwarf_Die>?) -> Int32) -> [Dwarf_Die] {
+        var scopes: UnsafeMutablePointer<Dwarf_Die>?
+        let count = getScopes(&scopes)
+        defer { free(scopes) }
+        guard let scopes, count > 0 else { return [] }
+        return (0..<Int(count)).map { scopes[$0] }.filter { entry in
+            var entry = entry
+            let tag = dwarf_tag(&entry)
+            return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine
+        }
+    }
+
+    /// A function entry's name: `DW_AT_linkage_name` (the symbol), else
+    /// `DW_AT_name`, following `DW_AT_abstract_origin` and
+    /// `DW_AT_specification` (`dwarf_attr_integrate`, `dwarf_diename`).
+    private static func name(of function: UnsafeMutablePointer<Dwarf_Die>) -> String? {
+        for attribute in [DW_AT_linkage_name, DW_AT_MIPS_linkage_name] {
+            var value = Dwarf_Attribute()
+            if dwarf_attr_integrate(function, UInt32(attribute), &value) != nil, let text = dwarf_formstring(&value) {
+                return String(cString: text)
+            }
+        }
+        return dwarf_diename(function).map { String(cString: $0) }
+    }
+
+    /// Where an inlined function's entry (`DW_TAG_inlined_subroutine`) says
+    /// it was called: `DW_AT_call_file` (an index into the unit's file
+    /// table, `dwarf_getsrcfiles`), `DW_AT_call_line`, `DW_AT_call_column`.
+    private static func callLocation(
+        of inlined: UnsafeMutablePointer<Dwarf_Die>, in unitEntry: inout Dwarf_Die
+    ) -> SourcePosition? {
+        guard let fileIndex = unsignedValue(of: DW_AT_call_file, in: inlined),
+            let line = unsignedValue(of: DW_AT_call_line, in: inlined), line > 0
+        else { return nil }
+        var files: OpaquePointer?
+        var fileCount = 0
+        guard dwarf_getsrcfiles(&unitEntry, &files, &fileCount) == 0, fileIndex < fileCount,
+            let file = dwarf_filesrc(files, Int(fileIndex), nil, nil)
+        else { return nil }
+        let column = unsignedValue(of: DW_AT_call_column, in: inlined) ?? 0
+        return SourcePosition(
+            file: path(String(cString: file), in: &unitEntry), line: Int(line), column: column > 0 ? Int(column) : nil)
+    }
+
+    /// `file` as a line table names it, joined to the unit's compilation
+    /// directory (`DW_AT_comp_dir`) when it is relative, as
+    /// `llvm-symbolizer` joins it: libdw joins a file's name to its
+    /// directory entry only, which clang leaves relative for a file given
+    /// by a path under the directory it compiles in.
+    private static func path(_ file: String, in unitEntry: inout Dwarf_Die) -> String {
+        guard !file.hasPrefix("/") else { return file }
+        var value = Dwarf_Attribute()
+        guard dwarf_attr(&unitEntry, UInt32(DW_AT_comp_dir), &value) != nil, let directory = dwarf_formstring(&value) else {
+            return file
+        }
+        let compilationDirectory = String(cString: directory)
+        return compilationDirectory.hasSuffix("/") ? compilationDirectory + file : compilationDirectory + "/" + file
+    }
+
+    /// The unsigned constant `attribute` of `entry` has (`dwarf_attr`,
+    /// `dwarf_formudata`), or `nil` when it has none.
+    private static func unsignedValue(of attribute: Int, in entry: UnsafeMutablePointer<Dwarf_Die>) -> UInt64? {
+        var value = Dwarf_Attribute()
+        var number: Dwarf_Word = 0
+        guard dwarf_attr(entry, UInt32(attribute), &value) != nil, dwarf_formudata(&value, &number) == 0 else { return nil }
+        return number
+    }
+
+    /// libdw's message for its last error (`dwarf_errmsg(-1)`), after the
+    /// call that failed.
+    private static func lastError(_ call: String) -> String {
+        "\(call): " + (dwarf_errmsg(-1).map { String(cString: $0) } ?? "unknown error")
+    }
+}
+#endif
