@@ -35,11 +35,9 @@ enum DWARFScopes {
             if entry.isFunction {
                 var chain: [DWARFEntry]?
                 for range in try unit.ranges(of: entry) {
-                    var index = firstIndex(in: addresses, notBelow: range.lowerBound)
-                    while index < addresses.count && addresses[index] < range.upperBound {
+                    for position in addresses.positions(heldBy: range) {
                         if chain == nil { chain = Self.chain(from: entry, in: open) }
-                        found[addresses[index]] = chain
-                        index += 1
+                        found[addresses[position]] = chain
                     }
                 }
             }
@@ -58,16 +56,5 @@ enum DWARFScopes {
             if let outer = open[index] { chain.append(outer) }
         }
         return chain
-    }
-
-    /// The index of the first of `sorted` that is at least `value`
-    /// (`sorted.count` when none is).
-    private static func firstIndex(in sorted: [UInt64], notBelow value: UInt64) -> Int {
-        var (low, high) = (0, sorted.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if sorted[middle] < value { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 }

@@ -37,9 +37,10 @@ package enum DWARFSourceLookup {
         for index in units.headers.indices where !remaining.isEmpty && units.headers[index].describesCode {
             guard let unit = try units.unit(index) else { continue }
             let ranges = try unit.ranges(of: unit.root)
-            let covered = remaining.filter { address in ranges.contains { $0.contains(address) } }
-            guard !covered.isEmpty else { continue }
-            remaining.removeAll { address in ranges.contains { $0.contains(address) } }
+            let coveredSet = Set(ranges.flatMap { remaining[remaining.positions(heldBy: $0)] })
+            guard !coveredSet.isEmpty else { continue }
+            remaining.removeAll(where: coveredSet.contains)
+            let covered = coveredSet.sorted()
             guard let lineOffset = unit.root.statementList else { continue }
             let lineTable = try DWARFLineTable(at: lineOffset, unit: unit)
             let compilationDirectory = try unit.root.compilationDirectory.map { location throws(DWARFError) in try unit.string(location) }
