@@ -17,8 +17,33 @@ public enum Symbolizer {
     ///
     /// - Throws: ``CommandFailure`` when the tool fails.
     public static func source(of address: UInt64, in path: String) throws -> AddressSource? {
-        let output = try Command.run(tool, ["--obj=\(path)", "--no-demangle", "0x" + String(address, radix: 16)])
-        let lines = output.standardOutput.split(separator: "\n").map(String.init)
+        try sources(of: [address], in: path)[address]
+    }
+
+    /// What the symbolizer says of each of `addresses` in the file at
+    /// `path` (an image, or a dSYM's DWARF file), as ``source(of:in:)``
+    /// gives it, asking for a few thousand addresses at once; an address it
+    /// knows no line of is left out.
+    ///
+    /// - Throws: ``CommandFailure`` when the tool fails.
+    public static func sources(of addresses: [UInt64], in path: String) throws -> [UInt64: AddressSource] {
+        var sources: [UInt64: AddressSource] = [:]
+        for start in stride(from: 0, to: addresses.count, by: 2000) {
+            let batch = Array(addresses[start..<min(start + 2000, addresses.count)])
+            let output = try Command.run(tool, ["--obj=\(path)", "--no-demangle"] + batch.map { "0x" + String($0, radix: 16) })
+            // Each address's frames, then an empty line.
+            let blocks = output.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+                .split(separator: "", omittingEmptySubsequences: true)
+            for (address, block) in zip(batch, blocks) {
+                sources[address] = source(Array(block).map(String.init))
+            }
+        }
+        return sources
+    }
+
+    /// One address's frames, each a function line and a place line, as an
+    /// ``AddressSource``.
+    private static func source(_ lines: [String]) -> AddressSource? {
         let frames = stride(from: 0, to: lines.count - 1, by: 2).map { (function: lines[$0], place: position(lines[$0 + 1])) }
         guard let innermost = frames.first, let place = innermost.place else { return nil }
         return AddressSource(

@@ -1,0 +1,53 @@
+/// The DWARF sections of one object file (an ELF image, a dSYM's
+/// `MH_DSYM` file, an `MH_OBJECT` of a debug map), by their DWARF names,
+/// as bytes: the input of ``DWARFSourceLookup``. Addresses in them are the
+/// object file's own (virtual addresses of an image, section-relative
+/// addresses of an object file); offsets between them are offsets in bytes
+/// from the beginning of the named section.
+public struct DWARFSections: Sendable {
+    /// A DWARF section, named without its format's prefix (`.debug_info`
+    /// in ELF, `__debug_info` in a Mach-O `__DWARF` segment).
+    public enum Name: String, CaseIterable, Sendable {
+        /// The units and their entries (`DW_TAG_*`, `DW_AT_*`).
+        case info = "debug_info"
+        /// The abbreviation tables the entries are encoded by.
+        case abbrev = "debug_abbrev"
+        /// The line-number programs.
+        case line = "debug_line"
+        /// The strings of `DW_FORM_strp` (and of `DW_FORM_strx*` through
+        /// ``strOffsets``).
+        case str = "debug_str"
+        /// The strings of `DW_FORM_line_strp` (DWARF 5).
+        case lineStr = "debug_line_str"
+        /// The string offsets of `DW_FORM_strx*` (DWARF 5).
+        case strOffsets = "debug_str_offsets"
+        /// The addresses of `DW_FORM_addrx*` (DWARF 5).
+        case addr = "debug_addr"
+        /// The range lists of DWARF 2 to 4.
+        case ranges = "debug_ranges"
+        /// The range lists of DWARF 5.
+        case rnglists = "debug_rnglists"
+
+        /// The DWARF section an object file's section name stands for: an
+        /// ELF name (`.debug_info`) or a Mach-O one (`__debug_info`, and
+        /// `__debug_str_offs`, `__debug_str_offsets` cut to Mach-O's 16
+        /// characters); `nil` for any other section.
+        public static func section(named name: String) -> Name? {
+            if name.hasPrefix("__") {
+                let dwarfName = String(name.dropFirst(2))
+                return dwarfName == "debug_str_offs" ? .strOffsets : Name(rawValue: dwarfName)
+            }
+            return name.hasPrefix(".") ? Name(rawValue: String(name.dropFirst())) : nil
+        }
+    }
+
+    /// Each section's bytes; a section the file does not have has no key.
+    public var bytes: [Name: [UInt8]]
+    /// Whether the sections' multi-byte values are little-endian (both
+    /// `ELFDATA2LSB` ELF files and arm64/x86_64 Mach-O files are).
+    public var littleEndian: Bool
+
+    public init(bytes: [Name: [UInt8]], littleEndian: Bool) {
+        (self.bytes, self.littleEndian) = (bytes, littleEndian)
+    }
+}
