@@ -107,9 +107,11 @@ let package = Package(
         ),
         // The source (file, line, column, inline chain) of the call sites a
         // report shows, from the images' debug information: ELF's DWARF
-        // through libdw.
+        // through libdw, Mach-O's (dSYM, debug map) through the DWARF
+        // decoder of its own.
         .target(
-            name: "LinkCheckSourceLines", dependencies: ["LinkCheckImage", "LinkCheckELF", "SystemInterface"] + libelf + libdw),
+            name: "LinkCheckSourceLines",
+            dependencies: ["LinkCheckImage", "LinkCheckELF", "LinkCheckMachO", "SystemInterface"] + libelf + libdw),
         // Discovery (with bundles, and .ipa archives unpacked through
         // libarchive), and the reader the magic picks.
         .target(
@@ -165,7 +167,9 @@ let package = Package(
         ),
         .testTarget(name: "LinkCheckLiteralsTests", dependencies: ["LinkCheckLiterals", "CByteScan"]),
         .testTarget(name: "LinkCheckInspectionTests", dependencies: ["LinkCheckInspection", "LinkCheckELF", "LinkCheckTestSupport"]),
-        .testTarget(name: "LinkCheckSourceLinesTests", dependencies: ["LinkCheckSourceLines", "LinkCheckImage", "LinkCheckTestSupport"]),
+        .testTarget(
+            name: "LinkCheckSourceLinesTests",
+            dependencies: ["LinkCheckSourceLines", "LinkCheckImage", "LinkCheckMachO", "LinkCheckInspection", "LinkCheckTestSupport"]),
         .testTarget(name: "LinkCheckMachOTests", dependencies: ["LinkCheckMachO", "LinkCheckTestSupport"]),
         .testTarget(name: "LinkCheckRulesTests", dependencies: ["LinkCheckRules", "LinkCheckTestSupport"]),
         .testTarget(

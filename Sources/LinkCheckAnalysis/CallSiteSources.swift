@@ -10,9 +10,11 @@ import LinkCheckSourceLines
 enum CallSiteSources {
     /// `report` with the ``FindingCallSite/source`` of each of its findings'
     /// call sites the debug information covers; an image whose debug
-    /// information cannot be read adds a notice naming it, and its call
-    /// sites keep their findings without a source.
-    static func located(_ report: Report, jobs: Int) -> Report {
+    /// information cannot be read, and each note of a lookup (a dSYM of
+    /// another build, object files of a debug map missing, a line table
+    /// that cannot be decoded), adds a notice, and the call sites keep their
+    /// findings without a source. `dsyms` are the `--dsym` paths.
+    static func located(_ report: Report, jobs: Int, dsyms: [String] = []) -> Report {
         var addresses: [String: Set<UInt64>] = [:]
         for finding in report.findings where !finding.callSites.isEmpty {
             addresses[callingImage(of: finding), default: []].formUnion(finding.callSites.map(\.address))
@@ -20,13 +22,15 @@ enum CallSiteSources {
         guard !addresses.isEmpty else { return report }
         let wanted = report.images.map(\.binary).compactMap { image in addresses[image.name].map { (image, $0) } }
         let lookups = parallelMap(wanted, jobs: jobs) { image, addresses in
-            Result { () throws(SourceLinesError) in try SourceLines.sources(of: addresses, in: image) }
+            Result { () throws(SourceLinesError) in try SourceLines.sources(of: addresses, in: image, dsyms: dsyms) }
         }
         var sources: [String: [UInt64: AddressSource]] = [:]
         var located = report
         for ((image, _), lookup) in zip(wanted, lookups) {
             switch lookup {
-            case .success(let found): sources[image.name] = found
+            case .success(let found):
+                sources[image.name] = found.sources
+                located.notices += found.notes
             case .failure(let error): located.notices.append("\(error)")
             }
         }

@@ -45,12 +45,15 @@ public enum CheckRun {
     ///     `nil`: not at all.
     ///   - invocation: the command line the run was made with, for the
     ///     report to say how to reproduce it.
+    ///   - dsyms: where to look first for the dSYMs of Mach-O images
+    ///     (`--dsym`: `.dSYM` bundles, folders of them, DWARF files), for
+    ///     the source lines of call sites (``CallSiteSources``).
     ///   - jobs: how many files to inspect at once (≥ 1).
     /// - Returns: the report; unreadable and malformed files are in its
     ///   `errors`, what was passed over in `skipped`.
     public static func check(
         _ discovered: Discovery, rules: RuleSet, policy: Policy, resolver: LinkResolver = LinkResolver(),
-        callSites: CallSiteMode? = .targeted, invocation: Invocation? = nil, jobs: Int
+        callSites: CallSiteMode? = .targeted, invocation: Invocation? = nil, dsyms: [String] = [], jobs: Int
     ) -> Report {
         let reader = Inspection.Reader(options: inspectionOptions(rules), bundles: discovered.bundles)
         let inspected = Inspection.inspect(discovered, options: reader.options, jobs: jobs)
@@ -65,7 +68,7 @@ public enum CheckRun {
         ).run(jobs: jobs)
         return CallSiteSources.located(
             report(of: analysed, discovered: discovered, inspected: inspected, graph: graph, rules: rules, invocation: invocation),
-            jobs: jobs)
+            jobs: jobs, dsyms: dsyms)
     }
 
     /// What the inspect stage's readers look for: the rules' literals, and

@@ -68,6 +68,11 @@ enum CheckCommand {
                     "Text and SARIF output: show the source files of call sites (from the images' debug information) relative to DIR (default: the current directory)."
             ),
             .init(
+                name: "dsym", value: "PATH",
+                help:
+                    "Look here first for the dSYMs of Mach-O images, for the source lines of call sites: a .dSYM bundle, a folder of them, or the DWARF file itself (repeatable). Without it, linkcheck looks beside each bundle (X.framework.dSYM), in an .xcarchive's dSYMs/, then at the objects of the image's debug map."
+            ),
+            .init(
                 name: "verbose", value: nil,
                 help: "Name every file skipped and every symbolic link not followed (by default the summary counts them)."),
         ])
@@ -142,7 +147,8 @@ enum CheckCommand {
             try OutputConflicts.refuse(outputs, reads: settings.reads(parsed, rules: rules), images: discovered)
             let report = CheckRun.check(
                 discovered, rules: rules, policy: settings.policy, resolver: settings.resolver,
-                callSites: bundleOnly ? nil : try callSiteMode(parsed), invocation: invocation, jobs: jobs
+                callSites: bundleOnly ? nil : try callSiteMode(parsed), invocation: invocation, dsyms: parsed.all("dsym"),
+                jobs: jobs
             ).limited(to: scope)
             // Libraries found while resolving are known only now.
             try OutputConflicts.refuse(outputs, reads: report.filesRead.map { .init(role: "the library", path: $0) })

@@ -9,7 +9,7 @@ enum GraphCommand {
         summary: "Print the link graph: images coloured by verdict, link edges (DT_NEEDED, LC_LOAD_DYLIB), dlopen edges dashed.",
         positionals: "PATH…",
         options: CheckCommand.spec.options.filter {
-            !["format", "html", "baseline", "write-baseline", "only", "source-root"].contains($0.name)
+            !["format", "html", "baseline", "write-baseline", "only", "source-root", "dsym"].contains($0.name)
         }
             + [GraphFormat.option])
 

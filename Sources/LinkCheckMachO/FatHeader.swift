@@ -24,9 +24,13 @@ enum FatHeader {
     /// warning). `nfat_arch` is
     /// checked against the file's size before any entry is read.
     ///
+    /// - Parameter fileSize: the file's size in bytes when `file` holds only
+    ///   its start (the fat header and its entries, read on their own);
+    ///   `nil` when `file` is the whole file.
     /// - Throws: ``ReadFailure`` when the 8-byte `fat_header` does not fit.
-    static func read(_ file: ByteReader, warnings: inout ReadWarnings) throws(ReadFailure) -> [FatArch] {
+    static func read(_ file: ByteReader, fileSize: Int? = nil, warnings: inout ReadWarnings) throws(ReadFailure) -> [FatArch] {
         let reader = file.withByteOrder(littleEndian: false)
+        let fileSize = UInt64(fileSize ?? reader.count)
         let header = try reader.record("fat_header", at: 0, size: 8)
         let is64 = header.u32(0) == magic64
         let entrySize = is64 ? 32 : 20
@@ -53,10 +57,10 @@ enum FatHeader {
                     cpu: CPUType(type: entry.i32(0), subtype: entry.i32(4)), offset: UInt64(entry.u32(8)), size: UInt64(entry.u32(12)),
                     alignment: entry.u32(16))
             let structure = "fat_arch \(index) (\(arch.cpu))"
-            guard reader.contains(offset: arch.offset, size: arch.size) else {
+            guard arch.offset <= fileSize, arch.size <= fileSize - arch.offset else {
                 warnings.add(
                     structure, at: at,
-                    "its slice (\(arch.size) bytes at \(hex(arch.offset))) runs past the end of the file (\(reader.count) bytes); slice skipped"
+                    "its slice (\(arch.size) bytes at \(hex(arch.offset))) runs past the end of the file (\(fileSize) bytes); slice skipped"
                 )
                 continue
             }

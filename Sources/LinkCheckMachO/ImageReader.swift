@@ -42,7 +42,7 @@ enum ImageReader {
     /// Reads, in load-command order, the commands that describe the image
     /// whatever else it holds: segments, `LC_ID_DYLIB`, the dylib load
     /// commands with their ordinals, `LC_RPATH`, the platform commands,
-    /// `LC_DYSYMTAB`, `LC_CODE_SIGNATURE` and `LC_ENCRYPTION_INFO(_64)`.
+    /// `LC_DYSYMTAB`, `LC_UUID`, `LC_CODE_SIGNATURE` and `LC_ENCRYPTION_INFO(_64)`.
     private static func readDescriptions(of result: inout MachOImage, in image: ByteReader, warnings: inout ReadWarnings) {
         let header = result.header
         var ordinal = 0
@@ -86,6 +86,8 @@ enum ImageReader {
             case LoadCommandType.dysymtab:
                 result.dynamicSymbolTable = result.dynamicSymbolTable ?? DynamicSymbolTable.read(command, in: image, warnings: &warnings)
             case LoadCommandType.codeSignature: result.hasCodeSignature = true
+            case LoadCommandType.uuid:
+                result.uuid = result.uuid ?? ImageUUID.read(command, in: image, warnings: &warnings)
             case LoadCommandType.encryptionInfo, LoadCommandType.encryptionInfo64:
                 if let record = try? command.bytes(in: image).record("encryption_info_command", at: 0, size: 20) {
                     result.encryption = EncryptionInfo(offset: record.u32(8), size: record.u32(12), cryptID: record.u32(16))

@@ -31,7 +31,11 @@ import LinkCheckLiterals
 /// `LoadCommandIndex`, `Segment`, `DylibCommand`, `BuildVersion`,
 /// `SymbolTable`, `BindOpcodes`, `ChainedFixups`, `ExportsTrie`,
 /// `FunctionStarts`, `SymbolStubs`, `ObjCReferences`, `StringLiterals`,
-/// `Relocations`, `StaticArchive`.
+/// `Relocations`, `StaticArchive`; for debug information, `ImageUUID`
+/// (`LC_UUID`), `DWARFSegment` (a dSYM's `__DWARF` sections, read with
+/// `FileRanges` without reading the whole file), `DebugMap` (the stabs
+/// naming the object files) and `ObjectDWARF` (an object's DWARF with its
+/// relocations applied).
 ///
 /// The module knows nothing about rules. Its own types (``MachOFile``,
 /// ``MachOImage``) keep every fact it reads, and only ``MachOReader`` (with

@@ -37,6 +37,9 @@ public struct MachOImage: Sendable {
     public var rpaths: [String] = []
     /// `LC_BUILD_VERSION` and `LC_VERSION_MIN_*` commands, in order.
     public var platforms: [PlatformVersion] = []
+    /// `LC_UUID`: the build's identity (the first such command), shared by
+    /// the slice of its dSYM; `nil` when the image has none.
+    public var uuid: ImageUUID?
     /// `LC_MAIN`: the entry point.
     public var entryPoint: EntryPoint?
     /// `LC_ENCRYPTION_INFO(_64)`.

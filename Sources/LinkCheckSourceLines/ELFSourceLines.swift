@@ -21,8 +21,8 @@ enum ELFSourceLines {
     ///   cannot be opened or changed while read,
     ///   ``SourceLinesError/malformedDebugInfo(path:reason:)`` when libdw
     ///   rejects its DWARF.
-    static func sources(of addresses: Set<UInt64>, path: String) throws(SourceLinesError) -> [UInt64: AddressSource] {
-        let outcome: Result<[UInt64: AddressSource], SourceLinesError>
+    static func sources(of addresses: Set<UInt64>, path: String) throws(SourceLinesError) -> SourceLookup {
+        let outcome: Result<SourceLookup, SourceLinesError>
         do {
             outcome = try ELFFile.read(path) { file in sources(of: addresses, in: file) }
         } catch {
@@ -32,16 +32,17 @@ enum ELFSourceLines {
     }
 
     /// ``sources(of:path:)`` in an open file.
-    private static func sources(of addresses: Set<UInt64>, in file: ELFFile) -> Result<[UInt64: AddressSource], SourceLinesError> {
+    private static func sources(of addresses: Set<UInt64>, in file: ELFFile) -> Result<SourceLookup, SourceLinesError> {
         guard let dwarf = dwarf_begin_elf(file.elf, DWARF_C_READ, nil) else {
             // libdw says "no DWARF information" both for an image built
             // without -g and for one whose .debug_info it cannot take.
             let hasDebugInfo = (try? file.sections())?.contains { $0.name == ".debug_info" } ?? false
-            return hasDebugInfo ? .failure(.malformedDebugInfo(path: file.path, reason: lastError("dwarf_begin_elf"))) : .success([:])
+            return hasDebugInfo
+                ? .failure(.malformedDebugInfo(path: file.path, reason: lastError("dwarf_begin_elf"))) : .success(SourceLookup())
         }
         defer { dwarf_end(dwarf) }
         var remaining = addresses.sorted()
-        var sources: [UInt64: AddressSource] = [:]
+        var lookup = SourceLookup()
         var unit: OpaquePointer?
         while !remaining.isEmpty {
             var next: OpaquePointer?
@@ -56,12 +57,22 @@ enum ELFSourceLines {
             guard unitType == DW_UT_compile || unitType == DW_UT_partial else { continue }
             let covered = Set(coveredAddresses(remaining, by: &unitEntry))
             guard !covered.isEmpty else { continue }
-            for address in covered {
-                sources[address] = source(of: address, in: &unitEntry)
-            }
             remaining.removeAll(where: covered.contains)
+            // libdw answers "no row" both for an address its line table
+            // lacks and for a line table it cannot decode: decode it first.
+            var lines: OpaquePointer?
+            var lineCount = 0
+            guard dwarf_getsrclines(&unitEntry, &lines, &lineCount) == 0 else {
+                lookup.notes.append(
+                    "\(file.path): the line table (.debug_line) of the compilation unit at .debug_info offset 0x\(String(dwarf_dieoffset(&unitEntry), radix: 16)) cannot be decoded (\(lastError("dwarf_getsrclines"))): \(covered.count) call site\(covered.count == 1 ? " in it has" : "s in it have") no source"
+                )
+                continue
+            }
+            for address in covered {
+                lookup.sources[address] = source(of: address, in: &unitEntry)
+            }
         }
-        return .success(sources)
+        return .success(lookup)
     }
 
     /// Those of `addresses` (sorted) that the address ranges of the unit

@@ -84,4 +84,49 @@ import Testing
             }
         }
     }
+
+    /// Damaged copies of a fat dSYM, the debug-mapped image and an object
+    /// it names (``MachODebugBuild``), cut short at a stride and with
+    /// seeded byte flips: the dSYM reader (``DWARFSegment``, each slice's
+    /// sections), the debug map and the object's relocated DWARF
+    /// (``ObjectDWARF``) read them or reject them with a ``MachOError``
+    /// naming the file; never a trap.
+    @Test func damagedDebugInformationIsReadOrRejectedByName() throws {
+        let build = try MachODebugBuild()
+        let dwarf = try MachODebugBuild.makeDSYM(of: build.framework, at: build.directory.path("Uploader.framework.dSYM"))
+        let damaged = build.directory.path("damaged")
+        var random = SplitMix64(seed: 0x6453_594d)
+        var read = 0
+        for original in [dwarf, build.thinImage("arm64"), build.objectPath("UPLogin", "arm64")] {
+            let bytes = [UInt8](try Data(contentsOf: original))
+            var copies = stride(from: 0, to: bytes.count, by: max(1, bytes.count / 64)).map { Array(bytes[..<$0]) }
+            for _ in 0..<150 {
+                var copy = bytes
+                for _ in 0..<(1 + Int(random.next() % 4)) {
+                    let range = random.next() % 2 == 0 ? min(4096, bytes.count) : bytes.count
+                    copy[Int(random.next() % UInt64(range))] ^= UInt8(1 + random.next() % 255)
+                }
+                copies.append(copy)
+            }
+            for copy in copies {
+                try Data(copy).write(to: damaged)
+                do {
+                    let segment = try DWARFSegment(path: damaged.path)
+                    for slice in segment.slices { _ = try? segment.contents(of: slice) }
+                    read += 1
+                } catch {
+                    #expect(error.description.hasPrefix(damaged.path))
+                }
+                if let file = try? MachOFile(path: damaged.path) {
+                    for image in file.images { _ = DebugMap(symbols: image.symbols).objects.count }
+                }
+                do {
+                    _ = try ObjectDWARF(path: damaged.path, member: nil, cpu: nil).sections.count
+                } catch {
+                    #expect(error.description.hasPrefix(damaged.path))
+                }
+            }
+        }
+        #expect(read > 0)
+    }
 }

@@ -66,7 +66,7 @@ import Testing
         // Swift closure (its entry sits in the defining function's, outside
         // its ranges) nor for some inlined Swift code, where the reader
         // follows the symbolizer: elsewhere the same function and chain.
-        let libdw = try SourceLines.sources(of: Set(addresses), in: TestImages.elf(library.path))
+        let libdw = try SourceLines.sources(of: Set(addresses), in: TestImages.elf(library.path)).sources
         let disagreements = addresses.filter { address in
             sources[address]?.location != libdw[address]?.location
                 || (libdw[address]?.function != nil && sources[address] != libdw[address])

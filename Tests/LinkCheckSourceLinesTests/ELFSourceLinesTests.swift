@@ -50,14 +50,16 @@ import Testing
         let plain = try Fixtures.compile("SourceLines/share.c", to: directory.path("libplain.so"), flags: ["-shared", "-O0"])
         let calls = try callSites(plain)
         #expect(calls.count == 3)
-        #expect(try SourceLines.sources(of: Set(calls), in: image(plain)) == [:])
+        #expect(try SourceLines.sources(of: Set(calls), in: image(plain)) == SourceLookup())
         let debug = try Fixtures.compile("SourceLines/share.c", to: directory.path("libdebug.so"), flags: ["-shared", "-g", "-O0"])
-        #expect(try SourceLines.sources(of: [0], in: image(debug)) == [:])
+        #expect(try SourceLines.sources(of: [0], in: image(debug)) == SourceLookup())
     }
 
     /// A `.debug_info` whose first unit length is a reserved value
     /// (`0xfffffff0`): an error naming the file. A `.debug_line` whose first
-    /// unit length runs past its end: no source, and no crash.
+    /// unit length runs past its end: no source, no crash, and a note naming
+    /// the file and the unit, since libdw rejects the line table while
+    /// `.debug_info` is fine.
     @Test func damagedDebugInformationGivesNoSource() throws {
         let directory = try Fixtures.temporaryDirectory()
         let flags = ["-shared", "-g", "-O0"]
@@ -67,7 +69,12 @@ import Testing
         #expect(throws: SourceLinesError.self) { try SourceLines.sources(of: Set(calls), in: image(badInfo)) }
         let badLines = try Fixtures.compile("SourceLines/share.c", to: directory.path("libbadlines.so"), flags: flags)
         try overwrite(section: ".debug_line", of: badLines, with: [0x00, 0x00, 0x00, 0x7f])
-        #expect(try SourceLines.sources(of: Set(calls), in: image(badLines)) == [:])
+        let lookup = try SourceLines.sources(of: Set(calls), in: image(badLines))
+        #expect(lookup.sources.isEmpty)
+        #expect(
+            lookup.notes == [
+                "\(badLines.path): the line table (.debug_line) of the compilation unit at .debug_info offset 0xc cannot be decoded (dwarf_getsrclines: invalid .debug_line section): 3 call sites in it have no source"
+            ])
     }
 
     /// Writes `bytes` at the start of `section` of the ELF file `library`
@@ -96,7 +103,9 @@ import Testing
     private func agreeWithSymbolizer(_ library: URL) throws -> [UInt64: AddressSource] {
         let calls = try callSites(library)
         #expect(!calls.isEmpty)
-        let sources = try SourceLines.sources(of: Set(calls), in: image(library))
+        let lookup = try SourceLines.sources(of: Set(calls), in: image(library))
+        #expect(lookup.notes.isEmpty)
+        let sources = lookup.sources
         for address in calls {
             #expect(sources[address] == (try Symbolizer.source(of: address, in: library.path)), "at 0x\(String(address, radix: 16))")
         }

@@ -1,0 +1,193 @@
+import LinkCheckImage
+import LinkCheckMachO
+import SystemInterface
+
+/// Where the DWARF of one Mach-O image (one slice) is, and which address to
+/// look up there for each of the image's addresses. In this order:
+///
+/// 1. a dSYM whose slice has the image's `LC_UUID` (``DSYMSearch``: the
+///    `--dsym` paths, beside the bundle, an `.xcarchive`'s `dSYMs/`): its
+///    `__DWARF` sections, the image's own addresses;
+/// 2. else the debug map (``DebugMap``): each object file named by `N_OSO`
+///    that exists and whose modification time is the one the map recorded
+///    (as `dsymutil` checks), its relocated DWARF (``ObjectDWARF``), and an
+///    address inside function F moved to F's address in the object (its
+///    symbol there) plus the offset into F;
+/// 3. else the image's own `__DWARF` sections (``DWARFSegment``).
+///
+/// What was found but could not be used becomes a note, never an error.
+struct MachODWARFPlan {
+    /// Where the debug information came from.
+    enum Origin: Equatable {
+        /// The dSYM DWARF file at the path.
+        case dSYM(String)
+        /// The object files of the image's debug map.
+        case debugMap
+        /// The image's own `__DWARF` segment.
+        case image
+        /// None: no dSYM, no usable debug map, no `__DWARF` in the image
+        /// (stripped, or built without `-g`).
+        case none
+    }
+
+    /// One file's DWARF, and the addresses to look up in it.
+    struct Part {
+        /// The DWARF file, or the object file (`lib.a(member.o)` for an
+        /// archive member): what a note about it names.
+        var file: String
+        /// The `__DWARF` sections by Mach-O section name (`__debug_info`).
+        var sections: [String: [UInt8]]
+        /// Whether the file is little-endian.
+        var littleEndian: Bool
+        /// For each address in the file's DWARF, the image addresses it
+        /// stands for.
+        var addresses: [UInt64: [UInt64]]
+    }
+
+    var origin: Origin = .none
+    var parts: [Part] = []
+    var notes: [String] = []
+
+    /// The plan for `addresses` (virtual addresses of the image) of the
+    /// Mach-O image `image`, with `dsyms` the `--dsym` paths.
+    init(addresses: Set<UInt64>, image: BinaryImage, dsyms: [String]) {
+        let machO: MachOImage
+        do {
+            machO = try MachOReader.image(image.identity).image
+        } catch {
+            notes.append("\(image.name): cannot read its debug information: \(error)")
+            return
+        }
+        let identity = addresses.map { ($0, [$0]) }
+        if let uuid = machO.uuid {
+            switch dSYMPart(uuid: uuid, image: image, dsyms: dsyms) {
+            case .found(var part):
+                origin = .dSYM(part.file)
+                part.addresses = Dictionary(uniqueKeysWithValues: identity)
+                parts = [part]
+                return
+            case .damaged: return
+            case .none: break
+            }
+        }
+        let map = DebugMap(symbols: machO.symbols)
+        if !map.isEmpty {
+            origin = .debugMap
+            parts = debugMapParts(addresses, map: map, image: machO)
+            return
+        }
+        do {
+            let segment = try DWARFSegment(path: image.path)
+            let slice = segment.slices.first { machO.uuid != nil ? $0.uuid == machO.uuid : $0.cpu == machO.cpu }
+            if let slice, !slice.sections.isEmpty {
+                origin = .image
+                parts = [
+                    Part(
+                        file: image.path, sections: try segment.contents(of: slice), littleEndian: slice.littleEndian,
+                        addresses: Dictionary(uniqueKeysWithValues: identity))
+                ]
+            }
+        } catch {
+            notes.append("\(image.name): its own debug information cannot be read: \(error); its call sites have no source")
+        }
+    }
+
+    /// What the dSYM search found for an image.
+    private enum DSYMMatch {
+        /// The slice with the image's UUID, read (no addresses yet).
+        case found(Part)
+        /// The slice with the image's UUID, which could not be read (a
+        /// note says why); nothing else is looked at: the dSYM is the
+        /// build's.
+        case damaged
+        /// No candidate has the image's UUID.
+        case none
+    }
+
+    /// The dSYM slice whose `LC_UUID` is `uuid`. Candidates of other builds
+    /// add a note each when none matches.
+    private mutating func dSYMPart(uuid: ImageUUID, image: BinaryImage, dsyms: [String]) -> DSYMMatch {
+        var mismatches: [String] = []
+        for candidate in DSYMSearch.candidates(forImageAt: image.path, explicit: dsyms) {
+            let segment: DWARFSegment
+            do {
+                segment = try DWARFSegment(path: candidate)
+            } catch {
+                mismatches.append("\(candidate): not a readable dSYM (\(error)): not used")
+                continue
+            }
+            guard let slice = segment.slice(withUUID: uuid) else {
+                // A slice cut short (a truncated fat dSYM) is dropped with a
+                // warning: its UUID cannot be told.
+                if let warning = segment.warnings.first {
+                    mismatches.append("\(candidate): damaged dSYM (\(warning)): not used")
+                    continue
+                }
+                let others = segment.slices.map { "\($0.uuid?.description ?? "none") (\($0.cpu))" }.joined(separator: ", ")
+                mismatches.append("\(candidate) has UUID \(others.isEmpty ? "none" : others), not the image's \(uuid): not used")
+                continue
+            }
+            do {
+                return .found(
+                    Part(file: candidate, sections: try segment.contents(of: slice), littleEndian: slice.littleEndian, addresses: [:]))
+            } catch {
+                notes.append("\(candidate): damaged dSYM of \(image.name): \(error); its call sites have no source")
+                return .damaged
+            }
+        }
+        notes += mismatches
+        return .none
+    }
+
+    /// The parts of the debug map's objects that hold `addresses`: each
+    /// address in a function of the map, moved to the object's address of
+    /// that function plus the offset into it. Objects missing, changed
+    /// since the link, or unreadable add a note and no part.
+    private mutating func debugMapParts(_ addresses: Set<UInt64>, map: DebugMap, image: MachOImage) -> [Part] {
+        var byObject: [String: (object: DebugMap.Object, addresses: [(UInt64, DebugMap.Symbol)])] = [:]
+        var order: [String] = []
+        for address in addresses.sorted() {
+            guard let (object, function) = map.function(containing: address) else { continue }
+            if byObject[object.name] == nil { order.append(object.name) }
+            byObject[object.name, default: (object, [])].addresses.append((address, function))
+        }
+        var parts: [Part] = []
+        for name in order {
+            guard let (object, wanted) = byObject[name] else { continue }
+            var info = stat()
+            guard stat(object.path, &info) == 0 else {
+                notes.append(
+                    "\(object.name), an object file of the debug map of \(image.path), is missing: \(wanted.count) call site\(wanted.count == 1 ? " in it has" : "s in it have") no source"
+                )
+                continue
+            }
+            if object.archiveMember == nil, object.modificationTime != 0, UInt64(info.modificationTime.seconds) != object.modificationTime {
+                notes.append(
+                    "\(object.name), an object file of the debug map of \(image.path), changed since the link (modified at \(info.modificationTime.seconds), the map says \(object.modificationTime)): not used"
+                )
+                continue
+            }
+            let dwarf: ObjectDWARF
+            do {
+                dwarf = try ObjectDWARF(path: object.path, member: object.archiveMember, cpu: image.cpu)
+            } catch {
+                notes.append("\(object.name), an object file of the debug map of \(image.path), cannot be read: \(error)")
+                continue
+            }
+            var moved: [UInt64: [UInt64]] = [:]
+            for (address, function) in wanted {
+                guard let start = dwarf.address(ofSymbol: function.name) else {
+                    notes.append(
+                        "\(object.name) no longer defines \(function.name), which the debug map of \(image.path) places at 0x\(String(function.address, radix: 16)): not used"
+                    )
+                    continue
+                }
+                moved[start &+ (address - function.address), default: []].append(address)
+            }
+            if !moved.isEmpty {
+                parts.append(Part(file: object.name, sections: dwarf.sections, littleEndian: dwarf.littleEndian, addresses: moved))
+            }
+        }
+        return parts
+    }
+}

@@ -1,0 +1,30 @@
+import LinkCheckImage
+
+/// The source of addresses of a Mach-O image: its DWARF found as
+/// ``MachODWARFPlan`` says (dSYM, debug map, or the image's own
+/// `__DWARF`), decoded by ``DWARFSourceLookup``. Every problem is a note.
+enum MachOSourceLines {
+    /// The source of each of `addresses` (virtual addresses of `image`)
+    /// that the image's DWARF covers, with notes on what could not be used;
+    /// `dsyms` are the `--dsym` paths.
+    static func lookup(_ addresses: Set<UInt64>, in image: BinaryImage, dsyms: [String]) -> SourceLookup {
+        let plan = MachODWARFPlan(addresses: addresses, image: image, dsyms: dsyms)
+        var lookup = SourceLookup(notes: plan.notes)
+        for part in plan.parts {
+            var bytes: [DWARFSections.Name: [UInt8]] = [:]
+            for (name, contents) in part.sections {
+                if let section = DWARFSections.Name.section(named: name) { bytes[section] = contents }
+            }
+            do {
+                let found = try DWARFSourceLookup.sources(
+                    of: Set(part.addresses.keys), in: DWARFSections(bytes: bytes, littleEndian: part.littleEndian))
+                for (address, source) in found {
+                    for imageAddress in part.addresses[address] ?? [] { lookup.sources[imageAddress] = source }
+                }
+            } catch {
+                lookup.notes.append("\(part.file): unreadable debug information of \(image.name): \(error); its call sites have no source")
+            }
+        }
+        return lookup
+    }
+}

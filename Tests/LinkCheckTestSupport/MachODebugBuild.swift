@@ -1,0 +1,76 @@
+import Foundation
+
+/// A debug build of the sample's `Uploader` framework (`UPUploader.m`,
+/// `UPLogin.m`, compiled with `-g`, linked by LLVM 14's `ld64.lld`, which
+/// writes the debug map), laid out as Xcode's build folder lays it out:
+///
+/// - `Objects-<arch>/UPUploader.o`, `UPLogin.o`: the objects, kept, which the
+///   images' debug maps name (`N_OSO`);
+/// - `Uploader-<arch>`: each thin image (arm64 for iOS, x86_64 for the
+///   simulator);
+/// - `Products/Uploader.framework/Uploader`: the fat framework (`llvm-lipo`);
+/// - `Uploader.framework.dSYM` (``makeDSYM(of:at:)``): `dsymutil`'s dSYM of
+///   each slice, joined into one fat DWARF file by `llvm-lipo`, since LLVM
+///   14's `dsymutil` calls a `lipo` this machine does not have.
+public struct MachODebugBuild {
+    /// The folder everything is in; removed with the value.
+    public let directory: TemporaryDirectory
+    /// The architectures built, in order: `arm64`, `x86_64`.
+    public static let architectures = [MachOFixtures.Target.arm64, .x86_64Simulator]
+
+    /// Builds the objects, the thin images and the fat framework;
+    /// `optimization` (`-Os`, `-O0`) makes builds that differ, so their
+    /// `LC_UUID`s differ too.
+    ///
+    /// - Throws: ``CommandFailure`` when a tool fails.
+    public init(optimization: String = "-Os") throws {
+        directory = try Fixtures.temporaryDirectory()
+        var slices: [URL] = []
+        for target in Self.architectures {
+            let objects = try ["UPUploader", "UPLogin"].map { name in
+                try MachOFixtures.compileObject(
+                    MachOFixtures.photosAppSources("Frameworks/Uploader/\(name).m")[0], for: target, flags: ["-g", optimization],
+                    to: objectPath(name, target.arch))
+            }
+            slices.append(
+                try MachOFixtures.link(
+                    MachOFixtures.Image(
+                        sources: [], product: .dylib(installName: "@rpath/Uploader.framework/Uploader"), target: target,
+                        frameworks: ["UIKit", "Foundation", "CoreFoundation"], inputs: objects),
+                    to: thinImage(target.arch)))
+        }
+        try MachOFixtures.fat(slices, to: framework)
+    }
+
+    /// `Objects-<arch>/<name>.o`.
+    public func objectPath(_ name: String, _ arch: String) -> URL {
+        directory.path("Objects-\(arch)").appendingPathComponent("\(name).o")
+    }
+
+    /// `Uploader-<arch>`: the thin image of `arch`.
+    public func thinImage(_ arch: String) -> URL { directory.path("Uploader-\(arch)") }
+
+    /// `Products/Uploader.framework/Uploader`: the fat framework's binary.
+    public var framework: URL { directory.path("Products/Uploader.framework/Uploader") }
+
+    /// Makes the dSYM bundle `bundle` (`X.dSYM`) of the fat image `image`:
+    /// `dsymutil --arch` for each slice, the DWARF files joined by
+    /// `llvm-lipo -create` into `Contents/Resources/DWARF/<image's name>`.
+    /// Returns the DWARF file's path.
+    ///
+    /// - Throws: ``CommandFailure`` when a tool fails.
+    @discardableResult
+    public static func makeDSYM(of image: URL, at bundle: URL) throws -> URL {
+        let parts = try Fixtures.temporaryDirectory()
+        let name = image.lastPathComponent
+        let thin = try architectures.map { target in
+            let part = parts.path("\(target.arch).dSYM")
+            try Command.run(
+                MachOFixtures.llvm14Bin.appendingPathComponent("dsymutil").path, [image.path, "--arch", target.arch, "-o", part.path])
+            return part.appendingPathComponent("Contents/Resources/DWARF/\(name)")
+        }
+        let dwarf = bundle.appendingPathComponent("Contents/Resources/DWARF/\(name)")
+        try MachOFixtures.fat(thin, to: dwarf)
+        return dwarf
+    }
+}
