@@ -183,7 +183,9 @@ let package = Package(
         // Snapshots/ holds golden files the tests read in place.
         .testTarget(
             name: "LinkCheckReportsTests",
-            dependencies: ["LinkCheckReports", "LinkCheckAnalysis", "LinkCheckImage", "LinkCheckRules", "LinkCheckTestSupport"],
+            dependencies: [
+                "LinkCheckReports", "LinkCheckAnalysis", "LinkCheckImage", "LinkCheckRules", "LinkCheckSourceLines", "LinkCheckTestSupport",
+            ],
             exclude: ["Snapshots"]),
         .testTarget(
             name: "LinkCheckCLITests", dependencies: ["LinkCheckCLI", "LinkCheckSourceLines", "LinkCheckTestSupport"],

@@ -135,7 +135,7 @@ struct LinkCheckPlugin: CommandPlugin {
             }
             throw PluginFailure("linkcheck check failed: \(message)")
         }
-        let errors = Self.diagnose(report)
+        let errors = Self.diagnose(report, packageDirectory: context.package.directoryURL.path)
         switch format {
         case "json"?:
             FileHandle.standardOutput.write(run.output)
@@ -230,11 +230,16 @@ struct LinkCheckPlugin: CommandPlugin {
     /// Emits one SwiftPM diagnostic per finding and notice; returns the
     /// number of error findings. A finding's diagnostic is the line
     /// `linkcheck check` prints for it (the JSON document's `text`: what,
-    /// the call path, why), after the image's file name. The same finding
-    /// in several slices of a fat file (the JSON document's `file` and
-    /// `slices`) is one diagnostic, at the file with its slices, as severe
-    /// as the most severe slice's.
-    static func diagnose(_ report: [String: Any]) -> Int {
+    /// the call path, why), after the image's file name. A finding with a
+    /// place in the source (the JSON document's `sourceLocation`, from a
+    /// debug build) is a diagnostic at that file and line, for Xcode's issue
+    /// navigator, and its message starts with the place, for `swift
+    /// package`, which prints the message alone: `FILE:LINE:COLUMN: TEXT (in
+    /// IMAGE)`, FILE relative to `packageDirectory` when it lies inside it.
+    /// The same finding in several slices of a fat file (the JSON document's
+    /// `file` and `slices`) is one diagnostic, at the file with its slices,
+    /// as severe as the most severe slice's.
+    static func diagnose(_ report: [String: Any], packageDirectory: String) -> Int {
         var order: [String] = []
         var shown: [String: [String: Any]] = [:]
         let rank = ["note": 0, "warning": 1, "error": 2]
@@ -259,13 +264,22 @@ struct LinkCheckPlugin: CommandPlugin {
             let file = finding["file"] as? String ?? finding["image"] as? String
             let slices = (finding["slices"] as? [String]).map { " (\($0.joined(separator: ", ")))" } ?? ""
             let name = file.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "?"
-            let text = "\(name)\(slices): \(finding["text"] as? String ?? "?")"
+            var (text, place, line) = ("\(name)\(slices): \(finding["text"] as? String ?? "?")", file, nil as Int?)
+            if let source = finding["sourceLocation"] as? [String: Any], let sourceFile = source["file"] as? String,
+                let sourceLine = source["line"] as? Int
+            {
+                let folder = packageDirectory.hasSuffix("/") ? packageDirectory : packageDirectory + "/"
+                let shown = sourceFile.hasPrefix(folder) ? String(sourceFile.dropFirst(folder.count)) : sourceFile
+                let column = (source["column"] as? Int).map { ":\($0)" } ?? ""
+                text = "\(shown):\(sourceLine)\(column): \(finding["text"] as? String ?? "?") (in \(name)\(slices))"
+                (place, line) = (sourceFile, sourceLine)
+            }
             switch finding["severity"] as? String {
             case "error":
                 errors += 1
-                Diagnostics.error(text, file: file, line: nil)
-            case "warning": Diagnostics.warning(text, file: file, line: nil)
-            default: Diagnostics.remark(text, file: file, line: nil)
+                Diagnostics.error(text, file: place, line: line)
+            case "warning": Diagnostics.warning(text, file: place, line: line)
+            default: Diagnostics.remark(text, file: place, line: line)
             }
         }
         for notice in report["notices"] as? [String] ?? [] {

@@ -10,6 +10,14 @@ public struct CallLocator: Sendable {
     /// `ShareKit.Sharer.openInApp(photoID: Swift.String)` for a function
     /// symbol: demangled, without the result type and `static`.
     func displayName(_ symbol: String) -> String {
+        Self.displayName(symbol, demangler: demangler)
+    }
+
+    /// `symbol` as reports name a calling function
+    /// (``FindingCallSite/displayName``): a Swift or C++ symbol demangled
+    /// by `demangler`, without the result type and `static`; any other name
+    /// as it is.
+    public static func displayName(_ symbol: String, demangler: Demangler) -> String {
         guard var text = demangler.any(symbol) else { return symbol }
         if let arrow = text.range(of: " -> ", options: .backwards) { text = String(text[..<arrow.lowerBound]) }
         if let colon = text.range(of: " : ") { text = String(text[..<colon.lowerBound]) }

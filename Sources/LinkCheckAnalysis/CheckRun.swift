@@ -14,17 +14,18 @@ import LinkCheckRules
 /// resolve (``LinkResolver`` → ``LinkGraph``, reading the libraries it
 /// finds with the inspect stage's ``Inspection/Reader``) → match the
 /// libraries found → analyse (``Analyzer``) → ``Report`` → the source lines
-/// of the call sites it shows (``CallSiteSources``).
+/// of the call sites it shows (``CallSiteSources``; not for a run that
+/// shows none).
 public enum CheckRun {
     /// Checks every image under `paths`, as
     /// ``check(_:rules:policy:resolver:callSites:invocation:jobs:)`` does,
     /// removing the archives it unpacked once done.
     public static func check(
         paths: [String], rules: RuleSet, policy: Policy, resolver: LinkResolver = LinkResolver(),
-        callSites: CallSiteMode? = .targeted, jobs: Int
+        callSites: CallSiteMode? = .targeted, sourceLines: Bool = true, jobs: Int
     ) -> Report {
         Discovery.withUnpackedInputs(paths: paths) { discovered in
-            check(discovered, rules: rules, policy: policy, resolver: resolver, callSites: callSites, jobs: jobs)
+            check(discovered, rules: rules, policy: policy, resolver: resolver, callSites: callSites, sourceLines: sourceLines, jobs: jobs)
         }
     }
 
@@ -43,6 +44,9 @@ public enum CheckRun {
     ///   - callSites: how to analyse call sites (x86_64, arm64/aarch64) of
     ///     the images that have findings, and what they load at run time;
     ///     `nil`: not at all.
+    ///   - sourceLines: look up the source of the call sites the findings
+    ///     show (``CallSiteSources``); `false` for a run whose output shows
+    ///     no call site (`linkcheck graph`).
     ///   - invocation: the command line the run was made with, for the
     ///     report to say how to reproduce it.
     ///   - dsyms: where to look first for the dSYMs of Mach-O images
@@ -53,7 +57,8 @@ public enum CheckRun {
     ///   `errors`, what was passed over in `skipped`.
     public static func check(
         _ discovered: Discovery, rules: RuleSet, policy: Policy, resolver: LinkResolver = LinkResolver(),
-        callSites: CallSiteMode? = .targeted, invocation: Invocation? = nil, dsyms: [String] = [], jobs: Int
+        callSites: CallSiteMode? = .targeted, sourceLines: Bool = true, invocation: Invocation? = nil, dsyms: [String] = [],
+        jobs: Int
     ) -> Report {
         let reader = Inspection.Reader(options: inspectionOptions(rules), bundles: discovered.bundles)
         let inspected = Inspection.inspect(discovered, options: reader.options, jobs: jobs)
@@ -66,9 +71,9 @@ public enum CheckRun {
             graph: graph, rules: rules, policy: policy, bundles: discovered.bundles, inputs: discovered.paths, code: code,
             matches: matched.merging(found) { first, _ in first }
         ).run(jobs: jobs)
-        return CallSiteSources.located(
-            report(of: analysed, discovered: discovered, inspected: inspected, graph: graph, rules: rules, invocation: invocation),
-            jobs: jobs, dsyms: dsyms)
+        let reported = report(
+            of: analysed, discovered: discovered, inspected: inspected, graph: graph, rules: rules, invocation: invocation)
+        return sourceLines ? CallSiteSources.located(reported, jobs: jobs, dsyms: dsyms) : reported
     }
 
     /// What the inspect stage's readers look for: the rules' literals, and

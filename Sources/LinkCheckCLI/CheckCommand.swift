@@ -65,7 +65,7 @@ enum CheckCommand {
             .init(
                 name: "source-root", value: "DIR",
                 help:
-                    "Text and SARIF output: show the source files of call sites (from the images' debug information) relative to DIR (default: the current directory)."
+                    "Text, SARIF and HTML output: show the source files of call sites (from the images' debug information) relative to DIR (default: the current directory)."
             ),
             .init(
                 name: "dsym", value: "PATH",
@@ -82,9 +82,10 @@ enum CheckCommand {
         let format = try CheckFormat.parse(parsed)
         let invocation = Invocation(arguments: ["check"] + arguments, workingDirectory: FileManager.default.currentDirectoryPath)
         guard let report = try makeReport(parsed, command: "check", invocation: invocation) else { return 2 }
+        let sourceRoot = SourceRoot(parsed.last("source-root") ?? FileManager.default.currentDirectoryPath)
         if let htmlPath = parsed.last("html") {
             do {
-                try OutputFile.write(Data(HTMLRenderer().render(report).utf8), to: htmlPath)
+                try OutputFile.write(Data(HTMLRenderer(sourceRoot: sourceRoot).render(report).utf8), to: htmlPath)
             } catch {
                 printError("linkcheck: error: cannot write the HTML report to \(htmlPath): \(error)")
                 return 2
@@ -92,7 +93,6 @@ enum CheckCommand {
         }
         // no-color.org: a NO_COLOR that is set and not empty turns colour off.
         let color = isatty(STDOUT_FILENO) == 1 && (getenv("NO_COLOR").map { $0.pointee == 0 } ?? true)
-        let sourceRoot = SourceRoot(parsed.last("source-root") ?? FileManager.default.currentDirectoryPath)
         write(format.renderer(color: color, verbose: parsed.has("verbose"), sourceRoot: sourceRoot).render(report))
         if report.images.isEmpty {
             printError("linkcheck: error: \(nothingChecked(report, parsed.positionals))")
@@ -114,11 +114,16 @@ enum CheckCommand {
     /// walked, outputs that would replace what the run reads refused, the
     /// run, the baseline written.
     ///
-    /// - Parameter invocation: the command line, for the report.
+    /// - Parameters:
+    ///   - sourceLines: look up the source lines of the call sites the
+    ///     findings show (`check`, whose outputs show them; not `graph`).
+    ///   - invocation: the command line, for the report.
     /// - Returns: the report, or `nil` after printing why nothing could be
     ///   checked (exit status 2).
     /// - Throws: ``UsageError`` for bad option values.
-    static func makeReport(_ parsed: ParsedArguments, command: String, invocation: Invocation? = nil) throws -> Report? {
+    static func makeReport(
+        _ parsed: ParsedArguments, command: String, sourceLines: Bool = true, invocation: Invocation? = nil
+    ) throws -> Report? {
         guard !parsed.positionals.isEmpty else { throw UsageError("'linkcheck \(command)' needs at least one PATH") }
         guard !parsed.positionals.contains("") else { throw UsageError("a PATH is empty") }
         let jobs = try jobCount(parsed.last("jobs"))
@@ -147,8 +152,8 @@ enum CheckCommand {
             try OutputConflicts.refuse(outputs, reads: settings.reads(parsed, rules: rules), images: discovered)
             let report = CheckRun.check(
                 discovered, rules: rules, policy: settings.policy, resolver: settings.resolver,
-                callSites: bundleOnly ? nil : try callSiteMode(parsed), invocation: invocation, dsyms: parsed.all("dsym"),
-                jobs: jobs
+                callSites: bundleOnly ? nil : try callSiteMode(parsed), sourceLines: sourceLines, invocation: invocation,
+                dsyms: parsed.all("dsym"), jobs: jobs
             ).limited(to: scope)
             // Libraries found while resolving are known only now.
             try OutputConflicts.refuse(outputs, reads: report.filesRead.map { .init(role: "the library", path: $0) })

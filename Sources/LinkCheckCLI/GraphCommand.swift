@@ -18,7 +18,8 @@ enum GraphCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try spec.parse(arguments)
         let format = try GraphFormat.parse(parsed)
-        guard let report = try CheckCommand.makeReport(parsed, command: "graph") else { return 2 }
+        // The graph shows no call site: no source lines are looked up.
+        guard let report = try CheckCommand.makeReport(parsed, command: "graph", sourceLines: false) else { return 2 }
         // The graph has no place for them: files that failed, and what was
         // passed over, go to stderr.
         report.errors.forEach { printError(TextRenderer.errorLine($0)) }

@@ -52,8 +52,9 @@ public struct CheckJSON: ReportRenderer {
             let grouping = FileGrouping(report)
             files = grouping.files.filter { !$0.architectures.isEmpty }.map(FileEntry.init)
             let lines = FindingLine(report)
+            let demangler = lines.inlined.demangler
             findings = report.findings.enumerated().map { index, finding in
-                FindingEntry(finding, group: grouping.group(ofFindingAt: index), text: lines.text(finding))
+                FindingEntry(finding, group: grouping.group(ofFindingAt: index), text: lines.text(finding), demangler: demangler)
             }
             errors = report.errors.map { FileError(path: $0.path, message: TextRenderer.reason($0)) }
             skipped = report.skipped.map { Skipped(path: $0.path, reason: $0.reason, kind: $0.kind.rawValue) }
@@ -226,30 +227,33 @@ public struct CheckJSON: ReportRenderer {
         var fileOffset: UInt64
         var source: SourceEntry?
 
-        init(_ site: FindingCallSite) {
+        init(_ site: FindingCallSite, demangler: Demangler) {
             function = site.function
             demangled = site.demangled
             address = hex(site.address)
             fileOffset = site.fileOffset
-            source = site.source.map(SourceEntry.init)
+            source = site.source.map { SourceEntry($0, demangler: demangler) }
         }
     }
 
     /// Where a call was written (``AddressSource``): its file, line and
     /// column; when its code was inlined, the inlined function and the
-    /// functions it was inlined into, innermost first.
+    /// functions it was inlined into, innermost first, each function as
+    /// the debug information names it and, as for callers, demangled when
+    /// that differs.
     struct SourceEntry: Encodable {
         var file: String
         var line: Int
         var column: Int?
-        var function: String?
+        var function, demangled: String?
         var inlinedInto: [InlinedCallEntry]?
 
-        init(_ source: AddressSource) {
+        init(_ source: AddressSource, demangler: Demangler) {
             (file, line, column) = (source.location.file, source.location.line, source.location.column)
             if !source.inlinedInto.isEmpty {
                 function = source.function
-                inlinedInto = source.inlinedInto.map(InlinedCallEntry.init)
+                demangled = source.function.flatMap { demangler.any($0) }
+                inlinedInto = source.inlinedInto.map { InlinedCallEntry($0, demangler: demangler) }
             }
         }
     }
@@ -257,13 +261,23 @@ public struct CheckJSON: ReportRenderer {
     /// A function code was inlined into, and where it calls the inlined
     /// function (``AddressSource/InlinedCall``).
     struct InlinedCallEntry: Encodable {
-        var function, file: String?
+        var function, demangled, file: String?
         var line, column: Int?
 
-        init(_ call: AddressSource.InlinedCall) {
+        init(_ call: AddressSource.InlinedCall, demangler: Demangler) {
             function = call.function
+            demangled = call.function.flatMap { demangler.any($0) }
             (file, line, column) = (call.location?.file, call.location?.line, call.location?.column)
         }
+    }
+
+    /// Where reports place a finding in the source (``Finding/sourceCallSite``:
+    /// the text output's `FILE:LINE:COLUMN`, SARIF's location), the file as
+    /// the debug information names it.
+    struct SourceLocationEntry: Encodable {
+        var file: String
+        var line: Int
+        var column: Int?
     }
 
     struct FindingEntry: Encodable {
@@ -281,12 +295,14 @@ public struct CheckJSON: ReportRenderer {
         var slices: [String]?
         var chain: [String]?
         var callSites: [CallSiteEntry]?
+        var sourceLocation: SourceLocationEntry?
         var path: [String]?
         var byName: ByNameEntry?
 
         /// `finding`, in `group` (the slices of a fat file that hold it),
-        /// with its line's `text`.
-        init(_ finding: Finding, group: FileGrouping.FindingGroup, text: String) {
+        /// with its line's `text`; `demangler` names the functions of
+        /// inlined calls.
+        init(_ finding: Finding, group: FileGrouping.FindingGroup, text: String, demangler: Demangler) {
             self.text = text
             if group.file != finding.image {
                 file = group.file
@@ -303,7 +319,10 @@ public struct CheckJSON: ReportRenderer {
             fixit = finding.fixit
             source = finding.source
             chain = finding.chain.isEmpty ? nil : finding.chain
-            callSites = finding.callSites.isEmpty ? nil : finding.callSites.map(CallSiteEntry.init)
+            callSites = finding.callSites.isEmpty ? nil : finding.callSites.map { CallSiteEntry($0, demangler: demangler) }
+            sourceLocation = finding.sourceCallSite?.source.map { source in
+                SourceLocationEntry(file: source.location.file, line: source.location.line, column: source.location.column)
+            }
             path = finding.path.isEmpty ? nil : finding.path
             byName = finding.byName.map(ByNameEntry.init)
         }

@@ -12,6 +12,7 @@ struct FindingLine {
     let report: Report
     let answer: ReportAnswer
     let images: [String: ImageReport]
+    let inlined = InlinedCallWords()
 
     init(_ report: Report, answer: ReportAnswer? = nil) {
         self.report = report
@@ -34,8 +35,7 @@ struct FindingLine {
     /// source.
     func source(_ finding: Finding, relativeTo root: SourceRoot?) -> String? {
         guard let position = finding.sourceCallSite?.source?.location else { return nil }
-        let file = root?.relative(position.file) ?? position.file
-        return TextRenderer.oneLine("\(file):\(position.line)" + (position.column.map { ":\($0)" } ?? ""))
+        return TextRenderer.oneLine(SourceRoot.place(position, relativeTo: root))
     }
 
     /// The line after the severity: `[AEX001]`, what the image does (the
@@ -43,7 +43,10 @@ struct FindingLine {
     /// a transitive finding whose origin is listed, the images on the way
     /// instead, as the origin's line names the calls) and why it matters
     /// (what follows the rule's message in the finding's, and the
-    /// extensions that link the image).
+    /// extensions that link the image); when the call the finding is placed
+    /// at (``Finding/sourceCallSite``) was inlined, what it was inlined
+    /// into (``InlinedCallWords``: `(written in load_plugin, inlined into
+    /// start at loader.c:8:20)`).
     func text(_ finding: Finding) -> String {
         let rule = report.rules[finding.rule]
         let origin = answer.origin(of: finding)
@@ -73,6 +76,7 @@ struct FindingLine {
             let extensions = image.reachedBy.compactMap { images[$0] }.filter { $0.role == .extension }.map(\.shortName)
             if !extensions.isEmpty { why += " (linked by \(FindingAction.list(extensions)))" }
         }
+        if let source = finding.sourceCallSite?.source, let inlining = inlined.words(source) { why += " (\(inlining))" }
         return "[\(finding.rule)] " + TextRenderer.oneLine(what + why)
     }
 

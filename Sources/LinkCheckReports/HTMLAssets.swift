@@ -44,6 +44,7 @@ extension HTMLRenderer {
         article.card.error { border-color: var(--unsafe); } article.card.warning { border-color: var(--apponly); } article.card.note { border-color: var(--muted); }
         article.card p { margin: .2em 0; } .severity { text-transform: uppercase; font-size: .75em; } .rule { font-weight: 700; } .in, .role { color: var(--muted); font-weight: normal; }
         ul.uses { margin: .2em 0; padding-left: 1.2em; } li.use { margin: .15em 0; } .label { color: var(--muted); font-size: .9em; } .level { font-size: .72em; }
+        .use .at .place, .use .at .inlined { color: var(--muted); } .use .at code.line { white-space: pre-wrap; }
         details.more summary, details.group > summary { cursor: pointer; color: var(--link); } details.more.inline { display: inline; } details.more.inline[open] { display: block; }
         p.fixit strong { color: var(--safe); } p.source { font-size: .9em; } a.permalink { color: var(--muted); }
         details.group { margin: .5em 0; padding: .3em .6em; border: 1px solid var(--line); border-radius: .4em; }

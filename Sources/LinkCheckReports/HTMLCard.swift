@@ -1,19 +1,28 @@
 import Foundation
 import LinkCheckAnalysis
 import LinkCheckRules
+import LinkCheckSourceLines
 
 /// A ``FindingCard`` as HTML: the problem, who it reaches, each finding
-/// with its call sites and path, the fix-it, the source and a link to the
+/// with its call sites (and where each was written, when the debug
+/// information says) and path, the fix-it, the source and a link to the
 /// card; with the report's images and rules to name them.
 struct HTMLCard {
     let report: Report
     let images: [String: ImageReport]
     let labels: ImageLabels
+    /// The folder source paths are shown relative to (``SourceRoot``).
+    let sourceRoot: SourceRoot?
+    /// The source lines the call sites were written on.
+    let excerpts: SourceExcerpts
+    let inlined = InlinedCallWords()
 
-    init(report: Report) {
+    init(report: Report, sourceRoot: SourceRoot? = nil) {
         self.report = report
+        self.sourceRoot = sourceRoot
         images = Dictionary(report.images.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         labels = ImageLabels(report.images)
+        excerpts = SourceExcerpts(report)
     }
 
     /// How many symbols, call sites and the like a card shows before the
@@ -110,6 +119,7 @@ struct HTMLCard {
         if !finding.callSites.isEmpty {
             let sites = finding.callSites.map { site in
                 "<code title=\"\(escapeHTML(site.function ?? ""))\">\(escapeHTML(site.label))</code> at <code>0x\(String(site.address, radix: 16))</code>"
+                    + (site.source.map(source) ?? "")
             }
             var calls = "<br><span class=\"label\">Called from</span> " + FindingAction.list(Array(sites.prefix(Self.shown)))
             if sites.count > Self.shown {
@@ -124,5 +134,18 @@ struct HTMLCard {
                 "<br><span class=\"label\">Path</span> " + finding.path.map { "<code>\(escapeHTML($0))</code>" }.joined(separator: " → ")
         }
         return html + "</li>"
+    }
+
+    /// Where a call was written: ` <span class="at">in <code
+    /// class="place">FILE:LINE:COLUMN</code> <code class="line">the line,
+    /// trimmed</code></span>` (the line when its file could be read), the
+    /// file relative to ``sourceRoot``; for an inlined call, what it was
+    /// inlined into (``InlinedCallWords``).
+    func source(_ source: AddressSource) -> String {
+        let place = { (position: SourcePosition) in SourceRoot.place(position, relativeTo: sourceRoot) }
+        var html = " <span class=\"at\">in <code class=\"place\">\(escapeHTML(place(source.location)))</code>"
+        if let line = excerpts.line(at: source.location) { html += " <code class=\"line\">\(escapeHTML(line))</code>" }
+        if let inlining = inlined.words(source, place: place) { html += " <span class=\"inlined\">(\(escapeHTML(inlining)))</span>" }
+        return html + "</span>"
     }
 }

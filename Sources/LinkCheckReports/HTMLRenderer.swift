@@ -13,8 +13,17 @@ import LinkCheckRules
 /// a framework's finding once with the extensions it reaches), the notes on
 /// provided APIs and on what only the app runs collapsed, every image in a
 /// collapsed table, and a footer with the command that made the run.
+/// A call site whose image's debug information gives its source shows
+/// where it was written, and the line itself when the file can be read.
 public struct HTMLRenderer: ReportRenderer {
-    public init() {}
+    /// The folder source paths are shown relative to, when they lie inside
+    /// it (`--source-root`; the CLI's default: the current directory);
+    /// `nil`: as the debug information gives them.
+    public var sourceRoot: SourceRoot?
+
+    public init(sourceRoot: SourceRoot? = nil) {
+        self.sourceRoot = sourceRoot
+    }
 
     public func render(_ report: Report) -> String {
         // A fat file is one image to a reader: one verdict, one node, one
@@ -108,7 +117,7 @@ public struct HTMLRenderer: ReportRenderer {
             </form>
 
             """
-        let cardHTML = HTMLCard(report: report)
+        let cardHTML = HTMLCard(report: report, sourceRoot: sourceRoot)
         html += cards.filter { $0.group == .main }.map(cardHTML.html).joined(separator: "\n") + "\n"
         for group in [FindingCard.Group.provided, .appOnly] {
             let members = cards.filter { $0.group == group }

@@ -16,6 +16,8 @@ public struct SARIFRenderer: ReportRenderer {
     /// `originalUriBaseIds`), others by absolute `file:` URI; `nil`: every
     /// one by absolute URI.
     public var sourceRoot: SourceRoot?
+    /// What a result's message says of an inlined call.
+    let inlined = InlinedCallWords()
 
     public init(baseDirectory: String = FileManager.default.currentDirectoryPath, sourceRoot: SourceRoot? = nil) {
         self.baseDirectory = baseDirectory
@@ -113,15 +115,19 @@ public struct SARIFRenderer: ReportRenderer {
         var location = Location(physicalLocation: binary, logicalLocations: logical)
         var related: [Location]?
         // With a source line, the result is at the source (code scanning
-        // annotates only source files) and the binary is a related location.
-        if let position = finding.sourceCallSite?.source?.location {
+        // annotates only source files), the binary a related location, and
+        // the message says what an inlined call was inlined into.
+        var message = finding.message
+        if let source = finding.sourceCallSite?.source {
             related = [Location(physicalLocation: binary, logicalLocations: nil)]
             location.physicalLocation = PhysicalLocation(
-                artifactLocation: sourceArtifact(position.file), region: Region(startLine: position.line, startColumn: position.column))
+                artifactLocation: sourceArtifact(source.location.file),
+                region: Region(startLine: source.location.line, startColumn: source.location.column))
+            if let inlining = inlined.words(source) { message += " (\(inlining))" }
         }
         return Result(
             ruleId: finding.rule, ruleIndex: ruleIndex, level: finding.severity.rawValue,
-            message: Message(text: finding.message),
+            message: Message(text: message),
             locations: [location],
             relatedLocations: related,
             partialFingerprints: [

@@ -1,8 +1,9 @@
 import Foundation
+import LinkCheckSourceLines
 
 /// The folder source paths are shown relative to (`--source-root`; the
-/// current directory by default): the text output's `FILE:LINE:COLUMN`
-/// and SARIF's `SRCROOT`.
+/// current directory by default): the text output's `FILE:LINE:COLUMN`,
+/// the HTML report's call sites and SARIF's `SRCROOT`.
 public struct SourceRoot: Sendable, Equatable {
     /// The folder, absolute and standardized, without a trailing `/`
     /// (`/` itself for the root).
@@ -20,5 +21,13 @@ public struct SourceRoot: Sendable, Equatable {
         let folder = path.hasSuffix("/") ? path : path + "/"
         guard file.hasPrefix(folder), file.count > folder.count else { return nil }
         return String(file.dropFirst(folder.count))
+    }
+
+    /// `position` as people read it: `file:line:column` (`file:line`
+    /// without a column), the file relative to `root` when it lies inside
+    /// it, else as the debug information gives it.
+    public static func place(_ position: SourcePosition, relativeTo root: SourceRoot?) -> String {
+        let file = root?.relative(position.file) ?? position.file
+        return "\(file):\(position.line)" + (position.column.map { ":\($0)" } ?? "")
     }
 }

@@ -9,13 +9,14 @@ import Testing
 /// `llvm-symbolizer` says of the call's address, and the text output puts
 /// it first; an image built without `-g` gets none.
 @Suite struct CallSiteSourceTests {
-    /// Tests/Fixtures/SourceLines/loader.c built as `name` with `flags`.
-    private func build(_ name: String, flags: [String], in directory: TemporaryDirectory) throws -> String {
+    /// Tests/Fixtures/SourceLines/loader.c (or `source`) built as `name`
+    /// with `flags`.
+    private func build(
+        _ name: String, flags: [String], source: String = "SourceLines/loader.c", in directory: TemporaryDirectory
+    ) throws -> String {
         try Command.run(
             Fixtures.clang,
-            ["-shared", "-fPIC"] + flags + [
-                Fixtures.sourceDirectory.appendingPathComponent("SourceLines/loader.c").path, "-o", directory.path(name).path,
-            ])
+            ["-shared", "-fPIC"] + flags + [Fixtures.sourceDirectory.appendingPathComponent(source).path, "-o", directory.path(name).path])
         return directory.path(name).path
     }
 
@@ -90,8 +91,8 @@ import Testing
         #expect(
             lines.prefix(3) == [
                 "SourceLines/loader.c:9:30: warning: [DLOP003] loads libfallback.so from start (in \(library))",
-                "SourceLines/loader.c:5:12: warning: [DLOP011] start calls dlopen without a run-time OS version check (in \(library))",
-                "SourceLines/loader.c:5:12: note: [LOAD001] calls dlopen from start (in \(library))",
+                "SourceLines/loader.c:5:12: warning: [DLOP011] start calls dlopen without a run-time OS version check (written in load_plugin, inlined into start at loader.c:8:20) (in \(library))",
+                "SourceLines/loader.c:5:12: note: [LOAD001] calls dlopen from start (written in load_plugin, inlined into start at loader.c:8:20) (in \(library))",
             ])
         let rooted = try Command.linkcheck([
             "check", "--source-root", Fixtures.sourceDirectory.appendingPathComponent("SourceLines").path, library,
@@ -134,6 +135,119 @@ import Testing
             let validation = try JSONSchema.validate(directory.path("loader.sarif").path, against: schema)
             #expect(validation.status == 0, "\(validation.standardOutput)\(validation.standardError)")
         }
+    }
+
+    /// A call written in one C function and inlined into another: the JSON
+    /// document keeps the names as the debug information gives them (no
+    /// `demangled`: a C name demangles to itself, as for callers); the
+    /// finding's line (text, the JSON `text`) and the SARIF message say what
+    /// it was inlined into, as `llvm-symbolizer` names the frames;
+    /// `sourceLocation` is the place the text line starts with.
+    @Test func inlinedCallsSayWhatTheyWereInlinedInto() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let library = try build("libloader.so", flags: ["-g", "-O2"], in: directory)
+        let output = try Command.linkcheck(["check", "--format", "json", library])
+        #expect(output.status == 0, "\(output.standardError)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
+        let findings = try #require(report["findings"] as? [[String: Any]])
+        let inlined = try #require(
+            findings.flatMap { $0["callSites"] as? [[String: Any]] ?? [] }.first { ($0["source"] as? [String: Any])?["inlinedInto"] != nil }
+        )
+        let address = try #require(UInt64((inlined["address"] as? String ?? "").dropFirst(2), radix: 16))
+        let raw = try #require(try Symbolizer.source(of: address, in: library))
+        // The symbolizer's frames demangled: function, then place, innermost first.
+        let frames = try Command.run(Symbolizer.tool, ["--obj=\(library)", "0x" + String(address, radix: 16)]).standardOutput
+            .split(separator: "\n").map(String.init)
+        #expect(frames.count == 4, "\(frames)")
+        let source = try #require(inlined["source"] as? [String: Any])
+        #expect(source["function"] as? String == raw.function)
+        #expect(source["demangled"] == nil && frames[0] == raw.function)
+        let into = try #require((source["inlinedInto"] as? [[String: Any]])?.first)
+        #expect(into["function"] as? String == raw.inlinedInto.first?.function)
+        #expect(into["demangled"] == nil && frames[2] == raw.inlinedInto.first?.function)
+        let call = try #require(raw.inlinedInto.first?.location)
+        let words = "(written in \(frames[0]), inlined into \(frames[2]) at loader.c:\(call.line):\(call.column ?? 0))"
+        // Each finding placed at the inlined call says so, in its line and
+        // in the JSON's text.
+        let placed = findings.filter { finding in
+            let location = finding["sourceLocation"] as? [String: Any]
+            return location?["line"] as? Int == raw.location.line && location?["column"] as? Int == raw.location.column
+        }
+        #expect(placed.count == 2, "DLOP011 and LOAD001")
+        #expect(placed.allSatisfy { ($0["text"] as? String ?? "").hasSuffix(words) }, "\(placed.map { $0["text"] ?? "" })")
+        #expect(placed.allSatisfy { ($0["sourceLocation"] as? [String: Any])?["file"] as? String == raw.location.file })
+        let text = try Command.linkcheck(["check", "--source-root", Fixtures.sourceDirectory.path, library])
+        let expectedLine =
+            "SourceLines/loader.c:\(raw.location.line):\(raw.location.column ?? 0): warning: [DLOP011] start calls dlopen without a run-time OS version check \(words) (in \(library))"
+        #expect(text.standardOutput.split(separator: "\n").contains { $0 == expectedLine }, "\(text.standardOutput)")
+        let (_, log) = try SARIFTests.sarif(["--source-root", Fixtures.sourceDirectory.path, library], in: directory.url, status: 0)
+        let results = try #require((log["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
+        let messages = results.compactMap { ($0["message"] as? [String: Any])?["text"] as? String }
+        #expect(messages.count { $0.hasSuffix(" \(words)") } == 2, "\(messages)")
+    }
+
+    /// The HTML report's cards give each call site's place (relative to
+    /// `--source-root`, as `llvm-symbolizer` says) and the line written
+    /// there, escaped (a line holding `<script>` and `&` is text), the
+    /// place alone when the source file is gone, and what an inlined call
+    /// was inlined into; nothing is fetched and no script from a source
+    /// line runs.
+    @Test(.enabled(if: Browser.executable != nil, "needs Debian's chromium"))
+    func htmlCardsShowTheSourceLines() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let hostile = "    return dlopen(name, flags & RTLD_NOW);  // <script>document.title='pwned'</script>"
+        try "#include <dlfcn.h>\nvoid *open_plugin(const char *name, int flags) {\n\(hostile)\n}\n".write(
+            to: directory.path("plugin.c"), atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(at: directory.path("plugin.c"), to: directory.path("gone.c"))
+        try FileManager.default.copyItem(
+            at: Fixtures.sourceDirectory.appendingPathComponent("SourceLines/loader.c"), to: directory.path("loader.c"))
+        var libraries: [String: String] = [:]
+        for (name, flags) in [("plugin", "-O0"), ("gone", "-O0"), ("loader", "-O2")] {
+            let built = try Command.capture(
+                Fixtures.clang, ["-shared", "-fPIC", "-g", flags, "\(name).c", "-o", "lib\(name).so"], currentDirectory: directory.url)
+            #expect(built.status == 0, "\(built.standardError)")
+            libraries[name] = directory.path("lib\(name).so").path
+        }
+        try FileManager.default.removeItem(at: directory.path("gone.c"))
+        let html = directory.path("report.html")
+        let run = try Command.capture(
+            Fixtures.linkcheckExecutable, ["check", "--html", html.path, "libplugin.so", "libgone.so", "libloader.so"],
+            currentDirectory: directory.url)
+        #expect(run.status == 0, "\(run.standardError)")
+        let page = try Browser.load(html)
+        #expect(page.dom.contains("<title>linkcheck report</title>"), "no script from a source line ran")
+        #expect(page.consoleMessages.isEmpty, "console output: \(page.log)")
+        func escaped(_ text: String) -> String {
+            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: ">", with: "&gt;")
+        }
+        func place(_ library: String, _ name: String) throws -> (SourcePosition, String) {
+            let address = try #require(try callAddresses(library).first)
+            let source = try #require(try Symbolizer.source(of: address, in: library))
+            return (source.location, "\(name):\(source.location.line):\(source.location.column ?? 0)")
+        }
+        let (pluginPosition, pluginPlace) = try place(libraries["plugin"]!, "plugin.c")
+        #expect(pluginPosition.line == 3)
+        let shown =
+            "<code class=\"place\">\(pluginPlace)</code> <code class=\"line\">\(escaped(hostile.trimmingCharacters(in: .whitespaces)))</code>"
+        #expect(page.dom.contains(shown), "\(shown)")
+        #expect(!page.dom.contains("<script>document.title"))
+        let (_, gonePlace) = try place(libraries["gone"]!, "gone.c")
+        #expect(page.dom.contains("<code class=\"place\">\(gonePlace)</code></span>"), "the place alone: the file is gone")
+        let inlined = try #require(
+            try callAddresses(libraries["loader"]!).compactMap { try Symbolizer.source(of: $0, in: libraries["loader"]!) }
+                .first { !$0.inlinedInto.isEmpty })
+        let call = try #require(inlined.inlinedInto.first?.location)
+        #expect(
+            page.dom.contains(
+                "<code class=\"place\">loader.c:\(inlined.location.line):\(inlined.location.column ?? 0)</code> <code class=\"line\">return dlopen(name, RTLD_NOW);</code> <span class=\"inlined\">(written in load_plugin, inlined into start at loader.c:\(call.line):\(call.column ?? 0))</span>"
+            ))
+    }
+
+    /// The addresses of the call sites `check --format json` gives for
+    /// `library`.
+    private func callAddresses(_ library: String) throws -> [UInt64] {
+        try callSites(library).compactMap { UInt64(($0["address"] as? String ?? "").dropFirst(2), radix: 16) }
     }
 
     @Test func withoutDebugInformationCallSitesHaveNoSource() throws {

@@ -659,29 +659,38 @@ import Testing
                 })
         }
         #expect(summary(report) == summary(expected))
-        // Each error and warning is the CLI's text line, call path and all.
+        // Each error and warning is the CLI's text line, call path and all;
+        // one the debug information places in the source starts with the
+        // place, relative to the package (the CLI's --source-root), and
+        // names the image last, as the CLI's line does.
         let text = try Command.linkcheck([
             "check", "--config", package.appendingPathComponent("linkcheck.json").path,
-            "--rules", directory.path("rules.json").path, images.appendingPathComponent("PhotoEditor").path,
+            "--rules", directory.path("rules.json").path, "--source-root", package.path, images.appendingPathComponent("PhotoEditor").path,
         ])
-        var compared = 0
+        var (compared, placed) = (0, 0)
         for line in text.standardOutput.split(separator: "\n").map(String.init) {
             for severity in ["error", "warning"] {
                 guard let range = line.range(of: ": \(severity): [") else { continue }
                 // A line that starts with its source names its image last:
                 // `FILE:LINE:COLUMN: error: [ID] … (in IMAGE)`.
-                var (place, words) = (String(line[..<range.lowerBound]), String(line[range.upperBound...]))
+                let (place, words) = (String(line[..<range.lowerBound]), String(line[range.upperBound...]))
+                var diagnostic = "\(severity): \(URL(fileURLWithPath: place).lastPathComponent): [\(words)\n"
                 if let image = words.range(of: " (in ", options: .backwards), words.hasSuffix(")") {
-                    place = String(words[image.upperBound...].dropLast())
-                    words = String(words[..<image.lowerBound])
+                    let file = URL(fileURLWithPath: String(words[image.upperBound...].dropLast())).lastPathComponent
+                    diagnostic = "\(severity): \(place): [\(words[..<image.lowerBound]) (in \(file))\n"
+                    #expect(
+                        FileManager.default.fileExists(atPath: package.appendingPathComponent(String(place.split(separator: ":")[0])).path))
+                    placed += 1
                 }
-                let file = URL(fileURLWithPath: place).lastPathComponent
-                let diagnostic = "\(severity): \(file): [\(words)\n"
                 #expect(plugin.standardError.contains(diagnostic), "\(diagnostic)")
                 compared += 1
             }
         }
         #expect(compared == 9)
+        #expect(placed == 2, "ShareKit's two calls")
+        #expect(
+            plugin.standardError.contains("error: Packages/SharedFrameworks/Sources/ShareKit/Sharer.swift:"),
+            "the place first, relative to the package")
         #expect(
             text.standardOutput.contains(
                 " from ShareKit.Sharer.openInApp(photoID: Swift.String) → ShareKit.openInContainingApp(Swift.String) "),

@@ -4,6 +4,7 @@ import LinkCheckImage
 import LinkCheckInspection
 import LinkCheckReports
 import LinkCheckRules
+import LinkCheckSourceLines
 import LinkCheckTestSupport
 import Testing
 
@@ -53,6 +54,33 @@ import Testing
     static func cards(_ html: String) throws -> [[String]] {
         try Browser.captures(
             #"<article class="card [a-z]+" id="([^"]*)" data-severity="([a-z]+)" data-rule="([^"]*)" data-image="([^"]*)""#, in: html)
+    }
+
+    /// Each call site with a source gives its place relative to the source
+    /// root and the line written there, trimmed and escaped; a file past
+    /// whose end the line lies, larger than 8 MiB, not a regular file, or
+    /// missing gives the place alone.
+    @Test func callSitesShowTheirSourceLines() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        try "first\n\t  let x = a < b && c  \nthird\n".write(to: directory.path("ok.swift"), atomically: true, encoding: .utf8)
+        try Data(repeating: UInt8(ascii: "a"), count: (8 << 20) + 1).write(to: directory.path("huge.swift"))
+        let places =
+            [
+                ("ok.swift", 2), ("ok.swift", 9), ("huge.swift", 1), ("missing.swift", 1),
+            ].map { (directory.path($0.0).path, $0.1) } + [("/dev/zero", 1)]
+        var report = Self.report(Self.app, Self.roles)
+        let index = try #require(report.findings.firstIndex { $0.image == "/t/libUploader.so" })
+        report.findings[index].callSites = places.enumerated().map { offset, place in
+            var site = FindingCallSite(function: "f\(offset)", demangled: nil, address: 0x1000 + UInt64(offset), fileOffset: 0)
+            site.source = AddressSource(location: SourcePosition(file: place.0, line: place.1, column: 5), function: nil)
+            return site
+        }
+        let html = HTMLRenderer(sourceRoot: SourceRoot(directory.url.path)).render(report)
+        #expect(html.contains("<code class=\"place\">ok.swift:2:5</code> <code class=\"line\">let x = a &lt; b &amp;&amp; c</code></span>"))
+        for place in ["ok.swift:9:5", "huge.swift:1:5", "missing.swift:1:5", "/dev/zero:1:5"] {
+            #expect(html.contains("<code class=\"place\">\(place)</code></span>"), "\(place)")
+        }
+        #expect(html.components(separatedBy: "<code class=\"line\">").count == 2, "one line shown")
     }
 
     @Test func everyStringIsEscaped() {

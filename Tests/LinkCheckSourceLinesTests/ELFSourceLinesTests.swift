@@ -65,29 +65,16 @@ import Testing
         let flags = ["-shared", "-g", "-O0"]
         let badInfo = try Fixtures.compile("SourceLines/share.c", to: directory.path("libbadinfo.so"), flags: flags)
         let calls = try callSites(badInfo)
-        try overwrite(section: ".debug_info", of: badInfo, with: [0xf0, 0xff, 0xff, 0xff])
+        try Readelf.overwrite(section: ".debug_info", of: badInfo, with: [0xf0, 0xff, 0xff, 0xff])
         #expect(throws: SourceLinesError.self) { try SourceLines.sources(of: Set(calls), in: image(badInfo)) }
         let badLines = try Fixtures.compile("SourceLines/share.c", to: directory.path("libbadlines.so"), flags: flags)
-        try overwrite(section: ".debug_line", of: badLines, with: [0x00, 0x00, 0x00, 0x7f])
+        try Readelf.overwrite(section: ".debug_line", of: badLines, with: [0x00, 0x00, 0x00, 0x7f])
         let lookup = try SourceLines.sources(of: Set(calls), in: image(badLines))
         #expect(lookup.sources.isEmpty)
         #expect(
             lookup.notes == [
                 "\(badLines.path): the line table (.debug_line) of the compilation unit at .debug_info offset 0xc cannot be decoded (dwarf_getsrclines: invalid .debug_line section): 3 call sites in it have no source"
             ])
-    }
-
-    /// Writes `bytes` at the start of `section` of the ELF file `library`
-    /// (its offset as `readelf -SW` gives it).
-    private func overwrite(section: String, of library: URL, with bytes: [UInt8]) throws {
-        let sections = try Command.run("readelf", ["-SW", library.path]).standardOutput
-        let line = try #require(sections.split(separator: "\n").first { $0.contains(" \(section) ") })
-        let fields = line.split(separator: "]").last!.split(separator: " ")
-        let offset = try #require(UInt64(fields[3], radix: 16))
-        let file = try FileHandle(forWritingTo: library)
-        defer { try? file.close() }
-        try file.seek(toOffset: offset)
-        try file.write(contentsOf: bytes)
     }
 
     /// A file gone since it was inspected: an error naming it.

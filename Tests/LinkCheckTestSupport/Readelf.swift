@@ -38,6 +38,31 @@ public enum Readelf {
 
     /// `readelf -h`'s class, data and machine lines, or `nil` when readelf
     /// rejects the file.
+    /// Writes `bytes` at the start of `section` of the ELF file `library`
+    /// (its file offset as `readelf -SW` gives it): damage to a section the
+    /// tests choose.
+    ///
+    /// - Throws: ``CommandFailure`` when readelf fails, ``MissingSection``
+    ///   when the file has no such section.
+    public static func overwrite(section: String, of library: URL, with bytes: [UInt8]) throws {
+        let sections = try Command.run("readelf", ["-SW", library.path]).standardOutput
+        guard let line = sections.split(separator: "\n").first(where: { $0.contains(" \(section) ") }),
+            let fields = line.split(separator: "]").last?.split(separator: " "), fields.count > 3,
+            let offset = UInt64(fields[3], radix: 16)
+        else { throw MissingSection(file: library.path, section: section) }
+        let file = try FileHandle(forWritingTo: library)
+        defer { try? file.close() }
+        try file.seek(toOffset: offset)
+        try file.write(contentsOf: bytes)
+    }
+
+    /// A section ``overwrite(section:of:with:)`` was asked to damage is
+    /// not in the file.
+    public struct MissingSection: Error, CustomStringConvertible {
+        public var file, section: String
+        public var description: String { "\(file) has no section \(section)" }
+    }
+
     public static func header(_ path: String) -> (elfClass: String, data: String, machine: String)? {
         guard let output = try? Command.capture("readelf", ["-h", path]), output.status == 0 else { return nil }
         func field(_ name: String) -> String? {
