@@ -10,7 +10,10 @@ import SystemInterface
 /// The compilation units are walked once (`dwarf_get_units`); a unit whose
 /// address ranges (`dwarf_ranges`: `DW_AT_low_pc`/`DW_AT_high_pc` or
 /// `DW_AT_ranges`) hold one of the addresses gives its line table row
-/// (`dwarf_getsrc_die`) and the functions around it (`dwarf_getscopes`).
+/// (`dwarf_getsrc_die`) and the functions around it: its tree is walked
+/// once for the function entries that hold the addresses, and from each
+/// such entry in to the innermost scope of each address (what
+/// `dwarf_getscopes` gives, which walks the whole unit for every address).
 /// Only those units' line tables are decoded, and nothing is kept once the
 /// file is closed.
 enum ELFSourceLines {
@@ -68,8 +71,10 @@ enum ELFSourceLines {
                 )
                 continue
             }
+            let functions = innermostFunctions(holding: covered.sorted(), in: &unitEntry)
             for address in covered {
-                lookup.sources[address] = source(of: address, in: &unitEntry)
+                lookup.sources[address] = source(
+                    of: address, in: &unitEntry, scopes: functions[address].map { scopes(of: address, from: $0) } ?? [])
             }
         }
         return .success(lookup)
@@ -104,50 +109,86 @@ enum ELFSourceLines {
         return low
     }
 
+    /// The function entry (`DW_TAG_subprogram` with code) that holds each
+    /// of `addresses` (sorted), found in one walk of the unit's tree: the
+    /// last in the tree's order that holds it, as `llvm-symbolizer` picks
+    /// it, so that a closure, whose entry Swift nests in the function that
+    /// defines it although its code lies outside that function's ranges, is
+    /// its own function. The walk goes forward only (each entry after the
+    /// one before), so damaged sibling links cannot make it loop.
+    private static func innermostFunctions(holding addresses: [UInt64], in unitEntry: inout Dwarf_Die) -> [UInt64: Dwarf_Die] {
+        var found: [UInt64: Dwarf_Die] = [:]
+        var pending: [Dwarf_Die] = [unitEntry]
+        while var parent = pending.popLast() {
+            for var child in children(of: &parent) {
+                if dwarf_tag(&child) == DW_TAG_subprogram {
+                    for address in coveredAddresses(addresses, by: &child) { found[address] = child }
+                }
+                if dwarf_haschildren(&child) > 0 { pending.append(child) }
+            }
+        }
+        return found
+    }
+
+    /// The entries from `function` (the entry of the function that holds
+    /// `address`) in to the innermost entry that holds it
+    /// (`DW_TAG_inlined_subroutine`, `DW_TAG_lexical_block`, … for which
+    /// `dwarf_haspc` is true), outermost first: the scopes `dwarf_getscopes`
+    /// would give, without walking the whole unit for each address.
+    private static func scopes(of address: UInt64, from function: Dwarf_Die) -> [Dwarf_Die] {
+        var chain = [function]
+        var parent = function
+        while let holder = children(of: &parent).first(where: { entry in
+            var entry = entry
+            return dwarf_tag(&entry) != DW_TAG_subprogram && dwarf_haspc(&entry, address) == 1
+        }) {
+            chain.append(holder)
+            parent = holder
+        }
+        return chain
+    }
+
+    /// The children of `entry` (`dwarf_child`, then `dwarf_siblingof`), in
+    /// order, stopping where a sibling link would go backwards.
+    private static func children(of entry: inout Dwarf_Die) -> [Dwarf_Die] {
+        var child = Dwarf_Die()
+        guard dwarf_child(&entry, &child) == 0 else { return [] }
+        var children = [child]
+        while true {
+            var sibling = Dwarf_Die()
+            guard dwarf_siblingof(&child, &sibling) == 0, dwarf_dieoffset(&sibling) > dwarf_dieoffset(&child) else { break }
+            children.append(sibling)
+            child = sibling
+        }
+        return children
+    }
+
     /// The source of `address` in the unit whose entry is `unitEntry`: its
-    /// line table row, the function entry around it, and the
-    /// `DW_TAG_inlined_subroutine`s and `DW_TAG_subprogram` that hold that
-    /// entry. `nil` when the line table has no row for it, or only line 0
-    /// (code no source line stands for).
-    private static func source(of address: UInt64, in unitEntry: inout Dwarf_Die) -> AddressSource? {
+    /// line table row, and the function entries among `scopes` (the entries
+    /// that hold it, outermost first; ``scopes(of:from:)``): the innermost
+    /// names the function, and each `DW_TAG_inlined_subroutine` the function
+    /// around it that it was inlined into. `nil` when the line table has no
+    /// row for it, or only line 0 (code no source line stands for).
+    private static func source(of address: UInt64, in unitEntry: inout Dwarf_Die, scopes: [Dwarf_Die]) -> AddressSource? {
         guard let row = dwarf_getsrc_die(&unitEntry, address), let file = dwarf_linesrc(row, nil, nil) else { return nil }
         var (line, column): (Int32, Int32) = (0, 0)
         guard dwarf_lineno(row, &line) == 0, line > 0 else { return nil }
         if dwarf_linecol(row, &column) != 0 { column = 0 }
         let location = SourcePosition(
             file: path(String(cString: file), in: &unitEntry), line: Int(line), column: column > 0 ? Int(column) : nil)
-
-        // dwarf_getscopes gives the innermost function entry, but after an
-        // inlined one it goes on into the inlined function's abstract
-        // definition; the entries that hold it in the unit's tree
-        // (dwarf_getscopes_die) are the functions it was inlined into.
-        guard var innermost = functionEntries({ dwarf_getscopes(&unitEntry, address, &$0) }).first else {
-            return AddressSource(location: location, function: nil)
+        var functions = scopes.reversed().filter { entry in
+            var entry = entry
+            let tag = dwarf_tag(&entry)
+            return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine
         }
-        var functions = functionEntries { dwarf_getscopes_die(&innermost, &$0) }
+        guard !functions.isEmpty else { return AddressSource(location: location, function: nil) }
         var inlinedInto: [AddressSource.InlinedCall] = []
         for index in functions.indices.dropLast() where dwarf_tag(&functions[index]) == DW_TAG_inlined_subroutine {
             inlinedInto.append(
                 AddressSource.InlinedCall(
                     function: name(of: &functions[index + 1]), location: callLocation(of: &functions[index], in: &unitEntry)))
         }
-        return AddressSource(location: location, function: name(of: &innermost), inlinedInto: inlinedInto)
-    }
-
-    /// The function entries (`DW_TAG_subprogram`,
-    /// `DW_TAG_inlined_subroutine`) among the scopes `getScopes` gives
-    /// (`dwarf_getscopes`, `dwarf_getscopes_die`: a count, and an array it
-    /// allocates), in its order, copied out of the array, which is freed.
-    private static func functionEntries(_ getScopes: (inout UnsafeMutablePointer<Dwarf_Die>?) -> Int32) -> [Dwarf_Die] {
-        var scopes: UnsafeMutablePointer<Dwarf_Die>?
-        let count = getScopes(&scopes)
-        defer { free(scopes) }
-        guard let scopes, count > 0 else { return [] }
-        return (0..<Int(count)).map { scopes[$0] }.filter { entry in
-            var entry = entry
-            let tag = dwarf_tag(&entry)
-            return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine
-        }
+        return AddressSource(location: location, function: name(of: &functions[0]), inlinedInto: inlinedInto)
     }
 
     /// A function entry's name: `DW_AT_linkage_name` (the symbol), else

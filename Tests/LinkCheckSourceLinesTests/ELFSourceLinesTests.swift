@@ -43,6 +43,23 @@ import Testing
             ])
     }
 
+    /// C++, `plugins::load` inlined into `plugins::start`: the functions
+    /// are named by their linkage names, and the chain is there although the
+    /// inlined function's abstract definition lies in a namespace.
+    @Test func inlinedCPlusPlusCallAgreesWithTheSymbolizer() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let library = try Fixtures.compile(
+            "SourceLines/plugins.cpp", to: directory.path("libplugins.so"), flags: ["-shared", "-g", "-O2"])
+        let sources = try agreeWithSymbolizer(library)
+        let file = Fixtures.sourceDirectory.appendingPathComponent("SourceLines/plugins.cpp").path
+        #expect(
+            Set(sources.values) == [
+                AddressSource(
+                    location: SourcePosition(file: file, line: 7, column: 12), function: "_ZN7pluginsL4loadEPKc",
+                    inlinedInto: [.init(function: "_ZN7plugins5startEPKc", location: SourcePosition(file: file, line: 10, column: 12))])
+            ])
+    }
+
     /// An image built without `-g` has no source, and no error; nor has an
     /// address no unit covers.
     @Test func noDebugInformationGivesNoSource() throws {
