@@ -73,7 +73,7 @@ struct MachODWARFPlan {
         let map = DebugMap(symbols: machO.symbols)
         if !map.isEmpty {
             origin = .debugMap
-            parts = debugMapParts(addresses, map: map, image: machO)
+            parts = debugMapParts(addresses, map: map, image: machO, name: image.name)
             return
         }
         do {
@@ -142,8 +142,12 @@ struct MachODWARFPlan {
     /// The parts of the debug map's objects that hold `addresses`: each
     /// address in a function of the map, moved to the object's address of
     /// that function plus the offset into it. Objects missing, changed
-    /// since the link, or unreadable add a note and no part.
-    private mutating func debugMapParts(_ addresses: Set<UInt64>, map: DebugMap, image: MachOImage) -> [Part] {
+    /// since the link, or unreadable add a note and no part; the objects
+    /// missing, one note for the image (`name`): a framework built on
+    /// another machine names the objects of that machine's build folder.
+    private mutating func debugMapParts(_ addresses: Set<UInt64>, map: DebugMap, image: MachOImage, name imageName: String)
+        -> [Part]
+    {
         var byObject: [String: (object: DebugMap.Object, addresses: [(UInt64, DebugMap.Symbol)])] = [:]
         var order: [String] = []
         for address in addresses.sorted() {
@@ -152,13 +156,24 @@ struct MachODWARFPlan {
             byObject[object.name, default: (object, [])].addresses.append((address, function))
         }
         var parts: [Part] = []
+        var missing: [(object: String, calls: Int)] = []
+        defer {
+            if let first = missing.first {
+                let calls = missing.reduce(0) { $0 + $1.calls }
+                let objects =
+                    missing.count == 1
+                    ? "the object file of its debug map \(first.object) is missing"
+                    : "the object files of its debug map (\(first.object) and \(missing.count - 1) more) are missing"
+                notes.append(
+                    "\(imageName): no dSYM found, and \(objects): \(calls) call site\(calls == 1 ? " has" : "s have") no source (--dsym names a dSYM)"
+                )
+            }
+        }
         for name in order {
             guard let (object, wanted) = byObject[name] else { continue }
             var info = stat()
             guard stat(object.path, &info) == 0 else {
-                notes.append(
-                    "\(object.name), an object file of the debug map of \(image.path), is missing: \(wanted.count) call site\(wanted.count == 1 ? " in it has" : "s in it have") no source"
-                )
+                missing.append((object.name, wanted.count))
                 continue
             }
             if object.archiveMember == nil, object.modificationTime != 0, UInt64(info.modificationTime.seconds) != object.modificationTime {

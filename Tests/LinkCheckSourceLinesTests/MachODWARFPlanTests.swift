@@ -172,7 +172,8 @@ import Testing
         #expect(plan.notes.count == 2)
         #expect(
             plan.notes.contains {
-                $0.hasPrefix("\(login.path), an object file of the debug map of \(image.path), is missing: 1 call site in it has no source")
+                $0
+                    == "\(image.name): no dSYM found, and the object file of its debug map \(login.path) is missing: 1 call site has no source (--dsym names a dSYM)"
             })
         #expect(
             plan.notes.contains {
