@@ -115,20 +115,41 @@ enum ELFSourceLines {
     /// it, so that a closure, whose entry Swift nests in the function that
     /// defines it although its code lies outside that function's ranges, is
     /// its own function. The walk goes forward only (each entry after the
-    /// one before), so damaged sibling links cannot make it loop.
+    /// one before), so damaged sibling links cannot make it loop, and it
+    /// does not go into entries whose children are never functions
+    /// (``leafTags``): libdw steps over those subtrees itself.
     private static func innermostFunctions(holding addresses: [UInt64], in unitEntry: inout Dwarf_Die) -> [UInt64: Dwarf_Die] {
         var found: [UInt64: Dwarf_Die] = [:]
         var pending: [Dwarf_Die] = [unitEntry]
         while var parent = pending.popLast() {
-            for var child in children(of: &parent) {
-                if dwarf_tag(&child) == DW_TAG_subprogram {
+            var child = Dwarf_Die()
+            guard dwarf_child(&parent, &child) == 0 else { continue }
+            while true {
+                let tag = dwarf_tag(&child)
+                if tag == DW_TAG_subprogram {
                     for address in coveredAddresses(addresses, by: &child) { found[address] = child }
                 }
-                if dwarf_haschildren(&child) > 0 { pending.append(child) }
+                if !leafTags.contains(tag), dwarf_haschildren(&child) > 0 { pending.append(child) }
+                var sibling = Dwarf_Die()
+                guard dwarf_siblingof(&child, &sibling) == 0, dwarf_dieoffset(&sibling) > dwarf_dieoffset(&child) else { break }
+                child = sibling
             }
         }
         return found
     }
+
+    /// Tags whose entries' children are never function entries (DWARF 5,
+    /// 3.3.8 and 3.4: an inlined call's parameters, variables, blocks and
+    /// calls; a call site's parameters; a type's enumerators and
+    /// subranges), which ``innermostFunctions(holding:in:)`` need not go
+    /// into. Clang and swiftc write call sites (`DW_TAG_call_site`,
+    /// `DW_TAG_GNU_call_site`) for every call of optimised code, so most of
+    /// a unit's entries are under these.
+    private static let leafTags: Set<Int32> = [
+        Int32(DW_TAG_inlined_subroutine), Int32(DW_TAG_call_site), Int32(DW_TAG_GNU_call_site),
+        Int32(DW_TAG_formal_parameter), Int32(DW_TAG_variable), Int32(DW_TAG_enumeration_type),
+        Int32(DW_TAG_subroutine_type), Int32(DW_TAG_array_type),
+    ]
 
     /// The entries from `function` (the entry of the function that holds
     /// `address`) in to the innermost entry that holds it
