@@ -9,10 +9,11 @@ import SystemInterface
 ///    `--dsym` paths, beside the bundle, an `.xcarchive`'s `dSYMs/`): its
 ///    `__DWARF` sections, the image's own addresses;
 /// 2. else the debug map (``DebugMap``): each object file named by `N_OSO`
-///    that exists and whose modification time is the one the map recorded
-///    (as `dsymutil` checks), its relocated DWARF (``ObjectDWARF``), and an
-///    address inside function F moved to F's address in the object (its
-///    symbol there) plus the offset into F;
+///    that exists and whose modification time (for an archive member
+///    `libX.a(member.o)`, the member's `ar_date`) is the one the map
+///    recorded (as `dsymutil` checks), its relocated DWARF
+///    (``ObjectDWARF``), and an address inside function F moved to F's
+///    address in the object (its symbol there) plus the offset into F;
 /// 3. else the image's own `__DWARF` sections (``DWARFSegment``).
 ///
 /// What was found but could not be used becomes a note, never an error.
@@ -142,9 +143,11 @@ struct MachODWARFPlan {
     /// The parts of the debug map's objects that hold `addresses`: each
     /// address in a function of the map, moved to the object's address of
     /// that function plus the offset into it. Objects missing, changed
-    /// since the link, or unreadable add a note and no part; the objects
-    /// missing, one note for the image (`name`): a framework built on
-    /// another machine names the objects of that machine's build folder.
+    /// since the link (a plain object's modification time, an archive
+    /// member's `ar_date`, against `N_OSO`'s), or unreadable add a note and
+    /// no part; the objects missing, one note for the image (`name`): a
+    /// framework built on another machine names the objects of that
+    /// machine's build folder.
     private mutating func debugMapParts(_ addresses: Set<UInt64>, map: DebugMap, image: MachOImage, name imageName: String)
         -> [Part]
     {
@@ -176,24 +179,28 @@ struct MachODWARFPlan {
                 missing.append((object.name, wanted.count))
                 continue
             }
-            if object.archiveMember == nil, object.modificationTime != 0, UInt64(info.modificationTime.seconds) != object.modificationTime {
-                notes.append(
-                    "\(object.name), an object file of the debug map of \(image.path), changed since the link (modified at \(info.modificationTime.seconds), the map says \(object.modificationTime)): not used"
-                )
+            if object.archiveMember == nil,
+                changedSinceLink(object, modifiedAt: UInt64(info.modificationTime.seconds), imageName: imageName)
+            {
                 continue
             }
             let dwarf: ObjectDWARF
             do {
                 dwarf = try ObjectDWARF(path: object.path, member: object.archiveMember, cpu: image.cpu)
             } catch {
-                notes.append("\(object.name), an object file of the debug map of \(image.path), cannot be read: \(error)")
+                notes.append("\(object.name), an object file of the debug map of \(imageName), cannot be read: \(error)")
+                continue
+            }
+            if object.archiveMember != nil, let date = dwarf.image.archiveMemberDate,
+                changedSinceLink(object, modifiedAt: date, imageName: imageName)
+            {
                 continue
             }
             var moved: [UInt64: [UInt64]] = [:]
             for (address, function) in wanted {
                 guard let start = dwarf.address(ofSymbol: function.name) else {
                     notes.append(
-                        "\(object.name) no longer defines \(function.name), which the debug map of \(image.path) places at 0x\(String(function.address, radix: 16)): not used"
+                        "\(object.name) no longer defines \(function.name), which the debug map of \(imageName) places at 0x\(String(function.address, radix: 16)): not used"
                     )
                     continue
                 }
@@ -204,5 +211,18 @@ struct MachODWARFPlan {
             }
         }
         return parts
+    }
+
+    /// Whether the debug map's `object`, modified at `date` (seconds since
+    /// the epoch: a plain object's modification time, an archive member's
+    /// `ar_date`), changed since the link: the map recorded another time
+    /// (`N_OSO`'s `n_value`, unless 0, which records none), as `dsymutil`
+    /// compares them. A note says so.
+    private mutating func changedSinceLink(_ object: DebugMap.Object, modifiedAt date: UInt64, imageName: String) -> Bool {
+        guard object.modificationTime != 0, date != object.modificationTime else { return false }
+        notes.append(
+            "\(object.name), an object file of the debug map of \(imageName), changed since the link (modified at \(date), the map says \(object.modificationTime)): not used"
+        )
+        return true
     }
 }
