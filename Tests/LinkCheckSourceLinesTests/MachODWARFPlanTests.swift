@@ -10,10 +10,10 @@ import Testing
 /// build of the sample's Uploader (``MachODebugBuild``): a dSYM beside the
 /// framework, given with `--dsym`, in an `.xcarchive`; the debug map's
 /// objects; nothing for a stripped image; and the notes for a dSYM of
-/// another build, a truncated dSYM, and objects missing or changed (plain
-/// ones, and members of a static archive). The addresses, UUIDs and dates
-/// are checked against `dsymutil -dump-debug-map` and `llvm-dwarfdump
-/// --uuid`.
+/// another build, a truncated dSYM, a dSYM without debug information, and
+/// objects missing or changed (plain ones, and members of a static
+/// archive). The addresses, UUIDs and dates are checked against
+/// `dsymutil -dump-debug-map` and `llvm-dwarfdump --uuid`.
 @Suite struct MachODWARFPlanTests {
     static let llvm14 = "/usr/lib/llvm-14/bin/"
 
@@ -126,7 +126,7 @@ import Testing
         #expect(plan.origin == .debugMap)
         #expect(
             plan.notes == [
-                "\(dwarf.path) has UUID \(theirs["x86_64"]!) (x86_64), \(theirs["arm64"]!) (arm64), not the image's \(ours["arm64"]!): not used"
+                "\(dwarf.path) has UUID \(theirs["x86_64"]!) (x86_64), \(theirs["arm64"]!) (arm64), not that of \(image.name), \(ours["arm64"]!): not used"
             ])
     }
 
@@ -180,6 +180,31 @@ import Testing
             plan.notes.contains {
                 $0.hasPrefix("\(uploader.path), an object file of the debug map of \(image.path), changed since the link")
             })
+    }
+
+    /// A dSYM that `dsymutil` made while the objects of the debug map were
+    /// away (it warns, and writes the image's UUID and no `__debug_info`):
+    /// a note, and the search goes on to the debug map.
+    @Test func dSYMWithoutDebugInformationIsANote() throws {
+        let build = try MachODebugBuild()
+        let away = build.directory.path("Away")
+        try FileManager.default.createDirectory(at: away, withIntermediateDirectories: true)
+        let objects = MachODebugBuild.architectures.flatMap { target in
+            ["UPUploader", "UPLogin"].map { build.objectPath($0, target.arch) }
+        }
+        for (index, object) in objects.enumerated() {
+            try FileManager.default.moveItem(at: object, to: away.appendingPathComponent("\(index).o"))
+        }
+        let dwarf = try MachODebugBuild.makeDSYM(of: build.framework, at: build.directory.path("Products/Uploader.framework.dSYM"))
+        for (index, object) in objects.enumerated() {
+            try FileManager.default.moveItem(at: away.appendingPathComponent("\(index).o"), to: object)
+        }
+        #expect(try Self.uuids(dwarf) == (try Self.uuids(build.framework)))
+        let image = try #require(try images(build.framework).first { $0.identity.slice == "arm64" })
+        let plan = MachODWARFPlan(addresses: Set(try functionAddresses(image).keys), image: image, dsyms: [])
+        #expect(plan.notes == ["\(dwarf.path) has the image's UUID but no debug information: not used"])
+        #expect(plan.origin == .debugMap)
+        #expect(plan.parts.count == 2)
     }
 
     /// A debug map whose objects are members of a static archive
