@@ -26,6 +26,23 @@ public struct ImageIdentity: Sendable, Hashable, Comparable, CustomStringConvert
     /// ``path``.
     public var displayPath: String { unpackedFrom?.description ?? path }
 
+    /// The private folder the file's archive was unpacked into: ``path``
+    /// less ``ArchiveEntry/entry``; `nil` for a file not unpacked from an
+    /// archive.
+    public var unpackFolder: String? {
+        guard let entry = unpackedFrom?.entry, path.hasSuffix("/" + entry) else { return nil }
+        return String(path.dropLast(entry.count + 1))
+    }
+
+    /// How reports name `path`, a file found near this one (the dSYM beside
+    /// a framework): `archive:entry` when it lies in the folder this file's
+    /// archive was unpacked into (``unpackFolder``), as ``displayPath``
+    /// names the file itself; else `path` as it is.
+    public func displayPath(ofNearbyFile path: String) -> String {
+        guard let folder = unpackFolder, let archive = unpackedFrom?.archive, path.hasPrefix(folder + "/") else { return path }
+        return ArchiveEntry(archive: archive, entry: String(path.dropFirst(folder.count + 1))).description
+    }
+
     /// The file (or the member of a static archive) this image is a slice
     /// of: the same identity without ``slice``. The slices of a fat file
     /// are one image to a reader, and one file to the loader, which takes

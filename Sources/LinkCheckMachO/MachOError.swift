@@ -32,6 +32,20 @@ public enum MachOError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The same error about the file at `path` instead: how a file
+    /// unpacked from an archive is named in notes
+    /// (``ImageIdentity/displayPath(ofNearbyFile:)``).
+    public func naming(_ path: String) -> MachOError {
+        switch self {
+        case .unreadable(_, let code): .unreadable(path: path, errno: code)
+        case .notRegularFile: .notRegularFile(path: path)
+        case .notMachO: .notMachO(path: path)
+        case .truncated(_, let structure, let offset, let needed, let available):
+            .truncated(path: path, structure: structure, offset: offset, needed: needed, available: available)
+        case .changedWhileRead: .changedWhileRead(path: path)
+        }
+    }
+
     public var description: String {
         switch self {
         case .unreadable(let path, let code):

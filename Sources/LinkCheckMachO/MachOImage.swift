@@ -18,6 +18,11 @@ public struct MachOImage: Sendable {
     /// The archive member's name (`RxAtomic.o`) for an image in a static
     /// archive, else `nil`.
     public var archiveMember: String?
+    /// The archive member's `ar_date` (its modification time when it was
+    /// added to the archive, in seconds since the epoch, as `N_OSO`'s
+    /// `n_value` records it in a debug map); `nil` outside an archive or
+    /// when the field is not a decimal number.
+    public var archiveMemberDate: UInt64?
     /// Offset of the image's Mach header from the start of the file, in bytes.
     public var fileOffset: Int
     /// The image's size in bytes (the fat slice, the archive member, or the

@@ -6,7 +6,8 @@ import SystemInterface
 /// whose members are `MH_OBJECT` images.
 public struct StaticArchive: Sendable {
     /// One image per Mach-O member, in archive order, each with its member
-    /// name (``MachOImage/archiveMember``).
+    /// name (``MachOImage/archiveMember``) and `ar_date`
+    /// (``MachOImage/archiveMemberDate``).
     public var members: [MachOImage]
     /// Problems with the archive's own structure (member headers, names,
     /// members that are not Mach-O), each naming the member and its file
@@ -98,7 +99,8 @@ public struct StaticArchive: Sendable {
             instances[name, default: 0] += 1
             if let count = instances[name], count > 1 { name += "#\(count)" }
             do {
-                if let image = try ImageReader.read(member, path: path, member: name, strings: strings) {
+                if var image = try ImageReader.read(member, path: path, member: name, strings: strings) {
+                    image.archiveMemberDate = Self.decimal(header.name(16, length: 12).utf8).flatMap { UInt64(exactly: $0) }
                     archive.members.append(image)
                 } else {
                     warnings.add("archive member \(name)", at: member.fileOffset, "not a Mach-O object; skipped")

@@ -12,6 +12,11 @@ import SystemInterface
 ///    bundle (`libX.dylib`), `<file>.dSYM` beside it;
 /// 3. the `dSYMs/` folder of an `.xcarchive` the image is in.
 ///
+/// An image unpacked from a `.zip` is searched for in the folder it was
+/// unpacked into, where `UnpackedArchive` put the `*.dSYM` bundles beside
+/// the zip's bundles (Carthage's `X.framework.zip`: `X.framework.dSYM`
+/// beside `Carthage/Build/iOS/X.framework`).
+///
 /// Each bundle gives the DWARF files of `Contents/Resources/DWARF/`; which
 /// of them belongs to the image is for the caller to say (by `LC_UUID`).
 enum DSYMSearch {

@@ -5,21 +5,27 @@ import SystemInterface
 /// Where the DWARF of one Mach-O image (one slice) is, and which address to
 /// look up there for each of the image's addresses. In this order:
 ///
-/// 1. a dSYM whose slice has the image's `LC_UUID` (``DSYMSearch``: the
-///    `--dsym` paths, beside the bundle, an `.xcarchive`'s `dSYMs/`): its
-///    `__DWARF` sections, the image's own addresses;
+/// 1. a dSYM whose slice has the image's `LC_UUID` and a `__debug_info`
+///    section (``DSYMSearch``: the `--dsym` paths, beside the bundle (in
+///    the archive too, for an image unpacked from one), an `.xcarchive`'s
+///    `dSYMs/`): its `__DWARF` sections, the image's own addresses;
 /// 2. else the debug map (``DebugMap``): each object file named by `N_OSO`
-///    that exists and whose modification time is the one the map recorded
-///    (as `dsymutil` checks), its relocated DWARF (``ObjectDWARF``), and an
-///    address inside function F moved to F's address in the object (its
-///    symbol there) plus the offset into F;
+///    that exists and whose modification time (for an archive member
+///    `libX.a(member.o)`, the member's `ar_date`) is the one the map
+///    recorded (as `dsymutil` checks), its relocated DWARF
+///    (``ObjectDWARF``), and an address inside function F moved to F's
+///    address in the object (its symbol there) plus the offset into F;
 /// 3. else the image's own `__DWARF` sections (``DWARFSegment``).
 ///
-/// What was found but could not be used becomes a note, never an error.
+/// What was found but could not be used becomes a note, never an error. A
+/// file unpacked from an archive is named `archive.zip:entry` in a note
+/// (``ImageIdentity/displayPath(ofNearbyFile:)``), as reports name the
+/// image.
 struct MachODWARFPlan {
     /// Where the debug information came from.
     enum Origin: Equatable {
-        /// The dSYM DWARF file at the path.
+        /// The dSYM DWARF file, named as notes name it (`archive:entry` when
+        /// it was unpacked from an archive).
         case dSYM(String)
         /// The object files of the image's debug map.
         case debugMap
@@ -32,8 +38,9 @@ struct MachODWARFPlan {
 
     /// One file's DWARF, and the addresses to look up in it.
     struct Part {
-        /// The DWARF file, or the object file (`lib.a(member.o)` for an
-        /// archive member): what a note about it names.
+        /// The DWARF file (`archive:entry` when it was unpacked from an
+        /// archive), or the object file (`lib.a(member.o)` for an archive
+        /// member): what a note about it names.
         var file: String
         /// The `__DWARF` sections by Mach-O section name (`__debug_info`).
         var sections: [String: [UInt8]]
@@ -59,6 +66,7 @@ struct MachODWARFPlan {
             return
         }
         let identity = addresses.map { ($0, [$0]) }
+        var dSYMsRejected = false
         if let uuid = machO.uuid {
             switch dSYMPart(uuid: uuid, image: image, dsyms: dsyms) {
             case .found(var part):
@@ -67,13 +75,13 @@ struct MachODWARFPlan {
                 parts = [part]
                 return
             case .damaged: return
-            case .none: break
+            case .none(let rejected): dSYMsRejected = rejected
             }
         }
         let map = DebugMap(symbols: machO.symbols)
         if !map.isEmpty {
             origin = .debugMap
-            parts = debugMapParts(addresses, map: map, image: machO, name: image.name)
+            parts = debugMapParts(addresses, map: map, image: machO, name: image.name, dSYMsRejected: dSYMsRejected)
             return
         }
         do {
@@ -83,7 +91,7 @@ struct MachODWARFPlan {
                 origin = .image
                 parts = [
                     Part(
-                        file: image.path, sections: try segment.contents(of: slice), littleEndian: slice.littleEndian,
+                        file: image.identity.displayPath, sections: try segment.contents(of: slice), littleEndian: slice.littleEndian,
                         addresses: Dictionary(uniqueKeysWithValues: identity))
                 ]
             }
@@ -100,54 +108,66 @@ struct MachODWARFPlan {
         /// note says why); nothing else is looked at: the dSYM is the
         /// build's.
         case damaged
-        /// No candidate has the image's UUID.
-        case none
+        /// No candidate is usable; `rejected` when some were found (a note
+        /// each says why).
+        case none(rejected: Bool)
     }
 
-    /// The dSYM slice whose `LC_UUID` is `uuid`. Candidates of other builds
-    /// add a note each when none matches.
+    /// The dSYM slice whose `LC_UUID` is `uuid`, with debug information.
+    /// Candidates of other builds, unreadable, or without debug
+    /// information add a note each when none is usable.
     private mutating func dSYMPart(uuid: ImageUUID, image: BinaryImage, dsyms: [String]) -> DSYMMatch {
-        var mismatches: [String] = []
+        var rejections: [String] = []
         for candidate in DSYMSearch.candidates(forImageAt: image.path, explicit: dsyms) {
+            let name = image.identity.displayPath(ofNearbyFile: candidate)
             let segment: DWARFSegment
-            do {
+            do throws(MachOError) {
                 segment = try DWARFSegment(path: candidate)
             } catch {
-                mismatches.append("\(candidate): not a readable dSYM (\(error)): not used")
+                rejections.append("\(name): not a readable dSYM (\(error.naming(name))): not used")
                 continue
             }
-            guard let slice = segment.slice(withUUID: uuid) else {
+            let slice = segment.slice(withUUID: uuid)
+            let hasDebugInfo = slice?.sections.contains { $0.name == "__debug_info" && $0.hasFileContents && $0.size > 0 } ?? false
+            guard let slice, hasDebugInfo else {
                 // A slice cut short (a truncated fat dSYM) is dropped with a
-                // warning: its UUID cannot be told.
+                // warning: its UUID cannot be told; load commands cut short
+                // (a truncated thin one) may have lost the sections.
                 if let warning = segment.warnings.first {
-                    mismatches.append("\(candidate): damaged dSYM (\(warning)): not used")
-                    continue
+                    rejections.append("\(name): damaged dSYM (\(warning)): not used")
+                } else if slice != nil {
+                    rejections.append("\(name) has the image's UUID but no debug information: not used")
+                } else {
+                    let others = segment.slices.map { "\($0.uuid?.description ?? "none") (\($0.cpu))" }.joined(separator: ", ")
+                    rejections.append(
+                        "\(name) has UUID \(others.isEmpty ? "none" : others), not that of \(image.name), \(uuid): not used")
                 }
-                let others = segment.slices.map { "\($0.uuid?.description ?? "none") (\($0.cpu))" }.joined(separator: ", ")
-                mismatches.append("\(candidate) has UUID \(others.isEmpty ? "none" : others), not the image's \(uuid): not used")
                 continue
             }
-            do {
+            do throws(MachOError) {
                 return .found(
-                    Part(file: candidate, sections: try segment.contents(of: slice), littleEndian: slice.littleEndian, addresses: [:]))
+                    Part(file: name, sections: try segment.contents(of: slice), littleEndian: slice.littleEndian, addresses: [:]))
             } catch {
-                notes.append("\(candidate): damaged dSYM of \(image.name): \(error); its call sites have no source")
+                notes.append("\(name): damaged dSYM of \(image.name): \(error.naming(name)); its call sites have no source")
                 return .damaged
             }
         }
-        notes += mismatches
-        return .none
+        notes += rejections
+        return .none(rejected: !rejections.isEmpty)
     }
 
     /// The parts of the debug map's objects that hold `addresses`: each
     /// address in a function of the map, moved to the object's address of
     /// that function plus the offset into it. Objects missing, changed
-    /// since the link, or unreadable add a note and no part; the objects
-    /// missing, one note for the image (`name`): a framework built on
-    /// another machine names the objects of that machine's build folder.
-    private mutating func debugMapParts(_ addresses: Set<UInt64>, map: DebugMap, image: MachOImage, name imageName: String)
-        -> [Part]
-    {
+    /// since the link (a plain object's modification time, an archive
+    /// member's `ar_date`, against `N_OSO`'s), or unreadable add a note and
+    /// no part; the objects missing, one note for the image (`name`): a
+    /// framework built on another machine names the objects of that
+    /// machine's build folder. `dSYMsRejected`: whether dSYMs were found but
+    /// not used (that note then says no usable dSYM was found).
+    private mutating func debugMapParts(
+        _ addresses: Set<UInt64>, map: DebugMap, image: MachOImage, name imageName: String, dSYMsRejected: Bool
+    ) -> [Part] {
         var byObject: [String: (object: DebugMap.Object, addresses: [(UInt64, DebugMap.Symbol)])] = [:]
         var order: [String] = []
         for address in addresses.sorted() {
@@ -165,7 +185,7 @@ struct MachODWARFPlan {
                     ? "the object file of its debug map \(first.object) is missing"
                     : "the object files of its debug map (\(first.object) and \(missing.count - 1) more) are missing"
                 notes.append(
-                    "\(imageName): no dSYM found, and \(objects): \(calls) call site\(calls == 1 ? " has" : "s have") no source (--dsym names a dSYM)"
+                    "\(imageName): no \(dSYMsRejected ? "usable " : "")dSYM found, and \(objects): \(calls) call site\(calls == 1 ? " has" : "s have") no source (--dsym names a dSYM)"
                 )
             }
         }
@@ -176,24 +196,28 @@ struct MachODWARFPlan {
                 missing.append((object.name, wanted.count))
                 continue
             }
-            if object.archiveMember == nil, object.modificationTime != 0, UInt64(info.modificationTime.seconds) != object.modificationTime {
-                notes.append(
-                    "\(object.name), an object file of the debug map of \(image.path), changed since the link (modified at \(info.modificationTime.seconds), the map says \(object.modificationTime)): not used"
-                )
+            if object.archiveMember == nil,
+                changedSinceLink(object, modifiedAt: UInt64(info.modificationTime.seconds), imageName: imageName)
+            {
                 continue
             }
             let dwarf: ObjectDWARF
             do {
                 dwarf = try ObjectDWARF(path: object.path, member: object.archiveMember, cpu: image.cpu)
             } catch {
-                notes.append("\(object.name), an object file of the debug map of \(image.path), cannot be read: \(error)")
+                notes.append("\(object.name), an object file of the debug map of \(imageName), cannot be read: \(error)")
+                continue
+            }
+            if object.archiveMember != nil, let date = dwarf.image.archiveMemberDate,
+                changedSinceLink(object, modifiedAt: date, imageName: imageName)
+            {
                 continue
             }
             var moved: [UInt64: [UInt64]] = [:]
             for (address, function) in wanted {
                 guard let start = dwarf.address(ofSymbol: function.name) else {
                     notes.append(
-                        "\(object.name) no longer defines \(function.name), which the debug map of \(image.path) places at 0x\(String(function.address, radix: 16)): not used"
+                        "\(object.name) no longer defines \(function.name), which the debug map of \(imageName) places at 0x\(String(function.address, radix: 16)): not used"
                     )
                     continue
                 }
@@ -204,5 +228,18 @@ struct MachODWARFPlan {
             }
         }
         return parts
+    }
+
+    /// Whether the debug map's `object`, modified at `date` (seconds since
+    /// the epoch: a plain object's modification time, an archive member's
+    /// `ar_date`), changed since the link: the map recorded another time
+    /// (`N_OSO`'s `n_value`, unless 0, which records none), as `dsymutil`
+    /// compares them. A note says so.
+    private mutating func changedSinceLink(_ object: DebugMap.Object, modifiedAt date: UInt64, imageName: String) -> Bool {
+        guard object.modificationTime != 0, date != object.modificationTime else { return false }
+        notes.append(
+            "\(object.name), an object file of the debug map of \(imageName), changed since the link (modified at \(date), the map says \(object.modificationTime)): not used"
+        )
+        return true
     }
 }

@@ -63,6 +63,89 @@ import Testing
         #expect(unlocated.allSatisfy { $0.source == nil })
     }
 
+    /// A Carthage zip (`carthage build --archive`:
+    /// `Carthage/Build/iOS/Uploader.framework` beside its
+    /// `Uploader.framework.dSYM`, a static framework in `Static/`), the
+    /// objects of the debug map gone: the same images as the unzipped
+    /// folder, named `zip:entry`, and every call site the source
+    /// `llvm-symbolizer` gives in the dSYM, from the dSYM the zip carries.
+    /// A damaged dSYM in the zip is named `zip:entry` in the notice, never
+    /// by the folder it was unpacked into.
+    @Test func carthageZipGivesTheSourcesOfItsFolder() throws {
+        let build = try MachODebugBuild()
+        let folder = build.directory.path("Unzipped")
+        let platform = folder.appendingPathComponent("Carthage/Build/iOS")
+        try FileManager.default.createDirectory(
+            at: platform.appendingPathComponent("Uploader.framework"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: build.framework, to: platform.appendingPathComponent("Uploader.framework/Uploader"))
+        let dwarf = try MachODebugBuild.makeDSYM(of: build.framework, at: platform.appendingPathComponent("Uploader.framework.dSYM"))
+        try FileManager.default.createDirectory(at: platform.appendingPathComponent("Static"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: try MachOFixture.staticFramework.path().deletingLastPathComponent(),
+            to: platform.appendingPathComponent("Static/Tracker.framework"))
+        for name in ["UPUploader", "UPLogin"] {
+            for arch in ["arm64", "x86_64"] { try FileManager.default.removeItem(at: build.objectPath(name, arch)) }
+        }
+        func zip(_ name: String) throws -> URL {
+            let zip = build.directory.path(name)
+            let writer = try ZipWriter(path: zip)
+            try writer.addDirectory(folder.appendingPathComponent("Carthage"), as: "Carthage")
+            try writer.close()
+            return zip
+        }
+        let zipped = try zip("Uploader.framework.zip")
+        /// Each image's path less `prefix` (the folder's, the zip's).
+        func images(_ report: [String: Any], less prefix: String) throws -> Set<String> {
+            let images = try #require(report["images"] as? [[String: Any]])
+            return Set(images.map { ($0["path"] as? String ?? "").replacingOccurrences(of: prefix, with: "") })
+        }
+        /// Each call site's rule, address and source, sorted.
+        func located(_ sites: [(rule: String, image: String, address: UInt64, source: [String: Any]?)]) -> [String] {
+            sites.map { site in
+                let source = site.source.map { "\($0["file"] ?? ""):\($0["line"] ?? ""):\($0["column"] ?? "")" } ?? "none"
+                return "\(site.rule) 0x\(String(site.address, radix: 16)) \(source)"
+            }.sorted()
+        }
+        let unzippedReport = try report([folder.path])
+        let zippedReport = try report([zipped.path])
+        let carthageImages: Set = ["Carthage/Build/iOS/Uploader.framework/Uploader", "Carthage/Build/iOS/Static/Tracker.framework/Tracker"]
+        #expect(try images(unzippedReport, less: folder.path + "/") == carthageImages)
+        #expect(try images(zippedReport, less: zipped.path + ":") == carthageImages)
+        let sites = try callSites(unzippedReport).filter { $0.image.contains("Uploader.framework") }
+        #expect(sites.count >= 2)
+        for site in sites {
+            let slice = site.image.hasSuffix("[x86_64]") ? "x86_64" : "arm64"
+            let expected = try #require(try Symbolizer.source(of: site.address, in: "\(dwarf.path):\(slice)"))
+            let source = try #require(site.source, "\(site.rule) at 0x\(String(site.address, radix: 16))")
+            #expect(source["file"] as? String == expected.location.file)
+            #expect(source["line"] as? Int == expected.location.line)
+        }
+        #expect(located(try callSites(zippedReport)) == located(try callSites(unzippedReport)))
+        #expect(try callSites(zippedReport).allSatisfy { $0.image.hasPrefix(zipped.path + ":Carthage/Build/iOS/") })
+        #expect(zippedReport["notices"] as? [String] == [])
+
+        // Cut short after its fat header: each slice of the dSYM is past
+        // the end of the file, which is also an input that cannot be
+        // inspected (exit status 2).
+        try Data(contentsOf: dwarf).prefix(100).write(to: dwarf)
+        let damaged = try zip("Damaged.zip")
+        let unpackedUnder = build.directory.path("Temporary")
+        try FileManager.default.createDirectory(at: unpackedUnder, withIntermediateDirectories: true)
+        let output = try Command.linkcheck(["check", "--format", "json", damaged.path], environment: ["TMPDIR": unpackedUnder.path])
+        #expect(output.status == 2, "\(output.standardError)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
+        let notices = try #require(document["notices"] as? [String])
+        let entry = "\(damaged.path):Carthage/Build/iOS/Uploader.framework.dSYM/Contents/Resources/DWARF/Uploader"
+        #expect(notices.filter { $0.hasPrefix("\(entry): damaged dSYM (") }.count == 2, "\(notices)")
+        let arm64Sites = sites.filter { $0.image.hasSuffix("[arm64]") }.count
+        #expect(arm64Sites >= 2)
+        #expect(
+            notices.contains(
+                "\(damaged.path):Carthage/Build/iOS/Uploader.framework/Uploader[arm64]: no usable dSYM found, and the object file of its debug map \(build.objectPath("UPLogin", "arm64").path) is missing: \(arm64Sites) call sites have no source (--dsym names a dSYM)"
+            ), "\(notices)")
+        #expect(!notices.contains { $0.contains(unpackedUnder.path) }, "\(notices)")
+    }
+
     /// `--dsym` finds a dSYM kept elsewhere; SARIF puts the result at the
     /// source.
     @Test func explicitDSYMAndSARIF() throws {

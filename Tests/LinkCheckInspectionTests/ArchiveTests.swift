@@ -176,7 +176,7 @@ import Testing
             )
             #expect(
                 discovery.skipped.map { "\($0.path): \($0.reason)" } == [
-                    "\(xcframework.path):__MACOSX/Kit.xcframework/._Info.plist: outside the bundles (Payload/*.app, *.app, *.framework, *.xcframework), not unpacked"
+                    "\(xcframework.path):__MACOSX/Kit.xcframework/._Info.plist: outside the bundles (Payload/*.app; *.app, *.framework, *.xcframework, *.dSYM at the top or in Carthage/Build/), not unpacked"
                 ])
             let kitImage = try #require(discovery.files.first { discovery.displayPath(of: $0).hasSuffix("ios-arm64/Kit.framework/Kit") })
             let placement = try #require(discovery.bundles.placement(ofFile: kitImage))
@@ -186,6 +186,47 @@ import Testing
                 discovery.files.first { discovery.displayPath(of: $0) == "\(app.path):Shop.app/PlugIns/Share.appex/Share" })
             #expect(discovery.bundles.placement(ofFile: share)?.role == .appExtension(type: .share))
         }
+    }
+
+    /// A Carthage zip (`carthage build --archive`): the frameworks in
+    /// `Carthage/Build/<platform>/` and its `Static/`, and the DWARF file
+    /// and `Info.plist` of the dSYM beside one, unpacked byte for byte; the
+    /// dSYM's other files are not counted, and Carthage's version file,
+    /// outside the bundles, is passed over.
+    @Test func aCarthageZipUnpacksItsFrameworksAndTheirDSYMs() throws {
+        let workspace = try Workspace()
+        let build = try MachODebugBuild()
+        let dsym = build.directory.path("Uploader.framework.dSYM")
+        let dwarf = try MachODebugBuild.makeDSYM(of: build.framework, at: dsym)
+        let tracker = try MachOFixture.staticFramework.path()
+        let dSYMEntry = "Carthage/Build/iOS/Uploader.framework.dSYM"
+        let zip = try workspace.archive("Uploader.framework.zip") { zip in
+            try zip.addDirectory(build.framework.deletingLastPathComponent(), as: "Carthage/Build/iOS/Uploader.framework")
+            try zip.addDirectory(dsym, as: dSYMEntry)
+            try zip.addFile("\(dSYMEntry)/Contents/Info.plist", contents: Data("<plist/>".utf8))
+            try zip.addFile("\(dSYMEntry)/Contents/Resources/Relocations/aarch64/Uploader.yml", contents: Data("---".utf8))
+            try zip.addDirectory(tracker.deletingLastPathComponent(), as: "Carthage/Build/iOS/Static/Tracker.framework")
+            try zip.addFile("Carthage/Build/.Uploader.version", contents: Data("{}".utf8))
+        }
+        let unpacked = try UnpackedArchive.unpack(zip.path, temporaryDirectory: workspace.temporary.path)
+        let folder = URL(fileURLWithPath: unpacked.folder)
+        #expect(
+            try Self.files(under: folder) == [
+                "Carthage/Build/iOS/Uploader.framework/Uploader", "\(dSYMEntry)/Contents/Info.plist",
+                "\(dSYMEntry)/Contents/Resources/DWARF/Uploader", "Carthage/Build/iOS/Static/Tracker.framework/Tracker",
+            ])
+        #expect(
+            try Data(contentsOf: folder.appendingPathComponent("\(dSYMEntry)/Contents/Resources/DWARF/Uploader"))
+                == Data(contentsOf: dwarf))
+        #expect(
+            try Data(contentsOf: folder.appendingPathComponent("Carthage/Build/iOS/Static/Tracker.framework/Tracker"))
+                == Data(contentsOf: tracker))
+        #expect(
+            unpacked.skipped.map { "\($0.path): \($0.reason)" } == [
+                "\(zip.path):Carthage/Build/.Uploader.version: outside the bundles (Payload/*.app; *.app, *.framework, *.xcframework, *.dSYM at the top or in Carthage/Build/), not unpacked"
+            ])
+        unpacked.remove()
+        #expect(try workspace.leftOver().isEmpty)
     }
 
     /// A zip that holds no bundle: skipped and counted when met in a

@@ -10,9 +10,10 @@ import Testing
 /// build of the sample's Uploader (``MachODebugBuild``): a dSYM beside the
 /// framework, given with `--dsym`, in an `.xcarchive`; the debug map's
 /// objects; nothing for a stripped image; and the notes for a dSYM of
-/// another build, a truncated dSYM, and objects missing or changed. The
-/// addresses are checked against `dsymutil -dump-debug-map` and
-/// `llvm-dwarfdump --uuid`.
+/// another build, a truncated dSYM, a dSYM without debug information, and
+/// objects missing or changed (plain ones, and members of a static
+/// archive). The addresses, UUIDs and dates are checked against
+/// `dsymutil -dump-debug-map` and `llvm-dwarfdump --uuid`.
 @Suite struct MachODWARFPlanTests {
     static let llvm14 = "/usr/lib/llvm-14/bin/"
 
@@ -125,7 +126,7 @@ import Testing
         #expect(plan.origin == .debugMap)
         #expect(
             plan.notes == [
-                "\(dwarf.path) has UUID \(theirs["x86_64"]!) (x86_64), \(theirs["arm64"]!) (arm64), not the image's \(ours["arm64"]!): not used"
+                "\(dwarf.path) has UUID \(theirs["x86_64"]!) (x86_64), \(theirs["arm64"]!) (arm64), not that of \(image.name), \(ours["arm64"]!): not used"
             ])
     }
 
@@ -179,6 +180,91 @@ import Testing
             plan.notes.contains {
                 $0.hasPrefix("\(uploader.path), an object file of the debug map of \(image.path), changed since the link")
             })
+    }
+
+    /// A dSYM that `dsymutil` made while the objects of the debug map were
+    /// away (it warns, and writes the image's UUID and no `__debug_info`):
+    /// a note, and the search goes on to the debug map.
+    @Test func dSYMWithoutDebugInformationIsANote() throws {
+        let build = try MachODebugBuild()
+        let away = build.directory.path("Away")
+        try FileManager.default.createDirectory(at: away, withIntermediateDirectories: true)
+        let objects = MachODebugBuild.architectures.flatMap { target in
+            ["UPUploader", "UPLogin"].map { build.objectPath($0, target.arch) }
+        }
+        for (index, object) in objects.enumerated() {
+            try FileManager.default.moveItem(at: object, to: away.appendingPathComponent("\(index).o"))
+        }
+        let dwarf = try MachODebugBuild.makeDSYM(of: build.framework, at: build.directory.path("Products/Uploader.framework.dSYM"))
+        for (index, object) in objects.enumerated() {
+            try FileManager.default.moveItem(at: away.appendingPathComponent("\(index).o"), to: object)
+        }
+        #expect(try Self.uuids(dwarf) == (try Self.uuids(build.framework)))
+        let image = try #require(try images(build.framework).first { $0.identity.slice == "arm64" })
+        let plan = MachODWARFPlan(addresses: Set(try functionAddresses(image).keys), image: image, dsyms: [])
+        #expect(plan.notes == ["\(dwarf.path) has the image's UUID but no debug information: not used"])
+        #expect(plan.origin == .debugMap)
+        #expect(plan.parts.count == 2)
+    }
+
+    /// A debug map whose objects are members of a static archive
+    /// (`libUploader.a(UPLogin.o)`): each member whose `ar_date` is the
+    /// `timestamp` `dsymutil -dump-debug-map` reads for it is used, as a
+    /// plain object is, its addresses moved as `dsymutil` moves them; a
+    /// member archived again with another date changed since the link: a
+    /// note with both dates, and no part for it.
+    @Test func archiveMembersAreCheckedByTheirDate() throws {
+        let build = try MachODebugBuild()
+        let framework = try build.linkFromStaticArchives()
+        let archive = build.staticArchive("arm64")
+        let image = try #require(try images(framework).first { $0.identity.slice == "arm64" })
+        let functions = try functionAddresses(image)
+        let timestamps = try Self.objectTimestamps(framework, arch: "arm64")
+        let uploader = "\(archive.path)(UPUploader.o)"
+        let login = "\(archive.path)(UPLogin.o)"
+        #expect(Set(timestamps.keys) == [uploader, login])
+        let plan = MachODWARFPlan(addresses: Set(functions.keys), image: image, dsyms: [])
+        #expect(plan.origin == .debugMap)
+        #expect(plan.notes.isEmpty)
+        #expect(Set(plan.parts.map(\.file)) == [uploader, login])
+        let oracle = try Self.objectAddresses(framework, arch: "arm64")
+        for part in plan.parts {
+            for (objectAddress, imageAddresses) in part.addresses {
+                for imageAddress in imageAddresses {
+                    let function = try #require(functions[imageAddress])
+                    #expect(objectAddress == (try #require(oracle[function.name])) + 4, "\(function.name)")
+                }
+            }
+        }
+
+        let linkedAt = try #require(timestamps[login])
+        let object = build.objectPath("UPLogin", "arm64")
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: TimeInterval(linkedAt + 3600))], ofItemAtPath: object.path)
+        try FileManager.default.removeItem(at: archive)
+        try MachOFixtures.staticArchive([build.objectPath("UPUploader", "arm64"), object], to: archive, keepingDates: true)
+        let changed = MachODWARFPlan(addresses: Set(functions.keys), image: image, dsyms: [])
+        #expect(
+            changed.notes == [
+                "\(login), an object file of the debug map of \(image.name), changed since the link (modified at \(linkedAt + 3600), the map says \(linkedAt)): not used"
+            ])
+        #expect(changed.parts.map(\.file) == [uploader])
+    }
+
+    /// The `timestamp` of each object in `dsymutil -dump-debug-map`, by
+    /// its `filename`.
+    static func objectTimestamps(_ image: URL, arch: String) throws -> [String: UInt64] {
+        let yaml = try Command.run(llvm14 + "dsymutil", ["-dump-debug-map", "--arch", arch, image.path]).standardOutput
+        var timestamps: [String: UInt64] = [:]
+        var filename: String?
+        for line in yaml.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            if line.hasPrefix("- filename:") {
+                filename = line.dropFirst("- filename:".count).trimmingCharacters(in: CharacterSet(charactersIn: " '"))
+            } else if line.hasPrefix("timestamp:"), let name = filename {
+                timestamps[name] = UInt64(line.dropFirst("timestamp:".count).trimmingCharacters(in: .whitespaces))
+            }
+        }
+        return timestamps
     }
 
     /// `--dsym` naming a folder of dSYMs elsewhere, the DWARF file itself,

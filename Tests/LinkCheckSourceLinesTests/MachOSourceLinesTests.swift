@@ -11,7 +11,8 @@ import Testing
 /// instruction of every function of the debug map, each equal to what
 /// `llvm-symbolizer` says of it in the dSYM `dsymutil` links, with the dSYM
 /// beside the fat framework (each slice), with only the debug map (the
-/// objects' relocated DWARF), with `--dsym`, and none for a stripped image.
+/// objects' relocated DWARF, plain or members of a static archive), with
+/// `--dsym`, and none for a stripped image.
 @Suite struct MachOSourceLinesTests {
     /// Each instruction address (every 4 bytes) of each function of the
     /// debug map of `image`.
@@ -68,6 +69,22 @@ import Testing
         // --dsym names it: the same sources, from the dSYM.
         let given = try SourceLines.sources(of: addresses, in: image, dsyms: [dwarf.path])
         #expect(given == lookup)
+    }
+
+    /// A debug map of static archive members
+    /// (``MachODebugBuild/linkFromStaticArchives()``): the members' DWARF,
+    /// relocated, gives what the dSYM `dsymutil` links from the same
+    /// members says.
+    @Test func archiveMembersOfTheDebugMapGiveTheSourcesDsymutilLinks() throws {
+        let build = try MachODebugBuild()
+        let framework = try build.linkFromStaticArchives()
+        let dwarf = try MachODebugBuild.makeDSYM(of: framework, at: build.directory.path("Elsewhere/Uploader.dSYM"))
+        for image in try MachOReader.read(path: framework.path) {
+            let addresses = try instructionAddresses(image)
+            let lookup = try SourceLines.sources(of: addresses, in: image)
+            #expect(lookup.notes.isEmpty)
+            #expect(try agree(lookup, addresses, oracle: "\(dwarf.path):\(image.identity.slice ?? "")") > 40, "\(image.name)")
+        }
     }
 
     /// Stripped (`llvm-strip -x`: no debug map, no dSYM): no source, no

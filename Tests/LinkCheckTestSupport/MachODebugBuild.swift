@@ -53,6 +53,33 @@ public struct MachODebugBuild {
     /// `Products/Uploader.framework/Uploader`: the fat framework's binary.
     public var framework: URL { directory.path("Products/Uploader.framework/Uploader") }
 
+    /// `Static-<arch>/libUploader.a`: the static archive of the objects of
+    /// `arch` that ``linkFromStaticArchives()`` makes.
+    public func staticArchive(_ arch: String) -> URL {
+        directory.path("Static-\(arch)/libUploader.a")
+    }
+
+    /// Archives the objects of each architecture into
+    /// ``staticArchive(_:)``, each member's `ar_date` its object's
+    /// modification time, and links `Static/Uploader.framework/Uploader`,
+    /// a fat framework, from them (`-all_load`): its debug map names the
+    /// members (`…/libUploader.a(UPLogin.o)`), `N_OSO`'s `n_value` their
+    /// `ar_date`. Returns the framework's binary.
+    ///
+    /// - Throws: ``CommandFailure`` when a tool fails.
+    public func linkFromStaticArchives() throws -> URL {
+        let slices = try Self.architectures.map { target in
+            let archive = try MachOFixtures.staticArchive(
+                ["UPUploader", "UPLogin"].map { objectPath($0, target.arch) }, to: staticArchive(target.arch), keepingDates: true)
+            return try MachOFixtures.link(
+                MachOFixtures.Image(
+                    sources: [], product: .dylib(installName: "@rpath/Uploader.framework/Uploader"), target: target,
+                    frameworks: ["UIKit", "Foundation", "CoreFoundation"], inputs: [archive], linkerFlags: ["-all_load"]),
+                to: directory.path("Static-\(target.arch)/Uploader"))
+        }
+        return try MachOFixtures.fat(slices, to: directory.path("Static/Uploader.framework/Uploader"))
+    }
+
     /// Makes the dSYM bundle `bundle` (`X.dSYM`) of the fat image `image`:
     /// `dsymutil --arch` for each slice, the DWARF files joined by
     /// `llvm-lipo -create` into `Contents/Resources/DWARF/<image's name>`.

@@ -290,15 +290,18 @@ public enum MachOFixtures {
 
     /// A static archive (`!<arch>`, with a `__.SYMDEF` symbol table) of
     /// `objects` at `output`, made by the toolchain's `llvm-ar` in Darwin
-    /// format.
+    /// format. Its members' `ar_date` is 0 (`llvm-ar`'s deterministic
+    /// mode), or with `keepingDates` each object's modification time
+    /// (`llvm-ar U`), as Apple's `libtool` writes it and a debug map's
+    /// `N_OSO` then records it.
     ///
     /// - Throws: ``CommandFailure`` when llvm-ar fails.
     @discardableResult
-    public static func staticArchive(_ objects: [URL], to output: URL) throws -> URL {
+    public static func staticArchive(_ objects: [URL], to output: URL, keepingDates: Bool = false) throws -> URL {
         try FileManager.default.createDirectory(at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Command.run(
             toolchainBin.appendingPathComponent("llvm-ar").path,
-            ["rcs", "--format=darwin", output.path] + objects.map(\.path))
+            [keepingDates ? "rcsU" : "rcs", "--format=darwin", output.path] + objects.map(\.path))
         return output
     }
 

@@ -4,14 +4,17 @@ import SystemInterface
 
 /// The app of an `.ipa`, or the bundles of a `.zip` (`X.xcframework.zip`,
 /// `X.framework.zip`, an app zipped with or without `Payload/`, as SwiftPM
-/// binary targets and CI artifacts arrive), unpacked into a private folder
-/// for the run: the entries of `Payload/*.app` (and, in a `.zip`, of
-/// `*.app`, `*.framework` and `*.xcframework` at its top) that linkcheck
-/// reads (binaries, recognised by their first bytes as ``ImageInspector``
-/// recognises them, and `Info.plist` files), nothing else. The bundles'
-/// other files (resources, headers, module maps, licences, signatures) are
-/// neither unpacked nor counted as passed over, as in a bundle folder;
-/// entries outside them are counted.
+/// binary targets, Carthage and CI artifacts arrive), unpacked into a
+/// private folder for the run: the entries of `Payload/*.app` (and, in a
+/// `.zip`, of `*.app`, `*.framework`, `*.xcframework` and the `*.dSYM`
+/// bundles that carry their debug information, at its top or in Carthage's
+/// build folders: `Carthage/Build/`, `Carthage/Build/<platform>/`,
+/// `Carthage/Build/<platform>/Static/`) that linkcheck reads (binaries,
+/// recognised by their first bytes as ``ImageInspector`` recognises them,
+/// the DWARF files of dSYMs among them, and `Info.plist` files), nothing
+/// else. The bundles' other files (resources, headers, module maps,
+/// licences, signatures) are neither unpacked nor counted as passed over,
+/// as in a bundle folder; entries outside them are counted.
 ///
 /// The folder is made with `mkdtemp(3)` (mode 0700) under `$TMPDIR` (else
 /// `/tmp`) and removed by ``remove()``, when the value is released, when
@@ -28,7 +31,8 @@ public final class UnpackedArchive: @unchecked Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         /// `*.ipa`: an app under `Payload/`.
         case ipa
-        /// `*.zip`: bundles at its top, or an app under `Payload/`.
+        /// `*.zip`: bundles at its top or in Carthage's build folders, or an
+        /// app under `Payload/`.
         case zip
 
         /// The kind of the archive at `path` by its suffix (any case), or
@@ -45,9 +49,10 @@ public final class UnpackedArchive: @unchecked Sendable, Equatable {
         }
 
         /// The folder extensions of the bundles an entry may be in at the
-        /// archive's top (besides `Payload/*.app`).
-        var topLevelBundles: Set<String> {
-            self == .ipa ? [] : ["app", "framework", "xcframework"]
+        /// archive's top or in Carthage's build folders (besides
+        /// `Payload/*.app`).
+        var bundleExtensions: Set<String> {
+            self == .ipa ? [] : ["app", "framework", "xcframework", "dSYM"]
         }
     }
 
@@ -222,7 +227,9 @@ private struct Unpacker {
             guard isInBundle(parts) else {
                 if entry.kind != .directory {
                     let bundles =
-                        kind == .ipa ? "the app (Payload/*.app)" : "the bundles (Payload/*.app, *.app, *.framework, *.xcframework)"
+                        kind == .ipa
+                        ? "the app (Payload/*.app)"
+                        : "the bundles (Payload/*.app; *.app, *.framework, *.xcframework, *.dSYM at the top or in Carthage/Build/)"
                     skipped.append(SkippedEntry(path: display, reason: "outside \(bundles), not unpacked"))
                 }
                 continue
@@ -246,11 +253,24 @@ private struct Unpacker {
 
     /// Whether the entry whose name has the components `parts` lies in a
     /// bundle linkcheck reads: `Payload/*.app/…`, or for a `.zip` a
-    /// `*.app`, `*.framework` or `*.xcframework` at the top.
+    /// `*.app`, `*.framework`, `*.xcframework` or `*.dSYM` at the top or in
+    /// Carthage's build folders (``bundlePositions(_:)``).
     private func isInBundle(_ parts: [Substring]) -> Bool {
         if parts.count >= 3, parts[0] == "Payload", parts[1].hasSuffix(".app") { return true }
-        guard parts.count >= 2, let dot = parts[0].lastIndex(of: ".") else { return false }
-        return kind.topLevelBundles.contains(String(parts[0][parts[0].index(after: dot)...]))
+        return Self.bundlePositions(parts).contains { index in
+            guard index + 1 < parts.count, let dot = parts[index].lastIndex(of: ".") else { return false }
+            return kind.bundleExtensions.contains(String(parts[index][parts[index].index(after: dot)...]))
+        }
+    }
+
+    /// The components of `parts` that may be a bundle: the first (the
+    /// archive's top), and those in the folders Carthage builds into, as
+    /// it zips them (`carthage build --archive`): `Carthage/Build/`
+    /// (xcframeworks), `Carthage/Build/<platform>/` and
+    /// `Carthage/Build/<platform>/Static/` (frameworks and their dSYMs).
+    private static func bundlePositions(_ parts: [Substring]) -> [Int] {
+        guard parts.count > 2, parts[0] == "Carthage", parts[1] == "Build" else { return [0] }
+        return parts.count > 4 && parts[3] == "Static" ? [0, 2, 3, 4] : [0, 2, 3]
     }
 
     /// Whether a bundle may expect the entry `name` to be code, which
