@@ -11,13 +11,9 @@ enum MachOSourceLines {
         let plan = MachODWARFPlan(addresses: addresses, image: image, dsyms: dsyms)
         var lookup = SourceLookup(notes: plan.notes)
         for part in plan.parts {
-            var bytes: [DWARFSections.Name: [UInt8]] = [:]
-            for (name, contents) in part.sections {
-                if let section = DWARFSections.Name.section(named: name) { bytes[section] = contents }
-            }
             do {
                 let found = try DWARFSourceLookup.sources(
-                    of: Set(part.addresses.keys), in: DWARFSections(bytes: bytes, littleEndian: part.littleEndian))
+                    of: Set(part.addresses.keys), in: DWARFSections(named: part.sections, littleEndian: part.littleEndian))
                 for (address, source) in found {
                     for imageAddress in part.addresses[address] ?? [] { lookup.sources[imageAddress] = source }
                 }

@@ -91,16 +91,9 @@ import Testing
             Fixtures.sourceDirectory.appendingPathComponent("SourceLines/lookup.c"), for: .arm64,
             includePaths: [Fixtures.sourceDirectory.appendingPathComponent("SourceLines/include")], flags: ["-g", optimization],
             to: directory.path("lookup.o"))
-        let dylib = try MachOFixtures.link(
-            MachOFixtures.Image(
-                sources: [], product: .dylib(installName: "@rpath/liblookup.dylib"), frameworks: [], libraries: ["System"],
-                inputs: [object], linkerFlags: ["-undefined", "dynamic_lookup"]),
-            to: directory.path("liblookup.dylib"))
-        let dSYM = directory.path("liblookup.dylib.dSYM")
-        try Command.run("/usr/lib/llvm-14/bin/dsymutil", [dylib.path, "-o", dSYM.path])
-        let dwarf = dSYM.appendingPathComponent("Contents/Resources/DWARF/liblookup.dylib").path
+        let (dylib, dwarf) = try MachODebugBuild.dylibWithDSYM(linking: object, name: "lookup", in: directory)
         let addresses = try instructionAddresses(dylib.path)
-        let sources = try agreeWithSymbolizer(addresses, sections: DWARFSectionDump.sections(of: dwarf), oracle: dwarf)
+        let sources = try agreeWithSymbolizer(addresses, sections: DWARFSectionDump.sections(of: dwarf.path), oracle: dwarf.path)
         if optimization == "-O2" { #expect(sources.values.contains { !$0.inlinedInto.isEmpty }, "no inline chain") }
     }
 

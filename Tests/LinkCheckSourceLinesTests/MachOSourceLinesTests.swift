@@ -12,7 +12,9 @@ import Testing
 /// `llvm-symbolizer` says of it in the dSYM `dsymutil` links, with the dSYM
 /// beside the fat framework (each slice), with only the debug map (the
 /// objects' relocated DWARF, plain or members of a static archive), with
-/// `--dsym`, and none for a stripped image.
+/// `--dsym`, and none for a stripped image; then an image carrying its own
+/// `__DWARF`, and the call sites of Swift code, each against
+/// `llvm-symbolizer` too.
 @Suite struct MachOSourceLinesTests {
     /// Each instruction address (every 4 bytes) of each function of the
     /// debug map of `image`.
@@ -124,5 +126,53 @@ import Testing
         #expect(truncated.sources.isEmpty)
         #expect(truncated.notes.count == 2, "\(truncated.notes)")
         #expect(truncated.notes.contains { $0.hasPrefix("\(dwarf.path): damaged dSYM") }, "\(truncated.notes)")
+    }
+
+    /// An image that carries its own `__DWARF` segment (its debug map
+    /// stripped, the sections of its dSYM added; no dSYM beside it): every
+    /// instruction of `lookup.c` at `-O2` has the source the symbolizer
+    /// reads in the image, inline chains included.
+    @Test func imageWithItsOwnDWARFGivesTheSymbolizersSources() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let object = try MachOFixtures.compileObject(
+            Fixtures.sourceDirectory.appendingPathComponent("SourceLines/lookup.c"), for: .arm64,
+            includePaths: [Fixtures.sourceDirectory.appendingPathComponent("SourceLines/include")], flags: ["-g", "-O2"],
+            to: directory.path("lookup.o"))
+        let (dylib, dwarf) = try MachODebugBuild.dylibWithDSYM(linking: object, name: "lookup", in: directory)
+        let own = try MachODebugBuild.carryingOwnDWARF(dylib, from: dwarf, to: directory.path("Own/liblookup.dylib"))
+        let image = try #require(try MachOReader.read(path: own.path).first)
+        let addresses = try instructionAddresses(try #require(try MachOReader.read(path: dylib.path).first))
+        #expect(MachODWARFPlan(addresses: addresses, image: image, dsyms: []).origin == .image)
+        let lookup = try SourceLines.sources(of: addresses, in: image)
+        #expect(lookup.notes.isEmpty)
+        #expect(try agree(lookup, addresses, oracle: own.path) > 20)
+        #expect(lookup.sources.values.contains { !$0.inlinedInto.isEmpty }, "no inline chain")
+    }
+
+    /// Swift (`Relay.swift`, `swiftc -g -parse-stdlib`: no SDK, no
+    /// compatibility libraries to link) in an arm64 dylib with its dSYM
+    /// beside it: each call site (the calls to imports, as llvm-objdump
+    /// reads them) has the symbolizer's file, line, column and inline
+    /// chain; at `-O`, `forward`'s call is inlined into `relay`.
+    @Test(arguments: ["-Onone", "-O"])
+    func swiftCallSitesGetTheSymbolizersSources(_ optimization: String) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let source = Fixtures.sourceDirectory.appendingPathComponent("SourceLines/Relay.swift")
+        let object = directory.path("Relay.o")
+        try Command.run(
+            Fixtures.swiftc,
+            [
+                "-g", optimization, "-parse-stdlib", "-parse-as-library", "-runtime-compatibility-version", "none", "-target",
+                MachOFixtures.Target.arm64.triple, "-module-name", "Relay", "-c", source.path, "-o", object.path,
+            ])
+        let (dylib, dwarf) = try MachODebugBuild.dylibWithDSYM(linking: object, name: "Relay", in: directory)
+        let image = try #require(try MachOReader.read(path: dylib.path).first)
+        let calls = try MachOCallOracle.read(dylib).calls
+        #expect(Set(calls.values.map(\.callee)) == ["relay_send", "relay_flush"])
+        let lookup = try SourceLines.sources(of: Set(calls.keys), in: image)
+        #expect(lookup.notes.isEmpty)
+        #expect(try agree(lookup, Set(calls.keys), oracle: dwarf.path) == calls.count)
+        #expect(lookup.sources.values.allSatisfy { $0.location.file.hasSuffix("/SourceLines/Relay.swift") })
+        #expect(lookup.sources.values.contains { !$0.inlinedInto.isEmpty } == (optimization == "-O"))
     }
 }

@@ -100,4 +100,52 @@ public struct MachODebugBuild {
         try MachOFixtures.fat(thin, to: dwarf)
         return dwarf
     }
+
+    /// Links the arm64 object `object` (compiled with `-g`, and kept where
+    /// it is: the debug map names it) into the dylib `lib<name>.dylib` in
+    /// `directory` (`-undefined dynamic_lookup`: what it calls is
+    /// imported), and makes its dSYM beside it (`dsymutil`); returns the
+    /// dylib and the dSYM's DWARF file.
+    ///
+    /// - Throws: ``CommandFailure`` when a tool fails.
+    public static func dylibWithDSYM(linking object: URL, name: String, in directory: TemporaryDirectory) throws -> (
+        dylib: URL, dwarf: URL
+    ) {
+        let dylib = try MachOFixtures.link(
+            MachOFixtures.Image(
+                sources: [], product: .dylib(installName: "@rpath/lib\(name).dylib"), frameworks: [], libraries: ["System"],
+                inputs: [object], linkerFlags: ["-undefined", "dynamic_lookup"]),
+            to: directory.path("lib\(name).dylib"))
+        let dSYM = directory.path("lib\(name).dylib.dSYM")
+        try Command.run(MachOFixtures.llvm14Bin.appendingPathComponent("dsymutil").path, [dylib.path, "-o", dSYM.path])
+        return (dylib, dSYM.appendingPathComponent("Contents/Resources/DWARF/lib\(name).dylib"))
+    }
+
+    /// The linked thin image `image` as an image that carries its own DWARF,
+    /// at `output`: its debug map stripped (`llvm-strip -x`), and the
+    /// `__debug_*` sections of `dwarf`, the thin dSYM DWARF file `dsymutil`
+    /// made of it, copied into a `__DWARF` segment of its own
+    /// (`llvm-objcopy --dump-section`, `--add-section`). Its addresses and
+    /// `LC_UUID` stay. Returns `output`.
+    ///
+    /// - Throws: ``CommandFailure`` when a tool fails.
+    @discardableResult
+    public static func carryingOwnDWARF(_ image: URL, from dwarf: URL, to output: URL) throws -> URL {
+        let parts = try Fixtures.temporaryDirectory()
+        let objcopy = MachOFixtures.llvm14Bin.appendingPathComponent("llvm-objcopy").path
+        let headers = try Command.run(MachOFixtures.llvm14Bin.appendingPathComponent("llvm-objdump").path, ["-h", dwarf.path])
+        var additions: [String] = []
+        for line in headers.standardOutput.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count > 2, Int(fields[0]) != nil, fields[1].hasPrefix("__debug_") else { continue }
+            let contents = parts.path(String(fields[1])).path
+            try Command.run(objcopy, ["--dump-section", "__DWARF,\(fields[1])=\(contents)", dwarf.path, parts.path("copy").path])
+            additions += ["--add-section", "__DWARF,\(fields[1])=\(contents)"]
+        }
+        let stripped = parts.path("stripped")
+        try Command.run(MachOFixtures.llvm14Bin.appendingPathComponent("llvm-strip").path, ["-x", image.path, "-o", stripped.path])
+        try FileManager.default.createDirectory(at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Command.run(objcopy, additions + [stripped.path, output.path])
+        return output
+    }
 }

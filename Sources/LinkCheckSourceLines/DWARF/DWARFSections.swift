@@ -50,4 +50,16 @@ public struct DWARFSections: Sendable {
     public init(bytes: [Name: [UInt8]], littleEndian: Bool) {
         (self.bytes, self.littleEndian) = (bytes, littleEndian)
     }
+
+    /// The DWARF sections among `sections`, which are by the object file's
+    /// own section names (`__debug_info` as ``LinkCheckMachO/DWARFSegment``
+    /// and ``LinkCheckMachO/ObjectDWARF`` give them, or `.debug_info`);
+    /// sections that are not DWARF's (``Name/section(named:)``) are left out.
+    package init(named sections: [String: [UInt8]], littleEndian: Bool) {
+        var bytes: [Name: [UInt8]] = [:]
+        for (name, contents) in sections {
+            if let section = Name.section(named: name) { bytes[section] = contents }
+        }
+        self.init(bytes: bytes, littleEndian: littleEndian)
+    }
 }
