@@ -98,7 +98,7 @@ let package = Package(
         .target(
             name: "LinkCheckELF", dependencies: ["LinkCheckImage", "LinkCheckLiterals", "CMappedFileGuard", "SystemInterface"] + libelf),
         // The Mach-O reader, in pure Swift (no library reads modern Mach-O).
-        .target(name: "LinkCheckMachO", dependencies: ["LinkCheckImage", "LinkCheckLiterals", "SystemInterface"]),
+        .target(name: "LinkCheckMachO", dependencies: ["LinkCheckImage", "LinkCheckLiterals", "CMappedFileGuard", "SystemInterface"]),
         // Call sites: a byte scan, then Capstone over the code of ELF (with
         // libelf) and Mach-O images.
         .target(

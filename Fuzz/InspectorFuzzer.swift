@@ -50,10 +50,10 @@ func addressesToLookUp(_ images: [MachOImage]) -> Set<UInt64> {
     return addresses
 }
 
-/// Decodes `sections` (by Mach-O section name) for the source of
-/// `addresses`, as the Mach-O source lines do.
-func lookUpSources(in sections: [String: [UInt8]], littleEndian: Bool, _ addresses: Set<UInt64>) {
-    if let sources = try? DWARFSourceLookup.sources(of: addresses, in: DWARFSections(named: sections, littleEndian: littleEndian)) {
+/// Decodes `sections` for the source of `addresses`, as the Mach-O source
+/// lines do.
+func lookUpSources(in sections: DWARFSections, _ addresses: Set<UInt64>) {
+    if let sources = try? DWARFSourceLookup.sources(of: addresses, in: sections) {
         _ = sources.values.reduce(0) { $0 + $1.inlinedInto.count + ($1.function?.utf8.count ?? 0) }
     }
 }
@@ -92,13 +92,17 @@ public func linkcheckFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> 
     let addresses = addressesToLookUp(machOImages)
     if let segment = try? DWARFSegment(path: path) {
         for slice in segment.slices {
-            if let sections = try? segment.contents(of: slice) { lookUpSources(in: sections, littleEndian: slice.littleEndian, addresses) }
+            if let mapped = try? segment.contents(of: slice) {
+                _ = try? mapped.read { named in
+                    lookUpSources(in: DWARFSections(bytes: DWARFSections.byName(named), littleEndian: slice.littleEndian), addresses)
+                }
+            }
         }
     }
     let members = machOImages.compactMap(\.archiveMember).prefix(archiveMemberLimit)
     for member in [nil] + members.map(Optional.some) {
         guard let object = try? ObjectDWARF(path: path, member: member, cpu: nil) else { continue }
-        lookUpSources(in: object.sections, littleEndian: object.littleEndian, addresses)
+        DWARFSections.withOwned(DWARFSections.byName(object.sections), littleEndian: object.littleEndian) { lookUpSources(in: $0, addresses) }
         _ = object.image.symbols.prefix(8).compactMap { object.address(ofSymbol: $0.name) }
     }
     for image in machOImages {

@@ -9,9 +9,9 @@ import LinkCheckImage
 /// header and load commands (`sizeofcmds` bytes): enough for each slice's
 /// `LC_UUID` and the sections of its `__DWARF` segment (or, in an
 /// `MH_OBJECT` file, its one unnamed segment's sections whose `segname` is
-/// `__DWARF`). ``contents(of:)`` then reads the bytes of one slice's
-/// sections, and nothing else: a fat dSYM of several architectures is never
-/// in memory whole.
+/// `__DWARF`). ``contents(of:)`` then maps the file for the bytes of one
+/// slice's sections, of which a lookup reads only the pages it needs: a
+/// dSYM is never in memory whole.
 public struct DWARFSegment: Sendable {
     /// The path the file was read from.
     public var path: String
@@ -101,28 +101,35 @@ public struct DWARFSegment: Sendable {
         slices.first { $0.uuid == uuid }
     }
 
-    /// The bytes of each of `slice`'s `__DWARF` sections, by section name
-    /// (`__debug_info`), read from the file (`pread`, those bytes only). A
-    /// section with no bytes in the file (size 0, or zero-fill) is left out.
+    /// Each of `slice`'s `__DWARF` sections by section name
+    /// (`__debug_info`), in a read-only mapping of the file
+    /// (``FileMapping``): nothing is read until the sections' bytes are,
+    /// and then only the pages touched. A section with no bytes in the file
+    /// (size 0, or zero-fill) is left out.
     ///
     /// - Throws: ``MachOError/truncated(path:structure:offset:needed:available:)``
     ///   naming the section when its bytes run past the end of its slice or
     ///   of the file (a truncated dSYM), ``MachOError/unreadable(path:errno:)``
-    ///   or ``MachOError/changedWhileRead(path:)`` when reading fails.
-    public func contents(of slice: Slice) throws(MachOError) -> [String: [UInt8]] {
-        let file = try FileRanges(path: path)
-        var contents: [String: [UInt8]] = [:]
-        for section in slice.sections where section.hasFileContents && contents[section.name] == nil {
+    ///   when the file cannot be opened or mapped.
+    public func contents(of slice: Slice) throws(MachOError) -> MappedSections {
+        let mapping = try FileMapping(path: path)
+        var ranges: [String: Range<Int>] = [:]
+        for section in slice.sections where section.hasFileContents && ranges[section.name] == nil {
             let structure = "section \(section.qualifiedName)"
+            let start = slice.fileOffset + Int(section.fileOffset)
             guard UInt64(section.fileOffset) <= UInt64(slice.size), section.size <= UInt64(slice.size) - UInt64(section.fileOffset) else {
                 throw .truncated(
-                    path: path, structure: structure, offset: slice.fileOffset + Int(section.fileOffset),
-                    needed: Int(clamping: section.size), available: max(0, slice.size - Int(section.fileOffset)))
+                    path: path, structure: structure, offset: start, needed: Int(clamping: section.size),
+                    available: max(0, slice.size - Int(section.fileOffset)))
             }
-            contents[section.name] = try file.bytes(
-                at: UInt64(slice.fileOffset) + UInt64(section.fileOffset), count: section.size, structure: structure)
+            guard start <= mapping.size, section.size <= UInt64(mapping.size - start) else {
+                throw .truncated(
+                    path: path, structure: structure, offset: start, needed: Int(clamping: section.size),
+                    available: max(0, mapping.size - start))
+            }
+            ranges[section.name] = start..<start + Int(section.size)
         }
-        return contents
+        return MappedSections(mapping: mapping, ranges: ranges)
     }
 
     /// The slice of `size` bytes at file offset `offset`: its Mach header,

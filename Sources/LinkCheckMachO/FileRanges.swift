@@ -13,7 +13,8 @@ final class FileRanges {
     let size: Int
     /// The file's modification time when it was opened.
     let modificationTime: (seconds: Int, nanoseconds: Int)
-    private let descriptor: Int32
+    /// The open descriptor, read-only.
+    let descriptor: Int32
 
     /// Opens the regular file at `path`.
     ///
@@ -40,6 +41,15 @@ final class FileRanges {
     }
 
     deinit { close(descriptor) }
+
+    /// Whether the file's size or modification time differ from when it was
+    /// opened (`fstat(2)` of the descriptor; not the change time, which an
+    /// unlink or rename moves without touching the contents).
+    var modifiedSinceOpened: Bool {
+        var now = stat()
+        guard fstat(descriptor, &now) == 0 else { return false }
+        return now.st_size != off_t(size) || now.modificationTime != modificationTime
+    }
 
     /// The `count` bytes at file offset `offset`.
     ///

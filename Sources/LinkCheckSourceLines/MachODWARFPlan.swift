@@ -36,14 +36,24 @@ struct MachODWARFPlan {
         case none
     }
 
+    /// The bytes of one file's `__DWARF` sections.
+    enum Sections {
+        /// Mapped from the file (a dSYM, an image's own `__DWARF`): only
+        /// the pages the lookup reads become resident.
+        case mapped(MappedSections)
+        /// In memory, by Mach-O section name (`__debug_info`): an object
+        /// file of the debug map, its relocations applied.
+        case owned([String: [UInt8]])
+    }
+
     /// One file's DWARF, and the addresses to look up in it.
     struct Part {
         /// The DWARF file (`archive:entry` when it was unpacked from an
         /// archive), or the object file (`lib.a(member.o)` for an archive
         /// member): what a note about it names.
         var file: String
-        /// The `__DWARF` sections by Mach-O section name (`__debug_info`).
-        var sections: [String: [UInt8]]
+        /// The `__DWARF` sections.
+        var sections: Sections
         /// Whether the file is little-endian.
         var littleEndian: Bool
         /// For each address in the file's DWARF, the image addresses it
@@ -91,7 +101,8 @@ struct MachODWARFPlan {
                 origin = .image
                 parts = [
                     Part(
-                        file: image.identity.displayPath, sections: try segment.contents(of: slice), littleEndian: slice.littleEndian,
+                        file: image.identity.displayPath, sections: .mapped(try segment.contents(of: slice)),
+                        littleEndian: slice.littleEndian,
                         addresses: Dictionary(uniqueKeysWithValues: identity))
                 ]
             }
@@ -146,7 +157,9 @@ struct MachODWARFPlan {
             }
             do throws(MachOError) {
                 return .found(
-                    Part(file: name, sections: try segment.contents(of: slice), littleEndian: slice.littleEndian, addresses: [:]))
+                    Part(
+                        file: name, sections: .mapped(try segment.contents(of: slice)), littleEndian: slice.littleEndian,
+                        addresses: [:]))
             } catch {
                 notes.append("\(name): damaged dSYM of \(image.name): \(error.naming(name)); its call sites have no source")
                 return .damaged
@@ -224,7 +237,7 @@ struct MachODWARFPlan {
                 moved[start &+ (address - function.address), default: []].append(address)
             }
             if !moved.isEmpty {
-                parts.append(Part(file: object.name, sections: dwarf.sections, littleEndian: dwarf.littleEndian, addresses: moved))
+                parts.append(Part(file: object.name, sections: .owned(dwarf.sections), littleEndian: dwarf.littleEndian, addresses: moved))
             }
         }
         return parts

@@ -56,7 +56,7 @@ import Testing
             // llvm-objdump cuts names at 16 characters, as sectname does.
             #expect(slice.sections.map(\.name) == expected.map { $0.0 })
             #expect(slice.sections.map(\.size) == expected.map { $0.1 })
-            let contents = try segment.contents(of: slice)
+            let contents = try segment.contents(of: slice).read { sections in sections.mapValues { [UInt8]($0) } }
             for section in slice.sections {
                 let start = slice.fileOffset + Int(section.fileOffset)
                 #expect(contents[section.name] == [UInt8](file[start..<start + Int(section.size)]), "\(section.name)")

@@ -112,7 +112,7 @@ import Testing
                 try Data(copy).write(to: damaged)
                 do {
                     let segment = try DWARFSegment(path: damaged.path)
-                    for slice in segment.slices { _ = try? segment.contents(of: slice) }
+                    for slice in segment.slices { _ = try? segment.contents(of: slice).read { $0.mapValues { [UInt8]($0) } } }
                     read += 1
                 } catch {
                     #expect(error.description.hasPrefix(damaged.path))

@@ -9,7 +9,7 @@ import Testing
 @Suite struct DWARFDamageTests {
     /// The sections of `lookup.c` built with `flags`, and the addresses of
     /// its instructions.
-    private func fixture(_ flags: [String]) throws -> (sections: DWARFSections, addresses: Set<UInt64>) {
+    private func fixture(_ flags: [String]) throws -> (sections: [DWARFSections.Name: [UInt8]], addresses: Set<UInt64>) {
         let directory = try Fixtures.temporaryDirectory()
         let include = Fixtures.sourceDirectory.appendingPathComponent("SourceLines/include").path
         let library = try Fixtures.compile(
@@ -24,9 +24,11 @@ import Testing
     }
 
     /// `sections` with `bytes` written at `offset` of `name`.
-    private func overwriting(_ name: DWARFSections.Name, at offset: Int, with bytes: [UInt8], in sections: DWARFSections) -> DWARFSections {
+    private func overwriting(_ name: DWARFSections.Name, at offset: Int, with bytes: [UInt8], in sections: [DWARFSections.Name: [UInt8]])
+        -> [DWARFSections.Name: [UInt8]]
+    {
         var damaged = sections
-        damaged.bytes[name]!.replaceSubrange(offset..<offset + bytes.count, with: bytes)
+        damaged[name]!.replaceSubrange(offset..<offset + bytes.count, with: bytes)
         return damaged
     }
 
@@ -35,9 +37,9 @@ import Testing
     @Test func damagedHeadersAreErrorsNamingSectionAndOffset() throws {
         let (sections, addresses) = try fixture(["-g", "-gdwarf-5", "-O2"])
         #expect(try !DWARFSourceLookup.sources(of: addresses, in: sections).isEmpty)
-        let infoSize = UInt64(sections.bytes[.info]!.count)
-        let lineSize = UInt64(sections.bytes[.line]!.count)
-        let cases: [(DWARFSections, DWARFError, String)] = [
+        let infoSize = UInt64(sections[.info]!.count)
+        let lineSize = UInt64(sections[.line]!.count)
+        let cases: [([DWARFSections.Name: [UInt8]], DWARFError, String)] = [
             (
                 overwriting(.info, at: 0, with: [0x00, 0x00, 0xff, 0x7f], in: sections),
                 DWARFError(section: .info, offset: 0, problem: .unitLengthPastEnd(length: 0x7fff_0000, sectionSize: infoSize)),
@@ -77,10 +79,10 @@ import Testing
     func truncatedSectionsGiveSourcesOrAnError(_ version: String) throws {
         let (sections, addresses) = try fixture(["-g", version, "-O2"])
         var errors = 0
-        for (name, bytes) in sections.bytes {
+        for (name, bytes) in sections {
             for length in Set(stride(from: 0, to: bytes.count, by: max(1, bytes.count / 64))) {
                 var damaged = sections
-                damaged.bytes[name] = Array(bytes[..<length])
+                damaged[name] = Array(bytes[..<length])
                 do {
                     _ = try DWARFSourceLookup.sources(of: addresses, in: damaged)
                 } catch {
@@ -90,7 +92,7 @@ import Testing
         }
         #expect(errors > 0)
         var withoutInfo = sections
-        withoutInfo.bytes[.info] = nil
+        withoutInfo[.info] = nil
         #expect(try DWARFSourceLookup.sources(of: addresses, in: withoutInfo) == [:])
     }
 
@@ -100,16 +102,16 @@ import Testing
     @Test(arguments: [["-g", "-gdwarf-4", "-O2"], ["-g", "-gdwarf-5", "-O2"], ["-g", "-gdwarf-5", "-O0"]])
     func seededMutationsGiveSourcesOrAnError(_ flags: [String]) throws {
         let (sections, addresses) = try fixture(flags)
-        let names = sections.bytes.keys.sorted { $0.rawValue < $1.rawValue }
-        var random = SplitMix64(seed: 0x6477_6172_6620_7265 ^ UInt64(sections.bytes[.info]!.count))
+        let names = sections.keys.sorted { $0.rawValue < $1.rawValue }
+        var random = SplitMix64(seed: 0x6477_6172_6620_7265 ^ UInt64(sections[.info]!.count))
         var (errors, slowest) = (0, Duration.zero)
         let clock = ContinuousClock()
         for _ in 0..<2000 {
             var damaged = sections
             for _ in 0..<(1 + Int(random.next() % 4)) {
                 let name = random.next() % 2 == 0 ? .info : names[Int(random.next() % UInt64(names.count))]
-                guard let count = damaged.bytes[name]?.count, count > 0 else { continue }
-                damaged.bytes[name]![Int(random.next() % UInt64(count))] ^= UInt8(1 + random.next() % 255)
+                guard let count = damaged[name]?.count, count > 0 else { continue }
+                damaged[name]![Int(random.next() % UInt64(count))] ^= UInt8(1 + random.next() % 255)
             }
             let start = clock.now
             do {

@@ -100,7 +100,9 @@ import Testing
     /// The reader's sources of `addresses` in `sections`, after checking
     /// that they are the symbolizer's for the file at `oracle`, address by
     /// address, and that more than 20 addresses have one.
-    private func agreeWithSymbolizer(_ addresses: [UInt64], sections: DWARFSections, oracle: String) throws -> [UInt64: AddressSource] {
+    private func agreeWithSymbolizer(_ addresses: [UInt64], sections: [DWARFSections.Name: [UInt8]], oracle: String) throws -> [UInt64:
+        AddressSource]
+    {
         let sources = try DWARFSourceLookup.sources(of: Set(addresses), in: sections)
         let expected = try Symbolizer.sources(of: addresses, in: oracle)
         #expect(addresses.count > 20 && sources.count > 20, "\(sources.count) sources of \(addresses.count) addresses")

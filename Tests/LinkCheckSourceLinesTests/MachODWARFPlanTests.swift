@@ -52,8 +52,13 @@ import Testing
             #expect(plan.parts.count == 1)
             #expect(part.addresses == Dictionary(uniqueKeysWithValues: addresses.map { ($0, [$0]) }))
             let slice = try #require(segment.slices.first { $0.cpu.name == image.identity.slice })
-            #expect(part.sections == (try segment.contents(of: slice)))
-            #expect(part.sections["__debug_line"] != nil && part.sections["__debug_info"] != nil)
+            guard case .mapped(let mapped) = part.sections else {
+                Issue.record("the dSYM's sections of \(image.name) are not mapped")
+                continue
+            }
+            #expect(mapped.mapping.path == dwarf.path)
+            #expect(mapped.ranges == (try segment.contents(of: slice)).ranges)
+            #expect(mapped.ranges["__debug_line"] != nil && mapped.ranges["__debug_info"] != nil)
         }
     }
 

@@ -6,11 +6,12 @@ import LinkCheckSourceLines
 /// `.debug_info`; a Mach-O one as `__DWARF,__debug_info`), for tests of the
 /// DWARF reader that must not depend on the format readers.
 public enum DWARFSectionDump {
-    /// The DWARF sections the file at `path` has (`llvm-objdump -h`),
-    /// little-endian. The sections must not be compressed.
+    /// The bytes of each DWARF section the file at `path` has
+    /// (`llvm-objdump -h`), little-endian, for the lookup below. The
+    /// sections must not be compressed.
     ///
     /// - Throws: ``CommandFailure`` when a tool fails.
-    public static func sections(of path: String) throws -> DWARFSections {
+    public static func sections(of path: String) throws -> [DWARFSections.Name: [UInt8]] {
         let bin = URL(fileURLWithPath: Fixtures.clang).deletingLastPathComponent()
         let headers = try Command.run(bin.appendingPathComponent("llvm-objdump").path, ["-h", path]).standardOutput
         let macho = headers.contains("file format mach-o")
@@ -28,6 +29,21 @@ public enum DWARFSectionDump {
                 ["--dump-section", "\(section)=\(dump.path)", path, directory.path("copy").path])
             bytes[name] = [UInt8](try Data(contentsOf: dump))
         }
-        return DWARFSections(bytes: bytes, littleEndian: true)
+        return bytes
+    }
+}
+
+extension DWARFSourceLookup {
+    /// ``sources(of:in:)`` in little-endian sections dumped by
+    /// ``DWARFSectionDump``, borrowed for the call.
+    ///
+    /// - Throws: ``DWARFError`` for the first damaged structure the lookup
+    ///   reads.
+    package static func sources(of addresses: Set<UInt64>, in dumped: [DWARFSections.Name: [UInt8]]) throws(DWARFError) -> [UInt64:
+        AddressSource]
+    {
+        try DWARFSections.withOwned(dumped, littleEndian: true) { sections throws(DWARFError) in
+            try sources(of: addresses, in: sections)
+        }
     }
 }

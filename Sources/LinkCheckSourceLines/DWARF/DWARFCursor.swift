@@ -3,8 +3,8 @@
 /// throws a ``DWARFError`` naming the section and offset when they are not,
 /// so that no read traps or goes past the end.
 struct DWARFCursor {
-    /// The section's bytes.
-    let bytes: [UInt8]
+    /// The section's bytes (borrowed from ``DWARFSections``).
+    let bytes: UnsafeRawBufferPointer
     /// Which section they are, for errors.
     let section: DWARFSections.Name
     /// Whether multi-byte values are little-endian.
@@ -19,7 +19,7 @@ struct DWARFCursor {
     /// - Throws: ``DWARFError/Problem/outOfRange(target:offset:size:)`` when
     ///   `offset` is past the section's end.
     init(_ section: DWARFSections.Name, in sections: DWARFSections, at offset: UInt64) throws(DWARFError) {
-        let bytes = sections.bytes[section] ?? []
+        let bytes = sections.bytes[section] ?? UnsafeRawBufferPointer(start: nil, count: 0)
         guard offset <= UInt64(bytes.count) else {
             throw DWARFError(
                 section: section, offset: offset,

@@ -1,10 +1,14 @@
 /// The DWARF sections of one object file (an ELF image, a dSYM's
 /// `MH_DSYM` file, an `MH_OBJECT` of a debug map), by their DWARF names,
-/// as bytes: the input of ``DWARFSourceLookup``. Addresses in them are the
+/// as borrowed bytes: the input of ``DWARFSourceLookup``. The bytes belong
+/// to whoever made the value, for one call: a dSYM's mapping during its
+/// guarded read (``MappedSections/read(_:)``), so that the lookup makes
+/// resident only the pages it reads, or arrays already in memory
+/// (``withOwned(_:littleEndian:_:)``). Addresses in them are the
 /// object file's own (virtual addresses of an image, section-relative
 /// addresses of an object file); offsets between them are offsets in bytes
 /// from the beginning of the named section.
-public struct DWARFSections: Sendable {
+public struct DWARFSections {
     /// A DWARF section, named without its format's prefix (`.debug_info`
     /// in ELF, `__debug_info` in a Mach-O `__DWARF` segment).
     public enum Name: String, CaseIterable, Sendable {
@@ -42,24 +46,48 @@ public struct DWARFSections: Sendable {
     }
 
     /// Each section's bytes; a section the file does not have has no key.
-    public var bytes: [Name: [UInt8]]
+    public var bytes: [Name: UnsafeRawBufferPointer]
     /// Whether the sections' multi-byte values are little-endian (both
     /// `ELFDATA2LSB` ELF files and arm64/x86_64 Mach-O files are).
     public var littleEndian: Bool
 
-    public init(bytes: [Name: [UInt8]], littleEndian: Bool) {
+    /// The sections over `bytes`, which must outlive every use of the
+    /// value.
+    public init(bytes: [Name: UnsafeRawBufferPointer], littleEndian: Bool) {
         (self.bytes, self.littleEndian) = (bytes, littleEndian)
+    }
+
+    /// Calls `body` with the sections over `owned` (bytes in memory
+    /// already: an object file of a debug map, relocated), borrowed for the
+    /// call.
+    ///
+    /// - Throws: what `body` throws.
+    public static func withOwned<Value, Failure: Error>(
+        _ owned: [Name: [UInt8]], littleEndian: Bool, _ body: (DWARFSections) throws(Failure) -> Value
+    ) throws(Failure) -> Value {
+        var borrowed: [Name: UnsafeRawBufferPointer] = [:]
+        func borrowing(_ rest: ArraySlice<(key: Name, value: [UInt8])>) -> Result<Value, Failure> {
+            guard let (name, bytes) = rest.first else {
+                return Result { () throws(Failure) in try body(DWARFSections(bytes: borrowed, littleEndian: littleEndian)) }
+            }
+            return bytes.withUnsafeBytes { raw in
+                borrowed[name] = raw
+                return borrowing(rest.dropFirst())
+            }
+        }
+        return try borrowing(ArraySlice(owned)).get()
     }
 
     /// The DWARF sections among `sections`, which are by the object file's
     /// own section names (`__debug_info` as ``LinkCheckMachO/DWARFSegment``
-    /// and ``LinkCheckMachO/ObjectDWARF`` give them, or `.debug_info`);
-    /// sections that are not DWARF's (``Name/section(named:)``) are left out.
-    package init(named sections: [String: [UInt8]], littleEndian: Bool) {
-        var bytes: [Name: [UInt8]] = [:]
-        for (name, contents) in sections {
-            if let section = Name.section(named: name) { bytes[section] = contents }
+    /// and ``LinkCheckMachO/ObjectDWARF`` give them, or `.debug_info`), by
+    /// their DWARF names; sections that are not DWARF's
+    /// (``Name/section(named:)``) are left out.
+    package static func byName<Bytes>(_ sections: [String: Bytes]) -> [Name: Bytes] {
+        var byName: [Name: Bytes] = [:]
+        for (name, bytes) in sections {
+            if let section = Name.section(named: name) { byName[section] = bytes }
         }
-        self.init(bytes: bytes, littleEndian: littleEndian)
+        return byName
     }
 }

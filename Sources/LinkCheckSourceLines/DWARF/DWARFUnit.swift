@@ -2,7 +2,7 @@
 /// abbreviation table and its unit entry (`DW_TAG_compile_unit`,
 /// `DW_TAG_partial_unit`), whose attributes say where the unit's strings,
 /// addresses and range lists are; and the reads of its entries' values.
-struct DWARFUnit: Sendable {
+struct DWARFUnit {
     let header: DWARFUnitHeader
     let abbreviations: DWARFAbbreviations
     /// The unit entry.
