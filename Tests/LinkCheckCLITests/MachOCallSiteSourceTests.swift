@@ -70,7 +70,8 @@ import Testing
     /// folder, named `zip:entry`, and every call site the source
     /// `llvm-symbolizer` gives in the dSYM, from the dSYM the zip carries.
     /// A damaged dSYM in the zip is named `zip:entry` in the notice, never
-    /// by the folder it was unpacked into.
+    /// by the folder it was unpacked into, and in one notice, though each
+    /// slice of the fat framework looked at it.
     @Test func carthageZipGivesTheSourcesOfItsFolder() throws {
         let build = try MachODebugBuild()
         let folder = build.directory.path("Unzipped")
@@ -136,7 +137,8 @@ import Testing
         let document = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
         let notices = try #require(document["notices"] as? [String])
         let entry = "\(damaged.path):Carthage/Build/iOS/Uploader.framework.dSYM/Contents/Resources/DWARF/Uploader"
-        #expect(notices.filter { $0.hasPrefix("\(entry): damaged dSYM (") }.count == 2, "\(notices)")
+        // The same note for both slices of the fat framework: given once.
+        #expect(notices.filter { $0.hasPrefix("\(entry): damaged dSYM (") }.count == 1, "\(notices)")
         let arm64Sites = sites.filter { $0.image.hasSuffix("[arm64]") }.count
         #expect(arm64Sites >= 2)
         #expect(
