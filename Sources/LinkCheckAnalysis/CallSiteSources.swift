@@ -12,8 +12,10 @@ enum CallSiteSources {
     /// call sites the debug information covers; an image whose debug
     /// information cannot be read, and each note of a lookup (a dSYM of
     /// another build, object files of a debug map missing, a line table
-    /// that cannot be decoded), adds a notice, and the call sites keep their
-    /// findings without a source. `dsyms` are the `--dsym` paths.
+    /// that cannot be decoded), adds a notice, once however many slices'
+    /// lookups give the same note, in the order first given; the call
+    /// sites keep their findings without a source. `dsyms` are the
+    /// `--dsym` paths.
     static func located(_ report: Report, jobs: Int, dsyms: [String] = []) -> Report {
         var addresses: [String: Set<UInt64>] = [:]
         for finding in report.findings where !finding.callSites.isEmpty {
@@ -26,11 +28,14 @@ enum CallSiteSources {
         }
         var sources: [String: [UInt64: AddressSource]] = [:]
         var located = report
+        // The slices of a fat image look at the same dSYM: a note about the
+        // file (a damaged dSYM) is the same text for each, and is given once.
+        var noted: Set<String> = []
         for ((image, _), lookup) in zip(wanted, lookups) {
             switch lookup {
             case .success(let found):
                 sources[image.name] = found.sources
-                located.notices += found.notes
+                located.notices += found.notes.filter { noted.insert($0).inserted }
             case .failure(let error): located.notices.append("\(error)")
             }
         }

@@ -70,7 +70,7 @@ enum CheckCommand {
             .init(
                 name: "dsym", value: "PATH",
                 help:
-                    "Look here first for the dSYMs of Mach-O images, for the source lines of call sites: a .dSYM bundle, a folder of them, or the DWARF file itself (repeatable). Without it, linkcheck looks beside each bundle (X.framework.dSYM), in an .xcarchive's dSYMs/, then at the objects of the image's debug map."
+                    "Look here first for the dSYMs of Mach-O images, for the source lines of call sites: a .dSYM bundle, a folder of them, or the DWARF file itself (repeatable). Without it, linkcheck looks beside each bundle (X.framework.dSYM), in an .xcframework library's or an .xcarchive's dSYMs/, then at the objects of the image's debug map."
             ),
             .init(
                 name: "verbose", value: nil,

@@ -10,12 +10,18 @@ import SystemInterface
 ///    of that bundle and of each bundle around it (a framework inside an app
 ///    has its `Foo.framework.dSYM` beside the app); for an image outside a
 ///    bundle (`libX.dylib`), `<file>.dSYM` beside it;
-/// 3. the `dSYMs/` folder of an `.xcarchive` the image is in.
+/// 3. the `dSYMs/` folder of an `.xcframework` library the image is in, as
+///    `xcodebuild -create-xcframework -framework X.framework
+///    -debug-symbols X.framework.dSYM` lays it out:
+///    `X.xcframework/<library identifier>/dSYMs/X.framework.dSYM` beside
+///    `X.xcframework/<library identifier>/X.framework`;
+/// 4. the `dSYMs/` folder of an `.xcarchive` the image is in.
 ///
 /// An image unpacked from a `.zip` is searched for in the folder it was
-/// unpacked into, where `UnpackedArchive` put the `*.dSYM` bundles beside
-/// the zip's bundles (Carthage's `X.framework.zip`: `X.framework.dSYM`
-/// beside `Carthage/Build/iOS/X.framework`).
+/// unpacked into, where `UnpackedArchive` put the `*.dSYM` bundles as the
+/// zip lays them out (Carthage's `X.framework.zip`: `X.framework.dSYM`
+/// beside `Carthage/Build/iOS/X.framework`; an xcframework's `dSYMs/`; an
+/// `X.xcarchive.zip`'s `X.xcarchive/dSYMs/`).
 ///
 /// Each bundle gives the DWARF files of `Contents/Resources/DWARF/`; which
 /// of them belongs to the image is for the caller to say (by `LC_UUID`).
@@ -44,6 +50,9 @@ enum DSYMSearch {
         }
         if bundles.isEmpty, let name = components.last {
             add(dwarfFiles(at: join(folder(components.count - 1), name + ".dSYM")))
+        }
+        for index in components.indices where components[index].hasSuffix(".xcframework") && index + 2 < components.count {
+            add(dwarfFiles(at: join(folder(index + 2), "dSYMs")))
         }
         for index in components.indices where components[index].hasSuffix(".xcarchive") {
             add(dwarfFiles(at: join(folder(index + 1), "dSYMs")))

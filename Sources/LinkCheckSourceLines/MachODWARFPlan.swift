@@ -7,8 +7,9 @@ import SystemInterface
 ///
 /// 1. a dSYM whose slice has the image's `LC_UUID` and a `__debug_info`
 ///    section (``DSYMSearch``: the `--dsym` paths, beside the bundle (in
-///    the archive too, for an image unpacked from one), an `.xcarchive`'s
-///    `dSYMs/`): its `__DWARF` sections, the image's own addresses;
+///    the archive too, for an image unpacked from one), the `dSYMs/` of its
+///    `.xcframework` library, an `.xcarchive`'s `dSYMs/`): its `__DWARF`
+///    sections, the image's own addresses;
 /// 2. else the debug map (``DebugMap``): each object file named by `N_OSO`
 ///    that exists and whose modification time (for an archive member
 ///    `libX.a(member.o)`, the member's `ar_date`) is the one the map

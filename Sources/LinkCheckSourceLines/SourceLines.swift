@@ -13,8 +13,9 @@ public enum SourceLines {
     ///
     /// - ELF: the image's own DWARF, through libdw (``ELFSourceLines``).
     /// - Mach-O: the dSYM with the image's `LC_UUID` (`dsyms`, the
-    ///   `--dsym` paths, first; then beside the image's bundle, an
-    ///   `.xcarchive`'s `dSYMs/`), else the object files of the image's
+    ///   `--dsym` paths, first; then beside the image's bundle, the
+    ///   `dSYMs/` of its `.xcframework` library, an `.xcarchive`'s
+    ///   `dSYMs/`), else the object files of the image's
     ///   debug map, else the image's own `__DWARF` sections
     ///   (``MachODWARFPlan``); every problem there is a note.
     ///

@@ -70,7 +70,8 @@ import Testing
     /// folder, named `zip:entry`, and every call site the source
     /// `llvm-symbolizer` gives in the dSYM, from the dSYM the zip carries.
     /// A damaged dSYM in the zip is named `zip:entry` in the notice, never
-    /// by the folder it was unpacked into.
+    /// by the folder it was unpacked into, and in one notice, though each
+    /// slice of the fat framework looked at it.
     @Test func carthageZipGivesTheSourcesOfItsFolder() throws {
         let build = try MachODebugBuild()
         let folder = build.directory.path("Unzipped")
@@ -136,7 +137,8 @@ import Testing
         let document = try #require(try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
         let notices = try #require(document["notices"] as? [String])
         let entry = "\(damaged.path):Carthage/Build/iOS/Uploader.framework.dSYM/Contents/Resources/DWARF/Uploader"
-        #expect(notices.filter { $0.hasPrefix("\(entry): damaged dSYM (") }.count == 2, "\(notices)")
+        // The same note for both slices of the fat framework: given once.
+        #expect(notices.filter { $0.hasPrefix("\(entry): damaged dSYM (") }.count == 1, "\(notices)")
         let arm64Sites = sites.filter { $0.image.hasSuffix("[arm64]") }.count
         #expect(arm64Sites >= 2)
         #expect(
@@ -144,6 +146,79 @@ import Testing
                 "\(damaged.path):Carthage/Build/iOS/Uploader.framework/Uploader[arm64]: no usable dSYM found, and the object file of its debug map \(build.objectPath("UPLogin", "arm64").path) is missing: \(arm64Sites) call sites have no source (--dsym names a dSYM)"
             ), "\(notices)")
         #expect(!notices.contains { $0.contains(unpackedUnder.path) }, "\(notices)")
+    }
+
+    /// A zipped `.xcarchive` (a CI artifact, `Shop.xcarchive.zip`): the
+    /// debug build of Uploader in `Products/Applications/Shop.app`, its dSYM
+    /// in `dSYMs/`, the objects of the debug map gone. The zip gives the
+    /// images, roles and extension types the folder gives, named
+    /// `zip:entry`, every call site the source `llvm-symbolizer` gives in
+    /// the archive's dSYM, and the folder's notices.
+    @Test func zippedXCArchiveGivesTheSourcesOfItsFolder() throws {
+        let build = try MachODebugBuild()
+        let folder = build.directory.path("Archived")
+        let archive = folder.appendingPathComponent("Shop.xcarchive")
+        let applications = archive.appendingPathComponent("Products/Applications")
+        try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: try MachOFixture.shopApp.path(), to: applications.appendingPathComponent("Shop.app"))
+        let uploader = applications.appendingPathComponent("Shop.app/Frameworks/Uploader.framework/Uploader")
+        try FileManager.default.removeItem(at: uploader)
+        try FileManager.default.copyItem(at: build.framework, to: uploader)
+        let dwarf = try MachODebugBuild.makeDSYM(
+            of: build.framework, at: archive.appendingPathComponent("dSYMs/Uploader.framework.dSYM"))
+        for name in ["UPUploader", "UPLogin"] {
+            for arch in ["arm64", "x86_64"] { try FileManager.default.removeItem(at: build.objectPath(name, arch)) }
+        }
+        let zipped = build.directory.path("Shop.xcarchive.zip")
+        let writer = try ZipWriter(path: zipped)
+        try writer.addDirectory(archive, as: "Shop.xcarchive")
+        try writer.close()
+
+        /// Each image's path less `prefix`, its role and extension type.
+        func images(_ report: [String: Any], less prefix: String) throws -> [String] {
+            let images = try #require(report["images"] as? [[String: Any]])
+            return images.map { image in
+                let path = (image["path"] as? String ?? "").replacingOccurrences(of: prefix, with: "")
+                return "\(path) \(image["role"] ?? "") \(image["extensionType"] ?? "")"
+            }.sorted()
+        }
+        /// Each call site's image less `prefix`, rule, address and source.
+        func located(_ report: [String: Any], less prefix: String) throws -> [String] {
+            try callSites(report).map { site in
+                let source = site.source.map { "\($0["file"] ?? ""):\($0["line"] ?? ""):\($0["column"] ?? "")" } ?? "none"
+                return
+                    "\(site.image.replacingOccurrences(of: prefix, with: "")) \(site.rule) 0x\(String(site.address, radix: 16)) \(source)"
+            }.sorted()
+        }
+        let folderReport = try report([archive.path])
+        let zippedReport = try report([zipped.path])
+        let roles = try images(folderReport, less: folder.path + "/")
+        #expect(roles.contains("Shop.xcarchive/Products/Applications/Shop.app/Shop app "), "\(roles)")
+        #expect(roles.contains("Shop.xcarchive/Products/Applications/Shop.app/PlugIns/Share.appex/Share extension share"), "\(roles)")
+        #expect(
+            roles.contains("Shop.xcarchive/Products/Applications/Shop.app/PlugIns/Stickers.appex/Stickers extension imessage"),
+            "\(roles)")
+        #expect(try images(zippedReport, less: zipped.path + ":") == roles)
+        #expect(try located(zippedReport, less: zipped.path + ":") == located(folderReport, less: folder.path + "/"))
+        let sites = try callSites(zippedReport).filter { $0.image.contains("Uploader.framework") }
+        #expect(sites.count >= 2)
+        for site in sites {
+            let slice = site.image.hasSuffix("[x86_64]") ? "x86_64" : "arm64"
+            let expected = try #require(try Symbolizer.source(of: site.address, in: "\(dwarf.path):\(slice)"))
+            let source = try #require(site.source, "\(site.rule) at 0x\(String(site.address, radix: 16))")
+            #expect(source["file"] as? String == expected.location.file)
+            #expect(source["line"] as? Int == expected.location.line)
+            #expect(source["column"] as? Int == expected.location.column)
+        }
+        // Shop itself has no dSYM in the archive: the one there is
+        // Uploader's, named by its entry, in the notice the folder gives.
+        let notices = try #require(zippedReport["notices"] as? [String])
+        let dSYMEntry = "\(zipped.path):Shop.xcarchive/dSYMs/Uploader.framework.dSYM/Contents/Resources/DWARF/Uploader"
+        let shop = "\(zipped.path):Shop.xcarchive/Products/Applications/Shop.app/Shop"
+        #expect(notices.count == 1, "\(notices)")
+        #expect(notices.allSatisfy { $0.hasPrefix("\(dSYMEntry) has UUID ") && $0.contains(", not that of \(shop), ") }, "\(notices)")
+        let folderNotices = try #require(folderReport["notices"] as? [String])
+        #expect(notices == folderNotices.map { $0.replacingOccurrences(of: folder.path + "/", with: zipped.path + ":") })
     }
 
     /// `--dsym` finds a dSYM kept elsewhere; SARIF puts the result at the

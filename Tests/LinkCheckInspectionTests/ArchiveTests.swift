@@ -176,7 +176,7 @@ import Testing
             )
             #expect(
                 discovery.skipped.map { "\($0.path): \($0.reason)" } == [
-                    "\(xcframework.path):__MACOSX/Kit.xcframework/._Info.plist: outside the bundles (Payload/*.app; *.app, *.framework, *.xcframework, *.dSYM at the top or in Carthage/Build/), not unpacked"
+                    "\(xcframework.path):__MACOSX/Kit.xcframework/._Info.plist: outside the bundles (Payload/*.app; *.app, *.framework, *.xcframework, *.dSYM at the top or in Carthage/Build/; an .xcarchive's Products/Applications/*.app and dSYMs/*.dSYM), not unpacked"
                 ])
             let kitImage = try #require(discovery.files.first { discovery.displayPath(of: $0).hasSuffix("ios-arm64/Kit.framework/Kit") })
             let placement = try #require(discovery.bundles.placement(ofFile: kitImage))
@@ -223,8 +223,77 @@ import Testing
                 == Data(contentsOf: tracker))
         #expect(
             unpacked.skipped.map { "\($0.path): \($0.reason)" } == [
-                "\(zip.path):Carthage/Build/.Uploader.version: outside the bundles (Payload/*.app; *.app, *.framework, *.xcframework, *.dSYM at the top or in Carthage/Build/), not unpacked"
+                "\(zip.path):Carthage/Build/.Uploader.version: outside the bundles (Payload/*.app; *.app, *.framework, *.xcframework, *.dSYM at the top or in Carthage/Build/; an .xcarchive's Products/Applications/*.app and dSYMs/*.dSYM), not unpacked"
             ])
+        unpacked.remove()
+        #expect(try workspace.leftOver().isEmpty)
+    }
+
+    /// A zipped `.xcarchive` (`Shop.xcarchive.zip`): the app under
+    /// `Products/Applications/` and the DWARF file and `Info.plist` of each
+    /// dSYM of `dSYMs/`, unpacked byte for byte; the archive's own
+    /// `Info.plist`, outside them, is passed over, as in the folder.
+    @Test func aZippedXCArchiveUnpacksItsAppsAndDSYMs() throws {
+        let workspace = try Workspace()
+        let build = try MachODebugBuild()
+        let dsym = build.directory.path("Uploader.framework.dSYM")
+        let dwarf = try MachODebugBuild.makeDSYM(of: build.framework, at: dsym)
+        let app = "Shop.xcarchive/Products/Applications/Shop.app"
+        let zip = try workspace.archive("Shop.xcarchive.zip") { zip in
+            try zip.addFile("Shop.xcarchive/Info.plist", contents: Data("<plist/>".utf8))
+            try zip.addDirectory(try MachOFixture.shopApp.path(), as: app)
+            try zip.addDirectory(dsym, as: "Shop.xcarchive/dSYMs/Uploader.framework.dSYM")
+            try zip.addFile("Shop.xcarchive/dSYMs/Uploader.framework.dSYM/Contents/Info.plist", contents: Data("<plist/>".utf8))
+        }
+        let unpacked = try UnpackedArchive.unpack(zip.path, temporaryDirectory: workspace.temporary.path)
+        let folder = URL(fileURLWithPath: unpacked.folder)
+        let dSYMFiles: Set = [
+            "Shop.xcarchive/dSYMs/Uploader.framework.dSYM/Contents/Info.plist",
+            "Shop.xcarchive/dSYMs/Uploader.framework.dSYM/Contents/Resources/DWARF/Uploader",
+        ]
+        #expect(
+            try Self.files(under: folder)
+                == Set(try Self.files(under: try MachOFixture.shopApp.path()).map { "\(app)/\($0)" }).union(dSYMFiles))
+        #expect(
+            try Data(
+                contentsOf: folder.appendingPathComponent("Shop.xcarchive/dSYMs/Uploader.framework.dSYM/Contents/Resources/DWARF/Uploader"))
+                == Data(contentsOf: dwarf))
+        #expect(
+            try Data(contentsOf: folder.appendingPathComponent("\(app)/PlugIns/Share.appex/Share"))
+                == Data(contentsOf: try MachOFixture.shopApp.path().appendingPathComponent("PlugIns/Share.appex/Share")))
+        #expect(
+            unpacked.skipped.map { "\($0.path): \($0.reason)" } == [
+                "\(zip.path):Shop.xcarchive/Info.plist: outside the bundles (Payload/*.app; *.app, *.framework, *.xcframework, *.dSYM at the top or in Carthage/Build/; an .xcarchive's Products/Applications/*.app and dSYMs/*.dSYM), not unpacked"
+            ])
+        unpacked.remove()
+        #expect(try workspace.leftOver().isEmpty)
+    }
+
+    /// A zipped `.xcframework` whose library carries its dSYM
+    /// (`xcodebuild -create-xcframework … -debug-symbols`):
+    /// `<library identifier>/dSYMs/X.framework.dSYM`'s DWARF file is
+    /// unpacked byte for byte beside the library's framework.
+    @Test func aZippedXCFrameworkKeepsItsLibrariesDSYMs() throws {
+        let workspace = try Workspace()
+        let build = try MachODebugBuild()
+        let dsym = build.directory.path("Uploader.framework.dSYM")
+        let dwarf = try MachODebugBuild.makeDSYM(of: build.framework, at: dsym)
+        let library = "Uploader.xcframework/ios-arm64_x86_64-simulator"
+        let zip = try workspace.archive("Uploader.xcframework.zip") { zip in
+            try zip.addDirectory(build.framework.deletingLastPathComponent(), as: "\(library)/Uploader.framework")
+            try zip.addDirectory(dsym, as: "\(library)/dSYMs/Uploader.framework.dSYM")
+        }
+        let unpacked = try UnpackedArchive.unpack(zip.path, temporaryDirectory: workspace.temporary.path)
+        let folder = URL(fileURLWithPath: unpacked.folder)
+        #expect(
+            try Self.files(under: folder) == [
+                "\(library)/Uploader.framework/Uploader", "\(library)/dSYMs/Uploader.framework.dSYM/Contents/Resources/DWARF/Uploader",
+            ])
+        #expect(
+            try Data(
+                contentsOf: folder.appendingPathComponent("\(library)/dSYMs/Uploader.framework.dSYM/Contents/Resources/DWARF/Uploader"))
+                == Data(contentsOf: dwarf))
+        #expect(unpacked.skipped.isEmpty)
         unpacked.remove()
         #expect(try workspace.leftOver().isEmpty)
     }

@@ -308,4 +308,28 @@ import Testing
         let appImage = try #require(try images(inApp).first)
         #expect(MachODWARFPlan(addresses: [0x4004], image: appImage, dsyms: []).origin == .dSYM(beside.path))
     }
+
+    /// An `.xcframework` as `xcodebuild -create-xcframework -framework
+    /// Uploader.framework -debug-symbols Uploader.framework.dSYM` makes it:
+    /// each library's dSYMs in `<library identifier>/dSYMs/`, beside its
+    /// framework. The image's own library's are looked at, not another's.
+    @Test func xcframeworkLibraryDSYMs() throws {
+        let build = try MachODebugBuild()
+        let xcframework = build.directory.path("Uploader.xcframework")
+        let simulator = xcframework.appendingPathComponent("ios-arm64_x86_64-simulator")
+        let framework = simulator.appendingPathComponent("Uploader.framework/Uploader")
+        try FileManager.default.createDirectory(at: framework.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: build.framework, to: framework)
+        let dwarf = try MachODebugBuild.makeDSYM(
+            of: build.framework, at: simulator.appendingPathComponent("dSYMs/Uploader.framework.dSYM"))
+        let other = try MachODebugBuild(optimization: "-O0")
+        try MachODebugBuild.makeDSYM(
+            of: other.framework, at: xcframework.appendingPathComponent("ios-arm64/dSYMs/Uploader.framework.dSYM"))
+        #expect(DSYMSearch.candidates(forImageAt: framework.path, explicit: []) == [dwarf.path])
+        let slices = try images(framework)
+        #expect(slices.count == 2)
+        for image in slices {
+            #expect(MachODWARFPlan(addresses: [0x4004], image: image, dsyms: []).origin == .dSYM(dwarf.path), "\(image.name)")
+        }
+    }
 }

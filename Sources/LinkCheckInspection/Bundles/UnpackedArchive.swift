@@ -3,13 +3,15 @@ import LinkCheckImage
 import SystemInterface
 
 /// The app of an `.ipa`, or the bundles of a `.zip` (`X.xcframework.zip`,
-/// `X.framework.zip`, an app zipped with or without `Payload/`, as SwiftPM
-/// binary targets, Carthage and CI artifacts arrive), unpacked into a
-/// private folder for the run: the entries of `Payload/*.app` (and, in a
-/// `.zip`, of `*.app`, `*.framework`, `*.xcframework` and the `*.dSYM`
-/// bundles that carry their debug information, at its top or in Carthage's
-/// build folders: `Carthage/Build/`, `Carthage/Build/<platform>/`,
-/// `Carthage/Build/<platform>/Static/`) that linkcheck reads (binaries,
+/// `X.framework.zip`, an app zipped with or without `Payload/`, an
+/// `X.xcarchive.zip`, as SwiftPM binary targets, Carthage and CI artifacts
+/// arrive), unpacked into a private folder for the run: the entries of
+/// `Payload/*.app` (and, in a `.zip`, of `*.app`, `*.framework`,
+/// `*.xcframework` and the `*.dSYM` bundles that carry their debug
+/// information, at its top or in Carthage's build folders:
+/// `Carthage/Build/`, `Carthage/Build/<platform>/`,
+/// `Carthage/Build/<platform>/Static/`; of an `.xcarchive` at its top,
+/// `Products/Applications/*.app` and `dSYMs/*.dSYM`) that linkcheck reads (binaries,
 /// recognised by their first bytes as ``ImageInspector`` recognises them,
 /// the DWARF files of dSYMs among them, and `Info.plist` files), nothing
 /// else. The bundles' other files (resources, headers, module maps,
@@ -31,8 +33,8 @@ public final class UnpackedArchive: @unchecked Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         /// `*.ipa`: an app under `Payload/`.
         case ipa
-        /// `*.zip`: bundles at its top or in Carthage's build folders, or an
-        /// app under `Payload/`.
+        /// `*.zip`: bundles at its top, in an `.xcarchive` at its top or in
+        /// Carthage's build folders, or an app under `Payload/`.
         case zip
 
         /// The kind of the archive at `path` by its suffix (any case), or
@@ -229,7 +231,7 @@ private struct Unpacker {
                     let bundles =
                         kind == .ipa
                         ? "the app (Payload/*.app)"
-                        : "the bundles (Payload/*.app; *.app, *.framework, *.xcframework, *.dSYM at the top or in Carthage/Build/)"
+                        : "the bundles (Payload/*.app; *.app, *.framework, *.xcframework, *.dSYM at the top or in Carthage/Build/; an .xcarchive's Products/Applications/*.app and dSYMs/*.dSYM)"
                     skipped.append(SkippedEntry(path: display, reason: "outside \(bundles), not unpacked"))
                 }
                 continue
@@ -253,8 +255,9 @@ private struct Unpacker {
 
     /// Whether the entry whose name has the components `parts` lies in a
     /// bundle linkcheck reads: `Payload/*.app/…`, or for a `.zip` a
-    /// `*.app`, `*.framework`, `*.xcframework` or `*.dSYM` at the top or in
-    /// Carthage's build folders (``bundlePositions(_:)``).
+    /// `*.app`, `*.framework`, `*.xcframework` or `*.dSYM` at the top, in
+    /// an `.xcarchive` or in Carthage's build folders
+    /// (``bundlePositions(_:)``).
     private func isInBundle(_ parts: [Substring]) -> Bool {
         if parts.count >= 3, parts[0] == "Payload", parts[1].hasSuffix(".app") { return true }
         return Self.bundlePositions(parts).contains { index in
@@ -264,11 +267,18 @@ private struct Unpacker {
     }
 
     /// The components of `parts` that may be a bundle: the first (the
-    /// archive's top), and those in the folders Carthage builds into, as
-    /// it zips them (`carthage build --archive`): `Carthage/Build/`
-    /// (xcframeworks), `Carthage/Build/<platform>/` and
-    /// `Carthage/Build/<platform>/Static/` (frameworks and their dSYMs).
+    /// archive's top); in a zipped `.xcarchive` (CI artifacts:
+    /// `X.xcarchive.zip`), the apps of `X.xcarchive/Products/Applications/`
+    /// and the dSYMs of `X.xcarchive/dSYMs/`, as a folder `.xcarchive` is
+    /// read; and those in the folders Carthage builds into, as it zips them
+    /// (`carthage build --archive`): `Carthage/Build/` (xcframeworks),
+    /// `Carthage/Build/<platform>/` and `Carthage/Build/<platform>/Static/`
+    /// (frameworks and their dSYMs).
     private static func bundlePositions(_ parts: [Substring]) -> [Int] {
+        if parts.count > 2, parts[0].hasSuffix(".xcarchive") {
+            if parts[1] == "dSYMs" { return [2] }
+            return parts.count > 3 && parts[1] == "Products" && parts[2] == "Applications" ? [3] : []
+        }
         guard parts.count > 2, parts[0] == "Carthage", parts[1] == "Build" else { return [0] }
         return parts.count > 4 && parts[3] == "Static" ? [0, 2, 3, 4] : [0, 2, 3]
     }
