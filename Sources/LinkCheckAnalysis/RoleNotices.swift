@@ -51,7 +51,7 @@ enum RoleNotices {
             else { return nil }
             let role = roles[index]
             guard role != given else { return nil }
-            return "role name '\(named.name)' makes \(image.path) \(role.description), "
+            return "role name '\(named.name)' makes \(image.identity.displayPath) \(role.description), "
                 + "though its bundle makes it \(given.description); the name wins"
         }
     }

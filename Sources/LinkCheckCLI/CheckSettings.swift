@@ -28,6 +28,11 @@ struct CheckSettings {
         for folder in parsed.all("search-path") {
             if let failure = InputFile.directoryFailure(folder) { throw UsageError("--search-path \(folder) \(failure.reason)") }
         }
+        // A dSYM named but absent would leave call sites without source
+        // and say nothing of why.
+        for path in parsed.all("dsym") where !FileManager.default.fileExists(atPath: path) {
+            throw UsageError("--dsym \(path) does not exist")
+        }
         let configuration: Configuration
         let configurationPath =
             parsed.last("config")

@@ -32,32 +32,22 @@ public enum MachOError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The same error about the file at `path` instead: how a file
-    /// unpacked from an archive is named in notes
-    /// (``ImageIdentity/displayPath(ofNearbyFile:)``).
-    public func naming(_ path: String) -> MachOError {
-        switch self {
-        case .unreadable(_, let code): .unreadable(path: path, errno: code)
-        case .notRegularFile: .notRegularFile(path: path)
-        case .notMachO: .notMachO(path: path)
-        case .truncated(_, let structure, let offset, let needed, let available):
-            .truncated(path: path, structure: structure, offset: offset, needed: needed, available: available)
-        case .changedWhileRead: .changedWhileRead(path: path)
-        }
-    }
+    public var description: String { "\(path): \(reason)" }
 
-    public var description: String {
+    /// What is wrong, without the file's name (``description`` is
+    /// `PATH: REASON`): for a sentence that names the file already.
+    public var reason: String {
         switch self {
-        case .unreadable(let path, let code):
-            "\(path): cannot read: \(String(cString: strerror(code)))"
-        case .notRegularFile(let path):
-            "\(path): skipped: not a regular file"
-        case .notMachO(let path):
-            "\(path): not a Mach-O file, fat file or static archive"
-        case .truncated(let path, let structure, let offset, let needed, let available):
-            "\(path): truncated: the \(structure) at file offset \(hex(offset)) needs \(needed) bytes, the file has \(available)"
-        case .changedWhileRead(let path):
-            "\(path): changed while it was read; check it again once it is written"
+        case .unreadable(_, let code):
+            "cannot read: \(String(cString: strerror(code)))"
+        case .notRegularFile:
+            "skipped: not a regular file"
+        case .notMachO:
+            "not a Mach-O file, fat file or static archive"
+        case .truncated(_, let structure, let offset, let needed, let available):
+            "truncated: the \(structure) at file offset \(hex(offset)) needs \(needed) bytes, the file has \(available)"
+        case .changedWhileRead:
+            "changed while it was read; check it again once it is written"
         }
     }
 }

@@ -136,7 +136,7 @@ struct MachODWARFPlan {
             do throws(MachOError) {
                 segment = try DWARFSegment(path: candidate)
             } catch {
-                rejections.append("\(name): not a readable dSYM (\(error.naming(name))): not used")
+                rejections.append("\(name): not a readable dSYM (\(error.reason)): not used")
                 continue
             }
             let slice = segment.slice(withUUID: uuid)
@@ -162,7 +162,7 @@ struct MachODWARFPlan {
                         file: name, sections: .mapped(try segment.contents(of: slice)), littleEndian: slice.littleEndian,
                         addresses: [:]))
             } catch {
-                notes.append("\(name): damaged dSYM of \(image.name): \(error.naming(name)); its call sites have no source")
+                notes.append("\(name): damaged dSYM of \(image.name): \(error.reason); its call sites have no source")
                 return .damaged
             }
         }
@@ -252,8 +252,20 @@ struct MachODWARFPlan {
     private mutating func changedSinceLink(_ object: DebugMap.Object, modifiedAt date: UInt64, imageName: String) -> Bool {
         guard object.modificationTime != 0, date != object.modificationTime else { return false }
         notes.append(
-            "\(object.name), an object file of the debug map of \(imageName), changed since the link (modified at \(date), the map says \(object.modificationTime)): not used"
+            "\(object.name), an object file of the debug map of \(imageName), changed since the link (modified at \(Self.utc(date)), the map says \(Self.utc(object.modificationTime))): not used"
         )
         return true
+    }
+
+    /// `seconds` since the epoch as a UTC time, `2026-12-03 06:12:16 UTC`
+    /// (`gmtime_r(3)`); the number itself when it is past what `time_t`
+    /// holds.
+    static func utc(_ seconds: UInt64) -> String {
+        var time = time_t(truncatingIfNeeded: seconds)
+        var fields = tm()
+        guard seconds <= UInt64(Int64.max), gmtime_r(&time, &fields) != nil else { return "\(seconds)" }
+        func padded(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(fields.tm_year + 1900)-\(padded(fields.tm_mon + 1))-\(padded(fields.tm_mday)) "
+            + "\(padded(fields.tm_hour)):\(padded(fields.tm_min)):\(padded(fields.tm_sec)) UTC"
     }
 }

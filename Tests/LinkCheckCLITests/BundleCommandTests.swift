@@ -35,6 +35,19 @@ import Testing
         }
     }
 
+    /// A role name that overrides the bundle of an image unpacked from an
+    /// `.ipa` names it by its entry, never by the folder it was unpacked into.
+    @Test func aRoleNameOverridingABundleInAnIPANamesTheEntry() throws {
+        let workspace = try Workspace()
+        let output = try workspace.linkcheck(["check", "--app", "Share", "Shop.ipa"])
+        #expect(
+            output.standardOutput.split(separator: "\n").filter { $0.contains("role name") } == [
+                "linkcheck: warning: role name 'Share' makes Shop.ipa:Payload/Shop.app/PlugIns/Share.appex/Share the containing app, "
+                    + "though its bundle makes it an app extension (share); the name wins"
+            ], "\(output.standardOutput)")
+        #expect(!output.standardOutput.contains(workspace.temporary.path))
+    }
+
     @Test func anIPAIsCheckedUnderItsEntriesNames() throws {
         let workspace = try Workspace()
         let output = try workspace.linkcheck(["check", "Shop.ipa"])

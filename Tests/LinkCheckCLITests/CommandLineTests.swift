@@ -90,6 +90,12 @@ import Testing
         #expect(output.status == 0, "\(output.standardError)")
     }
 
+    @Test func aDSYMThatDoesNotExistIsAUsageError() throws {
+        let output = try Command.linkcheck(["check", "--dsym", "/nonexistent/X.framework.dSYM", "/etc/hostname"])
+        #expect(output.standardError == "linkcheck: error: --dsym /nonexistent/X.framework.dSYM does not exist\n")
+        #expect(output.status == 2)
+    }
+
     @Test func aSearchPathThatIsNotAFolderIsAUsageError() throws {
         #expect(
             try Command.linkcheck(["check", "--search-path", "/nonexistent/lib", "/etc/hostname"]).standardError

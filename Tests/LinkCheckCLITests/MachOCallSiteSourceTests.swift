@@ -30,12 +30,13 @@ import Testing
         }
     }
 
-    @Test func callSitesHaveTheSourceOfTheDSYMBesideTheFramework() throws {
-        let build = try MachODebugBuild()
-        let dwarf = try MachODebugBuild.makeDSYM(of: build.framework, at: build.directory.path("Products/Uploader.framework.dSYM"))
-        let framework = build.framework.deletingLastPathComponent().path
-        let sites = try callSites(try report([framework]))
-        #expect(sites.count >= 2)
+    /// Expects each of `sites` (of the Uploader framework, a slice named
+    /// `[x86_64]` or `[arm64]`) to have the file, line and column that
+    /// `llvm-symbolizer` gives for its address in that slice of the dSYM's
+    /// DWARF file `dwarf`.
+    private func expectSymbolizerSources(
+        of sites: [(rule: String, image: String, address: UInt64, source: [String: Any]?)], in dwarf: URL
+    ) throws {
         for site in sites {
             let slice = site.image.hasSuffix("[x86_64]") ? "x86_64" : "arm64"
             let expected = try #require(try Symbolizer.source(of: site.address, in: "\(dwarf.path):\(slice)"))
@@ -44,6 +45,15 @@ import Testing
             #expect(source["line"] as? Int == expected.location.line)
             #expect(source["column"] as? Int == expected.location.column)
         }
+    }
+
+    @Test func callSitesHaveTheSourceOfTheDSYMBesideTheFramework() throws {
+        let build = try MachODebugBuild()
+        let dwarf = try MachODebugBuild.makeDSYM(of: build.framework, at: build.directory.path("Products/Uploader.framework.dSYM"))
+        let framework = build.framework.deletingLastPathComponent().path
+        let sites = try callSites(try report([framework]))
+        #expect(sites.count >= 2)
+        try expectSymbolizerSources(of: sites, in: dwarf)
         let text = try Command.linkcheck(["check", "--source-root", Fixtures.repositoryRoot.path, framework]).standardOutput
         #expect(text.contains("\nSamples/PhotosApp/Frameworks/Uploader/UPLogin.m:"), "\(text)")
 
@@ -114,13 +124,7 @@ import Testing
         #expect(try images(zippedReport, less: zipped.path + ":") == carthageImages)
         let sites = try callSites(unzippedReport).filter { $0.image.contains("Uploader.framework") }
         #expect(sites.count >= 2)
-        for site in sites {
-            let slice = site.image.hasSuffix("[x86_64]") ? "x86_64" : "arm64"
-            let expected = try #require(try Symbolizer.source(of: site.address, in: "\(dwarf.path):\(slice)"))
-            let source = try #require(site.source, "\(site.rule) at 0x\(String(site.address, radix: 16))")
-            #expect(source["file"] as? String == expected.location.file)
-            #expect(source["line"] as? Int == expected.location.line)
-        }
+        try expectSymbolizerSources(of: sites, in: dwarf)
         #expect(located(try callSites(zippedReport)) == located(try callSites(unzippedReport)))
         #expect(try callSites(zippedReport).allSatisfy { $0.image.hasPrefix(zipped.path + ":Carthage/Build/iOS/") })
         #expect(zippedReport["notices"] as? [String] == [])
@@ -202,14 +206,7 @@ import Testing
         #expect(try located(zippedReport, less: zipped.path + ":") == located(folderReport, less: folder.path + "/"))
         let sites = try callSites(zippedReport).filter { $0.image.contains("Uploader.framework") }
         #expect(sites.count >= 2)
-        for site in sites {
-            let slice = site.image.hasSuffix("[x86_64]") ? "x86_64" : "arm64"
-            let expected = try #require(try Symbolizer.source(of: site.address, in: "\(dwarf.path):\(slice)"))
-            let source = try #require(site.source, "\(site.rule) at 0x\(String(site.address, radix: 16))")
-            #expect(source["file"] as? String == expected.location.file)
-            #expect(source["line"] as? Int == expected.location.line)
-            #expect(source["column"] as? Int == expected.location.column)
-        }
+        try expectSymbolizerSources(of: sites, in: dwarf)
         // Shop itself has no dSYM in the archive: the one there is
         // Uploader's, named by its entry, in the notice the folder gives.
         let notices = try #require(zippedReport["notices"] as? [String])

@@ -162,6 +162,13 @@ import Testing
         #expect(plan.notes.first?.hasPrefix("\(dwarf.path): damaged dSYM (") == true, "\(plan.notes)")
     }
 
+    /// The times a note about a changed object gives: UTC, to the second.
+    @Test func changedObjectTimesAreUTC() {
+        #expect(MachODWARFPlan.utc(0) == "1970-01-01 00:00:00 UTC")
+        #expect(MachODWARFPlan.utc(1_796_281_673) == "2026-12-03 07:07:53 UTC")
+        #expect(MachODWARFPlan.utc(UInt64.max) == "\(UInt64.max)")
+    }
+
     /// Objects of the debug map removed or changed since the link: a note
     /// each, and no part for them.
     @Test func missingAndChangedObjectsAreNotes() throws {
@@ -251,7 +258,7 @@ import Testing
         let changed = MachODWARFPlan(addresses: Set(functions.keys), image: image, dsyms: [])
         #expect(
             changed.notes == [
-                "\(login), an object file of the debug map of \(image.name), changed since the link (modified at \(linkedAt + 3600), the map says \(linkedAt)): not used"
+                "\(login), an object file of the debug map of \(image.name), changed since the link (modified at \(MachODWARFPlan.utc(linkedAt + 3600)), the map says \(MachODWARFPlan.utc(linkedAt))): not used"
             ])
         #expect(changed.parts.map(\.file) == [uploader])
     }
