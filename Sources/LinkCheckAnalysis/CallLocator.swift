@@ -30,10 +30,11 @@ public struct CallLocator: Sendable {
     func locate(_ finding: inout Finding, sites: [any CodeLocation], in code: CodeIndex, api: String) {
         guard !sites.isEmpty else { return }
         finding.callSites = sites.map { site in
-            let name = site.caller.map { code.functions[$0].name }
+            let function = site.caller.map { code.functions[$0] }
+            let name = function?.name
             return FindingCallSite(
                 function: name, demangled: name.flatMap { demangler.any($0) }, displayName: name.map(displayName),
-                address: site.address, fileOffset: site.fileOffset)
+                functionAddress: function?.address, address: site.address, fileOffset: site.fileOffset)
         }
         let paths = sites.compactMap(\.caller).map(code.pathFromExported)
         if let shortest = paths.min(by: { $0.count < $1.count }) {

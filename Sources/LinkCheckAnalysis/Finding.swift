@@ -227,6 +227,10 @@ public struct FindingCallSite: Sendable, Equatable {
     public var demangled: String?
     /// The calling function for display: demangled without its result type.
     public var displayName: String?
+    /// The calling function's virtual address (its symbol's `st_value` or
+    /// `n_value`), or `nil` in code no symbol covers: what tells two
+    /// functions of one name apart (a `static helper` in each of two files).
+    public var functionAddress: UInt64?
     /// The call instruction's virtual address.
     public var address: UInt64
     /// Its offset in the file, in bytes.
@@ -236,9 +240,12 @@ public struct FindingCallSite: Sendable, Equatable {
     /// `nil` when the image has none for it (``CallSiteSources``).
     public var source: AddressSource?
 
-    public init(function: String?, demangled: String?, displayName: String? = nil, address: UInt64, fileOffset: UInt64) {
+    public init(
+        function: String?, demangled: String?, displayName: String? = nil, functionAddress: UInt64? = nil, address: UInt64,
+        fileOffset: UInt64
+    ) {
         (self.function, self.demangled, self.displayName) = (function, demangled, displayName)
-        (self.address, self.fileOffset) = (address, fileOffset)
+        (self.functionAddress, self.address, self.fileOffset) = (functionAddress, address, fileOffset)
     }
 
     /// `name` or `0x…` for display.

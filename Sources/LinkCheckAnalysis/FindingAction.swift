@@ -68,7 +68,9 @@ public struct FindingAction: Sendable, Equatable {
 }
 
 extension Finding {
-    /// One call site per calling function (``FindingCallSite/label``), in
+    /// One call site per calling function (``FindingCallSite/label`` and
+    /// ``FindingCallSite/functionAddress``: two functions of one name are
+    /// two callers), in
     /// the order reports name them: the function ``path`` ends with first,
     /// then the functions a symbol names, then those only an address names
     /// (`sub_406c` from LC_FUNCTION_STARTS, or code no symbol covers), each
@@ -82,7 +84,7 @@ extension Finding {
             return 1
         }
         let unique = callSites.reduce(into: [FindingCallSite]()) { sites, site in
-            if !sites.contains(where: { $0.label == site.label }) { sites.append(site) }
+            if !sites.contains(where: { $0.label == site.label && $0.functionAddress == site.functionAddress }) { sites.append(site) }
         }
         return unique.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
     }

@@ -93,7 +93,9 @@ struct FindingLine {
         }
         guard let first = callers.first else { return "" }
         let functions = finding.path.count > 1 ? Array(finding.path.dropLast()) : [first]
-        let others = callers.count { $0 != functions.last }
+        // callingFunctions puts the path's caller first; two functions of
+        // one name (a static helper in each of two files) are two callers.
+        let others = callers.count - (first == functions.last ? 1 : 0)
         if functions.count == 1, others == 0, words.contains(first) { return "" }
         return " from " + functions.joined(separator: " → ") + (others > 0 ? " and \(TextRenderer.count(others, "more caller"))" : "")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import LinkCheckAnalysis
 import LinkCheckRules
+import LinkCheckSourceLines
 
 /// Renders a ``Report`` as SARIF 2.1.0 (OASIS Static Analysis Results
 /// Interchange Format, `sarif-schema-2.1.0.json`) for code-scanning
@@ -119,10 +120,8 @@ public struct SARIFRenderer: ReportRenderer {
         // the message says what an inlined call was inlined into.
         var message = finding.message
         if let source = finding.sourceCallSite?.source {
-            related = [Location(physicalLocation: binary, logicalLocations: nil)]
-            location.physicalLocation = PhysicalLocation(
-                artifactLocation: sourceArtifact(source.location.file),
-                region: Region(startLine: source.location.line, startColumn: source.location.column))
+            related = [Location(physicalLocation: binary, logicalLocations: nil)] + otherSourceCalls(of: finding, besides: source.location)
+            location.physicalLocation = sourceLocation(source.location)
             if let inlining = inlined.words(source) { message += " (\(inlining))" }
         }
         return Result(
@@ -151,6 +150,28 @@ public struct SARIFRenderer: ReportRenderer {
         let relative = Array(repeating: "..", count: base.count - common) + target.dropFirst(common)
         let text = relative.joined(separator: "/")
         return ArtifactLocation(uri: text.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? text)
+    }
+
+    /// A source file's place: its ``sourceArtifact(_:)`` and a `region` of
+    /// its line and column.
+    func sourceLocation(_ position: SourcePosition) -> PhysicalLocation {
+        PhysicalLocation(
+            artifactLocation: sourceArtifact(position.file), region: Region(startLine: position.line, startColumn: position.column))
+    }
+
+    /// The finding's other call sites with a source, each place once, in
+    /// call-site order, besides `primary` (where the result is): related
+    /// locations with the calling function, so that code scanning shows
+    /// every call, not only the first.
+    func otherSourceCalls(of finding: Finding, besides primary: SourcePosition) -> [Location] {
+        var placed: Set<SourcePosition> = [primary]
+        return finding.callSites.compactMap { site in
+            guard let position = site.source?.location, placed.insert(position).inserted else { return nil }
+            return Location(
+                physicalLocation: sourceLocation(position),
+                logicalLocations: site.function.map { [LogicalLocation(name: site.demangled ?? $0, fullyQualifiedName: $0, kind: "function")] },
+                message: Message(text: "also called from \(site.label)"))
+        }
     }
 
     /// The `uriBaseId` of source files under ``sourceRoot``.
@@ -271,7 +292,8 @@ public struct SARIFRenderer: ReportRenderer {
         var level: String
         var message: Message
         var locations: [Location]
-        /// The binary, when ``locations`` gives the source.
+        /// The binary, when ``locations`` gives the source, then the other
+        /// call sites' sources (``otherSourceCalls(of:besides:)``).
         var relatedLocations: [Location]?
         var partialFingerprints: [String: String]
         var properties: ResultProperties
@@ -291,6 +313,8 @@ public struct SARIFRenderer: ReportRenderer {
     struct Location: Encodable {
         var physicalLocation: PhysicalLocation
         var logicalLocations: [LogicalLocation]?
+        /// What a related location is (`also called from helper`).
+        var message: Message?
     }
 
     struct PhysicalLocation: Encodable {

@@ -250,6 +250,34 @@ import Testing
         try callSites(library).compactMap { UInt64(($0["address"] as? String ?? "").dropFirst(2), radix: 16) }
     }
 
+    /// A static `helper` in each of two files, each calling dlopen: two
+    /// callers of one name. The text line counts the other one, and the
+    /// SARIF result, at the first call, has the other call's source among
+    /// its related locations, as `llvm-symbolizer` places it.
+    @Test func twoFunctionsOfOneNameAreTwoCallers() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let sources = ["twin-a.c", "twin-b.c"].map { Fixtures.sourceDirectory.appendingPathComponent("SourceLines/\($0)").path }
+        let library = directory.path("libtwin.so").path
+        try Command.run(Fixtures.clang, ["-shared", "-fPIC", "-g", "-O1"] + sources + ["-o", library])
+        let root = Fixtures.sourceDirectory.path
+        let text = try Command.linkcheck(["check", "--source-root", root, library]).standardOutput
+        #expect(text.contains("note: [LOAD001] calls dlopen from from_a → helper and 1 more caller (in "), "\(text)")
+        let (_, log) = try SARIFTests.sarif(["--source-root", root, "libtwin.so"], in: directory.url, status: 0)
+        let results = try #require((log["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
+        let load = try #require(results.first { $0["ruleId"] as? String == "LOAD001" })
+        let related = try #require(load["relatedLocations"] as? [[String: Any]])
+        #expect(related.count == 2, "the binary, then the other call")
+        let other = try #require(related.last)
+        let place = try #require(other["physicalLocation"] as? [String: Any])
+        let sites = try callSites(library).filter { ($0["source"] as? [String: Any])?["file"] as? String == sources[1] }
+        let address = try #require(UInt64((sites.first?["address"] as? String ?? "").dropFirst(2), radix: 16))
+        let expected = try #require(try Symbolizer.source(of: address, in: library))
+        #expect(expected.location.file == sources[1])
+        #expect(place["artifactLocation"] as? [String: String] == ["uri": "SourceLines/twin-b.c", "uriBaseId": "SRCROOT"])
+        #expect(place["region"] as? [String: Int] == ["startLine": expected.location.line, "startColumn": expected.location.column ?? 0])
+        #expect((other["message"] as? [String: String])?["text"] == "also called from helper")
+    }
+
     @Test func withoutDebugInformationCallSitesHaveNoSource() throws {
         let directory = try Fixtures.temporaryDirectory()
         let sites = try callSites(try build("libloader.so", flags: ["-O2"], in: directory))
