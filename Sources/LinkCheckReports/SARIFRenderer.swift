@@ -169,7 +169,9 @@ public struct SARIFRenderer: ReportRenderer {
             guard let position = site.source?.location, placed.insert(position).inserted else { return nil }
             return Location(
                 physicalLocation: sourceLocation(position),
-                logicalLocations: site.function.map { [LogicalLocation(name: site.demangled ?? $0, fullyQualifiedName: $0, kind: "function")] },
+                logicalLocations: site.function.map {
+                    [LogicalLocation(name: site.demangled ?? $0, fullyQualifiedName: $0, kind: "function")]
+                },
                 message: Message(text: "also called from \(site.label)"))
         }
     }
