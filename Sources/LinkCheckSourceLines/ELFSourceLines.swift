@@ -15,7 +15,10 @@ import SystemInterface
 /// such entry in to the innermost scope of each address (what
 /// `dwarf_getscopes` gives, which walks the whole unit for every address).
 /// Only those units' line tables are decoded, and nothing is kept once the
-/// file is closed.
+/// file is closed. A skeleton unit (DWARF 5 `-gsplit-dwarf`, whose entries
+/// are in a `.dwo` file) gives its line table's row alone, as
+/// `llvm-symbolizer` does without the `.dwo`: the line, not the function
+/// or what it was inlined into.
 enum ELFSourceLines {
     /// The source of each of `addresses` (virtual addresses) in the ELF file
     /// at `path` that its DWARF covers; none when it has no `.debug_info`.
@@ -57,7 +60,10 @@ enum ELFSourceLines {
             if status == 1 { break }
             guard status == 0 else { return .failure(.malformedDebugInfo(path: file.path, reason: lastError("dwarf_get_units"))) }
             unit = next
-            guard unitType == DW_UT_compile || unitType == DW_UT_partial else { continue }
+            // A skeleton unit (`-gsplit-dwarf`) keeps the line table in the
+            // image; its entries are in a `.dwo` file: lines without the
+            // functions around them.
+            guard unitType == DW_UT_compile || unitType == DW_UT_partial || unitType == DW_UT_skeleton else { continue }
             let covered = Set(coveredAddresses(remaining, by: &unitEntry))
             guard !covered.isEmpty else { continue }
             remaining.removeAll(where: covered.contains)
@@ -71,7 +77,7 @@ enum ELFSourceLines {
                 )
                 continue
             }
-            let functions = innermostFunctions(holding: covered.sorted(), in: &unitEntry)
+            let functions = unitType == DW_UT_skeleton ? [:] : innermostFunctions(holding: covered.sorted(), in: &unitEntry)
             for address in covered {
                 lookup.sources[address] = source(
                     of: address, in: &unitEntry, scopes: functions[address].map { scopes(of: address, from: $0) } ?? [])

@@ -278,6 +278,28 @@ import Testing
         #expect((other["message"] as? [String: String])?["text"] == "also called from helper")
     }
 
+    /// `-gsplit-dwarf` (DWARF 5): the image keeps skeleton units and the
+    /// line table, the entries go to a `.dwo` file. Each call site has the
+    /// line table's place, the one `llvm-symbolizer` gives without the
+    /// `.dwo`.
+    @Test func splitDWARFGivesTheLineTablesPlace() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let library = try build("libloader.so", flags: ["-g", "-gdwarf-5", "-gsplit-dwarf", "-O2"], in: directory)
+        for dwo in try FileManager.default.contentsOfDirectory(atPath: directory.url.path) where dwo.hasSuffix(".dwo") {
+            try FileManager.default.removeItem(at: directory.path(dwo))
+        }
+        let sites = try callSites(library)
+        #expect(sites.count >= 2)
+        for site in sites {
+            let address = try #require(UInt64((site["address"] as? String ?? "").dropFirst(2), radix: 16))
+            let expected = try #require(try Symbolizer.source(of: address, in: library))
+            let source = try #require(site["source"] as? [String: Any], "no source at \(site["address"] ?? "")")
+            #expect(source["file"] as? String == expected.location.file)
+            #expect(source["line"] as? Int == expected.location.line)
+            #expect(source["column"] as? Int == expected.location.column)
+        }
+    }
+
     @Test func withoutDebugInformationCallSitesHaveNoSource() throws {
         let directory = try Fixtures.temporaryDirectory()
         let sites = try callSites(try build("libloader.so", flags: ["-O2"], in: directory))
