@@ -29,6 +29,19 @@ import Testing
         return findings.flatMap { $0["callSites"] as? [[String: Any]] ?? [] }
     }
 
+    /// Expects the JSON call site `site` to have the file, line and column
+    /// `llvm-symbolizer` gives for its address in `library`; the site's
+    /// `source` and the symbolizer's answer.
+    private func expectSymbolizersPlace(_ site: [String: Any], in library: String) throws -> ([String: Any], AddressSource) {
+        let address = try #require(UInt64((site["address"] as? String ?? "").dropFirst(2), radix: 16))
+        let expected = try #require(try Symbolizer.source(of: address, in: library))
+        let source = try #require(site["source"] as? [String: Any], "no source at \(site["address"] ?? "")")
+        #expect(source["file"] as? String == expected.location.file)
+        #expect(source["line"] as? Int == expected.location.line)
+        #expect(source["column"] as? Int == expected.location.column)
+        return (source, expected)
+    }
+
     @Test func callSitesHaveTheSymbolizersSource() throws {
         let directory = try Fixtures.temporaryDirectory()
         let library = try build("libloader.so", flags: ["-g", "-O2"], in: directory)
@@ -37,12 +50,7 @@ import Testing
         let file = Fixtures.sourceDirectory.appendingPathComponent("SourceLines/loader.c").path
         var seen: Set<AddressSource> = []
         for site in sites {
-            let address = try #require(UInt64((site["address"] as? String ?? "").dropFirst(2), radix: 16))
-            let expected = try #require(try Symbolizer.source(of: address, in: library))
-            let source = try #require(site["source"] as? [String: Any], "no source at \(site["address"] ?? "")")
-            #expect(source["file"] as? String == expected.location.file)
-            #expect(source["line"] as? Int == expected.location.line)
-            #expect(source["column"] as? Int == expected.location.column)
+            let (source, expected) = try expectSymbolizersPlace(site, in: library)
             let chain = (source["inlinedInto"] as? [[String: Any]] ?? []).map { call in
                 AddressSource.InlinedCall(
                     function: call["function"] as? String,
@@ -290,14 +298,7 @@ import Testing
         }
         let sites = try callSites(library)
         #expect(sites.count >= 2)
-        for site in sites {
-            let address = try #require(UInt64((site["address"] as? String ?? "").dropFirst(2), radix: 16))
-            let expected = try #require(try Symbolizer.source(of: address, in: library))
-            let source = try #require(site["source"] as? [String: Any], "no source at \(site["address"] ?? "")")
-            #expect(source["file"] as? String == expected.location.file)
-            #expect(source["line"] as? Int == expected.location.line)
-            #expect(source["column"] as? Int == expected.location.column)
-        }
+        for site in sites { _ = try expectSymbolizersPlace(site, in: library) }
     }
 
     @Test func withoutDebugInformationCallSitesHaveNoSource() throws {
