@@ -103,7 +103,9 @@ let package = Package(
         // libelf) and Mach-O images.
         .target(
             name: "LinkCheckCodeIndex",
-            dependencies: ["LinkCheckImage", "LinkCheckELF", "LinkCheckMachO", "CCapstone", "CByteScan", "SystemInterface"] + libelf
+            dependencies: [
+                "LinkCheckImage", "LinkCheckELF", "LinkCheckMachO", "LinkCheckLiterals", "CCapstone", "CByteScan", "SystemInterface",
+            ] + libelf
         ),
         // The source (file, line, column, inline chain) of the call sites a
         // report shows, from the images' debug information: ELF's DWARF

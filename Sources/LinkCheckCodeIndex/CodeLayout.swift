@@ -1,4 +1,5 @@
 import LinkCheckImage
+import LinkCheckLiterals
 import SystemInterface
 
 /// What ``CallScanner`` needs to know about an image's addresses, whatever
@@ -87,30 +88,16 @@ struct ReadOnlyMemory {
     }
 
     /// The addresses of the NUL-terminated strings of the areas that are
-    /// one of `texts` (each whole, not the tail of a longer string).
-    ///
-    /// Each string's end is found with `memchr`, and only a string of the
-    /// length of a wanted one (a flag per length) is compared: the areas
-    /// are all of an image's read-only data.
+    /// one of `texts` (each whole, not the tail of a longer string), area
+    /// by area in ascending order: one pass over each area for all of them
+    /// (``LiteralPatterns/wholeStrings(in:)``), the areas being all of an
+    /// image's read-only data.
     func addresses(of texts: Set<String>) -> [UInt64] {
         guard !texts.isEmpty else { return [] }
-        let wanted = Set(texts.map { Array($0.utf8) })
-        var wantedLength = [Bool](repeating: false, count: (wanted.map(\.count).max() ?? 0) + 1)
-        for text in wanted { wantedLength[text.count] = true }
-        var found: [UInt64] = []
-        for (start, bytes) in areas {
-            guard let base = bytes.baseAddress else { continue }
-            var from = 0
-            while from < bytes.count {
-                let end = memchr(base + from, 0, bytes.count - from).map { UnsafeRawPointer($0) - base } ?? bytes.count
-                let length = end - from
-                if length < wantedLength.count, wantedLength[length], wanted.contains(Array(bytes[from..<end])) {
-                    found.append(start + UInt64(from))
-                }
-                from = end + 1
-            }
+        let patterns = LiteralPatterns(texts.sorted())
+        return areas.flatMap { start, bytes in
+            patterns.wholeStrings(in: bytes.assumingMemoryBound(to: UInt8.self)).map { start + UInt64($0) }
         }
-        return found
     }
 
     /// Whether `bytes` are printable characters (and tabs) only, as a
