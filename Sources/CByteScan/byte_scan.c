@@ -123,18 +123,18 @@ static inline int32_t load32(const uint8_t *bytes) {
     return (int32_t)value;
 }
 
-void linkcheck_note_pair(linkcheck_places *places, uint32_t function, int32_t number) {
-    if (function >= places->function_count || places->last_paired[function] == number) return;
-    places->last_paired[function] = number;
-    if (places->pair_count == places->pair_capacity) {
-        size_t capacity = places->pair_capacity ? places->pair_capacity * 2 : 4096;
-        uint64_t *grown = realloc(places->pairs, capacity * sizeof *grown);
+void linkcheck_note_pair(linkcheck_places *places, linkcheck_pairs *pairs, uint32_t function, int32_t number) {
+    if (function >= places->function_count || pairs->last_paired[function] == number) return;
+    pairs->last_paired[function] = number;
+    if (pairs->count == pairs->capacity) {
+        size_t capacity = pairs->capacity ? pairs->capacity * 2 : 4096;
+        uint64_t *grown = realloc(pairs->pairs, capacity * sizeof *grown);
         // As Swift does when an array cannot grow.
         if (!grown) abort();
-        places->pairs = grown;
-        places->pair_capacity = capacity;
+        pairs->pairs = grown;
+        pairs->capacity = capacity;
     }
-    places->pairs[places->pair_count++] = (uint64_t)function << 32 | (uint32_t)number;
+    pairs->pairs[pairs->count++] = (uint64_t)function << 32 | (uint32_t)number;
 }
 
 /// Legacy prefixes and REX, which may come before an opcode.
@@ -159,7 +159,8 @@ int linkcheck_x86_may_start_before(const uint8_t *bytes, size_t region_start, si
 
 /// A place at `offset` in a section whose byte 0 is at `address`: moves
 /// the region on to the one holding it, then calls back for a seed or
-/// pairs the function its mark names with the region (and the one before,
+/// pairs the function its mark names with the region: an aarch64 direct
+/// branch in `branching`, other places in `reaching` (and the region before,
 /// on x86_64, when the instruction may start there).
 __attribute__((always_inline)) static inline void place(
     linkcheck_places *places, const uint8_t *bytes, uint64_t address, size_t offset, linkcheck_place_kind kind,
@@ -172,11 +173,15 @@ __attribute__((always_inline)) static inline void place(
     }
     uint32_t function = mark - 1;
     int32_t number = places->first_number + (int32_t)places->region;
-    linkcheck_note_pair(places, function, number);
+    if (!x86 && kind == linkcheck_place_direct) {
+        linkcheck_note_pair(places, &places->branching, function, number);
+        return;
+    }
+    linkcheck_note_pair(places, &places->reaching, function, number);
     if (x86 && places->region > 0
         && linkcheck_x86_may_start_before(bytes, (size_t)(places->region_starts[places->region] - address), offset,
                                           kind == linkcheck_place_direct)) {
-        linkcheck_note_pair(places, function, number - 1);
+        linkcheck_note_pair(places, &places->reaching, function, number - 1);
     }
 }
 

@@ -67,12 +67,15 @@ struct CallScanner<Layout: CodeLayout> {
         let fileOffset: UInt64
     }
 
-    /// Whether `target` lies inside the current function (a loop, not a
-    /// tail call).
-    private func isInsideCurrentFunction(_ target: UInt64) -> Bool {
-        guard let function else { return false }
-        let symbol = image.functions[function]
-        return target > symbol.address && target - symbol.address < max(symbol.size, 1)
+    /// Whether a direct transfer in `function` to the start of function
+    /// `callee` is a call the scanner records: a call always, a jump (a
+    /// tail call) unless `callee` is `function` or starts inside it (a loop,
+    /// a branch within the function).
+    static func recordsTransfer(in function: Int?, toStartOf callee: Int, tail: Bool, functions: FunctionTable) -> Bool {
+        guard tail, let function else { return true }
+        let symbol = functions[function]
+        let target = functions[callee].address
+        return callee != function && !(target > symbol.address && target - symbol.address < max(symbol.size, 1))
     }
 
     /// Records a call; the strings only for calls to imports (what a loader
@@ -126,7 +129,9 @@ struct CallScanner<Layout: CodeLayout> {
             recordCall(stub.callee, site, tail: tail, throughGOT: false, stubSelector: stub.selector)
             return stub.callee
         }
-        if let callee = image.function(startingAt: target), !(tail && isInsideCurrentFunction(target)), !(tail && callee == function) {
+        if let callee = image.function(startingAt: target),
+            Self.recordsTransfer(in: function, toStartOf: callee, tail: tail, functions: image.functions)
+        {
             recordCall(.function(callee), site, tail: tail, throughGOT: false)
             return .function(callee)
         }

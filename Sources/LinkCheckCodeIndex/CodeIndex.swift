@@ -245,6 +245,13 @@ public struct CodeIndex: Sendable {
             edges.contains(Int64(caller) << 32 | Int64(callee))
         }
 
+        /// Adds the call of `callee` by `caller` that decoding a direct
+        /// branch would add when `callee`'s calls are not kept (``kept``):
+        /// an edge of the call graph.
+        func addEdge(from caller: Int, to callee: Int) {
+            if caller != callee { edges.insert(Int64(caller) << 32 | Int64(callee)) }
+        }
+
         func add(_ site: CallSite) {
             switch site.callee {
             case .imported(let name):

@@ -76,19 +76,30 @@ struct TargetedCallSearch<Layout: CodeLayout> {
         for seed in scan.seeds { decode(scan.region(seed, in: regions)) }
         let kept = builder.keptSites
         reachCallees(from: kept)
-        let (offsets, byFunction) = scan.regionsByFunction()
+        let (reaching, branching) = scan.regionsByFunction()
         let slotsByFunction = architecture == .aarch64 ? functionSlots() : [:]
         let callers = Set(kept.compactMap(\.caller) + builder.keptReferences.compactMap(\.caller)).sorted()
         for caller in callers {
             _ = CodeIndex.shortestPath(to: caller, isEntryPoint: layout.functions.isEntryPoint) { function in
                 if let known = callersOf[function] { return known }
-                var candidates = byFunction[Int(offsets[function])..<Int(offsets[function + 1])].map { scan.region($0, in: regions) }
+                var found = Set<Int>()
+                var candidates: [CodeRegion] = []
+                for number in branching[function] {
+                    let region = scan.region(number, in: regions)
+                    guard let caller = region.function, caller != function else { continue }
+                    if isCall(branchingFrom: caller, to: function) {
+                        builder.addEdge(from: caller, to: function)
+                        found.insert(caller)
+                    } else {
+                        candidates.append(region)
+                    }
+                }
+                candidates += reaching[function].map { scan.region($0, in: regions) }
                 for slot in slotsByFunction[function] ?? [] {
                     candidates += scan.regions(reachingSlot: slot).map { scan.region($0, in: regions) }
                 }
-                var found = Set<Int>()
                 for region in candidates {
-                    guard let caller = region.function, caller != function else { continue }
+                    guard let caller = region.function, caller != function, !found.contains(caller) else { continue }
                     decode(region)
                     if builder.hasEdge(from: caller, to: function) { found.insert(caller) }
                 }
@@ -136,6 +147,18 @@ struct TargetedCallSearch<Layout: CodeLayout> {
         case .imported(let name): TargetMark(seed: builder.isKept(name) || interest.reached(name), function: nil)
         case .function(let index): TargetMark(seed: builder.kept[index], function: index)
         }
+    }
+
+    /// Whether an aarch64 direct branch in `caller` to `callee`'s start, or
+    /// to a stub that reaches `callee`, is a call the scanner records when
+    /// it decodes the branch, whatever the branch (``linkcheck_places``'s
+    /// `branching`): a stub's call always is, and so is a branch to a
+    /// function's start unless it may be a jump within `caller` (`callee`
+    /// starts inside it) or the address is also a stub's. Calls of a
+    /// function whose calls are kept are decoded.
+    private func isCall(branchingFrom caller: Int, to callee: Int) -> Bool {
+        !builder.kept[callee] && layout.stub(at: layout.functions[callee].address) == nil
+            && CallScanner<Layout>.recordsTransfer(in: caller, toStartOf: callee, tail: true, functions: layout.functions)
     }
 
     /// aarch64: each function's pointer slots.

@@ -50,8 +50,8 @@ final class TransferScan {
     /// the Swift heap's bookkeeping (a large library has millions of calls,
     /// each a place), and the region of the last place.
     private let places: UnsafeMutablePointer<linkcheck_places>
-    /// By function: the last region paired with it (the C scans' too).
-    private let lastPaired: UnsafeMutableBufferPointer<Int32>
+    /// How many functions the image has.
+    private let functionCount: Int
     /// Whether ``regionsByFunction()`` has sorted the pairs and let them go.
     private var pairsGivenBack = false
     /// aarch64: the places that may reach a function slot, as the range of
@@ -90,16 +90,23 @@ final class TransferScan {
         seedSlots = slots.filter { $0.value.isSeed }.keys.sorted()
         functionSlots = slots.filter { $0.value.function != nil }.keys.sorted()
         windowSlots = Set(seedSlots + functionSlots).sorted()
-        lastPaired = .allocate(capacity: functionCount)
-        lastPaired.initialize(repeating: -1)
+        self.functionCount = functionCount
         places = .allocate(capacity: 1)
         places.initialize(to: linkcheck_places())
+        places.pointee.function_count = functionCount
+        for pairs in [\linkcheck_places.reaching, \.branching] {
+            let lastPaired = UnsafeMutablePointer<Int32>.allocate(capacity: functionCount)
+            lastPaired.initialize(repeating: -1, count: functionCount)
+            places.pointee[keyPath: pairs].last_paired = lastPaired
+        }
     }
 
     deinit {
-        free(places.pointee.pairs)
+        for pairs in [places.pointee.reaching, places.pointee.branching] {
+            free(pairs.pairs)
+            pairs.last_paired.deallocate()
+        }
         places.deallocate()
-        lastPaired.deallocate()
     }
 
     /// Scans the bytes of section `section` of `regions`, calling `release`
@@ -122,8 +129,6 @@ final class TransferScan {
             places.pointee.region_count = sectionStarts.count
             places.pointee.region = 0
             places.pointee.first_number = firstRegion
-            places.pointee.last_paired = lastPaired.baseAddress
-            places.pointee.function_count = lastPaired.count
             switch architecture {
             case .x86_64:
                 var from = 0
@@ -183,7 +188,7 @@ final class TransferScan {
 
     private func note(_ mark: TargetMark, _ region: Int32) {
         if mark.isSeed, seeds.last != region { seeds.append(region) }
-        if let function = mark.function { linkcheck_note_pair(places, UInt32(function), region) }
+        if let function = mark.function { linkcheck_note_pair(places, &places.pointee.reaching, UInt32(function), region) }
     }
 
     /// The region with number `number`.
@@ -192,23 +197,29 @@ final class TransferScan {
         return regions.region(containing: regionStarts[Int(number)], in: section)
     }
 
-    /// The regions with a place that reaches a function of the image, by
-    /// function, once the scan is over: those of function `f` are
-    /// `regions[offsets[f]..<offsets[f + 1]]`. The pairs are given back:
-    /// call once.
-    func regionsByFunction() -> (offsets: [Int32], regions: [Int32]) {
+    /// By function, once the scan is over: the regions with a place that
+    /// may reach it (decoding a region tells whether it is a call), and,
+    /// on aarch64, those with a direct branch to it (a call or a tail call
+    /// as it is: ``linkcheck_places``). The pairs are given back: call once.
+    func regionsByFunction() -> (reaching: RegionsByFunction, branching: RegionsByFunction) {
         precondition(!pairsGivenBack, "the pairs are sorted once")
         pairsGivenBack = true
+        return (regions(of: \.reaching), regions(of: \.branching))
+    }
+
+    /// The pairs of `list` by function; frees them.
+    private func regions(of list: WritableKeyPath<linkcheck_places, linkcheck_pairs>) -> RegionsByFunction {
+        let found = places.pointee[keyPath: list]
         defer {
-            free(places.pointee.pairs)
-            places.pointee.pairs = nil
-            places.pointee.pair_count = 0
-            places.pointee.pair_capacity = 0
+            free(found.pairs)
+            places.pointee[keyPath: list].pairs = nil
+            places.pointee[keyPath: list].count = 0
+            places.pointee[keyPath: list].capacity = 0
         }
-        let pairs = UnsafeBufferPointer(start: places.pointee.pairs, count: places.pointee.pair_count)
-        var offsets = [Int32](repeating: 0, count: lastPaired.count + 1)
+        let pairs = UnsafeBufferPointer(start: found.pairs, count: found.count)
+        var offsets = [Int32](repeating: 0, count: functionCount + 1)
         for pair in pairs { offsets[Int(pair >> 32) + 1] += 1 }
-        for index in lastPaired.indices { offsets[index + 1] += offsets[index] }
+        for index in 0..<functionCount { offsets[index + 1] += offsets[index] }
         var next = offsets
         var regions = [Int32](repeating: 0, count: pairs.count)
         for pair in pairs {
@@ -216,7 +227,18 @@ final class TransferScan {
             regions[Int(next[function])] = Int32(truncatingIfNeeded: pair)
             next[function] += 1
         }
-        return (offsets, regions)
+        return RegionsByFunction(offsets: offsets, regions: regions)
+    }
+
+    /// Region numbers by function: those of function `f` are
+    /// `regions[offsets[f]..<offsets[f + 1]]`.
+    struct RegionsByFunction {
+        let offsets: [Int32]
+        let regions: [Int32]
+
+        subscript(function: Int) -> ArraySlice<Int32> {
+            regions[Int(offsets[function])..<Int(offsets[function + 1])]
+        }
     }
 
     /// aarch64: the regions with a place that may reach the slot at

@@ -56,6 +56,18 @@ typedef void (*linkcheck_place_found)(
 /// bits are a function's index + 1 (0: none).
 #define LINKCHECK_MARK_SEED 0x80000000u
 
+/// Functions paired with regions of code: `function << 32 | region number`,
+/// each pair once after another of the same function.
+typedef struct {
+    /// By function (`linkcheck_places.function_count` of them): the number
+    /// of the last region paired with it (-1: none).
+    int32_t *last_paired;
+    /// The pairs (`malloc`ed and grown by the scans; the caller frees them).
+    uint64_t *pairs;
+    size_t count;
+    size_t capacity;
+} linkcheck_pairs;
+
 /// Where a scan puts what it finds in one section: a place whose mark is a
 /// seed, and every window, goes to `found(context, …)`; a place that only
 /// reaches a function is paired with the region it is in (and, on x86_64,
@@ -73,21 +85,23 @@ typedef struct {
     size_t region;
     /// The number of the section's first region among all regions scanned.
     int32_t first_number;
-    /// By function (`function_count` of them): the number of the last
-    /// region paired with it (-1: none). A mark naming a function past them
+    /// How many functions there are. A mark naming a function past them
     /// is not paired.
-    int32_t *last_paired;
     size_t function_count;
-    /// `function << 32 | region number`, each pair once after another of
-    /// the same function (`malloc`ed and grown by the scans; the caller
-    /// frees it).
-    uint64_t *pairs;
-    size_t pair_count;
-    size_t pair_capacity;
+    /// The regions with a place that may reach a function: decoding the
+    /// region tells whether it is a call.
+    linkcheck_pairs reaching;
+    /// aarch64: the regions with a direct branch (`b`, `bl`, `b.cond`,
+    /// `cbz`/`cbnz`, `tbz`/`tbnz`) to a function's start or to a stub that
+    /// reaches it. An instruction is one aligned word, so decoding the region
+    /// finds that very branch: it is a call or a tail call by what the
+    /// target is, with no decoding.
+    linkcheck_pairs branching;
 } linkcheck_places;
 
-/// Pairs `function` with region `number` unless its last pair is with it.
-void linkcheck_note_pair(linkcheck_places *places, uint32_t function, int32_t number);
+/// Pairs `function` with region `number` in `pairs` unless its last pair
+/// there is with it.
+void linkcheck_note_pair(linkcheck_places *places, linkcheck_pairs *pairs, uint32_t function, int32_t number);
 
 /// Whether the x86_64 instruction whose opcode (`branch`) or ModRM byte is
 /// at `offset` in `bytes` may start before `region_start` (an offset in
