@@ -50,10 +50,10 @@ public enum ToolchainCode {
         if availabilityCheckFunctions.contains(name) || availabilityCheckEntryPoints.contains(where: name.hasPrefix) {
             return .availabilityCheck
         }
-        if name.contains("__ARCLite__") || name.contains("__arclite_") { return .arcLite }
+        if contains(name, "__ARCLite__") || contains(name, "__arclite_") { return .arcLite }
         let plain = name.drop { $0 == "_" }
-        if isSwiftOverride(name) || (name.hasPrefix("_Z") && (name.contains("N5swift") || name.contains("NK5swift")))
-            || (plain.hasPrefix("swift_") && swiftSupportWords.contains(where: plain.contains))
+        if isSwiftOverride(name) || (name.hasPrefix("_Z") && (contains(name, "N5swift") || contains(name, "NK5swift")))
+            || (plain.hasPrefix("swift_") && swiftSupportWords.contains { contains(String(plain), $0) })
         {
             return .swiftSupport
         }
@@ -79,6 +79,7 @@ public enum ToolchainCode {
     /// `swift51override_conformsToProtocol`, alone or inside a C++ name
     /// (`_ZN5swift33swift56override_…`): `swift`, digits, `override_`.
     static func isSwiftOverride(_ name: String) -> Bool {
+        guard contains(name, "override_") else { return false }
         var rest = name[...]
         while let range = rest.range(of: "override_") {
             let before = rest[..<range.lowerBound]
@@ -87,6 +88,14 @@ public enum ToolchainCode {
             rest = rest[range.upperBound...]
         }
         return false
+    }
+
+    /// Whether `name`'s UTF-8 bytes hold `part`'s: asked of every function
+    /// of the index, which Foundation's `contains` would search through
+    /// `CFStringFind`.
+    private static func contains(_ name: String, _ part: String) -> Bool {
+        var (name, part) = (name, part)
+        return name.withUTF8 { bytes in part.withUTF8 { bytes.firstRange(of: $0) != nil } }
     }
 
     /// What compiler-rt's availability check passes to `dlopen` and

@@ -359,13 +359,14 @@ public struct CodeIndex: Sendable {
     /// functions too, so "exported" alone would stop at the helper. Failing
     /// that, any such function; failing that, `[function]`.
     public func pathFromExported(to function: Int) -> [Int] {
-        Self.shortestPath(
+        var search = CallerSearch(functionCount: functions.count)
+        return search.shortestPath(
             to: function,
             isEntryPoint: { index in
                 var name = functions[index].name
                 return name.withUTF8 { Self.isEntryPoint(isExported: functions[index].isExported, name: $0) }
             }
-        ) { callers[Int32($0)]?.map(Int.init) ?? [] }
+        ) { callers[Int32($0)] ?? [] }
     }
 
     /// What function `function` does that may guard a use by name in it:
@@ -381,36 +382,6 @@ public struct CodeIndex: Sendable {
     /// each function holding one.
     public func callers(of function: Int) -> [Int] {
         (callers[Int32(function)] ?? []).map(Int.init)
-    }
-
-    /// ``pathFromExported(to:)`` over the callers `callers` gives
-    /// (ascending), with the entry points `isEntryPoint` tells: what the
-    /// targeted search runs, asking for the callers of each function the
-    /// search reaches, as the index answers later.
-    static func shortestPath(to function: Int, isEntryPoint: (Int) -> Bool, callers: (Int) -> [Int]) -> [Int] {
-        var previous: [Int: Int] = [function: function]
-        var queue = [function]
-        var head = 0
-        var firstExported: Int?
-        func path(from start: Int) -> [Int] {
-            var path = [start]
-            while let next = previous[path.last!], next != path.last! { path.append(next) }
-            return path
-        }
-        while head < queue.count {
-            let current = queue[head]
-            head += 1
-            let calling = callers(current)
-            if isEntryPoint(current) {
-                if calling.isEmpty { return path(from: current) }
-                if firstExported == nil { firstExported = current }
-            }
-            for caller in calling where previous[caller] == nil {
-                previous[caller] = current
-                queue.append(caller)
-            }
-        }
-        return firstExported.map(path(from:)) ?? [function]
     }
 
     /// Whether other images or the Objective-C runtime call a function:

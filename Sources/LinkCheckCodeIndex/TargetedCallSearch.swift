@@ -18,7 +18,8 @@ import LinkCheckImage
 ///    search of ``CodeIndex/pathFromExported(to:)`` runs here, asking for the callers
 ///    of each function it reaches: the regions with a place that reaches
 ///    the function are decoded, and a region's function is a caller when
-///    decoding it finds the call.
+///    decoding it finds the call; on aarch64 a direct branch to the
+///    function is that call, with no decoding (``linkcheck_places``).
 ///
 /// Every region is decoded whole and at most once, with the scanner the
 /// full sweep uses, so each region's call sites are the sweep's; the index
@@ -37,8 +38,9 @@ struct TargetedCallSearch<Layout: CodeLayout> {
     private var decodedSinceRelease = 0
     /// Function → the functions it calls, from its regions decoded.
     private var calleesOf: [Int: Set<Int>] = [:]
-    /// Function → its callers, once every region that may call it is decoded.
-    private var callersOf: [Int: [Int]] = [:]
+    /// By function: its callers (ascending), once every region that may
+    /// call it is decoded.
+    private var callersOf: [[Int32]?]
     private var scanner: CallScanner<Layout>
     private let sites = SiteBuffer()
 
@@ -53,6 +55,7 @@ struct TargetedCallSearch<Layout: CodeLayout> {
         self.disassembler = disassembler
         self.builder = builder
         decoded = regions.sections.map { _ in [] }
+        callersOf = Array(repeating: nil, count: layout.functions.count)
         let sites = self.sites
         scanner = CallScanner(
             image: layout, architecture: architecture,
@@ -79,8 +82,9 @@ struct TargetedCallSearch<Layout: CodeLayout> {
         let (reaching, branching) = scan.regionsByFunction()
         let slotsByFunction = architecture == .aarch64 ? functionSlots() : [:]
         let callers = Set(kept.compactMap(\.caller) + builder.keptReferences.compactMap(\.caller)).sorted()
+        var search = CallerSearch(functionCount: layout.functions.count)
         for caller in callers {
-            _ = CodeIndex.shortestPath(to: caller, isEntryPoint: layout.functions.isEntryPoint) { function in
+            _ = search.shortestPath(to: caller, isEntryPoint: layout.functions.isEntryPoint) { function in
                 if let known = callersOf[function] { return known }
                 var found = Set<Int>()
                 var candidates: [CodeRegion] = []
@@ -103,7 +107,7 @@ struct TargetedCallSearch<Layout: CodeLayout> {
                     decode(region)
                     if builder.hasEdge(from: caller, to: function) { found.insert(caller) }
                 }
-                let sorted = found.sorted()
+                let sorted = found.sorted().map(Int32.init)
                 callersOf[function] = sorted
                 return sorted
             }
