@@ -1,5 +1,6 @@
 import LinkCheckCodeIndex
 import LinkCheckImage
+import LinkCheckRules
 
 /// Code the toolchain links into every binary it builds, whose loader calls
 /// and look-ups by name are not the image's own conditional loading:
@@ -50,10 +51,10 @@ public enum ToolchainCode {
         if availabilityCheckFunctions.contains(name) || availabilityCheckEntryPoints.contains(where: name.hasPrefix) {
             return .availabilityCheck
         }
-        if contains(name, "__ARCLite__") || contains(name, "__arclite_") { return .arcLite }
+        if arcLiteFragments.contains(where: { ByteSearch.contains(name, $0) }) { return .arcLite }
         let plain = name.drop { $0 == "_" }
-        if isSwiftOverride(name) || (name.hasPrefix("_Z") && (contains(name, "N5swift") || contains(name, "NK5swift")))
-            || (plain.hasPrefix("swift_") && swiftSupportWords.contains { contains(String(plain), $0) })
+        if isSwiftOverride(name) || (name.hasPrefix("_Z") && swiftNamespaces.contains { ByteSearch.contains(name, $0) })
+            || (plain.hasPrefix("swift_") && swiftSupportWords.contains { ByteSearch.contains(String(plain), $0) })
         {
             return .swiftSupport
         }
@@ -63,7 +64,16 @@ public enum ToolchainCode {
     /// What the C names of the Swift compatibility libraries' functions
     /// hold (`swift_getFunctionTypeMetadataGlobalActorBackDeploy`,
     /// `swift_…_Compatibility50`).
-    static let swiftSupportWords = ["Compatibility", "BackDeploy", "override"]
+    static let swiftSupportWords = ["Compatibility", "BackDeploy", "override"].map { Array($0.utf8) }
+
+    /// What ARCLite's function names hold (`__ARCLite__load`, `__arclite_…`).
+    static let arcLiteFragments = ["__ARCLite__", "__arclite_"].map { Array($0.utf8) }
+
+    /// What every Swift override's name holds.
+    static let overrideMarker = Array("override_".utf8)
+
+    /// What a mangled C++ name in namespace `swift` holds.
+    static let swiftNamespaces = ["N5swift", "NK5swift"].map { Array($0.utf8) }
 
     /// What `@available` (and Swift's `#available`, on older OSes) calls:
     /// compiler-rt's entry points, which answer whether the OS is at least
@@ -79,7 +89,7 @@ public enum ToolchainCode {
     /// `swift51override_conformsToProtocol`, alone or inside a C++ name
     /// (`_ZN5swift33swift56override_…`): `swift`, digits, `override_`.
     static func isSwiftOverride(_ name: String) -> Bool {
-        guard contains(name, "override_") else { return false }
+        guard ByteSearch.contains(name, overrideMarker) else { return false }
         var rest = name[...]
         while let range = rest.range(of: "override_") {
             let before = rest[..<range.lowerBound]
@@ -88,14 +98,6 @@ public enum ToolchainCode {
             rest = rest[range.upperBound...]
         }
         return false
-    }
-
-    /// Whether `name`'s UTF-8 bytes hold `part`'s: asked of every function
-    /// of the index, which Foundation's `contains` would search through
-    /// `CFStringFind`.
-    private static func contains(_ name: String, _ part: String) -> Bool {
-        var (name, part) = (name, part)
-        return name.withUTF8 { bytes in part.withUTF8 { bytes.firstRange(of: $0) != nil } }
     }
 
     /// What compiler-rt's availability check passes to `dlopen` and
