@@ -48,17 +48,22 @@ public enum ToolchainCode {
     /// the Swift compatibility libraries' `swift::getRootSuperclass()`
     /// lambda `_ZZN5swift17getRootSuperclassEv…`.
     public static func origin(ofFunction name: String) -> Origin? {
-        if availabilityCheckFunctions.contains(name) || availabilityCheckEntryPoints.contains(where: name.hasPrefix) {
-            return .availabilityCheck
+        if availabilityCheckFunctions.contains(name) { return .availabilityCheck }
+        var bytesOfName = name
+        return bytesOfName.withUTF8 { bytes in
+            if availabilityCheckEntryPointBytes.contains(where: { bytes.starts(with: $0) }) { return .availabilityCheck }
+            if arcLiteFragments.contains(where: { ByteSearch.contains(bytes, $0) }) { return .arcLite }
+            // Asked of every function of an index: the bytes are searched
+            // first, the rare name that holds a fragment is looked at again.
+            let plain = UnsafeBufferPointer(rebasing: bytes.drop { $0 == UInt8(ascii: "_") })
+            if ByteSearch.contains(bytes, overrideMarker) && isSwiftOverride(name)
+                || (bytes.starts(with: "_Z".utf8) && swiftNamespaces.contains { ByteSearch.contains(bytes, $0) })
+                || (plain.starts(with: "swift_".utf8) && swiftSupportWords.contains { ByteSearch.contains(plain, $0) })
+            {
+                return .swiftSupport
+            }
+            return nil
         }
-        if arcLiteFragments.contains(where: { ByteSearch.contains(name, $0) }) { return .arcLite }
-        let plain = name.drop { $0 == "_" }
-        if isSwiftOverride(name) || (name.hasPrefix("_Z") && swiftNamespaces.contains { ByteSearch.contains(name, $0) })
-            || (plain.hasPrefix("swift_") && swiftSupportWords.contains { ByteSearch.contains(String(plain), $0) })
-        {
-            return .swiftSupport
-        }
-        return nil
     }
 
     /// What the C names of the Swift compatibility libraries' functions
@@ -80,6 +85,9 @@ public enum ToolchainCode {
     /// a version.
     public static let availabilityCheckEntryPoints: Set<String> = ["__isOSVersionAtLeast", "__isPlatformVersionAtLeast"]
 
+    /// ``availabilityCheckEntryPoints``' UTF-8 bytes.
+    static let availabilityCheckEntryPointBytes = availabilityCheckEntryPoints.sorted().map { Array($0.utf8) }
+
     /// compiler-rt's own functions besides the `__is…VersionAtLeast`
     /// entry points.
     static let availabilityCheckFunctions: Set<String> = [
@@ -89,7 +97,6 @@ public enum ToolchainCode {
     /// `swift51override_conformsToProtocol`, alone or inside a C++ name
     /// (`_ZN5swift33swift56override_…`): `swift`, digits, `override_`.
     static func isSwiftOverride(_ name: String) -> Bool {
-        guard ByteSearch.contains(name, overrideMarker) else { return false }
         var rest = name[...]
         while let range = rest.range(of: "override_") {
             let before = rest[..<range.lowerBound]

@@ -15,9 +15,14 @@ public enum ByteSearch {
         return false
     }
 
+    /// Whether `haystack` contains the bytes of `needle`.
+    public static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
+        needle.withUnsafeBufferPointer { contains(haystack, $0) }
+    }
+
     /// Whether string `text` contains the bytes of `needle`.
     public static func contains(_ text: String, _ needle: [UInt8]) -> Bool {
         var text = text
-        return text.withUTF8 { haystack in needle.withUnsafeBufferPointer { contains(haystack, $0) } }
+        return text.withUTF8 { contains($0, needle) }
     }
 }
