@@ -69,21 +69,27 @@ enum ExportsTrie {
     static func read(_ trie: ByteReader, base: UInt64, structure: String, warnings: inout ReadWarnings) -> [MachOExport] {
         var exports: [MachOExport] = []
         guard trie.count > 0 else { return exports }
-        var visited = Set<Int>()
-        var stack: [(node: Int, name: [UInt8])] = [(0, [])]
+        // By node offset, one bit: whether the walk reached it.
+        var visited = [UInt64](repeating: 0, count: (trie.count + 63) / 64)
+        // The nodes to visit, each with its name: `names[start..<end]`, the
+        // names kept in one buffer the walk appends to (the budget below
+        // bounds it).
+        var stack: [(node: Int, start: Int, end: Int)] = [(0, 0, 0)]
+        var names: [UInt8] = []
         var budget = trie.count.multipliedReportingOverflow(by: 16).partialValue &+ (1 << 20)
         var reportedRevisit = false
         func fail(_ node: Int, _ problem: String) {
             warnings.add(structure, at: trie.fileOffset + node, problem)
         }
-        while let (node, name) = stack.popLast() {
-            guard visited.insert(node).inserted else {
+        while let (node, start, end) = stack.popLast() {
+            guard visited[node / 64] & (1 << UInt64(node % 64)) == 0 else {
                 if !reportedRevisit {
                     fail(node, "a node reached twice (the trie loops or shares a subtree); visited once")
                     reportedRevisit = true
                 }
                 continue
             }
+            visited[node / 64] |= 1 << UInt64(node % 64)
             var offset = node
             guard let terminalSize = trie.uleb128(at: &offset) else {
                 fail(node, "a node's terminal size runs past the trie; node skipped")
@@ -96,10 +102,10 @@ enum ExportsTrie {
             }
             let childrenStart = terminalStart + Int(terminalSize)
             if terminalSize > 0 {
-                if let export = terminal(trie, at: terminalStart, end: childrenStart, name: name, base: base) {
+                if let export = terminal(trie, at: terminalStart, end: childrenStart, name: names[start..<end], base: base) {
                     exports.append(export)
                 } else {
-                    fail(node, "malformed terminal information for \(String(decoding: name, as: UTF8.self)); export skipped")
+                    fail(node, "malformed terminal information for \(String(decoding: names[start..<end], as: UTF8.self)); export skipped")
                 }
             }
             guard let childCount = trie.u8(at: childrenStart) else {
@@ -107,7 +113,7 @@ enum ExportsTrie {
                 continue
             }
             var cursor = childrenStart + 1
-            var children: [(Int, [UInt8])] = []
+            let firstChild = stack.count
             for _ in 0..<childCount {
                 guard let nul = trie.nul(from: cursor) else {
                     fail(node, "an edge label without a NUL before the end of the trie; the node's other children skipped")
@@ -123,25 +129,30 @@ enum ExportsTrie {
                     fail(node, "an edge to offset \(hex(child)), past the trie (\(trie.count) bytes); edge skipped")
                     continue
                 }
-                guard name.count + label.count <= longestName else {
+                guard end - start + label.count <= longestName else {
                     fail(node, "a name longer than \(longestName) bytes; edge skipped")
                     continue
                 }
-                budget -= name.count + label.count
+                budget -= end - start + label.count
                 guard budget > 0 else {
                     fail(node, "the names reached 16 times the trie's size; the rest of the trie not read")
                     return exports
                 }
-                children.append((Int(child), name + label))
+                let childStart = names.count
+                // The parent's name byte by byte: a slice of `names` held
+                // while appending to it would copy the whole buffer.
+                for index in start..<end { names.append(names[index]) }
+                names.append(contentsOf: label)
+                stack.append((Int(child), childStart, names.count))
             }
-            stack.append(contentsOf: children.reversed())
+            stack[firstChild...].reverse()
         }
         return exports
     }
 
     /// Decodes terminal information (`flags`, then `address` [`resolver`],
     /// or for a re-export `ordinal` and `name`) within `start..<end`.
-    private static func terminal(_ trie: ByteReader, at start: Int, end: Int, name: [UInt8], base: UInt64) -> MachOExport? {
+    private static func terminal(_ trie: ByteReader, at start: Int, end: Int, name: ArraySlice<UInt8>, base: UInt64) -> MachOExport? {
         var offset = start
         guard let flags = trie.uleb128(at: &offset, end: end) else { return nil }
         let kind: ExportKind
