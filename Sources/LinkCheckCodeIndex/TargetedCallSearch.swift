@@ -86,14 +86,17 @@ struct TargetedCallSearch<Layout: CodeLayout> {
         for caller in callers {
             _ = search.shortestPath(to: caller, isEntryPoint: layout.functions.isEntryPoint) { function in
                 if let known = callersOf[function] { return known }
-                var found = Set<Int>()
+                var found: [Int32] = []
                 var candidates: [CodeRegion] = []
+                let branchesAreCalls = branchesAreCalls(to: function)
                 for number in branching[function] {
                     let region = scan.region(number, in: regions)
                     guard let caller = region.function, caller != function else { continue }
-                    if isCall(branchingFrom: caller, to: function) {
+                    if branchesAreCalls,
+                        CallScanner<Layout>.recordsTransfer(in: caller, toStartOf: function, tail: true, functions: layout.functions)
+                    {
                         builder.addEdge(from: caller, to: function)
-                        found.insert(caller)
+                        found.append(Int32(caller))
                     } else {
                         candidates.append(region)
                     }
@@ -103,11 +106,13 @@ struct TargetedCallSearch<Layout: CodeLayout> {
                     candidates += scan.regions(reachingSlot: slot).map { scan.region($0, in: regions) }
                 }
                 for region in candidates {
-                    guard let caller = region.function, caller != function, !found.contains(caller) else { continue }
-                    decode(region)
-                    if builder.hasEdge(from: caller, to: function) { found.insert(caller) }
+                    guard let caller = region.function, caller != function else { continue }
+                    if !builder.hasEdge(from: caller, to: function) { decode(region) }
+                    if builder.hasEdge(from: caller, to: function) { found.append(Int32(caller)) }
                 }
-                let sorted = found.sorted().map(Int32.init)
+                found.sort()
+                var sorted: [Int32] = []
+                for caller in found where sorted.last != caller { sorted.append(caller) }
                 callersOf[function] = sorted
                 return sorted
             }
@@ -153,16 +158,16 @@ struct TargetedCallSearch<Layout: CodeLayout> {
         }
     }
 
-    /// Whether an aarch64 direct branch in `caller` to `callee`'s start, or
-    /// to a stub that reaches `callee`, is a call the scanner records when
-    /// it decodes the branch, whatever the branch (``linkcheck_places``'s
-    /// `branching`): a stub's call always is, and so is a branch to a
-    /// function's start unless it may be a jump within `caller` (`callee`
-    /// starts inside it) or the address is also a stub's. Calls of a
-    /// function whose calls are kept are decoded.
-    private func isCall(branchingFrom caller: Int, to callee: Int) -> Bool {
+    /// Whether the aarch64 direct branches to `callee`'s start, or to a
+    /// stub that reaches `callee` (``linkcheck_places``'s `branching`),
+    /// are calls the scanner records when it decodes them, whatever the
+    /// branch, from a caller that `callee` does not start inside
+    /// (``CallScanner/recordsTransfer(in:toStartOf:tail:functions:)``): a
+    /// stub's call always is, and so is a branch to a function's start unless
+    /// the address is also a stub's. Calls of a function whose calls are
+    /// kept are decoded.
+    private func branchesAreCalls(to callee: Int) -> Bool {
         !builder.kept[callee] && layout.stub(at: layout.functions[callee].address) == nil
-            && CallScanner<Layout>.recordsTransfer(in: caller, toStartOf: callee, tail: true, functions: layout.functions)
     }
 
     /// aarch64: each function's pointer slots.
