@@ -273,45 +273,91 @@ static inline int64_t sign_extend(uint64_t value, int bits) {
     return (int64_t)(value << (64 - bits)) >> (64 - bits);
 }
 
+/// The aarch64 word at `offset`: a place when it is one of the
+/// instructions `linkcheck_scan_arm64` looks for and reaches an address of
+/// interest.
+__attribute__((always_inline)) static inline void arm64_word(
+    const uint8_t *bytes, size_t offset, uint64_t address, const linkcheck_address_table *direct,
+    const linkcheck_address_table *slots, const uint64_t *sorted_slots, size_t slot_count, uint64_t reach,
+    linkcheck_places *places) {
+    uint32_t word = (uint32_t)load32(bytes + offset);
+    uint64_t pc = address + offset;
+    if ((word & 0x7c000000) == 0x14000000) {
+        // b, bl: imm26 words.
+        uint32_t mark = linkcheck_address_mark(direct, pc + (sign_extend(word & 0x03ffffff, 26) << 2));
+        if (mark) place(places, bytes, address, offset, linkcheck_place_direct, mark, 0);
+    } else if ((word & 0xff000010) == 0x54000000 || (word & 0x7e000000) == 0x34000000) {
+        // b.cond, cbz, cbnz: imm19 words.
+        uint32_t mark = linkcheck_address_mark(direct, pc + (sign_extend(word >> 5 & 0x7ffff, 19) << 2));
+        if (mark) place(places, bytes, address, offset, linkcheck_place_direct, mark, 0);
+    } else if ((word & 0x7e000000) == 0x36000000) {
+        // tbz, tbnz: imm14 words.
+        uint32_t mark = linkcheck_address_mark(direct, pc + (sign_extend(word >> 5 & 0x3fff, 14) << 2));
+        if (mark) place(places, bytes, address, offset, linkcheck_place_direct, mark, 0);
+    } else if ((word & 0xff000000) == 0x58000000) {
+        // ldr Xt, literal: imm19 words.
+        uint32_t mark = linkcheck_address_mark(slots, pc + (sign_extend(word >> 5 & 0x7ffff, 19) << 2));
+        if (mark) place(places, bytes, address, offset, linkcheck_place_slot, mark, 0);
+    } else if ((word & 0x1f000000) == 0x10000000 && slot_count > 0) {
+        // adr, adrp: immhi:immlo.
+        int64_t immediate = sign_extend((uint64_t)(word >> 5 & 0x7ffff) << 2 | (word >> 29 & 3), 21);
+        uint64_t low, high;
+        if (word & 0x80000000) {
+            low = (pc & ~(uint64_t)0xfff) + (uint64_t)(immediate * 4096);
+            high = low + reach;
+        } else {
+            uint64_t target = pc + immediate;
+            low = target - 256;
+            high = target + reach;
+        }
+        if (low < high && any_in(sorted_slots, slot_count, low, high)) {
+            places->found(places->context, offset, linkcheck_place_window, 0, low, high);
+        }
+    }
+}
+
+/// `NAME`: the `WIDTH`-byte blocks of `linkcheck_scan_arm64` from `offset`
+/// (`VECTOR` holds one, read as words; `MOVEMASK` takes a comparison's top
+/// bits, four for each word): only the words `arm64_word` may take, a
+/// branch, an `ldr` literal, and (with slots) an `adr`/`adrp`, go on to it.
+/// Returns where the blocks end.
+#define ARM64_BLOCK_SCAN(NAME, VECTOR, WIDTH, MOVEMASK)                                                              \
+    static size_t NAME(const uint8_t *bytes, size_t count, size_t offset, size_t to, uint64_t address,               \
+                       const linkcheck_address_table *direct, const linkcheck_address_table *slots,                  \
+                       const uint64_t *sorted_slots, size_t slot_count, uint64_t reach, linkcheck_places *places) {  \
+        typedef uint32_t words __attribute__((vector_size(WIDTH)));                                                  \
+        int32_t addresses = slot_count > 0 ? -1 : 0;                                                                 \
+        for (; offset + WIDTH <= to && offset + WIDTH <= count; offset += WIDTH) {                                   \
+            words block;                                                                                             \
+            memcpy(&block, bytes + offset, WIDTH);                                                                   \
+            uint32_t candidates = MOVEMASK((VECTOR)(((block & 0x7c000000) == 0x14000000)                             \
+                                                    | ((block & 0xff000010) == 0x54000000)                           \
+                                                    | ((block & 0x7c000000) == 0x34000000)                           \
+                                                    | ((block & 0xff000000) == 0x58000000)                           \
+                                                    | (((block & 0x1f000000) == 0x10000000) & addresses)));          \
+            while (candidates) {                                                                                     \
+                unsigned lane = (unsigned)__builtin_ctz(candidates) / 4;                                             \
+                arm64_word(bytes, offset + lane * 4, address, direct, slots, sorted_slots, slot_count, reach,        \
+                           places);                                                                                  \
+                candidates &= ~(0xfu << (lane * 4));                                                                 \
+            }                                                                                                        \
+        }                                                                                                            \
+        return offset;                                                                                               \
+    }
+
+LINKCHECK_BLOCK_SCANS(ARM64_BLOCK_SCAN, scan_arm64)
+
 void linkcheck_scan_arm64(
     const uint8_t *bytes, size_t count, size_t from, size_t to, uint64_t address,
     const linkcheck_address_table *direct, const linkcheck_address_table *slots,
     const uint64_t *sorted_slots, size_t slot_count, uint64_t reach, linkcheck_places *places) {
-    for (size_t offset = from; offset < to && offset + 4 <= count; offset += 4) {
-        uint32_t word = (uint32_t)load32(bytes + offset);
-        uint64_t pc = address + offset;
-        if ((word & 0x7c000000) == 0x14000000) {
-            // b, bl: imm26 words.
-            uint32_t mark = linkcheck_address_mark(direct, pc + (sign_extend(word & 0x03ffffff, 26) << 2));
-            if (mark) place(places, bytes, address, offset, linkcheck_place_direct, mark, 0);
-        } else if ((word & 0xff000010) == 0x54000000 || (word & 0x7e000000) == 0x34000000) {
-            // b.cond, cbz, cbnz: imm19 words.
-            uint32_t mark = linkcheck_address_mark(direct, pc + (sign_extend(word >> 5 & 0x7ffff, 19) << 2));
-            if (mark) place(places, bytes, address, offset, linkcheck_place_direct, mark, 0);
-        } else if ((word & 0x7e000000) == 0x36000000) {
-            // tbz, tbnz: imm14 words.
-            uint32_t mark = linkcheck_address_mark(direct, pc + (sign_extend(word >> 5 & 0x3fff, 14) << 2));
-            if (mark) place(places, bytes, address, offset, linkcheck_place_direct, mark, 0);
-        } else if ((word & 0xff000000) == 0x58000000) {
-            // ldr Xt, literal: imm19 words.
-            uint32_t mark = linkcheck_address_mark(slots, pc + (sign_extend(word >> 5 & 0x7ffff, 19) << 2));
-            if (mark) place(places, bytes, address, offset, linkcheck_place_slot, mark, 0);
-        } else if ((word & 0x1f000000) == 0x10000000 && slot_count > 0) {
-            // adr, adrp: immhi:immlo.
-            int64_t immediate = sign_extend((uint64_t)(word >> 5 & 0x7ffff) << 2 | (word >> 29 & 3), 21);
-            uint64_t low, high;
-            if (word & 0x80000000) {
-                low = (pc & ~(uint64_t)0xfff) + (uint64_t)(immediate * 4096);
-                high = low + reach;
-            } else {
-                uint64_t target = pc + immediate;
-                low = target - 256;
-                high = target + reach;
-            }
-            if (low < high && any_in(sorted_slots, slot_count, low, high)) {
-                places->found(places->context, offset, linkcheck_place_window, 0, low, high);
-            }
-        }
+    size_t offset = from;
+    LINKCHECK_RUN_AVX2_SCAN(offset, scan_arm64, bytes, count, offset, to, address, direct, slots, sorted_slots, slot_count,
+                            reach, places)
+    LINKCHECK_RUN_16_SCAN(offset, scan_arm64, bytes, count, offset, to, address, direct, slots, sorted_slots, slot_count,
+                          reach, places)
+    for (; offset < to && offset + 4 <= count; offset += 4) {
+        arm64_word(bytes, offset, address, direct, slots, sorted_slots, slot_count, reach, places);
     }
 }
 

@@ -262,28 +262,11 @@ import Testing
     }
 
     /// The targeted search's x86_64 byte scan gives the same calls and call
-    /// paths whether it tests 32, 16 or 1 byte at a time: the calls to
-    /// every import and to one function in 8, and the path to each caller.
+    /// paths whether it tests 32, 16 or 1 byte at a time.
     @Test func theByteScanFindsTheSameAtEveryBlockWidth() throws {
         let path = "/opt/swift/usr/lib/swift/linux/libFoundation.so"
         try #require(FileManager.default.fileExists(atPath: path))
-        let image = try ELFReader.read(path: path)
-        let interest = CallSiteInterest(imports: { _ in true }, functions: { $0.reduce(0) { $0 &+ Int($1) } % 8 == 0 })
-        func answers() throws -> [String] {
-            let index = try #require(try CodeIndex.analyze(image, interest: interest, mode: .targeted))
-            let sites = index.callsToImport.values.flatMap { $0 } + index.callsToFunction.values.flatMap { $0 }
-            let paths = Set(sites.compactMap(\.caller)).map { index.pathFromExported(to: $0).map { index.functions[$0].name } }
-            return sites.map { "\($0.address) \($0.caller.map { index.functions[$0].name } ?? "-")" }.sorted()
-                + paths.map { "\($0)" }.sorted()
-        }
-        let widest = Int(linkcheck_block_width())
-        defer { linkcheck_limit_block_width(0) }
-        let expected = try answers()
-        #expect(expected.count > 10_000)
-        for width in [16, 1] where width < widest {
-            linkcheck_limit_block_width(Int32(width))
-            #expect(try answers() == expected, "width \(width)")
-        }
+        try BlockWidths.expectTheSameAnswers(of: try ELFReader.read(path: path), atLeast: 10_000)
     }
 }
 #endif

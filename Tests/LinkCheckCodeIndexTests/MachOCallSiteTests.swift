@@ -118,6 +118,13 @@ import Testing
         #expect(differences == [])
     }
 
+    /// The aarch64 byte scan gives the same calls and call paths whether
+    /// it tests 32, 16 or 4 bytes at a time.
+    @Test(arguments: corpusSlices.filter { $0.1 == "arm64" })
+    func theByteScanFindsTheSameAtEveryBlockWidth(file: String, arch: String?) throws {
+        try BlockWidths.expectTheSameAnswers(of: try Self.image(Self.corpus.appendingPathComponent(file), arch: arch), atLeast: 100)
+    }
+
     @Test(arguments: corpusSlices)
     func corpusCallsToImportsEqualObjdumps(file: String, arch: String?) throws {
         let (count, differences) = try Self.disagreements(Self.corpus.appendingPathComponent(file), arch: arch)

@@ -129,6 +129,8 @@ void linkcheck_scan_x86(
 /// `adrp`/`adr` within `reach` (an `adr` also 256 bytes below) of an
 /// address of `sorted_slots` (ascending, `slot_count` of them), into
 /// `places`, whose `region` the caller sets to the region `from..<to` is.
+/// Tests the words in blocks of `linkcheck_block_width()` bytes, then one
+/// at a time.
 void linkcheck_scan_arm64(
     const uint8_t *bytes, size_t count, size_t from, size_t to, uint64_t address,
     const linkcheck_address_table *direct, const linkcheck_address_table *slots,
@@ -151,7 +153,7 @@ void linkcheck_literal_ends(
     const uint8_t *bytes, size_t from, size_t to, const uint8_t *filter, const uint8_t *last_bytes, size_t last_count,
     void *context, void (*found)(void *context, size_t end));
 
-/// The widest block of bytes the x86_64 and literal scans test at once on
+/// The widest block of bytes the x86_64, aarch64 and literal scans test at once on
 /// this thread: 32 where the processor has AVX2 (`__builtin_cpu_supports`),
 /// else 16 with SSE2 or (AArch64) NEON, else 1; never more than `linkcheck_limit_block_width`
 /// allows.
