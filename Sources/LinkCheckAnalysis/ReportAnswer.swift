@@ -63,8 +63,11 @@ public struct ReportAnswer: Sendable {
         ownFindings = Dictionary(
             own.map { (FindingKey(image: $0.image, rule: $0.rule, symbol: $0.symbol), $0) }, uniquingKeysWith: { first, _ in first })
         ownProblems = Set(own.map { ProblemReach.Key(image: $0.image, rule: $0.rule) })
-        reach = ProblemReach(report)
+        reach = ProblemReach(report, images: images)
     }
+
+    /// The reported image named `name` (``ImageReport/name``), if any.
+    public func image(named name: String) -> ImageReport? { images[name] }
 
     /// A finding's image, rule and symbol: what a transitive finding's
     /// origin shares with it.
