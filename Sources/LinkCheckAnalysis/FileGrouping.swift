@@ -73,19 +73,27 @@ public struct FileGrouping: Sendable {
     }
 
     public init(_ report: Report) {
+        // Each file's images, as indices in the report, the files in the
+        // order of their first image.
         var order: [ImageIdentity] = []
-        var byFile: [ImageIdentity: [ImageReport]] = [:]
+        var positionOfFile: [ImageIdentity: Int] = [:]
+        var imagesOfFile: [[Int]] = []
         var fileOfImage: [String: String] = [:]
-        for image in report.images {
-            let file = image.identity.file
-            if byFile[file] == nil { order.append(file) }
-            byFile[file, default: []].append(image)
-            fileOfImage[image.name] = file.description
+        for index in report.images.indices {
+            let file = report.images[index].identity.file
+            if let position = positionOfFile[file] {
+                imagesOfFile[position].append(index)
+            } else {
+                positionOfFile[file] = order.count
+                order.append(file)
+                imagesOfFile.append([index])
+            }
+            fileOfImage[report.images[index].name] = file.description
         }
         self.fileOfImage = fileOfImage
         let fileName = { (name: String) in fileOfImage[name] ?? name }
-        files = order.map { identity in
-            let slices = byFile[identity]!.sorted { $0.identity < $1.identity }
+        files = zip(order, imagesOfFile).map { identity, indices in
+            let slices = indices.map { report.images[$0] }.sorted { $0.identity < $1.identity }
             var image = slices.first { $0.verdict != .notLoaded } ?? slices[0]
             // What it links, loads and is reached by, as files.
             image.reachedBy = Array(Set(slices.flatMap(\.reachedBy).map(fileName))).sorted()
