@@ -19,11 +19,10 @@ public struct ProblemReach: Sendable {
     }
 
     let copies: [Key: Set<String>]
-    let images: [String: ImageReport]
+    let images: ImagesByName
 
-    /// `images`: the report's images by name, as ``ReportAnswer`` holds
-    /// them.
-    init(_ report: Report, images: [String: ImageReport]) {
+    /// `images`: the report's, as ``ReportAnswer`` holds them.
+    init(_ report: Report, images: ImagesByName) {
         var copies: [Key: Set<String>] = [:]
         for finding in report.findings where finding.kind == .transitive {
             guard let origin = finding.chainImages.last, origin != finding.image else { continue }

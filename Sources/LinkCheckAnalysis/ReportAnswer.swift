@@ -48,7 +48,8 @@ public struct ReportAnswer: Sendable {
     }
 
     let report: Report
-    let images: [String: ImageReport]
+    /// The report's images by name.
+    public let images: ImagesByName
     /// Each image's own findings, by (image, rule, symbol): the origin of a
     /// transitive finding.
     let ownFindings: [FindingKey: Finding]
@@ -58,16 +59,13 @@ public struct ReportAnswer: Sendable {
 
     public init(_ report: Report) {
         self.report = report
-        images = Dictionary(report.images.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        images = ImagesByName(report.images)
         let own = report.findings.filter { $0.kind != .transitive }
         ownFindings = Dictionary(
             own.map { (FindingKey(image: $0.image, rule: $0.rule, symbol: $0.symbol), $0) }, uniquingKeysWith: { first, _ in first })
         ownProblems = Set(own.map { ProblemReach.Key(image: $0.image, rule: $0.rule) })
         reach = ProblemReach(report, images: images)
     }
-
-    /// The reported image named `name` (``ImageReport/name``), if any.
-    public func image(named name: String) -> ImageReport? { images[name] }
 
     /// A finding's image, rule and symbol: what a transitive finding's
     /// origin shares with it.

@@ -70,8 +70,8 @@ struct FindingLine {
             }
         }
         var why = finding.remarkWords
-        if usesAPI, finding.severity != .note, let image = answer.image(named: finding.image), image.role == .framework {
-            let extensions = image.reachedBy.compactMap(answer.image(named:)).filter { $0.role == .extension }.map(\.shortName)
+        if usesAPI, finding.severity != .note, let image = answer.images[finding.image], image.role == .framework {
+            let extensions = image.reachedBy.compactMap { answer.images[$0] }.filter { $0.role == .extension }.map(\.shortName)
             if !extensions.isEmpty { why += " (linked by \(FindingAction.list(extensions)))" }
         }
         if let source = finding.sourceCallSite?.source, let inlining = inlined.words(source) { why += " (\(inlining))" }
