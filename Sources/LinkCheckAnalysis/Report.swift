@@ -81,7 +81,8 @@ public struct Report: Sendable {
 
     /// How many reported images have `verdict`.
     public func count(_ verdict: Verdict) -> Int {
-        images.count { $0.verdict == verdict }
+        // By index: iterating the images would copy each one.
+        images.indices.count { images[$0].verdict == verdict }
     }
 
     /// The exit status of `linkcheck check`: 2 when an input could not be
