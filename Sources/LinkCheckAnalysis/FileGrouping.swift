@@ -76,11 +76,14 @@ public struct FileGrouping: Sendable {
         // Each file's images, as indices in the report, the files in the
         // order of their first image.
         var order: [ImageIdentity] = []
-        var positionOfFile: [ImageIdentity: Int] = [:]
+        var positionOfFile = [ImageIdentity: Int](minimumCapacity: report.images.count)
         var imagesOfFile: [[Int]] = []
-        var fileOfImage: [String: String] = [:]
+        var fileOfImage = [String: String](minimumCapacity: report.images.count)
+        // The architecture of each image that is a slice, by name.
+        var slicesOfImage: [String: String] = [:]
         for index in report.images.indices {
-            let file = report.images[index].identity.file
+            let (name, identity) = (report.images[index].name, report.images[index].identity)
+            let file = identity.file
             if let position = positionOfFile[file] {
                 imagesOfFile[position].append(index)
             } else {
@@ -88,7 +91,8 @@ public struct FileGrouping: Sendable {
                 order.append(file)
                 imagesOfFile.append([index])
             }
-            fileOfImage[report.images[index].name] = file.description
+            fileOfImage[name] = file.description
+            if let slice = identity.slice, slicesOfImage[name] == nil { slicesOfImage[name] = slice }
         }
         self.fileOfImage = fileOfImage
         let fileName = { (name: String) in fileOfImage[name] ?? name }
@@ -133,8 +137,6 @@ public struct FileGrouping: Sendable {
             }
             groups[key]!.findings.append(finding)
         }
-        let slicesOfImage = Dictionary(
-            report.images.compactMap { image in image.identity.slice.map { (image.name, $0) } }, uniquingKeysWith: { first, _ in first })
         let sorted = keys.map { key in
             var group = groups[key]!
             group.findings.sort { (slicesOfImage[$0.image] ?? "") < (slicesOfImage[$1.image] ?? "") }
