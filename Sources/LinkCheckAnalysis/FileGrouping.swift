@@ -73,25 +73,41 @@ public struct FileGrouping: Sendable {
     }
 
     public init(_ report: Report) {
+        let images = report.images
+        // Each file's images, as indices in the report, the files in the
+        // order of their first image.
         var order: [ImageIdentity] = []
-        var byFile: [ImageIdentity: [ImageReport]] = [:]
-        var fileOfImage: [String: String] = [:]
-        for image in report.images {
-            let file = image.identity.file
-            if byFile[file] == nil { order.append(file) }
-            byFile[file, default: []].append(image)
-            fileOfImage[image.name] = file.description
+        var positionOfFile = [ImageIdentity: Int](minimumCapacity: images.count)
+        var imagesOfFile: [[Int]] = []
+        var fileOfImage = [String: String](minimumCapacity: images.count)
+        // The architecture of each image that is a slice, by name.
+        var slicesOfImage: [String: String] = [:]
+        for index in images.indices {
+            let (name, identity) = (images[index].name, images[index].identity)
+            let file = identity.file
+            if let position = positionOfFile[file] {
+                imagesOfFile[position].append(index)
+            } else {
+                positionOfFile[file] = order.count
+                order.append(file)
+                imagesOfFile.append([index])
+            }
+            fileOfImage[name] = file.description
+            if let slice = identity.slice, slicesOfImage[name] == nil { slicesOfImage[name] = slice }
         }
         self.fileOfImage = fileOfImage
         let fileName = { (name: String) in fileOfImage[name] ?? name }
-        files = order.map { identity in
-            let slices = byFile[identity]!.sorted { $0.identity < $1.identity }
-            var image = slices.first { $0.verdict != .notLoaded } ?? slices[0]
+        files = zip(order, imagesOfFile).map { identity, indices in
+            // The slices as indices in the report, in slice order: read by
+            // index, an image is not copied.
+            let members = indices.sorted { images[$0].identity < images[$1].identity }
+            let slices = members.map { images[$0] }
+            var image = images[members.first { images[$0].verdict != .notLoaded } ?? members[0]]
             // What it links, loads and is reached by, as files.
-            image.reachedBy = Array(Set(slices.flatMap(\.reachedBy).map(fileName))).sorted()
-            image.links = Self.unique(slices.flatMap(\.links).map(fileName))
+            image.reachedBy = Set(members.flatMap { images[$0].reachedBy }.map(fileName)).sorted()
+            image.links = Self.unique(members.flatMap { images[$0].links }.map(fileName))
             image.loads = Self.unique(
-                slices.flatMap(\.loads).map { load in
+                members.flatMap { images[$0].loads }.map { load in
                     var load = load
                     load.image = load.image.map(fileName)
                     return load
@@ -125,8 +141,6 @@ public struct FileGrouping: Sendable {
             }
             groups[key]!.findings.append(finding)
         }
-        let slicesOfImage = Dictionary(
-            report.images.compactMap { image in image.identity.slice.map { (image.name, $0) } }, uniquingKeysWith: { first, _ in first })
         let sorted = keys.map { key in
             var group = groups[key]!
             group.findings.sort { (slicesOfImage[$0.image] ?? "") < (slicesOfImage[$1.image] ?? "") }
@@ -171,7 +185,9 @@ public struct FileGrouping: Sendable {
     public func collapsed(_ report: Report) -> Report {
         var collapsed = report
         collapsed.images = files.map(\.image)
-        let notLoaded = Set(report.images.filter { $0.verdict == .notLoaded }.map(\.name))
+        // Read by index: filtering the images would copy each one.
+        let images = report.images
+        let notLoaded = Set(images.indices.filter { images[$0].verdict == .notLoaded }.map { images[$0].name })
         collapsed.findings = findings.filter { group in
             group.severity != .note || group.findings.contains(where: \.aboutFile)
                 || !group.findings.allSatisfy { notLoaded.contains($0.image) }

@@ -19,16 +19,17 @@ public struct ProblemReach: Sendable {
     }
 
     let copies: [Key: Set<String>]
-    let images: [String: ImageReport]
+    let images: ImagesByName
 
-    public init(_ report: Report) {
+    /// `images`: the report's, as ``ReportAnswer`` holds them.
+    init(_ report: Report, images: ImagesByName) {
         var copies: [Key: Set<String>] = [:]
         for finding in report.findings where finding.kind == .transitive {
             guard let origin = finding.chainImages.last, origin != finding.image else { continue }
             copies[Key(image: origin, rule: finding.rule), default: []].insert(finding.image)
         }
         self.copies = copies
-        images = Dictionary(report.images.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.images = images
     }
 
     /// The images `problem` reaches: its image and those with a transitive

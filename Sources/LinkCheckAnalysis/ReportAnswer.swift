@@ -48,7 +48,8 @@ public struct ReportAnswer: Sendable {
     }
 
     let report: Report
-    let images: [String: ImageReport]
+    /// The report's images by name.
+    public let images: ImagesByName
     /// Each image's own findings, by (image, rule, symbol): the origin of a
     /// transitive finding.
     let ownFindings: [FindingKey: Finding]
@@ -58,12 +59,12 @@ public struct ReportAnswer: Sendable {
 
     public init(_ report: Report) {
         self.report = report
-        images = Dictionary(report.images.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        images = ImagesByName(report.images)
         let own = report.findings.filter { $0.kind != .transitive }
         ownFindings = Dictionary(
             own.map { (FindingKey(image: $0.image, rule: $0.rule, symbol: $0.symbol), $0) }, uniquingKeysWith: { first, _ in first })
         ownProblems = Set(own.map { ProblemReach.Key(image: $0.image, rule: $0.rule) })
-        reach = ProblemReach(report)
+        reach = ProblemReach(report, images: images)
     }
 
     /// A finding's image, rule and symbol: what a transitive finding's
@@ -103,13 +104,22 @@ public struct ReportAnswer: Sendable {
     /// app with (``BundleProblem/appStoreCode`` of its bundle errors:
     /// `ITMS-90087`), sorted, each once; empty when none.
     public func uploadRefusals(for group: [ImageReport]) -> [String] {
-        let names = Set(group.map(\.name))
-        let codes = report.findings.compactMap { finding -> String? in
-            guard finding.severity == .error, names.contains(finding.image), case .detail(.bundle(let problem), _) = finding.statement
+        let refusals = report.findings.compactMap { finding -> (image: String, code: String)? in
+            guard finding.severity == .error, case .detail(.bundle(let problem), _) = finding.statement, let code = problem.appStoreCode
             else { return nil }
-            return problem.appStoreCode
+            return (finding.image, code)
         }
-        return Set(codes).sorted()
+        // Most reports have none: the group's names are needed only to
+        // place one.
+        guard !refusals.isEmpty else { return [] }
+        let names = Self.names(group)
+        return Set(refusals.filter { names.contains($0.image) }.map(\.code)).sorted()
+    }
+
+    /// The names of `images`, read by index: iterating `images` would copy
+    /// each one.
+    static func names(_ images: [ImageReport]) -> Set<String> {
+        Set(images.indices.map { images[$0].name })
     }
 
     /// Whether one of `images` lies in an app, where the upload checks
@@ -124,7 +134,7 @@ public struct ReportAnswer: Sendable {
     /// listed for its images.
     public func passesBundleChecks(_ group: [ImageReport]) -> Bool {
         guard report.scope == .bundle, report.complete, Self.holdsAnApp(group) else { return false }
-        let names = Set(group.map(\.name))
+        let names = Self.names(group)
         return !report.findings.contains { $0.severity == .error && names.contains($0.image) }
     }
 
@@ -133,7 +143,8 @@ public struct ReportAnswer: Sendable {
     /// that is not extension-safe; without extensions, each image other
     /// than an app that is not extension-safe (none when all are).
     public func lines(for group: [ImageReport]) -> [Line] {
-        let extensions = group.filter { $0.role == .extension }
+        // Chosen by index: filtering `group` would copy every image.
+        let extensions = group.indices.filter { group[$0].role == .extension }.map { group[$0] }
         guard extensions.isEmpty else {
             let reachedByNone = group.filter {
                 $0.role == .framework && $0.reachedBy.isEmpty && $0.verdict != .extensionSafe && $0.verdict != .notLoaded
@@ -141,7 +152,7 @@ public struct ReportAnswer: Sendable {
             return extensions.map { line($0) }
                 + reachedByNone.map { line($0, note: "linked or loaded by neither an extension nor the app, so it must be extension-safe") }
         }
-        return group.filter { $0.role != .app && $0.verdict != .extensionSafe }.map { line($0) }
+        return group.indices.filter { group[$0].role != .app && group[$0].verdict != .extensionSafe }.map { line(group[$0]) }
     }
 
     func line(_ image: ImageReport, note: String? = nil) -> Line {
@@ -166,7 +177,8 @@ public struct ReportAnswer: Sendable {
 
     /// What a line says when no error finding is listed for the image.
     func safeText(_ image: ImageReport) -> String {
-        let reached = Set([image.name] + report.images.filter { $0.reachedBy.contains(image.name) }.map(\.name))
+        let images = report.images
+        let reached = Set([image.name] + images.indices.filter { images[$0].reachedBy.contains(image.name) }.map { images[$0].name })
         let warnings = report.findings.count { $0.severity == .warning && reached.contains($0.image) }
         let base =
             image.role == .extension

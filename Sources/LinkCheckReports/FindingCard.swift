@@ -63,7 +63,7 @@ struct FindingCard {
     /// (not when a baseline accepted the original). `reach` is the report's
     /// (``ReportAnswer/reach``).
     static func cards(_ report: Report, reach: ProblemReach) -> [FindingCard] {
-        let images = Dictionary(report.images.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let images = ImagesByName(report.images)
         typealias Key = ProblemReach.Key
         var own: [Key: [Finding]] = [:]
         var order: [Key] = []

@@ -11,13 +11,11 @@ import LinkCheckRules
 struct FindingLine {
     let report: Report
     let answer: ReportAnswer
-    let images: [String: ImageReport]
     let inlined = InlinedCallWords()
 
     init(_ report: Report, answer: ReportAnswer? = nil) {
         self.report = report
         self.answer = answer ?? ReportAnswer(report)
-        images = Dictionary(report.images.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Where the finding is: the file of its image (``Finding/image``, with
@@ -72,8 +70,8 @@ struct FindingLine {
             }
         }
         var why = finding.remarkWords
-        if usesAPI, finding.severity != .note, let image = images[finding.image], image.role == .framework {
-            let extensions = image.reachedBy.compactMap { images[$0] }.filter { $0.role == .extension }.map(\.shortName)
+        if usesAPI, finding.severity != .note, let image = answer.images[finding.image], image.role == .framework {
+            let extensions = image.reachedBy.compactMap { answer.images[$0] }.filter { $0.role == .extension }.map(\.shortName)
             if !extensions.isEmpty { why += " (linked by \(FindingAction.list(extensions)))" }
         }
         if let source = finding.sourceCallSite?.source, let inlining = inlined.words(source) { why += " (\(inlining))" }

@@ -13,7 +13,7 @@ import LinkCheckRules
 struct HTMLAnswer {
     let report: Report
     let answer: ReportAnswer
-    let images: [String: ImageReport]
+    let images: ImagesByName
     let labels: ImageLabels
     /// The card id of each problem that has a card.
     let cardIDs: [ProblemReach.Key: String]
@@ -21,7 +21,7 @@ struct HTMLAnswer {
     init(report: Report, answer: ReportAnswer, cards: [FindingCard]) {
         self.report = report
         self.answer = answer
-        images = Dictionary(report.images.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        images = answer.images
         labels = ImageLabels(report.images)
         cardIDs = Dictionary(cards.map { ($0.problem, $0.id) }, uniquingKeysWith: { first, _ in first })
     }

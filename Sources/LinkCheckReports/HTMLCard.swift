@@ -9,7 +9,7 @@ import LinkCheckSourceLines
 /// card; with the report's images and rules to name them.
 struct HTMLCard {
     let report: Report
-    let images: [String: ImageReport]
+    let images: ImagesByName
     let labels: ImageLabels
     /// The folder source paths are shown relative to (``SourceRoot``).
     let sourceRoot: SourceRoot?
@@ -20,7 +20,7 @@ struct HTMLCard {
     init(report: Report, sourceRoot: SourceRoot? = nil) {
         self.report = report
         self.sourceRoot = sourceRoot
-        images = Dictionary(report.images.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        images = ImagesByName(report.images)
         labels = ImageLabels(report.images)
         excerpts = SourceExcerpts(report)
     }

@@ -15,23 +15,28 @@ struct ImageLabels {
 
     init(_ images: [ImageReport]) {
         var labels: [String: String] = [:]
-        let folders = Dictionary(
-            images.map { image in
-                (image.name, Self.place(image).split(separator: "/").dropLast().map(String.init))
-            }, uniquingKeysWith: { first, _ in first })
-        var pending = Dictionary(grouping: images, by: Self.base)
+        let bases = images.map(Self.base)
+        // The images, by index, under the label they would show.
+        var pending = Dictionary(grouping: images.indices) { bases[$0] }
+        // The folders above what each image's label names, outermost first:
+        // needed only for the images that share their label with another.
+        var folders: [Int: [String]] = [:]
+        for group in pending.values where group.count > 1 {
+            for index in group {
+                folders[index] = Self.place(images[index]).split(separator: "/").dropLast().map(String.init)
+            }
+        }
         var depth = 0
         while !pending.isEmpty {
-            var next: [String: [ImageReport]] = [:]
+            var next: [String: [Int]] = [:]
             for (label, group) in pending {
-                if group.count == 1 || group.allSatisfy({ (folders[$0.name]?.count ?? 0) < depth }) {
-                    for image in group { labels[image.name] = label }
+                if group.count == 1 || group.allSatisfy({ (folders[$0]?.count ?? 0) < depth }) {
+                    for index in group { labels[images[index].name] = label }
                     continue
                 }
-                for image in group {
-                    let parents = folders[image.name] ?? []
-                    let longer = (parents.suffix(depth + 1) + [Self.base(image)]).joined(separator: "/")
-                    next[longer, default: []].append(image)
+                for index in group {
+                    let longer = ((folders[index] ?? []).suffix(depth + 1) + [bases[index]]).joined(separator: "/")
+                    next[longer, default: []].append(index)
                 }
             }
             pending = next

@@ -35,8 +35,8 @@ public struct SARIFRenderer: ReportRenderer {
                     source: "")
         }
         let ruleIndex = Dictionary(uniqueKeysWithValues: citedIDs.enumerated().map { ($1, $0) })
-        let images = Dictionary(report.images.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let files = Dictionary(shown.images.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let images = ImagesByName(report.images)
+        let files = ImagesByName(shown.images)
         let results = shown.findings.map { finding in
             let image = files[finding.image]
             return result(

@@ -44,7 +44,9 @@ public struct TextRenderer: ReportRenderer {
         let report = FileGrouping(report).collapsed(report)
         var lines = report.bundles.map { Self.oneLine($0.line) }
         let answer = ReportAnswer(report)
-        let labels = ImageLabels(report.images)
+        // Only verdict lines name images by label: a report without any
+        // does not need the labels.
+        lazy var labels = ImageLabels(report.images)
         for group in answer.groups {
             let refusals = answer.uploadRefusals(for: group.images)
             if !refusals.isEmpty {
