@@ -21,7 +21,7 @@ struct CallerSearch {
     /// (ascending), with the entry points `isEntryPoint` tells: the first
     /// entry point reached that nothing calls; failing that, the first entry
     /// point reached; failing that, `[function]`.
-    mutating func shortestPath(to function: Int, isEntryPoint: (Int) -> Bool, callers: (Int) -> [Int32]) -> [Int] {
+    mutating func shortestPath(to function: Int, isEntryPoint: (Int) -> Bool, callers: (Int) -> ArraySlice<Int32>) -> [Int] {
         defer {
             for reached in queue { previous[Int(reached)] = -1 }
             queue.removeAll(keepingCapacity: true)

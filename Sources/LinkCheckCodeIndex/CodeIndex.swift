@@ -45,10 +45,10 @@ public struct CodeIndex: Sendable {
     /// Function → the functions that call it, ascending: complete for every
     /// function a call path to a kept call site passes through (in
     /// ``CallSiteMode/targeted`` mode the others may lack callers).
-    let callers: [Int32: [Int32]]
+    let callers: CallGraphLists
     /// Function → the functions it calls, ascending: complete for the
     /// functions decoded.
-    let callees: [Int32: [Int32]]
+    let callees: CallGraphLists
     /// Function → the imports of ``CallSiteInterest/reached`` it calls.
     let importsCalled: [Int32: Set<String>]
     /// Why the image's code could not be analysed, when it could not.
@@ -63,8 +63,8 @@ public struct CodeIndex: Sendable {
         selectorLoads = [:]
         literalLoads = [:]
         guards = [:]
-        callers = [:]
-        callees = [:]
+        callers = .empty
+        callees = .empty
         importsCalled = [:]
         failure = reason
     }
@@ -172,7 +172,7 @@ public struct CodeIndex: Sendable {
     private init(
         functions: [FunctionSymbol], callsToImport: [String: [CallSite]], callsToSelector: [String: [CallSite]],
         callsToFunction: [Int: [CallSite]], selectorLoads: [String: [CodeReference]], literalLoads: [String: [CodeReference]],
-        guards: [Int32: Set<GuardCheck>], callers: [Int32: [Int32]], callees: [Int32: [Int32]], importsCalled: [Int32: Set<String>]
+        guards: [Int32: Set<GuardCheck>], callers: CallGraphLists, callees: CallGraphLists, importsCalled: [Int32: Set<String>]
     ) {
         self.functions = functions
         self.callsToImport = callsToImport
@@ -309,14 +309,10 @@ public struct CodeIndex: Sendable {
                     return site
                 }
             }
-            var callers: [Int32: [Int32]] = [:]
-            var callees: [Int32: [Int32]] = [:]
             // Renumbering keeps the order: both lists stay ascending.
-            for edge in sortedEdges {
-                let (caller, callee) = (number[Int(edge >> 32)], number[Int(Int32(truncatingIfNeeded: edge))])
-                callers[callee, default: []].append(caller)
-                callees[caller, default: []].append(callee)
-            }
+            let calls = sortedEdges.map { edge in (caller: number[Int(edge >> 32)], callee: number[Int(Int32(truncatingIfNeeded: edge))]) }
+            let callers = CallGraphLists(count: named.count, pairs: calls.map { ($0.callee, $0.caller) })
+            let callees = CallGraphLists(count: named.count, pairs: calls.map { ($0.caller, $0.callee) })
             return CodeIndex(
                 functions: named, callsToImport: imports.mapValues(renumbered), callsToSelector: selectors.mapValues(renumbered),
                 callsToFunction: Dictionary(uniqueKeysWithValues: toFunction.map { (Int(number[$0.key]), renumbered($0.value)) }),
@@ -366,7 +362,7 @@ public struct CodeIndex: Sendable {
                 var name = functions[index].name
                 return name.withUTF8 { Self.isEntryPoint(isExported: functions[index].isExported, name: $0) }
             }
-        ) { callers[Int32($0)] ?? [] }
+        ) { callers[$0] }
     }
 
     /// What function `function` does that may guard a use by name in it:
@@ -381,7 +377,7 @@ public struct CodeIndex: Sendable {
     /// function a call path to a kept call site passes through, and so for
     /// each function holding one.
     public func callers(of function: Int) -> [Int] {
-        (callers[Int32(function)] ?? []).map(Int.init)
+        callers[function].map(Int.init)
     }
 
     /// Whether other images or the Objective-C runtime call a function:
@@ -412,7 +408,7 @@ public struct CodeIndex: Sendable {
         var reached: Set<Int32> = [Int32(function)]
         var frontier = reached
         for _ in 0..<max(depth, 0) {
-            frontier = Set(frontier.flatMap { callees[$0] ?? [] }.filter { reached.insert($0).inserted })
+            frontier = Set(frontier.flatMap { callees[Int($0)] }.filter { reached.insert($0).inserted })
         }
         return Set(reached.map(Int.init))
     }

@@ -85,7 +85,7 @@ struct TargetedCallSearch<Layout: CodeLayout> {
         var search = CallerSearch(functionCount: layout.functions.count)
         for caller in callers {
             _ = search.shortestPath(to: caller, isEntryPoint: layout.functions.isEntryPoint) { function in
-                if let known = callersOf[function] { return known }
+                if let known = callersOf[function] { return known[...] }
                 var found: [Int32] = []
                 var candidates: [CodeRegion] = []
                 let branchesAreCalls = branchesAreCalls(to: function)
@@ -114,7 +114,7 @@ struct TargetedCallSearch<Layout: CodeLayout> {
                 var sorted: [Int32] = []
                 for caller in found where sorted.last != caller { sorted.append(caller) }
                 callersOf[function] = sorted
-                return sorted
+                return sorted[...]
             }
         }
     }
