@@ -24,8 +24,8 @@ extension LiteralPatterns {
                 }
             }
         }
-        // The buffer may end inside a string.
-        if buffer.last != 0 { search.stringEnd(buffer.count) }
+        // The buffer may end inside a string (an empty buffer holds none).
+        if let last = buffer.last, last != 0 { search.stringEnd(buffer.count) }
         return search.offsets
     }
 

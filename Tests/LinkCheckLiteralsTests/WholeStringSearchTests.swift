@@ -2,6 +2,12 @@ import CByteScan
 import LinkCheckLiterals
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// ``LiteralPatterns/wholeStrings(in:)`` against the rule it implements: a
 /// string is found where it starts after a NUL (or at the buffer's start)
 /// and a NUL (or the buffer's end) follows it, at every offset of a buffer
@@ -23,6 +29,18 @@ import Testing
         #expect(Self.offsets("") == [])
         #expect(Self.offsets("a") == [0])
         #expect(LiteralPatterns([]).wholeStrings(in: UnsafeBufferPointer(start: nil, count: 0)) == [])
+    }
+
+    /// An empty buffer holds no string, and nothing before it is read: here
+    /// its start is the first byte of a page after one that cannot be read.
+    @Test func anEmptyBufferIsNotReadBefore() throws {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let pages = try #require(mmap(nil, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0))
+        try #require(pages != MAP_FAILED)
+        defer { munmap(pages, 2 * page) }
+        try #require(mprotect(pages, page, PROT_NONE) == 0)
+        let start = (pages + page).assumingMemoryBound(to: UInt8.self)
+        #expect(Self.patterns.wholeStrings(in: UnsafeBufferPointer(start: start, count: 0)) == [])
     }
 
     @Test func aStringIsFoundWhereverItStarts() {
