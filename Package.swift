@@ -167,7 +167,7 @@ let package = Package(
             name: "LinkCheckCodeIndexTests",
             dependencies: ["LinkCheckCodeIndex", "LinkCheckELF", "LinkCheckMachO", "CByteScan", "LinkCheckTestSupport"] + libelf
         ),
-        .testTarget(name: "LinkCheckLiteralsTests", dependencies: ["LinkCheckLiterals", "CByteScan"]),
+        .testTarget(name: "LinkCheckLiteralsTests", dependencies: ["LinkCheckLiterals", "CByteScan", "SystemInterface"]),
         .testTarget(name: "LinkCheckInspectionTests", dependencies: ["LinkCheckInspection", "LinkCheckELF", "LinkCheckTestSupport"]),
         .testTarget(
             name: "LinkCheckSourceLinesTests",

@@ -1,12 +1,7 @@
 import CByteScan
 import LinkCheckLiterals
+import SystemInterface
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// ``LiteralPatterns/wholeStrings(in:)`` against the rule it implements: a
 /// string is found where it starts after a NUL (or at the buffer's start)
