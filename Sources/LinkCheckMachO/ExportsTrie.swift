@@ -72,16 +72,27 @@ enum ExportsTrie {
         // By node offset, one bit: whether the walk reached it.
         var visited = [UInt64](repeating: 0, count: (trie.count + 63) / 64)
         // The nodes to visit, each with its name: `names[start..<end]`, the
-        // names kept in one buffer the walk appends to (the budget below
-        // bounds it).
-        var stack: [(node: Int, start: Int, end: Int)] = [(0, 0, 0)]
+        // names kept in one buffer the walk appends to, and `kept`, the end
+        // of the names of that node and those below it on the stack: the
+        // buffer holds no more than the names of the nodes still to visit.
+        var stack: [(node: Int, start: Int, end: Int, kept: Int)] = [(0, 0, 0, 0)]
         var names: [UInt8] = []
         var budget = trie.count.multipliedReportingOverflow(by: 16).partialValue &+ (1 << 20)
         var reportedRevisit = false
         func fail(_ node: Int, _ problem: String) {
             warnings.add(structure, at: trie.fileOffset + node, problem)
         }
-        while let (node, start, end) = stack.popLast() {
+        while let (node, poppedStart, poppedEnd, _) = stack.popLast() {
+            // The names of the nodes still to visit, then this node's, moved
+            // down to follow them when it lies above them (byte by byte: a
+            // slice of `names` held while writing to it would copy it).
+            let pending = stack.last?.kept ?? 0
+            var (start, end) = (poppedStart, poppedEnd)
+            if start > pending {
+                for index in 0..<end - start { names[pending + index] = names[start + index] }
+                (start, end) = (pending, pending + end - start)
+            }
+            names.removeSubrange(max(pending, end)...)
             guard visited[node / 64] & (1 << UInt64(node % 64)) == 0 else {
                 if !reportedRevisit {
                     fail(node, "a node reached twice (the trie loops or shares a subtree); visited once")
@@ -143,9 +154,12 @@ enum ExportsTrie {
                 // while appending to it would copy the whole buffer.
                 for index in start..<end { names.append(names[index]) }
                 names.append(contentsOf: label)
-                stack.append((Int(child), childStart, names.count))
+                stack.append((Int(child), childStart, names.count, 0))
             }
             stack[firstChild...].reverse()
+            for index in firstChild..<stack.count {
+                stack[index].kept = max(stack[index].end, index > 0 ? stack[index - 1].kept : 0)
+            }
         }
         return exports
     }
