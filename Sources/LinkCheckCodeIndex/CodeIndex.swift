@@ -45,10 +45,10 @@ public struct CodeIndex: Sendable {
     /// Function → the functions that call it, ascending: complete for every
     /// function a call path to a kept call site passes through (in
     /// ``CallSiteMode/targeted`` mode the others may lack callers).
-    let callers: CallGraphLists
+    let callers: FunctionLists
     /// Function → the functions it calls, ascending: complete for the
     /// functions decoded.
-    let callees: CallGraphLists
+    let callees: FunctionLists
     /// Function → the imports of ``CallSiteInterest/reached`` it calls.
     let importsCalled: [Int32: Set<String>]
     /// Why the image's code could not be analysed, when it could not.
@@ -172,7 +172,7 @@ public struct CodeIndex: Sendable {
     private init(
         functions: [FunctionSymbol], callsToImport: [String: [CallSite]], callsToSelector: [String: [CallSite]],
         callsToFunction: [Int: [CallSite]], selectorLoads: [String: [CodeReference]], literalLoads: [String: [CodeReference]],
-        guards: [Int32: Set<GuardCheck>], callers: CallGraphLists, callees: CallGraphLists, importsCalled: [Int32: Set<String>]
+        guards: [Int32: Set<GuardCheck>], callers: FunctionLists, callees: FunctionLists, importsCalled: [Int32: Set<String>]
     ) {
         self.functions = functions
         self.callsToImport = callsToImport
@@ -311,8 +311,8 @@ public struct CodeIndex: Sendable {
             }
             // Renumbering keeps the order: both lists stay ascending.
             let calls = sortedEdges.map { edge in (caller: number[Int(edge >> 32)], callee: number[Int(Int32(truncatingIfNeeded: edge))]) }
-            let callers = CallGraphLists(count: named.count, pairs: calls.map { ($0.callee, $0.caller) })
-            let callees = CallGraphLists(count: named.count, pairs: calls.map { ($0.caller, $0.callee) })
+            let callers = FunctionLists(count: named.count, pairs: calls.map { ($0.callee, $0.caller) })
+            let callees = FunctionLists(count: named.count, pairs: calls.map { ($0.caller, $0.callee) })
             return CodeIndex(
                 functions: named, callsToImport: imports.mapValues(renumbered), callsToSelector: selectors.mapValues(renumbered),
                 callsToFunction: Dictionary(uniqueKeysWithValues: toFunction.map { (Int(number[$0.key]), renumbered($0.value)) }),

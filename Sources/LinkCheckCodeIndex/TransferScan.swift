@@ -201,14 +201,14 @@ final class TransferScan {
     /// may reach it (decoding a region tells whether it is a call), and,
     /// on aarch64, those with a direct branch to it (a call or a tail call
     /// as it is: ``linkcheck_places``). The pairs are given back: call once.
-    func regionsByFunction() -> (reaching: RegionsByFunction, branching: RegionsByFunction) {
+    func regionsByFunction() -> (reaching: FunctionLists, branching: FunctionLists) {
         precondition(!pairsGivenBack, "the pairs are sorted once")
         pairsGivenBack = true
         return (regions(of: \.reaching), regions(of: \.branching))
     }
 
     /// The pairs of `list` by function; frees them.
-    private func regions(of list: WritableKeyPath<linkcheck_places, linkcheck_pairs>) -> RegionsByFunction {
+    private func regions(of list: WritableKeyPath<linkcheck_places, linkcheck_pairs>) -> FunctionLists {
         let found = places.pointee[keyPath: list]
         defer {
             free(found.pairs)
@@ -217,28 +217,9 @@ final class TransferScan {
             places.pointee[keyPath: list].capacity = 0
         }
         let pairs = UnsafeBufferPointer(start: found.pairs, count: found.count)
-        var offsets = [Int32](repeating: 0, count: functionCount + 1)
-        for pair in pairs { offsets[Int(pair >> 32) + 1] += 1 }
-        for index in 0..<functionCount { offsets[index + 1] += offsets[index] }
-        var next = offsets
-        var regions = [Int32](repeating: 0, count: pairs.count)
-        for pair in pairs {
-            let function = Int(pair >> 32)
-            regions[Int(next[function])] = Int32(truncatingIfNeeded: pair)
-            next[function] += 1
-        }
-        return RegionsByFunction(offsets: offsets, regions: regions)
-    }
-
-    /// Region numbers by function: those of function `f` are
-    /// `regions[offsets[f]..<offsets[f + 1]]`.
-    struct RegionsByFunction {
-        let offsets: [Int32]
-        let regions: [Int32]
-
-        subscript(function: Int) -> ArraySlice<Int32> {
-            regions[Int(offsets[function])..<Int(offsets[function + 1])]
-        }
+        return FunctionLists(
+            count: functionCount,
+            pairs: pairs.lazy.map { (owner: Int32(truncatingIfNeeded: $0 >> 32), member: Int32(truncatingIfNeeded: $0)) })
     }
 
     /// aarch64: the regions with a place that may reach the slot at
