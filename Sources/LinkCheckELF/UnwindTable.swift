@@ -11,9 +11,12 @@ extension ELFFile {
     /// only in the common encoding: version 1, a `DW_EH_PE_udata4`
     /// count and a `DW_EH_PE_datarel | DW_EH_PE_sdata4` table (relative to
     /// the section's address), which GNU ld, gold, lld and mold write. Any
-    /// other encoding, or a count the section cannot hold, gives none.
+    /// other encoding, or a count the section cannot hold, gives none. The
+    /// section is `SHT_PROGBITS`, or `SHT_X86_64_UNWIND` as lld writes it
+    /// for x86-64 (x86-64 psABI, "Unwind Table").
     package func unwindFunctionStarts(sections: [Section]) -> [UInt64] {
-        guard let section = sections.first(where: { $0.name == ".eh_frame_hdr" && $0.type == UInt32(SHT_PROGBITS) }),
+        let types: Set<UInt32> = [UInt32(SHT_PROGBITS), UInt32(SHT_X86_64_UNWIND)]
+        guard let section = sections.first(where: { $0.name == ".eh_frame_hdr" && types.contains($0.type) }),
             let data = section.data, let base = data.pointee.d_buf
         else { return [] }
         let bytes = UnsafeRawBufferPointer(start: base, count: data.pointee.d_size)
