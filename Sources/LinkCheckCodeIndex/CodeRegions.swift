@@ -50,8 +50,16 @@ struct CodeRegions {
     /// The region of section `section` that holds `address` (which lies in
     /// the section).
     func region(containing address: UInt64, in section: Int) -> CodeRegion {
+        region(
+            containing: address, in: section, last: functions.entries.lastIndex(atOrBefore: address, address: \.address),
+            nextBoundary: boundaries.lastIndex(atOrBefore: address) { $0 }.map { $0 + 1 } ?? 0)
+    }
+
+    /// The region of section `section` that holds `address`, given the
+    /// last function that starts at or before it (`nil`: none) and the
+    /// first boundary after it.
+    private func region(containing address: UInt64, in section: Int, last: Int?, nextBoundary: Int) -> CodeRegion {
         let bounds = sections[section]
-        let last = functions.entries.lastIndex(atOrBefore: address, address: \.address)
         let next = last.map { $0 + 1 } ?? 0
         let nextStart = next < functions.count ? functions[next].address : UInt64.max
         if let last, address - functions[last].address < coverage(last) {
@@ -60,9 +68,7 @@ struct CodeRegions {
         }
         var start = max(bounds.address, last.map(end(of:)) ?? bounds.address)
         var end = min(bounds.end, nextStart)
-        let boundary = boundaries.lastIndex(atOrBefore: address) { $0 }
-        if let boundary { start = max(start, boundaries[boundary]) }
-        let nextBoundary = boundary.map { $0 + 1 } ?? 0
+        if nextBoundary > 0 { start = max(start, boundaries[nextBoundary - 1]) }
         if nextBoundary < boundaries.count { end = min(end, boundaries[nextBoundary]) }
         return CodeRegion(section: section, start: start, end: end, function: nil)
     }
@@ -72,12 +78,18 @@ struct CodeRegions {
         sections.indices.first { address >= sections[$0].address && address < sections[$0].end }
     }
 
-    /// Calls `body` with each region of section `section`, in address order.
+    /// Calls `body` with each region of section `section`, in address order
+    /// (those ``region(containing:in:)`` gives, found in one walk over the
+    /// functions and boundaries).
     func forEachRegion(in section: Int, _ body: (CodeRegion) -> Void) {
         let bounds = sections[section]
         var address = bounds.address
+        var next = functions.entries.lastIndex(atOrBefore: address, address: \.address).map { $0 + 1 } ?? 0
+        var nextBoundary = boundaries.lastIndex(atOrBefore: address) { $0 }.map { $0 + 1 } ?? 0
         while address < bounds.end {
-            let region = region(containing: address, in: section)
+            while next < functions.count, functions[next].address <= address { next += 1 }
+            while nextBoundary < boundaries.count, boundaries[nextBoundary] <= address { nextBoundary += 1 }
+            let region = region(containing: address, in: section, last: next > 0 ? next - 1 : nil, nextBoundary: nextBoundary)
             body(region)
             address = region.end
         }
