@@ -122,7 +122,7 @@ public enum CheckRun {
 
     /// Call sites of the images that need them (``SymbolMatches/needCallSites``)
     /// and whose architecture is supported, analysed in parallel and indexed
-    /// at once (keeping what ``callSiteInterest(_:rules:)`` asks for), so
+    /// at once (keeping what ``callSiteInterest(_:rules:strings:)`` asks for), so
     /// that no image's full call-site list outlives its analysis. The
     /// largest files go first, so that the last one left is a small one
     /// rather than a 100 MB library started when the others are done.
@@ -141,7 +141,8 @@ public enum CheckRun {
         let candidates = images.filter { CodeIndex.supports($0) && matches[$0.identity]!.needCallSites }
         let analyses = parallelMapLargestFirst(candidates, path: \.path, jobs: jobs) { image -> CodeIndex? in
             do {
-                return try CodeIndex.analyze(image, interest: callSiteInterest(matches[image.identity]!, rules: rules), mode: mode)
+                let interest = callSiteInterest(matches[image.identity]!, rules: rules, strings: image.stringLiterals)
+                return try CodeIndex.analyze(image, interest: interest, mode: mode)
             } catch {
                 // The image inspected fine but cannot be read again (changed
                 // or removed meanwhile): its findings go on without call sites.
@@ -170,8 +171,11 @@ public enum CheckRun {
     /// ``ObjCByName``); for every image, the key-value coding sends
     /// (``ObjCByName/keyValueSelectors``) and the loads of those selectors'
     /// names as literals (what code does with a selector name held as a
-    /// string, ``OwnFindings/stringFindings(sentByName:)``).
-    public static func callSiteInterest(_ matches: SymbolMatches, rules: RuleSet) -> CallSiteInterest {
+    /// string, ``OwnFindings/stringFindings(sentByName:)``). The literals
+    /// are those of the image's `strings` (``BinaryImage/stringLiterals``):
+    /// the findings look up the loads of no other (an image holding none
+    /// has its read-only data searched once, by inspection).
+    public static func callSiteInterest(_ matches: SymbolMatches, rules: RuleSet, strings: [String]) -> CallSiteInterest {
         let byName = matches.looksUpClassesByName ? rules.objcMethodNames : (classes: [], selectors: [])
         let selectors = Set(
             matches.objc.compactMap { match -> String? in
@@ -191,7 +195,7 @@ public enum CheckRun {
             reached: LoaderCalls.isVersionQuery,
             reachedFrom: { LoaderCalls.loadsCode($0, rules: rules) },
             reachDepth: LoaderCalls.versionCheckDepth,
-            literals: byName.classes.union(rules.objcMethodNames.selectors))
+            literals: byName.classes.union(rules.objcMethodNames.selectors).intersection(strings))
     }
 
     /// The symbols findings can come from: those a rule may match
