@@ -4,11 +4,10 @@ import CZydis
 /// alone: Zydis's decoder in its minimal mode, which formats no text
 /// (Capstone 4 prints every instruction it decodes, several times the
 /// cost), walking the region as ``Disassembler/decode(_:of:visit:)`` does:
-/// from its start until the first instruction at or after its end. A
-/// branch is taken in its plain encodings only: `E8`/`E9` rel32 (call,
-/// jmp), `EB` and `70`–`7F` rel8 (jmp, jcc), `0F 80`–`8F` rel32 (jcc), with
-/// no prefix: what Capstone decodes as `call`, `jmp` or a conditional jump
-/// with an immediate target.
+/// from its start until the first instruction at or after its end. A branch is taken in its plain encodings only: `E8`/`E9`
+/// rel32 (call, jmp), `EB` and `70`–`7F` rel8 (jmp, jcc), `0F 80`–`8F`
+/// rel32 (jcc), with no prefix: what Capstone decodes as `call`, `jmp` or
+/// a conditional jump with an immediate target.
 ///
 /// The lengths are Capstone's only where Capstone 4 knows the instructions:
 /// it skips the bytes of AVX-512's (EVEX, and the VEX-encoded mask
