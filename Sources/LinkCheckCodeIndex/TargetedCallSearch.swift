@@ -19,9 +19,7 @@ import LinkCheckImage
 ///    of each function it reaches: the regions with a place that reaches
 ///    the function are decoded, and a region's function is a caller when
 ///    decoding it finds the call; on aarch64 a direct branch to the
-///    function is that call, with no decoding (``linkcheck_places``), and
-///    on x86_64 a direct branch found from Zydis's instruction lengths
-///    (``X86DirectBranches``).
+///    function is that call, with no decoding (``linkcheck_places``).
 ///
 /// Every region is decoded whole and at most once, with the scanner the
 /// full sweep uses, so each region's call sites are the sweep's; the index
@@ -45,7 +43,6 @@ struct TargetedCallSearch<Layout: CodeLayout> {
     private var callersOf: [[Int32]?]
     private var scanner: CallScanner<Layout>
     private let sites = SiteBuffer()
-    private let x86Branches = X86DirectBranches()
 
     init(
         layout: Layout, architecture: Disassembler.InstructionSet, regions: CodeRegions, interest: CallSiteInterest,
@@ -110,13 +107,7 @@ struct TargetedCallSearch<Layout: CodeLayout> {
                 }
                 for region in candidates {
                     guard let caller = region.function, caller != function else { continue }
-                    if !builder.hasEdge(from: caller, to: function) {
-                        if branchesAreCalls, branches(in: region, from: caller, reach: function) {
-                            builder.addEdge(from: caller, to: function)
-                        } else {
-                            decode(region)
-                        }
-                    }
+                    if !builder.hasEdge(from: caller, to: function) { decode(region) }
                     if builder.hasEdge(from: caller, to: function) { found.append(Int32(caller)) }
                 }
                 found.sort()
@@ -177,21 +168,6 @@ struct TargetedCallSearch<Layout: CodeLayout> {
     /// kept are decoded.
     private func branchesAreCalls(to callee: Int) -> Bool {
         !builder.kept[callee] && layout.stub(at: layout.functions[callee].address) == nil
-    }
-
-    /// x86_64: whether `region`, not decoded yet, has a direct branch to
-    /// `callee`'s start that the scanner records as a call from `caller`
-    /// when it decodes the region (``X86DirectBranches``: the branches
-    /// found from instruction lengths, without Capstone). A region without
-    /// one, or with an instruction Capstone may walk differently, is
-    /// decoded: the place may be a call through a slot.
-    private func branches(in region: CodeRegion, from caller: Int, reach callee: Int) -> Bool {
-        guard architecture == .x86_64, !decoded[region.section].contains(region.start) else { return false }
-        guard let kinds = x86Branches.kinds(in: region, of: regions.sections[region.section], to: layout.functions[callee].address)
-        else { return false }
-        return kinds.contains(.call)
-            || kinds.contains(.jump)
-                && CallScanner<Layout>.recordsTransfer(in: caller, toStartOf: callee, tail: true, functions: layout.functions)
     }
 
     /// aarch64: each function's pointer slots.
