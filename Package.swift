@@ -63,13 +63,6 @@ let package = Package(
             pkgConfig: "capstone",
             providers: [.apt(["libcapstone-dev"]), .brew(["capstone"])]
         ),
-        // Zydis's decoder: x86-64 instruction lengths, for the direct
-        // branches the call-path search confirms without Capstone (which
-        // formats every instruction's text). Debian ships no pkg-config file.
-        .systemLibrary(
-            name: "CZydis",
-            providers: [.apt(["libzydis-dev"]), .brew(["zydis"])]
-        ),
         // Graphviz's layout engine, which draws the HTML report's link graph.
         .systemLibrary(
             name: "CGraphviz",
@@ -107,13 +100,11 @@ let package = Package(
         // The Mach-O reader, in pure Swift (no library reads modern Mach-O).
         .target(name: "LinkCheckMachO", dependencies: ["LinkCheckImage", "LinkCheckLiterals", "CMappedFileGuard", "SystemInterface"]),
         // Call sites: a byte scan, then Capstone over the code of ELF (with
-        // libelf) and Mach-O images (and Zydis's lengths for x86-64 direct
-        // branches).
+        // libelf) and Mach-O images.
         .target(
             name: "LinkCheckCodeIndex",
             dependencies: [
-                "LinkCheckImage", "LinkCheckELF", "LinkCheckMachO", "LinkCheckLiterals", "CCapstone", "CZydis", "CByteScan",
-                "SystemInterface",
+                "LinkCheckImage", "LinkCheckELF", "LinkCheckMachO", "LinkCheckLiterals", "CCapstone", "CByteScan", "SystemInterface",
             ] + libelf
         ),
         // The source (file, line, column, inline chain) of the call sites a

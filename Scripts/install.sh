@@ -6,7 +6,7 @@
 #   Scripts/install.sh PREFIX      # PREFIX/bin/linkcheck, PREFIX/share/linkcheck/Rules/
 #
 # The tool then needs only Debian's shared libraries (libelf1, libcapstone4,
-# libzydis4.0, libarchive13, libgvc6, libstdc++6 and what they link); `linkcheck` finds its packs in
+# libarchive13, libgvc6, libstdc++6 and what they link); `linkcheck` finds its packs in
 # PREFIX/share/linkcheck/Rules (or $LINKCHECK_RULES_DIR). Building needs what
 # Scripts/install-dependencies.sh installs. The build has its own folder
 # (.build/install), so it does not rebuild the development one.
