@@ -12,10 +12,10 @@ extension ELFFile {
     /// count and a `DW_EH_PE_datarel | DW_EH_PE_sdata4` table (relative to
     /// the section's address), which GNU ld, gold, lld and mold write. Any
     /// other encoding, or a count the section cannot hold, gives none. The
-    /// section is `SHT_PROGBITS`, or `SHT_X86_64_UNWIND` as lld writes it
-    /// for x86-64 (x86-64 psABI, "Unwind Table").
+    /// section is `SHT_PROGBITS` (GNU ld, lld), or `SHT_X86_64_UNWIND` as
+    /// gold writes it for x86-64 (x86-64 psABI, "Unwind Table").
     package func unwindFunctionStarts(sections: [Section]) -> [UInt64] {
-        let types: Set<UInt32> = [UInt32(SHT_PROGBITS), UInt32(SHT_X86_64_UNWIND)]
+        let types = [UInt32(SHT_PROGBITS), UInt32(SHT_X86_64_UNWIND)]
         guard let section = sections.first(where: { $0.name == ".eh_frame_hdr" && types.contains($0.type) }),
             let data = section.data, let base = data.pointee.d_buf
         else { return [] }
