@@ -83,9 +83,8 @@ extension Finding {
             guard let function = site.function, !function.hasPrefix("sub_") else { return 2 }
             return 1
         }
-        let unique = callSites.reduce(into: [FindingCallSite]()) { sites, site in
-            if !sites.contains(where: { $0.label == site.label && $0.functionAddress == site.functionAddress }) { sites.append(site) }
-        }
+        var seen = Set<CallingFunctionKey>()
+        let unique = callSites.filter { seen.insert(CallingFunctionKey(label: $0.label, functionAddress: $0.functionAddress)).inserted }
         return unique.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
     }
 
@@ -107,4 +106,11 @@ extension Finding {
         guard let rule, let range = message.range(of: ": " + rule.message) else { return message }
         return String(message[..<range.lowerBound])
     }
+}
+
+/// What tells two calling functions of ``Finding/callingFunctions`` apart:
+/// the name reports give and the function's address.
+private struct CallingFunctionKey: Hashable {
+    var label: String
+    var functionAddress: UInt64?
 }
