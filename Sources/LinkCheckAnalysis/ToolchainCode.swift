@@ -117,14 +117,15 @@ public enum ToolchainCode {
         "CFRelease", "CFBundleGetVersionNumber", "_CFStringCreateWithBytesNoCopy",
     ]
 
-    /// The functions of `code`, the code of `image`, that are the
+    /// The functions of `code`, the code of `image`, that hold its call
+    /// sites and references (``CodeIndex/siteCallers``) and are the
     /// toolchain's (indexes into ``CodeIndex/functions``), with where they
     /// come from; none in an ELF image.
     public static func functions(in code: CodeIndex, of image: BinaryImage) -> [Int: Origin] {
         guard image.format == .macho else { return [:] }
         var found: [Int: Origin] = [:]
-        for (index, function) in code.functions.enumerated() {
-            if let origin = origin(ofFunction: function.name) { found[index] = origin }
+        for index in code.siteCallers {
+            if let origin = origin(ofFunction: code.functions[index].name) { found[index] = origin }
         }
         // A function no symbol names: its loader calls tell.
         var loads: [Int: Bool] = [:]

@@ -22,9 +22,15 @@ struct CallerSearch {
     /// entry point reached that nothing calls; failing that, the first entry
     /// point reached; failing that, `[function]`.
     mutating func shortestPath(to function: Int, isEntryPoint: (Int) -> Bool, callers: (Int) -> ArraySlice<Int32>) -> [Int] {
+        // Worked on outside `self`, so that no access to it is checked for
+        // each function reached.
+        var previous = self.previous
+        var queue = self.queue
+        (self.previous, self.queue) = ([], [])
         defer {
             for reached in queue { previous[Int(reached)] = -1 }
             queue.removeAll(keepingCapacity: true)
+            (self.previous, self.queue) = (previous, queue)
         }
         previous[function] = Int32(function)
         queue.append(Int32(function))
@@ -35,7 +41,7 @@ struct CallerSearch {
             head += 1
             let calling = callers(current)
             if isEntryPoint(current) {
-                if calling.isEmpty { return path(from: current) }
+                if calling.isEmpty { return Self.path(from: current, previous: previous) }
                 if firstExported == nil { firstExported = current }
             }
             for caller in calling where previous[Int(caller)] < 0 {
@@ -43,11 +49,12 @@ struct CallerSearch {
                 queue.append(caller)
             }
         }
-        return firstExported.map(path(from:)) ?? [function]
+        return firstExported.map { Self.path(from: $0, previous: previous) } ?? [function]
     }
 
-    /// The chain from `start` back to the search's first function.
-    private func path(from start: Int) -> [Int] {
+    /// The chain from `start` back to the search's first function, over
+    /// `previous` (as ``previous``).
+    private static func path(from start: Int, previous: [Int32]) -> [Int] {
         var path = [start]
         while case let next = Int(previous[path.last!]), next != path.last! { path.append(next) }
         return path

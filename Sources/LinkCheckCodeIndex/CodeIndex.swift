@@ -51,6 +51,14 @@ public struct CodeIndex: Sendable {
     let callees: FunctionLists
     /// Function → the imports of ``CallSiteInterest/reached`` it calls.
     let importsCalled: [Int32: Set<String>]
+    /// The functions that hold a kept call site or reference (of
+    /// ``callsToImport``, ``callsToSelector``, ``callsToFunction``,
+    /// ``selectorLoads`` or ``literalLoads``), ascending: the functions
+    /// findings are located in.
+    public let siteCallers: [Int]
+    /// Function → ``pathFromExported(to:)``'s chain, for each of
+    /// ``siteCallers``: searched for once, however many findings it holds.
+    private let pathsFromExported: [Int32: [Int]]
     /// Why the image's code could not be analysed, when it could not.
     public let failure: String?
 
@@ -66,6 +74,8 @@ public struct CodeIndex: Sendable {
         callers = .empty
         callees = .empty
         importsCalled = [:]
+        siteCallers = []
+        pathsFromExported = [:]
         failure = reason
     }
 
@@ -185,6 +195,20 @@ public struct CodeIndex: Sendable {
         self.callees = callees
         self.importsCalled = importsCalled
         failure = nil
+        siteCallers = Set(
+            callsToImport.values.joined().compactMap(\.caller) + callsToSelector.values.joined().compactMap(\.caller)
+                + callsToFunction.values.joined().compactMap(\.caller) + selectorLoads.values.joined().compactMap(\.caller)
+                + literalLoads.values.joined().compactMap(\.caller)
+        ).sorted()
+        let entryPoints = functions.map { function in
+            var name = function.name
+            return name.withUTF8 { Self.isEntryPoint(isExported: function.isExported, name: $0) }
+        }
+        var search = CallerSearch(functionCount: functions.count)
+        pathsFromExported = Dictionary(
+            uniqueKeysWithValues: siteCallers.map { function in
+                (Int32(function), search.shortestPath(to: function, isEntryPoint: { entryPoints[$0] }) { callers[$0] })
+            })
     }
 
     /// Takes an image's call sites one at a time, keeps what the interest
@@ -355,6 +379,7 @@ public struct CodeIndex: Sendable {
     /// functions too, so "exported" alone would stop at the helper. Failing
     /// that, any such function; failing that, `[function]`.
     public func pathFromExported(to function: Int) -> [Int] {
+        if let known = pathsFromExported[Int32(function)] { return known }
         var search = CallerSearch(functionCount: functions.count)
         return search.shortestPath(
             to: function,
