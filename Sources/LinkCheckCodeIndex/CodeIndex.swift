@@ -228,8 +228,8 @@ public struct CodeIndex: Sendable {
         private var literalLoads: [String: [CodeReference]] = [:]
         /// Every function's guards seen, kept for those the index refers to.
         private var guards: [Int32: Set<GuardCheck>] = [:]
-        /// Caller and callee, as `caller << 32 | callee`.
-        private var edges = Set<Int64>()
+        /// The calls between functions seen so far.
+        private var edges = CallEdges()
         private var importsCalled: [Int32: Set<String>] = [:]
         /// Imported name → whether the interest keeps its calls.
         private var importKept: [String: Bool] = [:]
@@ -266,14 +266,14 @@ public struct CodeIndex: Sendable {
 
         /// Whether `caller` calls `callee` in the sites given so far.
         func hasEdge(from caller: Int, to callee: Int) -> Bool {
-            edges.contains(Int64(caller) << 32 | Int64(callee))
+            edges.contains(from: caller, to: callee)
         }
 
         /// Adds the call of `callee` by `caller` that decoding a direct
         /// branch would add when `callee`'s calls are not kept (``kept``):
         /// an edge of the call graph.
         func addEdge(from caller: Int, to callee: Int) {
-            if caller != callee { edges.insert(Int64(caller) << 32 | Int64(callee)) }
+            if caller != callee { edges.insert(from: caller, to: callee) }
         }
 
         func add(_ site: CallSite) {
@@ -284,7 +284,7 @@ public struct CodeIndex: Sendable {
                 if let caller = site.caller, interest.reached(name) { importsCalled[Int32(caller), default: []].insert(name) }
             case .function(let callee):
                 if kept[callee] { toFunction[callee, default: []].append(site) }
-                if let caller = site.caller, caller != callee { edges.insert(Int64(caller) << 32 | Int64(callee)) }
+                if let caller = site.caller, caller != callee { edges.insert(from: caller, to: callee) }
             }
         }
 
