@@ -76,7 +76,7 @@ struct TargetedCallSearch<Layout: CodeLayout> {
             pass(index) { bytes, release in scan.scan(section: index, bytes: bytes, release: release, regions: regions) }
         }
         scan.finish()
-        for seed in scan.seeds { decode(scan.region(seed, in: regions)) }
+        for seed in scan.seeds { decode(scan.region(seed)) }
         let kept = builder.keptSites
         reachCallees(from: kept)
         let (reaching, branching) = scan.regionsByFunction()
@@ -87,27 +87,25 @@ struct TargetedCallSearch<Layout: CodeLayout> {
             _ = search.shortestPath(to: caller, isEntryPoint: layout.functions.isEntryPoint) { function in
                 if let known = callersOf[function] { return known[...] }
                 var found: [Int32] = []
-                var candidates: [CodeRegion] = []
+                // Region numbers.
+                var candidates: [Int32] = []
                 let branchesAreCalls = branchesAreCalls(to: function)
                 for number in branching[function] {
-                    let region = scan.region(number, in: regions)
-                    guard let caller = region.function, caller != function else { continue }
+                    guard let caller = scan.function(ofRegion: number), caller != function else { continue }
                     if branchesAreCalls,
                         CallScanner<Layout>.recordsTransfer(in: caller, toStartOf: function, tail: true, functions: layout.functions)
                     {
                         builder.addEdge(from: caller, to: function)
                         found.append(Int32(caller))
                     } else {
-                        candidates.append(region)
+                        candidates.append(number)
                     }
                 }
-                candidates += reaching[function].map { scan.region($0, in: regions) }
-                for slot in slotsByFunction[function] ?? [] {
-                    candidates += scan.regions(reachingSlot: slot).map { scan.region($0, in: regions) }
-                }
-                for region in candidates {
-                    guard let caller = region.function, caller != function else { continue }
-                    if !builder.hasEdge(from: caller, to: function) { decode(region) }
+                candidates += reaching[function]
+                for slot in slotsByFunction[function] ?? [] { candidates += scan.regions(reachingSlot: slot) }
+                for number in candidates {
+                    guard let caller = scan.function(ofRegion: number), caller != function else { continue }
+                    if !builder.hasEdge(from: caller, to: function) { decode(scan.region(number)) }
                     if builder.hasEdge(from: caller, to: function) { found.append(Int32(caller)) }
                 }
                 found.sort()

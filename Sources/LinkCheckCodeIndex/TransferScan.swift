@@ -39,6 +39,10 @@ final class TransferScan {
 
     /// The start of each region of the sections scanned, by region number.
     private var regionStarts: [UInt64] = []
+    /// The end of each region, by region number.
+    private var regionEnds: [UInt64] = []
+    /// The function of each region, by region number (-1: none).
+    private var regionFunctions: [Int32] = []
     /// The section of each region number: sections in order, each from its
     /// first region number.
     private var sectionFirstRegions: [(section: Int, first: Int)] = []
@@ -114,7 +118,11 @@ final class TransferScan {
     func scan(section: Int, bytes: UnsafeRawBufferPointer, release: (Int) -> Void, regions: CodeRegions) {
         sectionFirstRegions.append((section, regionStarts.count))
         firstRegion = Int32(regionStarts.count)
-        regions.forEachRegion(in: section) { regionStarts.append($0.start) }
+        regions.forEachRegion(in: section) { region in
+            regionStarts.append(region.start)
+            regionEnds.append(region.end)
+            regionFunctions.append(region.function.map(Int32.init) ?? -1)
+        }
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), regionStarts.count > firstRegion else { return }
         let bounds = regions.sections[section]
         self.bytes = UnsafeBufferPointer(start: base, count: min(bytes.count, Int(bounds.end - bounds.address)))
@@ -191,10 +199,19 @@ final class TransferScan {
         if let function = mark.function { linkcheck_note_pair(places, &places.pointee.reaching, UInt32(function), region) }
     }
 
-    /// The region with number `number`.
-    func region(_ number: Int32, in regions: CodeRegions) -> CodeRegion {
-        let section = sectionFirstRegions.last { $0.first <= Int(number) }!.section
-        return regions.region(containing: regionStarts[Int(number)], in: section)
+    /// The region with number `number`: as the walk over the regions of
+    /// its section gave it (``CodeRegions/forEachRegion(in:_:)``).
+    func region(_ number: Int32) -> CodeRegion {
+        let number = Int(number)
+        let section = sectionFirstRegions.last { $0.first <= number }!.section
+        return CodeRegion(
+            section: section, start: regionStarts[number], end: regionEnds[number], function: function(ofRegion: Int32(number)))
+    }
+
+    /// The function of the region with number `number`, or `nil`.
+    func function(ofRegion number: Int32) -> Int? {
+        let function = regionFunctions[Int(number)]
+        return function < 0 ? nil : Int(function)
     }
 
     /// By function, once the scan is over: the regions with a place that
