@@ -83,12 +83,15 @@ struct TargetedCallSearch<Layout: CodeLayout> {
         let slotsByFunction = architecture == .aarch64 ? functionSlots() : [:]
         let callers = Set(kept.compactMap(\.caller) + builder.keptReferences.compactMap(\.caller)).sorted()
         var search = CallerSearch(functionCount: layout.functions.count)
+        // A function's callers as found, and the regions (by number) that
+        // may call it, kept from one function to the next.
+        var found: [Int32] = []
+        var candidates: [Int32] = []
         for caller in callers {
             _ = search.shortestPath(to: caller, isEntryPoint: layout.functions.isEntryPoint) { function in
                 if let known = callersOf[function] { return known[...] }
-                var found: [Int32] = []
-                // Region numbers.
-                var candidates: [Int32] = []
+                found.removeAll(keepingCapacity: true)
+                candidates.removeAll(keepingCapacity: true)
                 let branchesAreCalls = branchesAreCalls(to: function)
                 for number in branching[function] {
                     guard let caller = scan.function(ofRegion: number), caller != function else { continue }
@@ -110,6 +113,7 @@ struct TargetedCallSearch<Layout: CodeLayout> {
                 }
                 found.sort()
                 var sorted: [Int32] = []
+                sorted.reserveCapacity(found.count)
                 for caller in found where sorted.last != caller { sorted.append(caller) }
                 callersOf[function] = sorted
                 return sorted[...]
