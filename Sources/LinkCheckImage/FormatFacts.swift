@@ -82,10 +82,18 @@ public struct MachOFacts: Sendable, Equatable {
     public var fixups: Fixups
     /// A `__LLVM` segment (embedded bitcode) is present.
     public var hasBitcode: Bool
+    /// The 16 bytes of `LC_UUID` (`uuid_command`), in file order; `nil`
+    /// without one.
+    public var uuid: [UInt8]?
+    /// The symbol table holds debugging entries (`n_type & N_STAB`): the
+    /// linker's debug map (`N_OSO` objects and their `N_FUN` functions) is
+    /// there when an image has one.
+    public var hasDebugEntries: Bool
 
     public init(
         fileType: String, flags: UInt32, flagNames: [String], appExtensionSafe: Bool, encrypted: Bool = false,
-        codeSigned: Bool = false, fixups: Fixups = .none, hasBitcode: Bool = false
+        codeSigned: Bool = false, fixups: Fixups = .none, hasBitcode: Bool = false, uuid: [UInt8]? = nil,
+        hasDebugEntries: Bool = false
     ) {
         self.fileType = fileType
         self.flags = flags
@@ -95,6 +103,8 @@ public struct MachOFacts: Sendable, Equatable {
         self.codeSigned = codeSigned
         self.fixups = fixups
         self.hasBitcode = hasBitcode
+        self.uuid = uuid
+        self.hasDebugEntries = hasDebugEntries
     }
 
     /// The source of an image's binds.

@@ -166,7 +166,8 @@ public enum MachOReader: Sendable {
                 MachOFacts(
                     fileType: "MH_\(image.fileType)", flags: image.header.flags.rawValue, flagNames: image.header.flags.names,
                     appExtensionSafe: image.appExtensionSafe, encrypted: image.isEncrypted, codeSigned: image.hasCodeSignature,
-                    fixups: image.fixupFormat, hasBitcode: image.hasBitcode)),
+                    fixups: image.fixupFormat, hasBitcode: image.hasBitcode, uuid: image.uuid?.bytes,
+                    hasDebugEntries: image.symbols.contains(where: \.isDebugEntry))),
             warnings: warnings)
     }
 

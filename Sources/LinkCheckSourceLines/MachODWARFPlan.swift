@@ -69,16 +69,23 @@ struct MachODWARFPlan {
     /// The plan for `addresses` (virtual addresses of the image) of the
     /// Mach-O image `image`, with `dsyms` the `--dsym` paths.
     init(addresses: Set<UInt64>, image: BinaryImage, dsyms: [String]) {
-        let machO: MachOImage
-        do {
-            machO = try MachOReader.image(image.identity).image
-        } catch {
-            notes.append("\(image.name): cannot read its debug information: \(error)")
-            return
+        let facts = image.facts.macho
+        let uuid = facts?.uuid.flatMap(ImageUUID.init(bytes:))
+        // The image is read again only for what its neutral model does not
+        // keep: the debug map of a symbol table with debugging entries, or
+        // the CPU of an image without a UUID.
+        var machO: MachOImage?
+        if facts?.hasDebugEntries != false || uuid == nil {
+            do {
+                machO = try MachOReader.image(image.identity).image
+            } catch {
+                notes.append("\(image.name): cannot read its debug information: \(error)")
+                return
+            }
         }
         let identity = addresses.map { ($0, [$0]) }
         var dSYMsRejected = false
-        if let uuid = machO.uuid {
+        if let uuid {
             switch dSYMPart(uuid: uuid, image: image, dsyms: dsyms) {
             case .found(var part):
                 origin = .dSYM(part.file)
@@ -89,15 +96,14 @@ struct MachODWARFPlan {
             case .none(let rejected): dSYMsRejected = rejected
             }
         }
-        let map = DebugMap(symbols: machO.symbols)
-        if !map.isEmpty {
+        if let machO, case let map = DebugMap(symbols: machO.symbols), !map.isEmpty {
             origin = .debugMap
             parts = debugMapParts(addresses, map: map, image: machO, name: image.name, dSYMsRejected: dSYMsRejected)
             return
         }
         do {
             let segment = try DWARFSegment(path: image.path)
-            let slice = segment.slices.first { machO.uuid != nil ? $0.uuid == machO.uuid : $0.cpu == machO.cpu }
+            let slice = segment.slices.first { uuid != nil ? $0.uuid == uuid : $0.cpu == machO?.cpu }
             if let slice, !slice.sections.isEmpty {
                 origin = .image
                 parts = [
