@@ -63,8 +63,24 @@ struct CallEdges {
             sorted[next[caller]] = key
             next[caller] += 1
         }
-        for caller in 0..<callers where starts[caller + 1] - starts[caller] > 1 {
-            sorted[starts[caller]..<starts[caller + 1]].sort()
+        sorted.withUnsafeMutableBufferPointer { sorted in
+            for caller in 0..<callers where starts[caller + 1] - starts[caller] > 1 {
+                var callees = UnsafeMutableBufferPointer(rebasing: sorted[starts[caller]..<starts[caller + 1]])
+                guard callees.count <= 16 else {
+                    callees.sort()
+                    continue
+                }
+                // Few callees: an insertion sort.
+                for index in 1..<callees.count {
+                    let key = callees[index]
+                    var place = index
+                    while place > 0, callees[place - 1] > key {
+                        callees[place] = callees[place - 1]
+                        place -= 1
+                    }
+                    callees[place] = key
+                }
+            }
         }
         return sorted
     }

@@ -152,6 +152,7 @@ struct MachOCodeLayout: CodeLayout {
             }
         }
         var named: [UInt64: (name: String, isExternal: Bool)] = [:]
+        named.reserveCapacity(image.symbols.count)
         for symbol in image.symbols where symbol.kind == .section && !symbol.name.isEmpty {
             guard let section = sections[Int(symbol.sectionNumber)], symbol.value >= section.address,
                 symbol.value - section.address < section.size

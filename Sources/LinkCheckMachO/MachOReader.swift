@@ -186,7 +186,9 @@ public enum MachOReader: Sendable {
     /// adds (`_dlopen` is `dlopen`, `_$s5UIKit…` is `$s5UIKit…`); names
     /// without one (`-[UPUploader retry:]`) as they are.
     public static func cName(_ name: String) -> String {
-        name.utf8.first == UInt8(ascii: "_") ? String(name.dropFirst()) : name
+        // The UTF-8 view drops the one byte, not the first character
+        // (whose grapheme breaking is most of the cost).
+        name.utf8.first == UInt8(ascii: "_") ? String(Substring(name.utf8.dropFirst())) : name
     }
 
     static func keeps(_ selection: SymbolSelection, _ name: String) -> Bool {
