@@ -2,7 +2,7 @@ import LinkCheckImage
 import LinkCheckMachO
 
 /// Finds the call sites of a Mach-O image with Capstone: reads its file
-/// again (``MachOReader/image(_:)``), lays out its stubs, symbol pointers,
+/// again (``MachOReader/withImage(_:_:)``), lays out its stubs, symbol pointers,
 /// Objective-C references and functions (``MachOCodeLayout``), and decodes
 /// its code sections (`__TEXT,__text` and the other sections of
 /// instructions that are not stubs) as ELF images' are.
@@ -47,8 +47,7 @@ enum MachOCallSiteAnalyzer {
         _ image: BinaryImage, _ body: (LaidOutCode<MachOCodeLayout>) -> Value
     ) throws(InspectionError) -> Value? {
         guard supports(image), let architecture = Disassembler.InstructionSet(image.architecture) else { return nil }
-        let (machO, contents) = try MachOReader.image(image.identity)
-        return contents.withUnsafeBytes { file in
+        return try MachOReader.withImage(image.identity) { machO, file in
             let layout = MachOCodeLayout(image: machO, file: file)
             let sections = layout.code.map { CodeBytes(address: $0.section.address, fileOffset: $0.fileOffset, bytes: $0.bytes) }
             let regions = CodeRegions(functions: layout.functions, sections: sections)

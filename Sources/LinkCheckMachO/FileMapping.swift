@@ -31,16 +31,24 @@ public final class FileMapping {
     /// - Throws: ``MachOError/notRegularFile(path:)`` for anything but a
     ///   regular file, ``MachOError/unreadable(path:errno:)`` when `open`,
     ///   `fstat` or `mmap` fails.
-    public init(path: String) throws(MachOError) {
-        let file = try FileRanges(path: path)
+    public convenience init(path: String) throws(MachOError) {
+        try self.init(FileRanges(path: path), randomAccess: true)
+    }
+
+    /// Maps `file`, advised `MADV_RANDOM` when `randomAccess`, else left to
+    /// the kernel's read-ahead (a reader that goes through much of it in
+    /// order, as a scan of code does).
+    ///
+    /// - Throws: ``MachOError/unreadable(path:errno:)`` when `mmap` fails.
+    init(_ file: FileRanges, randomAccess: Bool) throws(MachOError) {
         guard file.size > 0 else {
             (self.file, self.base) = (file, nil)
             return
         }
         guard let base = mmap(nil, file.size, PROT_READ, MAP_PRIVATE, file.descriptor, 0), base != MAP_FAILED else {
-            throw .unreadable(path: path, errno: errno)
+            throw .unreadable(path: file.path, errno: errno)
         }
-        _ = madvise(base, file.size, MADV_RANDOM)
+        if randomAccess { _ = madvise(base, file.size, MADV_RANDOM) }
         (self.file, self.base) = (file, base)
     }
 

@@ -82,20 +82,26 @@ public struct MachOFile: Sendable {
     ///   truncated before its first structure is complete, or changed while
     ///   it was read.
     public init(path: String, strings: LiteralPatterns = []) throws(MachOError) {
-        let bytes = try FileContents.read(path: path)
-        try self.init(bytes: bytes, path: path, strings: strings)
+        self = try Self.withContents(path: path, strings: strings) { file, _ in file }
     }
 
-    /// Reads the file at `path` as ``init(path:strings:)`` does, and returns
-    /// its bytes too (the whole file, from the same read, so they agree
-    /// with the model): for readers of what the model does not keep, such
-    /// as the instructions of code sections, at the image's
-    /// ``MachOImage/fileOffset`` plus a section's ``Section/fileOffset``.
+    /// Reads the file at `path` as ``init(path:strings:)`` does (through
+    /// ``FileContents/withBytes(path:_:)``) and calls `body` with the model
+    /// and the file's bytes (the whole file, from the same read, so they
+    /// agree with the model; not to be used after `body` returns): for
+    /// readers of what the model does not keep, such as the instructions
+    /// of code sections, at the image's ``MachOImage/fileOffset`` plus a
+    /// section's ``Section/fileOffset``.
     ///
     /// - Throws: as ``init(path:strings:)``.
-    static func readWithContents(path: String) throws(MachOError) -> (file: MachOFile, contents: [UInt8]) {
-        let bytes = try FileContents.read(path: path)
-        return (try MachOFile(bytes: bytes, path: path), bytes)
+    static func withContents<Value>(
+        path: String, strings: LiteralPatterns = [], _ body: (MachOFile, UnsafeRawBufferPointer) -> Value
+    ) throws(MachOError) -> Value {
+        try FileContents.withBytes(path: path) { bytes in
+            Result { () throws(MachOError) -> Value in
+                body(try MachOFile.read(ByteReader(bytes), path: path, strings: strings), bytes)
+            }
+        }.get()
     }
 
     /// Reads a file already in memory; `path` names it in errors and

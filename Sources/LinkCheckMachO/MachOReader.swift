@@ -70,27 +70,30 @@ public enum MachOReader: Sendable {
     }
 
     /// Reads the image ``read(path:strings:symbols:)`` gave `identity`
-    /// again (by path, slice and archive member), with the bytes of its
-    /// whole file from the same read: for what the neutral model does not
-    /// keep, such as the instructions of its code (at
-    /// ``MachOImage/fileOffset`` plus ``Section/fileOffset``).
+    /// again (by path, slice and archive member) and calls `body` with it
+    /// and the bytes of its whole file from the same read (not to be used
+    /// after `body` returns): for what the neutral model does not keep,
+    /// such as the instructions of its code (at ``MachOImage/fileOffset``
+    /// plus ``Section/fileOffset``).
     ///
     /// - Throws: ``InspectionError`` as ``read(path:strings:symbols:)``, and
     ///   ``InspectionError/changedWhileRead(path:)`` when the file no longer
     ///   holds that image.
-    public static func image(_ identity: ImageIdentity) throws(InspectionError) -> (image: MachOImage, contents: [UInt8]) {
-        let read: (file: MachOFile, contents: [UInt8])
+    public static func withImage<Value>(
+        _ identity: ImageIdentity, _ body: (MachOImage, UnsafeRawBufferPointer) -> Value
+    ) throws(InspectionError) -> Value {
+        let value: Value?
         do {
-            read = try MachOFile.readWithContents(path: identity.path)
+            value = try MachOFile.withContents(path: identity.path) { file, contents in
+                file.images.first { $0.archiveMember == identity.member && slice(of: $0, in: file) == identity.slice }.map {
+                    body($0, contents)
+                }
+            }
         } catch {
             throw inspectionError(error)
         }
-        guard
-            let image = read.file.images.first(where: {
-                $0.archiveMember == identity.member && slice(of: $0, in: read.file) == identity.slice
-            })
-        else { throw .changedWhileRead(path: identity.path) }
-        return (image, read.contents)
+        guard let value else { throw .changedWhileRead(path: identity.path) }
+        return value
     }
 
     /// The ``ImageIdentity/slice`` of `image`: its architecture's name in a

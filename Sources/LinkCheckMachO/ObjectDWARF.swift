@@ -39,17 +39,17 @@ public struct ObjectDWARF: Sendable {
     ///   ``MachOError/notMachO(path:)`` when it holds no `MH_OBJECT` image
     ///   (of that member and architecture).
     public init(path: String, member: String?, cpu: CPUType?) throws(MachOError) {
-        let (file, contents) = try MachOFile.readWithContents(path: path)
-        guard
-            let image = file.images.first(where: {
-                $0.fileType == .object && $0.archiveMember == member && (cpu == nil || $0.cpu.type == cpu?.type)
-            })
-        else { throw .notMachO(path: member.map { "\(path)(\($0))" } ?? path) }
         var warnings = ReadWarnings()
-        let sections = contents.withUnsafeBytes { raw in
-            Self.relocatedSections(
-                of: image, in: ByteReader(raw, littleEndian: image.header.byteOrder == .littleEndian), warnings: &warnings)
+        let read = try MachOFile.withContents(path: path) { file, raw -> (MachOImage, [String: [UInt8]])? in
+            guard
+                let image = file.images.first(where: {
+                    $0.fileType == .object && $0.archiveMember == member && (cpu == nil || $0.cpu.type == cpu?.type)
+                })
+            else { return nil }
+            let reader = ByteReader(raw, littleEndian: image.header.byteOrder == .littleEndian)
+            return (image, Self.relocatedSections(of: image, in: reader, warnings: &warnings))
         }
+        guard let (image, sections) = read else { throw .notMachO(path: member.map { "\(path)(\($0))" } ?? path) }
         (self.image, self.sections, self.littleEndian, self.warnings) = (
             image, sections, image.header.byteOrder == .littleEndian, warnings.all
         )

@@ -77,7 +77,7 @@ struct MachODWARFPlan {
         var machO: MachOImage?
         if facts?.hasDebugEntries != false || uuid == nil {
             do {
-                machO = try MachOReader.image(image.identity).image
+                machO = try MachOReader.withImage(image.identity) { machO, _ in machO }
             } catch {
                 notes.append("\(image.name): cannot read its debug information: \(error)")
                 return

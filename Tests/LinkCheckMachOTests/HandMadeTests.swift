@@ -588,12 +588,14 @@ import Testing
         #expect(MachOError.unreadable(path: missing, errno: ENOENT).description == "\(missing): cannot read: No such file or directory")
     }
 
-    @Test func aFileGrowingWhileItIsReadIsChangedWhileRead() throws {
+    /// Read whole (8 MB) and mapped (24 MB).
+    @Test(arguments: [8 << 20, 24 << 20])
+    func aFileGrowingWhileItIsReadIsChangedWhileRead(size: Int) throws {
         let directory = try Fixtures.temporaryDirectory()
         let path = directory.path("growing").path
         let corpusFile = try #require(MachOCorpus.truthFiles.first { ($0["size"] as? Int ?? 0) > 1_000_000 })
         var contents = try Data(contentsOf: URL(fileURLWithPath: MachOCorpus.path(corpusFile)))
-        while contents.count < 8 << 20 { contents += contents }
+        while contents.count < size { contents += contents }
         try contents.write(to: URL(fileURLWithPath: path))
         let writer = FileHandle(forWritingAtPath: path)
         let done = Flag()

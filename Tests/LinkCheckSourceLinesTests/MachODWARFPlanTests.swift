@@ -25,7 +25,7 @@ import Testing
     /// An address inside each function of the image's debug map: its start
     /// plus 4, with the function.
     func functionAddresses(_ image: BinaryImage) throws -> [UInt64: DebugMap.Symbol] {
-        let machO = try MachOReader.image(image.identity).image
+        let machO = try MachOReader.withImage(image.identity) { machO, _ in machO }
         var addresses: [UInt64: DebugMap.Symbol] = [:]
         for object in DebugMap(symbols: machO.symbols).objects {
             for function in object.symbols where function.isFunction { addresses[function.address + 4] = function }

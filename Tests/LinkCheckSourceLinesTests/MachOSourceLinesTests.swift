@@ -19,7 +19,7 @@ import Testing
     /// Each instruction address (every 4 bytes) of each function of the
     /// debug map of `image`.
     func instructionAddresses(_ image: BinaryImage) throws -> Set<UInt64> {
-        let machO = try MachOReader.image(image.identity).image
+        let machO = try MachOReader.withImage(image.identity) { machO, _ in machO }
         var addresses: Set<UInt64> = []
         for object in DebugMap(symbols: machO.symbols).objects {
             for function in object.symbols where function.isFunction {

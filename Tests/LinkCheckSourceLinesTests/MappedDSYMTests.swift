@@ -71,7 +71,7 @@ import Testing
         let dwarf = bundle.appendingPathComponent("Contents/Resources/DWARF/liblarge.dylib").path
 
         let image = try #require(try images(dylib).first)
-        let machO = try MachOReader.image(image.identity).image
+        let machO = try MachOReader.withImage(image.identity) { machO, _ in machO }
         let function = try #require(
             DebugMap(symbols: machO.symbols).objects.flatMap(\.symbols).first { $0.name == "_f\(files / 2)_\(functions / 2)" })
         let address = function.address + 8
@@ -110,7 +110,7 @@ import Testing
         let build = try MachODebugBuild()
         let dwarf = try MachODebugBuild.makeDSYM(of: build.framework, at: build.directory.path("Products/Uploader.framework.dSYM"))
         let image = try #require(try images(build.framework).first)
-        let machO = try MachOReader.image(image.identity).image
+        let machO = try MachOReader.withImage(image.identity) { machO, _ in machO }
         let addresses = Set(DebugMap(symbols: machO.symbols).objects.flatMap(\.symbols).filter(\.isFunction).map { $0.address + 4 })
         let plan = MachODWARFPlan(addresses: addresses, image: image, dsyms: [])
         #expect(plan.origin == .dSYM(dwarf.path))
