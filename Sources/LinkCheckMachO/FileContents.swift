@@ -21,9 +21,9 @@ enum FileContents {
         try read(FileRanges(path: path))
     }
 
-    /// Calls `body` with the bytes of the regular file at `path` and
-    /// returns what it returns; the bytes must not be used after `body`
-    /// returns. A file of ``largestReadFile`` bytes or more is mapped
+    /// Calls `body` with the bytes of the regular file at `path` and their
+    /// version, and returns what it returns; the bytes must not be used
+    /// after `body` returns. A file of ``largestReadFile`` bytes or more is mapped
     /// (``FileMapping``, with the kernel's read-ahead): only the pages
     /// `body` touches are read, from the page cache, and a page that
     /// vanishes meanwhile (the file truncated) reads as zeros; a Mach-O
@@ -34,10 +34,12 @@ enum FileContents {
     /// - Throws: as ``read(path:)``; for a mapped file,
     ///   ``MachOError/changedWhileRead(path:)`` also when a page vanished
     ///   while `body` read it (whatever `body` returned).
-    static func withBytes<Value>(path: String, _ body: (UnsafeRawBufferPointer) -> Value) throws(MachOError) -> Value {
+    static func withBytes<Value>(
+        path: String, _ body: (UnsafeRawBufferPointer, FileVersion) -> Value
+    ) throws(MachOError) -> Value {
         let file = try FileRanges(path: path)
-        if file.size >= largestReadFile { return try FileMapping(file, randomAccess: false).read(body) }
-        return try read(file).withUnsafeBytes(body)
+        if file.size >= largestReadFile { return try FileMapping(file, randomAccess: false).read { body($0, file.version) } }
+        return try read(file).withUnsafeBytes { body($0, file.version) }
     }
 
     private static func read(_ file: FileRanges) throws(MachOError) -> [UInt8] {

@@ -15,6 +15,8 @@ final class FileRanges {
     let modificationTime: (seconds: Int, nanoseconds: Int)
     /// The open descriptor, read-only.
     let descriptor: Int32
+    /// The file's version when it was opened.
+    let version: FileVersion
 
     /// Opens the regular file at `path`.
     ///
@@ -23,6 +25,8 @@ final class FileRanges {
     ///   and `fstat` after), ``MachOError/unreadable(path:errno:)`` when
     ///   `open` or `fstat` fails.
     init(path: String) throws(MachOError) {
+        var openedAt = timespec()
+        clock_gettime(CLOCK_REALTIME, &openedAt)
         var info = stat()
         if stat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFREG { throw .notRegularFile(path: path) }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
@@ -38,6 +42,7 @@ final class FileRanges {
             throw .notRegularFile(path: path)
         }
         (self.path, self.size, self.modificationTime, self.descriptor) = (path, size, opened.modificationTime, descriptor)
+        version = FileVersion(opened, openedAt: openedAt)
     }
 
     deinit { close(descriptor) }

@@ -82,7 +82,18 @@ public struct MachOFile: Sendable {
     ///   truncated before its first structure is complete, or changed while
     ///   it was read.
     public init(path: String, strings: LiteralPatterns = []) throws(MachOError) {
-        self = try Self.withContents(path: path, strings: strings) { file, _ in file }
+        self = try Self.withContents(path: path, strings: strings, handOver: .offer) { file, _ in file }
+    }
+
+    /// What a read does with ``InspectedModel``.
+    enum HandOver {
+        /// Nothing.
+        case none
+        /// Offers the model it parsed (inspection).
+        case offer
+        /// Takes the model kept of the same version of the file, if any,
+        /// instead of parsing it (a read for what the model does not keep).
+        case take
     }
 
     /// Reads the file at `path` as ``init(path:strings:)`` does (through
@@ -93,15 +104,27 @@ public struct MachOFile: Sendable {
     /// of code sections, at the image's ``MachOImage/fileOffset`` plus a
     /// section's ``Section/fileOffset``.
     ///
+    /// With `handOver` ``HandOver/take``, the model may be the one
+    /// inspection parsed of the same version of the file
+    /// (``InspectedModel``), with the literals of its `strings`.
+    ///
     /// - Throws: as ``init(path:strings:)``.
     static func withContents<Value>(
-        path: String, strings: LiteralPatterns = [], _ body: (MachOFile, UnsafeRawBufferPointer) -> Value
+        path: String, strings: LiteralPatterns = [], handOver: HandOver = .none,
+        _ body: (MachOFile, UnsafeRawBufferPointer) -> Value
     ) throws(MachOError) -> Value {
-        try FileContents.withBytes(path: path) { bytes in
+        // Offered only once the read is over and found nothing changed.
+        var parsed: (file: MachOFile, version: FileVersion)?
+        let value = try FileContents.withBytes(path: path) { bytes, version in
             Result { () throws(MachOError) -> Value in
-                body(try MachOFile.read(ByteReader(bytes), path: path, strings: strings), bytes)
+                if handOver == .take, let kept = InspectedModel.take(path: path, version: version) { return body(kept, bytes) }
+                let file = try MachOFile.read(ByteReader(bytes), path: path, strings: strings)
+                if handOver == .offer { parsed = (file, version) }
+                return body(file, bytes)
             }
         }.get()
+        if let parsed { InspectedModel.offer(parsed.file, path: path, version: parsed.version) }
+        return value
     }
 
     /// Reads a file already in memory; `path` names it in errors and

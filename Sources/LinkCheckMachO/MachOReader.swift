@@ -74,7 +74,9 @@ public enum MachOReader: Sendable {
     /// and the bytes of its whole file from the same read (not to be used
     /// after `body` returns): for what the neutral model does not keep,
     /// such as the instructions of its code (at ``MachOImage/fileOffset``
-    /// plus ``Section/fileOffset``).
+    /// plus ``Section/fileOffset``). The model of the largest file
+    /// inspection read is not parsed again but handed over, for the same
+    /// version of the file (``InspectedModel``).
     ///
     /// - Throws: ``InspectionError`` as ``read(path:strings:symbols:)``, and
     ///   ``InspectionError/changedWhileRead(path:)`` when the file no longer
@@ -84,7 +86,7 @@ public enum MachOReader: Sendable {
     ) throws(InspectionError) -> Value {
         let value: Value?
         do {
-            value = try MachOFile.withContents(path: identity.path) { file, contents in
+            value = try MachOFile.withContents(path: identity.path, handOver: .take) { file, contents in
                 file.images.first { $0.archiveMember == identity.member && slice(of: $0, in: file) == identity.slice }.map {
                     body($0, contents)
                 }

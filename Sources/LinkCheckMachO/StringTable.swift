@@ -16,8 +16,11 @@ struct StringTable {
     /// (plus 1 MB): real tables share tails, but not sixteen times over.
     static let budgetFactor = 16
 
-    init(_ bytes: ByteReader) {
+    /// The table in `bytes`, from which about `expectedStrings` strings
+    /// will be asked (its cache made that large beforehand).
+    init(_ bytes: ByteReader, expectedStrings: Int = 0) {
         self.bytes = bytes
+        cache.reserveCapacity(expectedStrings)
         budget = bytes.count.multipliedReportingOverflow(by: Self.budgetFactor).partialValue &+ (1 << 20)
         if budget < 0 { budget = .max }
     }

@@ -119,7 +119,7 @@ extension NlistSymbol {
         }
         guard let entries = image.window(offset: Int(symbolsOffset), size: fitting * entrySize) else { return [] }
         var strings = StringTable(
-            image.window(offset: UInt64(stringsOffset), size: stringSize) ?? .empty)
+            image.window(offset: UInt64(stringsOffset), size: stringSize) ?? .empty, expectedStrings: fitting)
         var symbols: [NlistSymbol] = []
         symbols.reserveCapacity(fitting)
         var unnamed = 0

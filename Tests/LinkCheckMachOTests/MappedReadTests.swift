@@ -1,23 +1,27 @@
 import Foundation
 import LinkCheckImage
-import LinkCheckMachO
 import LinkCheckTestSupport
 import Testing
+
+@testable import LinkCheckMachO
 
 /// A file of 16 MB or more is read through a mapping, whose pages are read
 /// as the reader touches them: it gives the images the same bytes read
 /// whole give, and a file truncated or grown while it is read is reported
-/// as changed, never a crash.
+/// as changed, never a crash. Inspection hands the model of the largest
+/// such file over to the next read of the same version of it.
 @Suite struct MappedReadTests {
     /// A fat corpus file (SVProgressHUD's: i386, x86_64, armv7 and arm64)
-    /// as it is, read whole, and zero-padded to 17 MB, mapped.
-    private static func smallAndLarge(in directory: TemporaryDirectory) throws -> (small: String, large: String) {
+    /// as it is, read whole, and zero-padded to `size` bytes, mapped.
+    private static func smallAndLarge(
+        in directory: TemporaryDirectory, size: Int = 17 << 20
+    ) throws -> (small: String, large: String) {
         let corpusFile = try #require(
             MachOCorpus.truthFiles.first { ($0["path"] as? String ?? "").hasSuffix("SVProgressHUD.framework/SVProgressHUD") })
         var contents = try Data(contentsOf: URL(fileURLWithPath: MachOCorpus.path(corpusFile)))
         let small = directory.path("small").path
         try contents.write(to: URL(fileURLWithPath: small))
-        contents += Data(count: (17 << 20) - contents.count)
+        contents += Data(count: size - contents.count)
         let large = directory.path("large").path
         try contents.write(to: URL(fileURLWithPath: large))
         return (small, large)
@@ -44,5 +48,31 @@ import Testing
                 return bytes[bytes.count - 1]
             }
         }
+    }
+
+    /// Inspection of a large file last changed a minute ago keeps its
+    /// model and hands it over once to a read of that version; once the
+    /// file is rewritten in place (same size, same inode), that version is
+    /// gone and the file is parsed again. 40 MB: larger than any other
+    /// file the tests inspect, which would take its place.
+    @Test func theModelOfALargeSettledFileIsHandedOverOnce() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let (_, large) = try Self.smallAndLarge(in: directory, size: 40 << 20)
+        var minuteAgo = [timeval(tv_sec: time(nil) - 60, tv_usec: 0), timeval(tv_sec: time(nil) - 60, tv_usec: 0)]
+        #expect(utimes(large, &minuteAgo) == 0)
+        let images = try MachOReader.read(path: large)
+        let version = try FileRanges(path: large).version
+        #expect(version.isSettled)
+        #expect(InspectedModel.take(path: large, version: version)?.images.count == images.count)
+        #expect(InspectedModel.take(path: large, version: version) == nil)
+
+        _ = try MachOReader.read(path: large)
+        let writer = try #require(FileHandle(forWritingAtPath: large))
+        writer.write(Data(count: 4096))
+        try writer.close()
+        let rewritten = try FileRanges(path: large).version
+        #expect(rewritten.size == version.size && rewritten.inode == version.inode && rewritten != version)
+        #expect(InspectedModel.take(path: large, version: rewritten) == nil)
+        #expect(throws: InspectionError.notAnImage(path: large)) { try MachOReader.read(path: large) }
     }
 }
