@@ -118,11 +118,16 @@ final class TransferScan {
     func scan(section: Int, bytes: UnsafeRawBufferPointer, release: (Int) -> Void, regions: CodeRegions) {
         sectionFirstRegions.append((section, regionStarts.count))
         firstRegion = Int32(regionStarts.count)
+        // Appended to outside the object: no access to it is checked for
+        // each region (a large library has millions).
+        var (starts, ends, functions) = (regionStarts, regionEnds, regionFunctions)
+        (regionStarts, regionEnds, regionFunctions) = ([], [], [])
         regions.forEachRegion(in: section) { region in
-            regionStarts.append(region.start)
-            regionEnds.append(region.end)
-            regionFunctions.append(region.function.map(Int32.init) ?? -1)
+            starts.append(region.start)
+            ends.append(region.end)
+            functions.append(region.function.map(Int32.init) ?? -1)
         }
+        (regionStarts, regionEnds, regionFunctions) = (starts, ends, functions)
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), regionStarts.count > firstRegion else { return }
         let bounds = regions.sections[section]
         self.bytes = UnsafeBufferPointer(start: base, count: min(bytes.count, Int(bounds.end - bounds.address)))
