@@ -161,9 +161,13 @@ struct MachOCodeLayout: CodeLayout {
             named[symbol.value] = (MachOReader.cName(symbol.name), symbol.isExternal)
         }
         // A stripped image keeps the names of its exports in the trie.
-        for export in image.exports where export.kind == .regular && export.reexport == nil {
-            guard let address = export.address, named[address] == nil, section(holding: address) != nil else { continue }
-            named[address] = (MachOReader.cName(export.name), true)
+        // (By index: the loop copies no export.)
+        var exported = Set<UInt64>(minimumCapacity: image.exports.count)
+        for index in image.exports.indices where image.exports[index].kind == .regular && image.exports[index].reexport == nil {
+            guard let address = image.exports[index].address else { continue }
+            exported.insert(address)
+            guard named[address] == nil, section(holding: address) != nil else { continue }
+            named[address] = (MachOReader.cName(image.exports[index].name), true)
         }
         for method in image.objcMethods where named[method.address] == nil && section(holding: method.address) != nil {
             named[method.address] = (method.name, false)
@@ -171,15 +175,14 @@ struct MachOCodeLayout: CodeLayout {
         for start in image.functionStarts where named[start] == nil && section(holding: start) != nil {
             named[start] = ("sub_" + String(start, radix: 16), false)
         }
-        let exported = Set(image.exports.compactMap { $0.kind == .regular && $0.reexport == nil ? $0.address : nil })
-        let sorted = named.sorted { $0.key < $1.key }
-        return sorted.enumerated().map { index, function in
-            let (address, symbol) = function
+        let addresses = named.keys.sorted()
+        return addresses.indices.map { index in
+            let address = addresses[index]
             // Every address lies in a code section (checked above), so
             // neither difference can overflow.
             var size = section(holding: address).map { $0.size - (address - $0.address) } ?? 0
-            if index + 1 < sorted.count { size = min(size, sorted[index + 1].key - address) }
-            return FunctionSymbol(name: symbol.name, address: address, size: size, isExported: exported.contains(address))
+            if index + 1 < addresses.count { size = min(size, addresses[index + 1] - address) }
+            return FunctionSymbol(name: named[address]!.name, address: address, size: size, isExported: exported.contains(address))
         }
     }
 }
