@@ -3,10 +3,15 @@ import SystemInterface
 /// One version of a file as `fstat(2)` tells it without reading it: the
 /// device and inode, the size and the modification time.
 struct FileVersion: Equatable {
+    /// `st_dev`.
     var device: UInt64
+    /// `st_ino`.
     var inode: UInt64
+    /// `st_size`, in bytes.
     var size: Int
+    /// `st_mtim` (Darwin: `st_mtimespec`), seconds since the epoch.
     var modifiedSeconds: Int
+    /// `st_mtim`'s nanoseconds.
     var modifiedNanoseconds: Int
     /// The modification was at least ``settledAfter`` seconds before the
     /// file was opened: a later rewrite gets a later modification time,
