@@ -76,3 +76,29 @@ import Testing
         #expect(throws: InspectionError.notAnImage(path: large)) { try MachOReader.read(path: large) }
     }
 }
+
+/// When a file's version counts as settled: 0.1 s after a modification
+/// time with a fraction of a second, 2 s after one of whole seconds (a file
+/// system that keeps no fraction, where a rewrite within the second keeps
+/// the time).
+@Suite struct FileVersionTests {
+    private func settled(modified: (Int, Int), opened: (Int, Int)) -> Bool {
+        FileVersion(device: 1, inode: 2, size: 3, modified: modified, openedAt: opened).isSettled
+    }
+
+    @Test func aFractionOfASecondSettlesInATenth() {
+        #expect(!settled(modified: (1_000, 123), opened: (1_000, 100_000_000)))
+        #expect(settled(modified: (1_000, 123), opened: (1_000, 100_000_123)))
+        #expect(settled(modified: (1_000, 900_000_000), opened: (1_001, 0)))
+    }
+
+    @Test func wholeSecondsSettleInTwo() {
+        #expect(!settled(modified: (1_000, 0), opened: (1_000, 300_000_000)))
+        #expect(!settled(modified: (1_000, 0), opened: (1_001, 999_999_999)))
+        #expect(settled(modified: (1_000, 0), opened: (1_002, 0)))
+    }
+
+    @Test func aModificationAfterTheOpeningIsNotSettled() {
+        #expect(!settled(modified: (1_005, 1), opened: (1_000, 0)))
+    }
+}
