@@ -165,7 +165,8 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkCheckCodeIndexTests",
-            dependencies: ["LinkCheckCodeIndex", "LinkCheckELF", "LinkCheckMachO", "CByteScan", "LinkCheckTestSupport"] + libelf
+            dependencies: ["LinkCheckCodeIndex", "LinkCheckELF", "LinkCheckMachO", "CByteScan", "CCapstone", "LinkCheckTestSupport"]
+                + libelf
         ),
         .testTarget(name: "LinkCheckLiteralsTests", dependencies: ["LinkCheckLiterals", "CByteScan", "SystemInterface"]),
         .testTarget(name: "LinkCheckInspectionTests", dependencies: ["LinkCheckInspection", "LinkCheckELF", "LinkCheckTestSupport"]),

@@ -214,10 +214,27 @@ struct ImageLayout: CodeLayout {
 
     /// PLT entries: the function reached through the GOT slot each entry jumps through (x86_64
     /// `jmp *slot(%rip)`; aarch64 `adrp x16` + `ldr x17, [x16, #off]`),
-    /// keyed by the entry's first instruction.
+    /// keyed by the entry's first instruction. An x86_64 PLT made only of
+    /// the linkers' template instructions is read from its bytes
+    /// (``X86PLTCode``), any other with Capstone.
     private mutating func readPLT(_ bytes: UnsafeRawBufferPointer, at address: UInt64, _ architecture: Disassembler.InstructionSet) {
+        var x86 = X86PLTEntries(start: address, slots: gotSlots)
+        if architecture == .x86_64, let instructions = X86PLTCode.instructions(in: bytes) {
+            for instruction in instructions {
+                let start = address &+ UInt64(instruction.offset)
+                let next = start &+ UInt64(instruction.length)
+                switch instruction.kind {
+                case .jumpThroughSlot(let displacement):
+                    x86.visit(at: start, next: next, isNoOperation: false, isJump: true, slotDisplacement: Int64(displacement))
+                case .jump: x86.visit(at: start, next: next, isNoOperation: false, isJump: true, slotDisplacement: nil)
+                case .noOperation: x86.visit(at: start, next: next, isNoOperation: true, isJump: false, slotDisplacement: nil)
+                case .other: x86.visit(at: start, next: next, isNoOperation: false, isJump: false, slotDisplacement: nil)
+                }
+            }
+            pltEntries.merge(x86.entries) { first, _ in first }
+            return
+        }
         guard let disassembler = Disassembler(architecture) else { return }
-        var entryStart: UInt64? = address
         var page: [UInt32: (value: UInt64, at: UInt64)] = [:]
         let slots = gotSlots
         var entries: [UInt64: CallSite.Callee] = [:]
@@ -226,18 +243,16 @@ struct ImageLayout: CodeLayout {
             let next = instruction.pointee.address &+ UInt64(instruction.pointee.size)
             switch architecture {
             case .x86_64:
-                // An entry starts at the first instruction after the
-                // previous entry's jump that is not padding.
-                if entryStart == nil && id != X86_INS_NOP.rawValue { entryStart = instruction.pointee.address }
-                guard id == X86_INS_JMP.rawValue else { return }
-                if linkcheck_x86_operand_count(instruction) == 1, let operand = linkcheck_x86_operand(instruction, 0),
-                    operand.pointee.type == X86_OP_MEM, operand.pointee.mem.base == X86_REG_RIP,
-                    let start = entryStart
+                var slotDisplacement: Int64?
+                if id == X86_INS_JMP.rawValue, linkcheck_x86_operand_count(instruction) == 1,
+                    let operand = linkcheck_x86_operand(instruction, 0), operand.pointee.type == X86_OP_MEM,
+                    operand.pointee.mem.base == X86_REG_RIP
                 {
-                    let slot = UInt64(bitPattern: Int64(bitPattern: next) &+ operand.pointee.mem.disp)
-                    if let callee = slots[slot] { entries[start] = callee }
+                    slotDisplacement = operand.pointee.mem.disp
                 }
-                entryStart = nil
+                x86.visit(
+                    at: instruction.pointee.address, next: next, isNoOperation: id == X86_INS_NOP.rawValue,
+                    isJump: id == X86_INS_JMP.rawValue, slotDisplacement: slotDisplacement)
             case .aarch64:
                 if id == ARM64_INS_ADRP.rawValue, linkcheck_arm64_operand_count(instruction) == 2 {
                     let register = linkcheck_arm64_operand(instruction, 0).pointee.reg.rawValue
@@ -255,7 +270,7 @@ struct ImageLayout: CodeLayout {
                 }
             }
         }
-        pltEntries.merge(entries) { first, _ in first }
+        pltEntries.merge(architecture == .x86_64 ? x86.entries : entries) { first, _ in first }
     }
 }
 #else
