@@ -163,12 +163,19 @@ struct ImageLayout: CodeLayout {
             }
         }
         // A name another symbol's at its address (an alias): the first
-        // function of that name, found in one pass for all of them (an ASCII
-        // name becomes a string only when its length is one of theirs).
+        // function of that name, found in one pass for all of them. A
+        // function's name becomes a string only when it is not ASCII, or
+        // when its bytes hash as one of the ASCII names' do (a name of ASCII
+        // bytes equals, as a string, only a name of the same bytes or one
+        // that is not ASCII).
         var byName: [String: Int] = [:]
         if !unresolved.isEmpty {
-            let lengths = Set(unresolved.map(\.utf8.count))
-            func mayBeOne(_ name: UnsafeBufferPointer<UInt8>) -> Bool { lengths.contains(name.count) || name.contains { $0 >= 0x80 } }
+            let everyNameIsASCII = unresolved.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } }
+            let hashes = Set(unresolved.map { Array($0.utf8).withUnsafeBufferPointer { Self.fingerprint($0).hash } })
+            func mayBeOne(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+                let (hash, isASCII) = Self.fingerprint(name)
+                return !everyNameIsASCII || !isASCII || hashes.contains(hash)
+            }
             for index in functions.indices where functions.withName(of: index, mayBeOne) {
                 let name = functions.name(of: index)
                 if byName[name] == nil && unresolved.contains(name) { byName[name] = index }
@@ -192,24 +199,39 @@ struct ImageLayout: CodeLayout {
             case .aarch64: (1025, 1026)  // R_AARCH64_GLOB_DAT, R_AARCH64_JUMP_SLOT
             }
         let byIndex = Dictionary(sections.map { ($0.index, $0) }, uniquingKeysWith: { first, _ in first })
+        let entrySize = MemoryLayout<Elf64_Rela>.size
         for section in sections.filter({ $0.type == UInt32(SHT_RELA) }).withDistinctFileRanges() {
-            guard let data = section.data,
+            guard let data = section.data, data.pointee.d_type == ELF_T_RELA, let base = data.pointee.d_buf,
                 let symbols = byIndex[Int(section.header.sh_link)], let symbolData = symbols.data,
                 let names = file.stringTable(Int(symbols.header.sh_link))
             else { continue }
-            let count = data.pointee.d_size / max(gelf_fsize(file.elf, ELF_T_RELA, 1, UInt32(EV_CURRENT)), 1)
-            var relocation = GElf_Rela()
+            // The entries as libelf gives them, in the host's memory
+            // representation (an image laid out is 64-bit): r_offset, r_info.
+            let relocations = UnsafeRawBufferPointer(start: base, count: data.pointee.d_size / entrySize * entrySize)
             var symbol = GElf_Sym()
-            for index in 0..<count {
-                guard gelf_getrela(data, Int32(clamping: index), &relocation) != nil else { break }
-                let type = relocation.r_info & 0xffff_ffff
-                let symbolIndex = Int32(clamping: relocation.r_info >> 32)
+            for start in stride(from: 0, to: relocations.count, by: entrySize) {
+                let information = relocations.loadUnaligned(fromByteOffset: start + 8, as: UInt64.self)
+                let type = information & 0xffff_ffff
+                let symbolIndex = Int32(clamping: information >> 32)
                 guard type == globalData || type == jumpSlot, symbolIndex > 0, gelf_getsym(symbolData, symbolIndex, &symbol) != nil,
                     names.hasName(at: Int(symbol.st_name)), let name = names.name(at: Int(symbol.st_name))
                 else { continue }
-                body(relocation.r_offset, name, symbol.st_value, symbol.st_shndx != UInt16(SHN_UNDEF))
+                body(
+                    relocations.loadUnaligned(fromByteOffset: start, as: UInt64.self), name, symbol.st_value,
+                    symbol.st_shndx != UInt16(SHN_UNDEF))
             }
         }
+    }
+
+    /// FNV-1a (64-bit) of `bytes`, and whether they are all ASCII.
+    private static func fingerprint(_ bytes: UnsafeBufferPointer<UInt8>) -> (hash: UInt64, isASCII: Bool) {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var high: UInt8 = 0
+        for byte in bytes {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+            high |= byte
+        }
+        return (hash, high < 0x80)
     }
 
     /// PLT entries: the function reached through the GOT slot each entry jumps through (x86_64
