@@ -160,6 +160,40 @@ import Testing
         #expect(analysis.functions[callee].address == exported)
     }
 
+    /// A defined GOT symbol whose address starts a function named otherwise
+    /// (the function table names it by its last global symbol, the alias
+    /// `other_name`) holds the first function of its name by address
+    /// (`readGOT`'s rule): here the `static` twin of another file, found by
+    /// name among all functions.
+    @Test func aGOTSlotOfAnAliasHoldsTheFirstFunctionOfItsName() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let local = try Fixtures.compile(
+            "local-twin.c",
+            code: """
+                __attribute__((noinline, used)) static int twin(void) { return 1; }
+                int call_local_twin(void) { return twin() + 1; }
+                """, to: directory.path("local-twin.o"), flags: ["-c"])
+        let library = try Fixtures.compile(
+            "aliased-twin.c",
+            code: """
+                __attribute__((noinline)) int twin(void) { return 2; }
+                extern int other_name(void) __attribute__((alias("twin")));
+                int call_aliased_twin(void) { return twin() + 3; }
+                """, to: directory.path("libaliases.so"), flags: ["-shared", "-fsemantic-interposition", local.path])
+        let analysis = try #require(try CallSiteAnalyzer.analyze(path: library.path))
+        let names = analysis.functions.map(\.name)
+        let twin = try #require(analysis.functions.firstIndex { $0.name == "twin" })
+        #expect(names.filter { $0 == "twin" }.count == 1 && names.contains("other_name"), "\(names)")
+        let caller = try #require(analysis.functions.firstIndex { $0.name == "call_aliased_twin" })
+        let calls = analysis.callSites.filter { $0.caller == caller }
+        #expect(calls.count == 1)
+        guard case .function(let callee) = calls.first?.callee else {
+            Issue.record("the call is to a function of the image: \(calls)")
+            return
+        }
+        #expect(callee == twin)
+    }
+
     /// `66 0F 84 rel16` is a `je` and `66 E8 rel16` a call, each to a
     /// target wrapped at 64 KiB (as Capstone reads them): both reach their
     /// function, the first as a tail call.
