@@ -24,7 +24,7 @@ enum X86PLTCode {
         /// A `nop` of one of the forms linkers pad with.
         case noOperation
         /// Anything else recognised: `push` (an immediate or `disp32(%rip)`),
-        /// `endbr64`, `int3`, mold's `push %r11`.
+        /// `endbr64`, `int3`, and mold's `push %r11` and `mov $imm32, %r11d`.
         case other
     }
 
@@ -83,6 +83,8 @@ enum X86PLTCode {
             return (1, .other)
         case 0x41 where byte(1) == 0x53:  // push %r11
             return (2, .other)
+        case 0x41 where byte(1) == 0xbb:  // mov $imm32, %r11d
+            return displacement(at: 2).map { _ in (6, .other) }
         case 0x90:
             return (1, .noOperation)
         default:
